@@ -1,0 +1,64 @@
+//! Pure adjudication: movement, retreats and adjustments on one board.
+//!
+//! Input is a map, the units on the board and one resolved order per unit; output is an
+//! outcome per order that says why, naming the order responsible. No IO, no clock, no
+//! randomness: the same input always gives the same output.
+
+use serde::{Deserialize, Serialize};
+
+use crate::map::{Map, PowerId, ProvinceId, RegionId, UnitType};
+
+/// A unit on a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Unit {
+    pub power: PowerId,
+    pub kind: UnitType,
+    pub region: RegionId,
+}
+
+impl Unit {
+    /// `A par`, `F stp/sc`.
+    pub fn describe(&self, map: &Map) -> String {
+        format!("{} {}", self.kind.letter(), map.region_name(self.region))
+    }
+}
+
+/// Who owns each supply center, indexed by province id (non-centers stay `None`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ownership(pub Vec<Option<PowerId>>);
+
+impl Ownership {
+    pub fn new(map: &Map) -> Ownership {
+        Ownership(vec![None; map.provinces().len()])
+    }
+
+    /// Each power owns its home centers; neutral centers are unowned.
+    pub fn initial(map: &Map) -> Ownership {
+        let mut o = Ownership::new(map);
+        for p in map.province_ids() {
+            o.0[p.0 as usize] = map.province(p).home;
+        }
+        o
+    }
+
+    pub fn owner(&self, p: ProvinceId) -> Option<PowerId> {
+        self.0.get(p.0 as usize).copied().flatten()
+    }
+
+    pub fn set(&mut self, p: ProvinceId, owner: Option<PowerId>) {
+        self.0[p.0 as usize] = owner;
+    }
+
+    /// The centers a power owns.
+    pub fn centers_of(&self, power: PowerId) -> impl Iterator<Item = ProvinceId> + '_ {
+        self.0
+            .iter()
+            .enumerate()
+            .filter(move |(_, o)| **o == Some(power))
+            .map(|(i, _)| ProvinceId(i as u16))
+    }
+
+    pub fn count(&self, power: PowerId) -> usize {
+        self.0.iter().filter(|o| **o == Some(power)).count()
+    }
+}

@@ -1,0 +1,8 @@
+//! shadowjudge: a play-by-email judge for Shadow Worlds Diplomacy, standard Diplomacy and
+//! small turn-based games.
+//!
+//! The layers, from the bottom: [`map`] (geography), [`order`] (order types and grammar),
+//! [`judge`] (pure adjudication). See ARCHITECTURE.md for the whole picture.
+pub mod judge;
+pub mod map;
+pub mod order;
