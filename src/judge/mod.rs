@@ -51,11 +51,7 @@ impl Ownership {
 
     /// The centers a power owns.
     pub fn centers_of(&self, power: PowerId) -> impl Iterator<Item = ProvinceId> + '_ {
-        self.0
-            .iter()
-            .enumerate()
-            .filter(move |(_, o)| **o == Some(power))
-            .map(|(i, _)| ProvinceId(i as u16))
+        self.0.iter().enumerate().filter(move |(_, o)| **o == Some(power)).map(|(i, _)| ProvinceId(i as u16))
     }
 
     pub fn count(&self, power: PowerId) -> usize {

@@ -8,8 +8,7 @@ use petgraph::graph::UnGraph;
 use serde::Deserialize;
 
 use super::{
-    normalize_name, Coast, Crossing, Map, Power, PowerId, Province, ProvinceId, Region, RegionId,
-    Terrain, UnitType,
+    normalize_name, Coast, Crossing, Map, Power, PowerId, Province, ProvinceId, Region, RegionId, Terrain, UnitType,
 };
 
 /// A map file that cannot be used, with the file and the key at fault.
@@ -66,11 +65,7 @@ struct Loader<'a> {
 
 impl Loader<'_> {
     fn err(&self, key: impl Into<String>, message: impl Into<String>) -> MapError {
-        MapError {
-            file: self.file.to_string(),
-            key: key.into(),
-            message: message.into(),
-        }
+        MapError { file: self.file.to_string(), key: key.into(), message: message.into() }
     }
 }
 
@@ -81,11 +76,7 @@ impl Map {
         let raw: RawMap = toml::from_str(text).map_err(|e| {
             let key = String::new();
             let message = e.to_string().trim_end().replace('\n', "\n  ");
-            MapError {
-                file: file.to_string(),
-                key,
-                message,
-            }
+            MapError { file: file.to_string(), key, message }
         })?;
         build(&l, raw)
     }
@@ -103,22 +94,14 @@ fn build(l: &Loader, raw: RawMap) -> Result<Map, MapError> {
     let mut powers = Vec::new();
     for (i, (key, p)) in raw.powers.iter().enumerate() {
         let id = PowerId(i as u8);
-        for name in [key, &p.name, &p.adjective, &p.abbreviation]
-            .into_iter()
-            .chain(p.aliases.iter())
-        {
+        for name in [key, &p.name, &p.adjective, &p.abbreviation].into_iter().chain(p.aliases.iter()) {
             let n = normalize_name(name);
             if n.is_empty() {
                 return Err(l.err(format!("powers.{key}"), "a name or alias is empty"));
             }
             if let Some(other) = power_names.insert(n.clone(), id) {
                 if other != id {
-                    let other_key = raw
-                        .powers
-                        .keys()
-                        .nth(other.0 as usize)
-                        .cloned()
-                        .unwrap_or_default();
+                    let other_key = raw.powers.keys().nth(other.0 as usize).cloned().unwrap_or_default();
                     return Err(l.err(
                         format!("powers.{key}"),
                         format!("the name \"{n}\" is also used by power `{other_key}`"),
@@ -154,13 +137,9 @@ fn build(l: &Loader, raw: RawMap) -> Result<Map, MapError> {
             }
             if let Some(other) = place_names.insert(n.clone(), id) {
                 if other != id {
-                    return Err(l.err(
-                        &at,
-                        format!(
-                            "the name \"{n}\" is also used by province `{}`",
-                            keys[other.0 as usize]
-                        ),
-                    ));
+                    return Err(
+                        l.err(&at, format!("the name \"{n}\" is also used by province `{}`", keys[other.0 as usize]))
+                    );
                 }
             }
         }
@@ -169,9 +148,7 @@ fn build(l: &Loader, raw: RawMap) -> Result<Map, MapError> {
             Some("neutral") => (true, None),
             Some(power) => match power_names.get(&normalize_name(power)) {
                 Some(pid) => (true, Some(*pid)),
-                None => {
-                    return Err(l.err(format!("{at}.center"), format!("unknown power \"{power}\"")))
-                }
+                None => return Err(l.err(format!("{at}.center"), format!("unknown power \"{power}\""))),
             },
         };
         match p.terrain {
@@ -184,10 +161,7 @@ fn build(l: &Loader, raw: RawMap) -> Result<Map, MapError> {
             _ => {}
         }
         if !p.coasts.is_empty() && !p.fleet.is_empty() {
-            return Err(l.err(
-                &at,
-                "a province with split coasts lists its fleet borders per coast, not in `fleet`",
-            ));
+            return Err(l.err(&at, "a province with split coasts lists its fleet borders per coast, not in `fleet`"));
         }
         let main_region = RegionId(regions.len() as u16);
         let split = !p.coasts.is_empty();
@@ -199,19 +173,10 @@ fn build(l: &Loader, raw: RawMap) -> Result<Map, MapError> {
         });
         let mut coasts = Vec::new();
         for c in p.coasts.keys() {
-            let coast = Coast::from_short(c).ok_or_else(|| {
-                l.err(
-                    format!("{at}.coasts.{c}"),
-                    "a coast must be nc, sc, ec or wc",
-                )
-            })?;
+            let coast = Coast::from_short(c)
+                .ok_or_else(|| l.err(format!("{at}.coasts.{c}"), "a coast must be nc, sc, ec or wc"))?;
             coasts.push(RegionId(regions.len() as u16));
-            regions.push(Region {
-                province: id,
-                coast: Some(coast),
-                army_can_stand: false,
-                fleet_can_stand: true,
-            });
+            regions.push(Region { province: id, coast: Some(coast), army_can_stand: false, fleet_can_stand: true });
         }
         if let Some(h) = home {
             powers[h.0 as usize].home_centers.push(id);
@@ -234,24 +199,15 @@ fn build(l: &Loader, raw: RawMap) -> Result<Map, MapError> {
     // Borders, as directed lists, checked for symmetry afterwards.
     let n = regions.len();
     let mut crossing = vec![Crossing::NONE; n * n];
-    let find_province = |name: &str| {
-        keys.iter()
-            .position(|k| k.as_str() == name)
-            .map(|i| ProvinceId(i as u16))
-    };
+    let find_province = |name: &str| keys.iter().position(|k| k.as_str() == name).map(|i| ProvinceId(i as u16));
     let resolve_fleet = |name: &str, at: &str| -> Result<RegionId, MapError> {
         let (pk, coast) = match name.split_once('/') {
-            Some((p, c)) => (
-                p,
-                Some(
-                    Coast::from_short(c)
-                        .ok_or_else(|| l.err(at, format!("unknown coast in \"{name}\"")))?,
-                ),
-            ),
+            Some((p, c)) => {
+                (p, Some(Coast::from_short(c).ok_or_else(|| l.err(at, format!("unknown coast in \"{name}\"")))?))
+            }
             None => (name, None),
         };
-        let pid =
-            find_province(pk).ok_or_else(|| l.err(at, format!("unknown province \"{pk}\"")))?;
+        let pid = find_province(pk).ok_or_else(|| l.err(at, format!("unknown province \"{pk}\"")))?;
         let prov = &provinces[pid.0 as usize];
         match coast {
             None if prov.coasts.is_empty() => {
@@ -261,10 +217,7 @@ fn build(l: &Loader, raw: RawMap) -> Result<Map, MapError> {
                     Ok(prov.main_region)
                 }
             }
-            None => Err(l.err(
-                at,
-                format!("\"{name}\" has split coasts: name the coast (\"{name}/nc\")"),
-            )),
+            None => Err(l.err(at, format!("\"{name}\" has split coasts: name the coast (\"{name}/nc\")"))),
             Some(c) => prov
                 .coasts
                 .iter()
@@ -277,8 +230,7 @@ fn build(l: &Loader, raw: RawMap) -> Result<Map, MapError> {
         let prov = &provinces[i];
         let at = format!("provinces.{key}.army");
         for other in &p.army {
-            let o = find_province(other)
-                .ok_or_else(|| l.err(&at, format!("unknown province \"{other}\"")))?;
+            let o = find_province(other).ok_or_else(|| l.err(&at, format!("unknown province \"{other}\"")))?;
             let op = &provinces[o.0 as usize];
             if op.terrain == Terrain::Sea {
                 return Err(l.err(&at, format!("\"{other}\" is a sea: armies cannot go there")));
@@ -321,11 +273,7 @@ fn build(l: &Loader, raw: RawMap) -> Result<Map, MapError> {
             let ba = crossing[b * n + a];
             for unit in [UnitType::Army, UnitType::Fleet] {
                 if ab.allows(unit) && !ba.allows(unit) {
-                    let list = if unit == UnitType::Army {
-                        "army"
-                    } else {
-                        "fleet"
-                    };
+                    let list = if unit == UnitType::Army { "army" } else { "fleet" };
                     let pa = &provinces[regions[a].province.0 as usize].key;
                     let pb = &provinces[regions[b].province.0 as usize].key;
                     return Err(l.err(
@@ -351,11 +299,7 @@ fn build(l: &Loader, raw: RawMap) -> Result<Map, MapError> {
         for b in (a + 1)..n {
             let c = crossing[a * n + b];
             if c != Crossing::NONE {
-                graph.add_edge(
-                    petgraph::graph::NodeIndex::new(a),
-                    petgraph::graph::NodeIndex::new(b),
-                    c,
-                );
+                graph.add_edge(petgraph::graph::NodeIndex::new(a), petgraph::graph::NodeIndex::new(b), c);
                 let pa = regions[a].province.0 as usize;
                 let pb = regions[b].province.0 as usize;
                 province_adjacent[pa * np + pb] = true;
@@ -368,10 +312,8 @@ fn build(l: &Loader, raw: RawMap) -> Result<Map, MapError> {
     for (i, (key, p)) in raw.powers.iter().enumerate() {
         let at = format!("powers.{key}.units");
         for u in &p.units {
-            let (t, place) = u
-                .trim()
-                .split_once(' ')
-                .ok_or_else(|| l.err(&at, format!("\"{u}\" is not a unit like \"A par\"")))?;
+            let (t, place) =
+                u.trim().split_once(' ').ok_or_else(|| l.err(&at, format!("\"{u}\" is not a unit like \"A par\"")))?;
             let unit = match t {
                 "A" | "a" => UnitType::Army,
                 "F" | "f" => UnitType::Fleet,
@@ -380,8 +322,8 @@ fn build(l: &Loader, raw: RawMap) -> Result<Map, MapError> {
             let region = if unit == UnitType::Fleet {
                 resolve_fleet(place.trim(), &at)?
             } else {
-                let pid = find_province(place.trim())
-                    .ok_or_else(|| l.err(&at, format!("unknown province \"{place}\"")))?;
+                let pid =
+                    find_province(place.trim()).ok_or_else(|| l.err(&at, format!("unknown province \"{place}\"")))?;
                 provinces[pid.0 as usize].main_region
             };
             let reg = &regions[region.0 as usize];
@@ -398,10 +340,7 @@ fn build(l: &Loader, raw: RawMap) -> Result<Map, MapError> {
     let centers = provinces.iter().filter(|p| p.supply_center).count();
     let victory_centers = raw.victory_centers.unwrap_or(centers / 2 + 1);
     if victory_centers == 0 || victory_centers > centers {
-        return Err(l.err(
-            "victory_centers",
-            format!("must be between 1 and the {centers} supply centers"),
-        ));
+        return Err(l.err("victory_centers", format!("must be between 1 and the {centers} supply centers")));
     }
     Ok(Map {
         name: raw.name,

@@ -201,8 +201,7 @@ pub fn normalize_name(s: &str) -> String {
 impl Map {
     /// The standard map shipped with the judge.
     pub fn standard() -> Map {
-        Map::from_toml(STANDARD_TOML, "maps/standard.toml")
-            .expect("the shipped standard map is valid")
+        Map::from_toml(STANDARD_TOML, "maps/standard.toml").expect("the shipped standard map is valid")
     }
 
     /// Load a map by name (`standard`) or from a TOML file path.
@@ -260,8 +259,7 @@ impl Map {
 
     /// The supply centers of the map.
     pub fn supply_centers(&self) -> impl Iterator<Item = ProvinceId> + '_ {
-        self.province_ids()
-            .filter(|p| self.province(*p).supply_center)
+        self.province_ids().filter(|p| self.province(*p).supply_center)
     }
 
     /// Can a unit of this type stand in this region?
@@ -302,17 +300,10 @@ impl Map {
     /// The region a unit of this type occupies in a province, given an optional coast.
     /// `None` when the coast does not exist, or a fleet names no coast in a province with
     /// split coasts (the caller decides whether one coast can be inferred).
-    pub fn region_for(
-        &self,
-        unit: UnitType,
-        province: ProvinceId,
-        coast: Option<Coast>,
-    ) -> Option<RegionId> {
+    pub fn region_for(&self, unit: UnitType, province: ProvinceId, coast: Option<Coast>) -> Option<RegionId> {
         let p = self.province(province);
         match (unit, coast) {
-            (UnitType::Army, None) => {
-                Some(p.main_region).filter(|r| self.region(*r).army_can_stand)
-            }
+            (UnitType::Army, None) => Some(p.main_region).filter(|r| self.region(*r).army_can_stand),
             (UnitType::Army, Some(_)) => None,
             (UnitType::Fleet, None) => {
                 if p.coasts.is_empty() && self.region(p.main_region).fleet_can_stand {
@@ -321,26 +312,15 @@ impl Map {
                     None
                 }
             }
-            (UnitType::Fleet, Some(c)) => p
-                .coasts
-                .iter()
-                .copied()
-                .find(|r| self.region(*r).coast == Some(c)),
+            (UnitType::Fleet, Some(c)) => p.coasts.iter().copied().find(|r| self.region(*r).coast == Some(c)),
         }
     }
 
     /// Regions adjacent to `region` for a unit of this type.
-    pub fn neighbours(
-        &self,
-        unit: UnitType,
-        region: RegionId,
-    ) -> impl Iterator<Item = RegionId> + '_ {
+    pub fn neighbours(&self, unit: UnitType, region: RegionId) -> impl Iterator<Item = RegionId> + '_ {
         let n = self.regions.len();
         let row = &self.crossing[region.0 as usize * n..(region.0 as usize + 1) * n];
-        row.iter()
-            .enumerate()
-            .filter(move |(_, c)| c.allows(unit))
-            .map(|(i, _)| RegionId(i as u16))
+        row.iter().enumerate().filter(move |(_, c)| c.allows(unit)).map(|(i, _)| RegionId(i as u16))
     }
 
     /// The border graph: one node per region, one edge per border, weighted by who may
@@ -426,12 +406,7 @@ impl Map {
         };
         let p = self.lookup_province(prov)?;
         match coast {
-            Some(c) => self
-                .province(p)
-                .coasts
-                .iter()
-                .copied()
-                .find(|r| self.region(*r).coast == Some(c)),
+            Some(c) => self.province(p).coasts.iter().copied().find(|r| self.region(*r).coast == Some(c)),
             None => Some(self.province(p).main_region),
         }
     }
@@ -468,10 +443,7 @@ mod tests {
         assert_eq!(map.province(stp).coasts.len(), 2);
         let russia = map.lookup_power("russia").unwrap();
         let stp_sc = map.parse_region("stp/sc").unwrap();
-        assert!(map
-            .power(russia)
-            .starting_units
-            .contains(&(UnitType::Fleet, stp_sc)));
+        assert!(map.power(russia).starting_units.contains(&(UnitType::Fleet, stp_sc)));
     }
 
     #[test]
@@ -489,9 +461,7 @@ mod tests {
             ("nwg", "nwg"),
             ("Norwegian Sea", "nwg"),
         ] {
-            let p = map
-                .lookup_province(alias)
-                .unwrap_or_else(|| panic!("{alias} not found"));
+            let p = map.lookup_province(alias).unwrap_or_else(|| panic!("{alias} not found"));
             assert_eq!(map.province(p).key, key, "{alias}");
         }
     }
@@ -509,10 +479,7 @@ mod tests {
         assert!(map.can_move(UnitType::Fleet, r("con"), r("smy")));
         assert!(!map.can_move(UnitType::Fleet, r("rom"), r("ven")));
         assert!(map.can_move(UnitType::Army, r("rom"), r("ven")));
-        assert!(!map.provinces_adjacent(
-            map.lookup_province("swi").unwrap(),
-            map.lookup_province("mun").unwrap()
-        ));
+        assert!(!map.provinces_adjacent(map.lookup_province("swi").unwrap(), map.lookup_province("mun").unwrap()));
     }
 
     #[test]

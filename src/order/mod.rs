@@ -143,35 +143,19 @@ impl Order<Place> {
         let p = |pl: Place| place_name(map, pl);
         match self {
             Order::Hold { unit } => format!("{} H", unit_text(map, unit)),
-            Order::Move {
-                unit,
-                to,
-                via_convoy,
-            } => {
+            Order::Move { unit, to, via_convoy } => {
                 let via = if *via_convoy { " via convoy" } else { "" };
                 format!("{} - {}{via}", unit_text(map, unit), p(*to))
             }
             Order::SupportHold { unit, supported } => {
                 format!("{} S {}", unit_text(map, unit), unit_text(map, supported))
             }
-            Order::SupportMove {
-                unit,
-                supported,
-                to,
-            } => {
-                format!(
-                    "{} S {} - {}",
-                    unit_text(map, unit),
-                    unit_text(map, supported),
-                    p(*to)
-                )
+            Order::SupportMove { unit, supported, to } => {
+                format!("{} S {} - {}", unit_text(map, unit), unit_text(map, supported), p(*to))
             }
-            Order::Convoy { unit, army, to } => format!(
-                "{} C {} - {}",
-                unit_text(map, unit),
-                unit_text(map, army),
-                p(*to)
-            ),
+            Order::Convoy { unit, army, to } => {
+                format!("{} C {} - {}", unit_text(map, unit), unit_text(map, army), p(*to))
+            }
             Order::Retreat { unit, to } => format!("{} R {}", unit_text(map, unit), p(*to)),
             Order::Disband { unit } => format!("{} disband", unit_text(map, unit)),
             Order::Build { kind: Some(k), at } => format!("build {} {}", k.letter(), p(*at)),
