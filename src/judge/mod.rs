@@ -58,3 +58,36 @@ impl Ownership {
         self.0.iter().filter(|o| **o == Some(power)).count()
     }
 }
+
+/// A unit dislodged in a movement phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dislodgement {
+    /// The dislodged unit (where it stood when it was dislodged).
+    pub unit: Unit,
+    /// The province the successful attack came from.
+    pub attacker_from: ProvinceId,
+    /// Whether the successful attack came by convoy.
+    pub via_convoy: bool,
+}
+
+/// Where a dislodged unit may retreat: a region its type can move to from where it stood,
+/// that is not occupied after the moves, not left vacant by a standoff, and not the
+/// province the attack came from (unless the attack came by convoy, DATC 4.A.5 / 2023
+/// rulebook, or `rulebook_allows_convoy_origin` is false under an older edition).
+pub fn retreat_options(
+    map: &Map,
+    units_after: &[Unit],
+    standoffs: &[ProvinceId],
+    dislodged: &Dislodgement,
+    convoyed_attack_opens_origin: bool,
+) -> Vec<RegionId> {
+    let from = dislodged.unit.region;
+    map.neighbours(dislodged.unit.kind, from)
+        .filter(|r| {
+            let p = map.province_of(*r);
+            let occupied = units_after.iter().any(|u| map.province_of(u.region) == p);
+            let origin_closed = p == dislodged.attacker_from && !(dislodged.via_convoy && convoyed_attack_opens_origin);
+            !occupied && !standoffs.contains(&p) && !origin_closed
+        })
+        .collect()
+}

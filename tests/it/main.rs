@@ -1,0 +1,2 @@
+//! The integration tests: one binary, one module per area.
+mod map_files;
