@@ -1,0 +1,3 @@
+//! The game: phases, positions, settings and the phase machine.
+pub mod phase;
+pub mod position;
