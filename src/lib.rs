@@ -6,5 +6,6 @@
 pub mod cli;
 pub mod game;
 pub mod judge;
+pub mod mail;
 pub mod map;
 pub mod order;

@@ -1,0 +1,393 @@
+//! The command language of a mail body: SIGNON blocks, commands and order lines.
+//!
+//! ```text
+//! SIGNON FRANCE@mygame secret      sign on (also: fra@mygame, f@mygame,
+//!                                  `SIGNON france mygame secret`, and the classic
+//!                                  one-letter form `SIGNON Fmygame secret`)
+//! A par - bur                      anything that is not a command is an order line
+//! status                           (or `list`) the game as you may see it
+//! history                          past results
+//! press to italy, germany          press to some powers (`press to all`, `press all`,
+//! ...text...                       `broadcast` for everyone), ended by ENDPRESS
+//! endpress
+//! password NEWSECRET               change your password (6-64 characters, no spaces)
+//! timezone Europe/Paris            show deadlines in your zone too
+//! SIGNOFF                          end the block; another SIGNON may follow
+//! ```
+//! The master signs on as `master@mygame` (or `gm@mygame`) and may also send `process`,
+//! `extend HOURS`, `pause`, `resume` and `replace POWER ADDRESS`. Keywords are not
+//! case-sensitive. `help` anywhere asks for this text.
+//!
+//! This module only reads text; it never decides whether a sign-on is valid.
+
+use chrono_tz::Tz;
+
+use crate::mail::host::{MasterCommand, PressTo};
+use crate::mail::inbound::BodyLine;
+
+/// The help text sent for unknown commands and messages that cannot be placed.
+pub const HELP: &str = "\
+How to write to this judge:
+  SIGNON FRANCE@mygame yourpassword     (also fra@mygame, f@mygame, master@mygame)
+  A par - bur                           order lines, one per line
+  status                                the game as you may see it (also: list)
+  history                               past results
+  press to italy, germany               press to some powers (or: press to all)
+  ...your text...
+  endpress
+  password NEWPASSWORD                  change your password
+  timezone Europe/Paris                 see deadlines in your own time zone
+  SIGNOFF                               end; another SIGNON may follow
+Game master only: process, extend HOURS, pause, resume, replace POWER ADDRESS.
+Quoted lines (starting with >) and everything after a signature line (-- ) are ignored.
+";
+
+/// A SIGNON line, split into its parts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignOn {
+    /// The power (or `master`) as written.
+    pub who: String,
+    pub game: String,
+    pub password: String,
+}
+
+/// One thing to do inside a SIGNON block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// Consecutive order lines, submitted together.
+    Orders(Vec<BodyLine>),
+    Status {
+        line: usize,
+    },
+    History {
+        line: usize,
+    },
+    Press {
+        line: usize,
+        to: PressTo,
+        text: String,
+        closed: bool,
+    },
+    Password {
+        line: usize,
+        new: String,
+    },
+    Timezone {
+        line: usize,
+        zone: Tz,
+    },
+    Master {
+        line: usize,
+        command: MasterCommand,
+    },
+    Help {
+        line: usize,
+    },
+    /// A command word used wrongly: the line, what is wrong.
+    Malformed {
+        line: usize,
+        text: String,
+        problem: String,
+    },
+}
+
+/// A SIGNON and what follows it, up to SIGNOFF, the next SIGNON or the end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// The line of the SIGNON.
+    pub line: usize,
+    /// The sign-on, or why the SIGNON line could not be read.
+    pub signon: Result<SignOn, String>,
+    pub items: Vec<Item>,
+}
+
+/// A whole body, read.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Script {
+    pub blocks: Vec<Block>,
+    /// Non-empty lines outside any block (not commands the judge can place).
+    pub stray: Vec<BodyLine>,
+    /// `help` was asked for outside a block.
+    pub help: bool,
+}
+
+/// Read the player's lines into blocks. Never fails: whatever cannot be read becomes a
+/// stray line or a malformed item, reported in the reply.
+pub fn parse_script(lines: &[BodyLine]) -> Script {
+    let mut script = Script::default();
+    let mut current: Option<Block> = None;
+    let mut i = 0;
+    while i < lines.len() {
+        let line = &lines[i];
+        i += 1;
+        let text = line.text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let keyword = words[0].to_ascii_lowercase();
+        match keyword.as_str() {
+            "signon" => {
+                if let Some(done) = current.take() {
+                    script.blocks.push(done);
+                }
+                current = Some(Block { line: line.number, signon: parse_signon(&words[1..]), items: Vec::new() });
+                continue;
+            }
+            "signoff" => {
+                if let Some(done) = current.take() {
+                    script.blocks.push(done);
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let Some(block) = current.as_mut() else {
+            if keyword == "help" {
+                script.help = true;
+            } else {
+                script.stray.push(line.clone());
+            }
+            continue;
+        };
+        let item = match keyword.as_str() {
+            "press" | "broadcast" => {
+                let to = if keyword == "broadcast" { Ok(PressTo::All) } else { parse_press_to(&words[1..]) };
+                let (body, closed, used) = press_body(&lines[i..]);
+                i += used;
+                match to {
+                    Ok(to) => Item::Press { line: line.number, to, text: body, closed },
+                    Err(problem) => malformed(line, problem),
+                }
+            }
+            "endpress" => malformed(line, "`endpress` without a `press` before it".into()),
+            "status" | "list" => match words.len() {
+                1 => Item::Status { line: line.number },
+                _ => malformed(line, format!("`{keyword}` takes nothing after it")),
+            },
+            "history" => Item::History { line: line.number },
+            "help" => Item::Help { line: line.number },
+            "password" => match words.as_slice() {
+                [_, new] => match crate::mail::password::check_new_password(new) {
+                    Ok(()) => Item::Password { line: line.number, new: new.to_string() },
+                    Err(p) => malformed_hidden(line, "password", p.into()),
+                },
+                _ => malformed_hidden(line, "password", "write `password NEWPASSWORD` (one word)".into()),
+            },
+            "timezone" | "tz" => match words.as_slice() {
+                [_, zone] => match zone.parse::<Tz>() {
+                    Ok(zone) => Item::Timezone { line: line.number, zone },
+                    Err(_) => malformed(
+                        line,
+                        format!(
+                            "`{}` is not a time zone name; use one like `Europe/Paris` or `America/New_York`",
+                            cap_word(zone)
+                        ),
+                    ),
+                },
+                _ => malformed(line, "write `timezone Europe/Paris`".into()),
+            },
+            "process" | "pause" | "resume" => match words.len() {
+                1 => Item::Master {
+                    line: line.number,
+                    command: match keyword.as_str() {
+                        "process" => MasterCommand::Process,
+                        "pause" => MasterCommand::Pause,
+                        _ => MasterCommand::Resume,
+                    },
+                },
+                _ => malformed(line, format!("`{keyword}` takes nothing after it")),
+            },
+            "extend" => match words.as_slice() {
+                [_, hours] => match parse_hours(hours) {
+                    Some(hours) => Item::Master { line: line.number, command: MasterCommand::Extend { hours } },
+                    None => malformed(line, "write `extend HOURS`, with 1 to 720 hours".into()),
+                },
+                _ => malformed(line, "write `extend HOURS`, with 1 to 720 hours".into()),
+            },
+            "replace" => match words.as_slice() {
+                [_, power, address] if plausible_address(address) => Item::Master {
+                    line: line.number,
+                    command: MasterCommand::Replace { power: power.to_string(), address: address.to_string() },
+                },
+                _ => malformed(line, "write `replace POWER new.player@example.org`".into()),
+            },
+            _ => {
+                // An order line: gather it with the order lines right after it.
+                let mut orders = vec![line.clone()];
+                while i < lines.len() && is_order_line(&lines[i]) {
+                    orders.push(lines[i].clone());
+                    i += 1;
+                }
+                orders.retain(|l| !l.text.trim().is_empty());
+                Item::Orders(orders)
+            }
+        };
+        block.items.push(item);
+    }
+    if let Some(done) = current.take() {
+        script.blocks.push(done);
+    }
+    script
+}
+
+const COMMANDS: &[&str] = &[
+    "signon",
+    "signoff",
+    "press",
+    "broadcast",
+    "endpress",
+    "status",
+    "list",
+    "history",
+    "help",
+    "password",
+    "timezone",
+    "tz",
+    "process",
+    "pause",
+    "resume",
+    "extend",
+    "replace",
+];
+
+fn is_order_line(line: &BodyLine) -> bool {
+    let first = line.text.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+    !COMMANDS.contains(&first.as_str())
+}
+
+fn malformed(line: &BodyLine, problem: String) -> Item {
+    Item::Malformed { line: line.number, text: crate::mail::inbound::cap(line.text.trim(), 200), problem }
+}
+
+/// A malformed line that must not be echoed (it may hold a password).
+fn malformed_hidden(line: &BodyLine, keyword: &str, problem: String) -> Item {
+    Item::Malformed { line: line.number, text: format!("{keyword} ..."), problem }
+}
+
+fn cap_word(w: &str) -> String {
+    crate::mail::inbound::cap(w, 60)
+}
+
+fn parse_signon(words: &[&str]) -> Result<SignOn, String> {
+    const FORM: &str = "write `SIGNON POWER@GAME PASSWORD`, e.g. `SIGNON france@mygame secret`";
+    let (who, game, password) = match words {
+        [id, password] => match id.split_once('@') {
+            Some((who, game)) => (who.to_string(), game.to_string(), password.to_string()),
+            None => {
+                // The classic form: one letter for the power, then the game's name.
+                let mut chars = id.chars();
+                let initial = chars.next().map(String::from).unwrap_or_default();
+                (initial, chars.as_str().to_string(), password.to_string())
+            }
+        },
+        [who, game, password] => (who.to_string(), game.to_string(), password.to_string()),
+        _ => return Err(FORM.to_string()),
+    };
+    let word_ok =
+        |w: &str| !w.is_empty() && w.len() <= 64 && w.chars().all(|c| c.is_alphanumeric() || "-_.".contains(c));
+    if !word_ok(&who) || !word_ok(&game) {
+        return Err(FORM.to_string());
+    }
+    if password.len() > 128 {
+        return Err("that password is too long".to_string());
+    }
+    Ok(SignOn { who, game, password })
+}
+
+fn parse_press_to(words: &[&str]) -> Result<PressTo, String> {
+    let rest: Vec<&str> = match words.first().map(|w| w.to_ascii_lowercase()) {
+        None => return Ok(PressTo::All),
+        Some(w) if w == "to" => words[1..].to_vec(),
+        Some(_) => words.to_vec(),
+    };
+    let names: Vec<String> = rest
+        .iter()
+        .flat_map(|w| w.split(','))
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .map(|w| crate::mail::inbound::cap(w, 40))
+        .collect();
+    if names.is_empty() {
+        return Err("write `press to france, italy` or `press to all`".into());
+    }
+    if names.iter().any(|n| n.eq_ignore_ascii_case("all") || n.eq_ignore_ascii_case("everyone")) {
+        return Ok(PressTo::All);
+    }
+    Ok(PressTo::Powers(names))
+}
+
+/// The press text after a `press` line: up to `endpress` (closed), or up to a SIGNON,
+/// SIGNOFF or the end (not closed). Returns the text, whether it was closed, and how
+/// many lines were used (including `endpress`).
+fn press_body(rest: &[BodyLine]) -> (String, bool, usize) {
+    let mut text = String::new();
+    for (n, line) in rest.iter().enumerate() {
+        let first = line.text.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+        match first.as_str() {
+            "endpress" => return (text, true, n + 1),
+            "signon" | "signoff" => return (text, false, n),
+            _ => {
+                text.push_str(&line.text);
+                text.push('\n');
+            }
+        }
+    }
+    (text, false, rest.len())
+}
+
+fn parse_hours(w: &str) -> Option<u32> {
+    let digits = w.strip_suffix(['h', 'H']).unwrap_or(w);
+    let hours: u32 = digits.parse().ok()?;
+    (1..=720).contains(&hours).then_some(hours)
+}
+
+fn plausible_address(a: &str) -> bool {
+    a.len() <= 254
+        && a.split_once('@').is_some_and(|(l, d)| !l.is_empty() && d.contains('.'))
+        && a.chars().all(|c| c.is_ascii_graphic() && !"<>,;\"()[]\\".contains(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &str) -> Vec<BodyLine> {
+        text.lines().enumerate().map(|(i, t)| BodyLine { number: i + 1, text: t.to_string() }).collect()
+    }
+
+    #[test]
+    fn signon_forms() {
+        for (line, who, game) in [
+            ("SIGNON FRANCE@mygame pw", "FRANCE", "mygame"),
+            ("signon fra@mygame pw", "fra", "mygame"),
+            ("SignOn france mygame pw", "france", "mygame"),
+            ("SIGNON Fmygame pw", "F", "mygame"),
+        ] {
+            let s = parse_script(&lines(line));
+            let signon = s.blocks[0].signon.clone().unwrap();
+            assert_eq!((signon.who.as_str(), signon.game.as_str(), signon.password.as_str()), (who, game, "pw"));
+        }
+        assert!(parse_script(&lines("SIGNON")).blocks[0].signon.is_err());
+        assert!(parse_script(&lines("SIGNON a@b c d e")).blocks[0].signon.is_err());
+    }
+
+    #[test]
+    fn blocks_orders_press_and_commands() {
+        let s = parse_script(&lines(
+            "hello\nSIGNON fra@g pw\nA par - bur\nF bre - mao\nstatus\npress to ita, ger\nhi\nendpress\n\
+             SIGNOFF\nSIGNON master@g2 pw\nextend 24h\nreplace italy new@example.org\ntimezone Mars/Olympus",
+        ));
+        assert_eq!(s.stray.len(), 1);
+        assert_eq!(s.blocks.len(), 2);
+        let first = &s.blocks[0].items;
+        assert!(matches!(&first[0], Item::Orders(o) if o.len() == 2 && o[1].number == 4));
+        assert!(matches!(first[1], Item::Status { line: 5 }));
+        assert!(matches!(&first[2], Item::Press { to: PressTo::Powers(p), text, closed: true, .. }
+            if p == &["ita".to_string(), "ger".to_string()] && text == "hi\n"));
+        let second = &s.blocks[1].items;
+        assert!(matches!(second[0], Item::Master { command: MasterCommand::Extend { hours: 24 }, .. }));
+        assert!(matches!(&second[1], Item::Master { command: MasterCommand::Replace { .. }, .. }));
+        assert!(matches!(&second[2], Item::Malformed { .. }));
+    }
+}

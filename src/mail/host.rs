@@ -1,0 +1,188 @@
+//! What the mail layer needs from whatever hosts the games: the [`GameHost`] trait and
+//! the plain data it returns. The game layer implements it over the real games and the
+//! store; tests implement it in memory. Mail never reaches into a game any other way.
+//!
+//! The host never sees a clear password for sign-on: it hands back the stored hash and
+//! mail verifies it ([`crate::mail::password`]), so a host cannot get the check wrong.
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+
+/// Who signed on: a power of a game, or its master.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A power, by its canonical name (`France`).
+    Power(String),
+    Master,
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Role::Power(p) => f.write_str(p),
+            Role::Master => f.write_str("the game master"),
+        }
+    }
+}
+
+/// A signed-on identity within one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    /// The game's canonical name.
+    pub game: String,
+    pub role: Role,
+    /// The address the game has on file for this role.
+    pub address: Option<String>,
+    /// The zone deadlines are shown in, besides UTC.
+    pub timezone: Option<Tz>,
+}
+
+/// What the host knows of a sign-on before the password is checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignOnRecord {
+    pub identity: Identity,
+    /// The argon2 hash of the role's password; `None` when none was set yet.
+    pub password_hash: Option<String>,
+}
+
+/// Why a sign-on names nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SignOnError {
+    NoSuchGame,
+    /// The game exists but has no such power; the powers it does have.
+    NoSuchPower {
+        powers: Vec<String>,
+    },
+}
+
+/// A host-side failure, as text for the player (the host words it).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct HostError(pub String);
+
+/// One order the host understood, echoed in its canonical form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AckOrder {
+    /// 1-based line in the order text handed to the host.
+    pub line: usize,
+    pub order: String,
+}
+
+/// One line the host did not accept, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AckProblem {
+    /// 1-based line in the order text handed to the host.
+    pub line: usize,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+/// The host's answer to a submission: the mail reply is built from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ack {
+    /// The phase the orders are for (`Spring 1901 movement`).
+    pub phase: String,
+    pub accepted: Vec<AckOrder>,
+    pub problems: Vec<AckProblem>,
+    /// Units or adjustments still without orders (`F bre`).
+    pub missing: Vec<String>,
+    pub deadline: Option<DateTime<Utc>>,
+}
+
+/// The recipients of a press message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PressTo {
+    All,
+    /// Powers as written by the player; the host resolves them.
+    Powers(Vec<String>),
+}
+
+/// Where the host wants a press message delivered, after checking it is allowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PressDelivery {
+    /// How the sender is shown (`France`, or `Anonymous` in a grey-press game).
+    pub from_label: String,
+    /// `To: France, Italy` or `To: everyone`, as the host words it.
+    pub to_label: String,
+    pub addresses: Vec<String>,
+}
+
+/// A game master's command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MasterCommand {
+    /// Adjudicate the current phase now, missing orders or not.
+    Process,
+    /// Move the deadline this many hours later.
+    Extend {
+        hours: u32,
+    },
+    Pause,
+    Resume,
+    /// Hand a power to a new player at this address.
+    Replace {
+        power: String,
+        address: String,
+    },
+}
+
+/// Who a contact is in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ContactRole {
+    /// The player of this power (canonical name).
+    Player(String),
+    Observer,
+    Master,
+}
+
+/// Someone to mail results, reminders or notices to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contact {
+    pub role: ContactRole,
+    pub address: String,
+    pub timezone: Option<Tz>,
+}
+
+/// Everything mail needs from a game host.
+pub trait GameHost {
+    /// Whether a game of that name exists (names are compared as the host sees fit).
+    fn game_exists(&self, game: &str) -> bool;
+
+    /// Find the role a SIGNON names: `who` is as written (`france`, `fra`, `f`, or
+    /// `master`). The host resolves abbreviations.
+    fn sign_on(&self, game: &str, who: &str) -> Result<SignOnRecord, SignOnError>;
+
+    /// Submit a power's orders (the whole text of its order lines) and say what was
+    /// understood. Text that is not an order is the host's to report as a problem.
+    fn submit_orders(&mut self, who: &Identity, text: &str, now: DateTime<Utc>) -> Result<Ack, HostError>;
+
+    /// The game's state as this role may see it, as text.
+    fn status(&self, who: &Identity) -> Result<String, HostError>;
+
+    /// Past results as this role may see them, as text.
+    fn history(&self, who: &Identity) -> Result<String, HostError>;
+
+    /// Check and record a press message; the host decides who receives it.
+    fn press(
+        &mut self,
+        who: &Identity,
+        to: &PressTo,
+        text: &str,
+        now: DateTime<Utc>,
+    ) -> Result<PressDelivery, HostError>;
+
+    /// Store a new password hash for this role.
+    fn set_password(&mut self, who: &Identity, password_hash: &str) -> Result<(), HostError>;
+
+    /// Store the role's time zone.
+    fn set_timezone(&mut self, who: &Identity, zone: Tz) -> Result<(), HostError>;
+
+    /// Carry out a master's command; the text says what was done. Only called for
+    /// [`Role::Master`].
+    fn master(&mut self, who: &Identity, command: &MasterCommand, now: DateTime<Utc>) -> Result<String, HostError>;
+
+    /// The current deadline, if the game has one.
+    fn deadline(&self, game: &str) -> Option<DateTime<Utc>>;
+
+    /// Everyone who receives results: players, observers and the master.
+    fn contacts(&self, game: &str) -> Vec<Contact>;
+}

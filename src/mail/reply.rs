@@ -1,0 +1,142 @@
+//! Outgoing mail as plain data ([`OutgoingMail`]), and the small pieces every text the
+//! judge sends is built from: header sanitizing, threading, deadlines in two zones.
+//!
+//! Nothing here sends: [`crate::mail::send`] turns an [`OutgoingMail`] into a real message.
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+
+/// What kind of automatic mail this is (RFC 3834 `Auto-Submitted`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MailKind {
+    /// An answer to a message (`auto-replied`).
+    Reply,
+    /// Mail the judge sends on its own: results, reminders, press (`auto-generated`).
+    Generated,
+}
+
+/// One mail to send.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutgoingMail {
+    /// One address (`user@host`).
+    pub to: String,
+    /// Already sanitized: one line, capped.
+    pub subject: String,
+    pub body: String,
+    /// The Message-ID answered, without angle brackets.
+    pub in_reply_to: Option<String>,
+    /// The thread, oldest first, without angle brackets.
+    pub references: Vec<String>,
+    pub kind: MailKind,
+}
+
+/// The longest subject the judge writes, in characters.
+pub const MAX_SUBJECT_CHARS: usize = 120;
+/// How many References ids a reply carries at most (the newest).
+const MAX_REFERENCES: usize = 10;
+
+/// Make outside text safe for a header: every control character (CR and LF included)
+/// becomes a space, runs of spaces collapse, and the result is capped at `max` characters.
+pub fn header_safe(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut space = false;
+    for c in text.chars() {
+        if c.is_control() || c.is_whitespace() {
+            space = !out.is_empty();
+            continue;
+        }
+        if space {
+            out.push(' ');
+            space = false;
+        }
+        out.push(c);
+    }
+    out.chars().take(max).collect::<String>().trim_end().to_string()
+}
+
+/// The subject of a reply: `Re: ` and the original subject, sanitized.
+pub fn reply_subject(original: Option<&str>) -> String {
+    let subject = header_safe(original.unwrap_or(""), MAX_SUBJECT_CHARS - 4);
+    if subject.is_empty() {
+        "Re: your message".into()
+    } else if subject.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("re:")) {
+        subject
+    } else {
+        format!("Re: {subject}")
+    }
+}
+
+/// The References of a reply: the original's References (newest kept) and its Message-ID.
+pub fn reply_references(references: &[String], message_id: Option<&str>) -> Vec<String> {
+    let mut out: Vec<String> = references.to_vec();
+    if let Some(id) = message_id {
+        out.push(id.to_string());
+    }
+    let skip = out.len().saturating_sub(MAX_REFERENCES);
+    out.split_off(skip)
+}
+
+/// A deadline in UTC and, when the reader has a zone, in their own time:
+/// `Sat 2025-03-01 18:00 UTC (Sat 2025-03-01 19:00 CET, Europe/Paris)`.
+pub fn format_deadline(at: DateTime<Utc>, zone: Option<Tz>) -> String {
+    let utc = at.format("%a %Y-%m-%d %H:%M UTC").to_string();
+    match zone {
+        Some(zone) if zone != chrono_tz::UTC => {
+            let local = at.with_timezone(&zone);
+            format!("{utc} ({}, {})", local.format("%a %Y-%m-%d %H:%M %Z"), zone.name())
+        }
+        _ => utc,
+    }
+}
+
+/// A duration for people: `2 days 3 hours`, `45 minutes`.
+pub fn format_duration(d: chrono::Duration) -> String {
+    let minutes = d.num_minutes().max(0);
+    let (days, hours, mins) = (minutes / 1440, (minutes / 60) % 24, minutes % 60);
+    let mut parts = Vec::new();
+    let plural = |n: i64, unit: &str| format!("{n} {unit}{}", if n == 1 { "" } else { "s" });
+    if days > 0 {
+        parts.push(plural(days, "day"));
+    }
+    if hours > 0 {
+        parts.push(plural(hours, "hour"));
+    }
+    if mins > 0 && days == 0 {
+        parts.push(plural(mins, "minute"));
+    }
+    if parts.is_empty() {
+        "less than a minute".into()
+    } else {
+        parts.join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn header_injection_is_flattened() {
+        assert_eq!(header_safe("orders\r\nBcc: victim@example.org", 200), "orders Bcc: victim@example.org");
+        assert_eq!(header_safe("a\u{0}b\tc", 200), "a b c");
+        assert_eq!(header_safe(&"x".repeat(500), 10).len(), 10);
+    }
+
+    #[test]
+    fn reply_subjects() {
+        assert_eq!(reply_subject(Some("orders")), "Re: orders");
+        assert_eq!(reply_subject(Some("RE: orders")), "RE: orders");
+        assert_eq!(reply_subject(None), "Re: your message");
+    }
+
+    #[test]
+    fn deadline_in_two_zones() {
+        let at = Utc.with_ymd_and_hms(2025, 3, 1, 18, 0, 0).unwrap();
+        assert_eq!(
+            format_deadline(at, Some(chrono_tz::Europe::Paris)),
+            "Sat 2025-03-01 18:00 UTC (Sat 2025-03-01 19:00 CET, Europe/Paris)"
+        );
+        assert_eq!(format_deadline(at, None), "Sat 2025-03-01 18:00 UTC");
+    }
+}

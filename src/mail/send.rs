@@ -1,0 +1,218 @@
+//! Sending: [`OutgoingMail`] to a real message through lettre, over SMTP (implicit TLS or
+//! STARTTLS, with optional authentication), a sendmail binary, or a folder of .eml files.
+//!
+//! Every message carries `Auto-Submitted` (RFC 3834) and the loop header, so that no
+//! well-behaved responder answers it and this judge never answers it either.
+//! Building the transport does not connect anywhere; only [`Outbox::send`] does.
+
+use std::time::SystemTime;
+
+use chrono::{DateTime, Utc};
+use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
+use lettre::message::Mailbox;
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::{FileTransport, Message, SendmailTransport, SmtpTransport, Transport};
+use rand::Rng;
+
+use crate::mail::host::Contact;
+use crate::mail::inbound::LOOP_HEADER;
+use crate::mail::reply::{format_deadline, header_safe, MailKind, OutgoingMail, MAX_SUBJECT_CHARS};
+use crate::mail::settings::{MailSettings, Security, TransportSettings};
+
+/// Why a mail could not be built or sent.
+#[derive(Debug, thiserror::Error)]
+pub enum SendError {
+    #[error("bad address `{0}`")]
+    Address(String),
+    #[error("cannot build the message: {0}")]
+    Build(String),
+    #[error("cannot set up the transport: {0}")]
+    Transport(String),
+    #[error("sending failed: {0}")]
+    Send(String),
+}
+
+#[derive(Clone)]
+struct AutoSubmitted(String);
+
+impl Header for AutoSubmitted {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("Auto-Submitted")
+    }
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(AutoSubmitted(s.to_string()))
+    }
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), self.0.clone())
+    }
+}
+
+#[derive(Clone)]
+struct LoopMark(String);
+
+impl Header for LoopMark {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str(LOOP_HEADER)
+    }
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(LoopMark(s.to_string()))
+    }
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), self.0.clone())
+    }
+}
+
+/// Build the message for one mail. `now` is its Date.
+pub fn to_message(settings: &MailSettings, mail: &OutgoingMail, now: DateTime<Utc>) -> Result<Message, SendError> {
+    let from: Mailbox = format!("{} <{}>", header_safe(&settings.name, 60), settings.address)
+        .parse()
+        .map_err(|_| SendError::Address(settings.address.clone()))?;
+    let to: Mailbox = mail.to.parse().map_err(|_| SendError::Address(header_safe(&mail.to, 80)))?;
+    let domain = settings.address.rsplit_once('@').map(|(_, d)| d).unwrap_or("localhost");
+    let id = format!("<{:016x}.{}@{}>", rand::thread_rng().gen::<u64>(), now.timestamp(), domain);
+    let mut builder = Message::builder()
+        .from(from)
+        .to(to)
+        .subject(header_safe(&mail.subject, MAX_SUBJECT_CHARS))
+        .date(SystemTime::from(now))
+        .message_id(Some(id))
+        .header(AutoSubmitted(
+            match mail.kind {
+                MailKind::Reply => "auto-replied",
+                MailKind::Generated => "auto-generated",
+            }
+            .into(),
+        ))
+        .header(LoopMark(settings.address.clone()))
+        .header(ContentType::TEXT_PLAIN);
+    if let Some(id) = &mail.in_reply_to {
+        builder = builder.in_reply_to(format!("<{id}>"));
+    }
+    if !mail.references.is_empty() {
+        let refs: Vec<String> = mail.references.iter().map(|r| format!("<{r}>")).collect();
+        builder = builder.references(refs.join(" "));
+    }
+    builder.body(mail.body.clone()).map_err(|e| SendError::Build(e.to_string()))
+}
+
+/// A ready transport.
+pub enum Outbox {
+    Files(FileTransport),
+    Sendmail(SendmailTransport),
+    Smtp(Box<SmtpTransport>),
+}
+
+impl std::fmt::Debug for Outbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Outbox::Files(_) => "Outbox::Files",
+            Outbox::Sendmail(_) => "Outbox::Sendmail",
+            Outbox::Smtp(_) => "Outbox::Smtp",
+        })
+    }
+}
+
+/// Set up the transport the settings name. `env` looks up environment variables (the
+/// SMTP password); pass `|k| std::env::var(k).ok()`. Connects nowhere.
+pub fn build_outbox(settings: &MailSettings, env: impl Fn(&str) -> Option<String>) -> Result<Outbox, SendError> {
+    match &settings.transport {
+        TransportSettings::Files { dir } => {
+            std::fs::create_dir_all(dir).map_err(|e| SendError::Transport(format!("{}: {e}", dir.display())))?;
+            Ok(Outbox::Files(FileTransport::new(dir)))
+        }
+        TransportSettings::Sendmail { command } => Ok(Outbox::Sendmail(match command {
+            Some(c) => SendmailTransport::new_with_command(c),
+            None => SendmailTransport::new(),
+        })),
+        TransportSettings::Smtp { host, port, security, username, password_env } => {
+            let mut builder = match security {
+                Security::Tls => SmtpTransport::relay(host),
+                Security::Starttls => SmtpTransport::starttls_relay(host),
+                Security::None => Ok(SmtpTransport::builder_dangerous(host.as_str())),
+            }
+            .map_err(|e| SendError::Transport(e.to_string()))?;
+            if let Some(port) = port {
+                builder = builder.port(*port);
+            }
+            if let Some(user) = username {
+                let var = password_env
+                    .as_deref()
+                    .ok_or_else(|| SendError::Transport("`username` needs `password_env`".into()))?;
+                let password = env(var)
+                    .ok_or_else(|| SendError::Transport(format!("the environment variable `{var}` is not set")))?;
+                builder = builder.credentials(Credentials::new(user.clone(), password));
+            }
+            Ok(Outbox::Smtp(Box::new(builder.build())))
+        }
+    }
+}
+
+impl Outbox {
+    /// Send one mail.
+    pub fn send(&self, settings: &MailSettings, mail: &OutgoingMail, now: DateTime<Utc>) -> Result<(), SendError> {
+        let message = to_message(settings, mail, now)?;
+        let result = match self {
+            Outbox::Files(t) => t.send(&message).map(|_| ()).map_err(|e| e.to_string()),
+            Outbox::Sendmail(t) => t.send(&message).map(|_| ()).map_err(|e| e.to_string()),
+            Outbox::Smtp(t) => t.send(&message).map(|_| ()).map_err(|e| e.to_string()),
+        };
+        result.map_err(SendError::Send)
+    }
+
+    /// Send every mail; one failure does not stop the others. The results are in order.
+    pub fn send_all(
+        &self,
+        settings: &MailSettings,
+        mails: &[OutgoingMail],
+        now: DateTime<Utc>,
+    ) -> Vec<Result<(), SendError>> {
+        mails.iter().map(|m| self.send(settings, m, now)).collect()
+    }
+}
+
+/// One phase's results, as the host rendered them.
+#[derive(Clone, Copy, Debug)]
+pub struct PhaseResults<'a> {
+    pub game: &'a str,
+    /// The phase just adjudicated (`Spring 1901 movement`).
+    pub phase: &'a str,
+    /// The report's text.
+    pub report: &'a str,
+    pub next_deadline: Option<DateTime<Utc>>,
+}
+
+/// The results mails of one phase: one per player, observer and master, each with the
+/// next deadline in the reader's own zone.
+pub fn results_mails(results: &PhaseResults<'_>, contacts: &[Contact]) -> Vec<OutgoingMail> {
+    contacts
+        .iter()
+        .map(|c| {
+            let mut body = results.report.trim_end().to_string();
+            body.push_str("\n\n");
+            if let Some(at) = results.next_deadline {
+                body.push_str(&format!("Next deadline: {}\n", format_deadline(at, c.timezone)));
+            }
+            OutgoingMail {
+                to: c.address.clone(),
+                subject: header_safe(&format!("{}: results of {}", results.game, results.phase), MAX_SUBJECT_CHARS),
+                body,
+                in_reply_to: None,
+                references: Vec::new(),
+                kind: MailKind::Generated,
+            }
+        })
+        .collect()
+}
+
+/// Mail a phase's results to everyone in `contacts`; each recipient's outcome, in order.
+pub fn send_results(
+    outbox: &Outbox,
+    settings: &MailSettings,
+    results: &PhaseResults<'_>,
+    contacts: &[Contact],
+    now: DateTime<Utc>,
+) -> Vec<(String, Result<(), SendError>)> {
+    let mails = results_mails(results, contacts);
+    let sent = outbox.send_all(settings, &mails, now);
+    mails.into_iter().map(|m| m.to).zip(sent).collect()
+}
