@@ -139,7 +139,9 @@ fn from_parsed(msg: &Message<'_>, with_body: bool) -> Inbound {
     let (lines, attachments) = if with_body {
         let mut text = String::new();
         for i in 0..msg.text_body_count() {
-            if let Some(part) = msg.body_text(i) {
+            let html = u32::try_from(i).ok().and_then(|n| msg.text_part(n)).is_some_and(|p| p.is_text_html());
+            let part = if html { msg.body_html(i).map(|h| html_to_text(&h).into()) } else { msg.body_text(i) };
+            if let Some(part) = part {
                 if !text.is_empty() {
                     text.push('\n');
                 }
@@ -270,6 +272,95 @@ fn next_nonblank_is_quote(rest: &[&str]) -> bool {
     rest.iter().map(|l| l.trim()).find(|l| !l.is_empty()).is_some_and(|l| l.starts_with('>'))
 }
 
+/// The text of an HTML-only body, one line per block. mail-parser's own conversion joins
+/// `<div>` lines, and mail clients write one `<div>` per line.
+fn html_to_text(html: &str) -> String {
+    const BLOCKS: &[&str] =
+        &["br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "table", "ul", "ol"];
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    let mut skipping: Option<&str> = None;
+    // Quoted replies in HTML sit in <blockquote>: their text is dropped.
+    let mut quote_depth = 0usize;
+    while let Some(open) = rest.find('<') {
+        if skipping.is_none() && quote_depth == 0 {
+            out.push_str(&decode_entities(&rest[..open]));
+        }
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('>') else {
+            rest = "";
+            break;
+        };
+        let tag = &after[..close];
+        rest = &after[close + 1..];
+        let closing = tag.starts_with('/');
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        match (skipping, closing) {
+            (Some(s), true) if s == name => skipping = None,
+            (Some(_), _) => {}
+            (None, false) if matches!(name.as_str(), "script" | "style" | "head" | "title") => {
+                skipping = Some(match name.as_str() {
+                    "script" => "script",
+                    "style" => "style",
+                    "head" => "head",
+                    _ => "title",
+                })
+            }
+            (None, false) if name == "blockquote" => quote_depth += 1,
+            (None, true) if name == "blockquote" => quote_depth = quote_depth.saturating_sub(1),
+            (None, _) if BLOCKS.contains(&name.as_str()) => out.push('\n'),
+            _ => {}
+        }
+    }
+    if skipping.is_none() && quote_depth == 0 {
+        out.push_str(&decode_entities(rest));
+    }
+    out
+}
+
+fn decode_entities(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        let after = &rest[amp + 1..];
+        let entity = after.find(';').filter(|&n| n <= 10).map(|n| (&after[..n], n));
+        let decoded = entity.and_then(|(e, _)| match e {
+            "amp" => Some('&'),
+            "lt" => Some('<'),
+            "gt" => Some('>'),
+            "quot" => Some('"'),
+            "apos" => Some('\''),
+            "nbsp" => Some(' '),
+            _ => {
+                let num = e.strip_prefix('#')?;
+                let code = match num.strip_prefix(['x', 'X']) {
+                    Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                    None => num.parse().ok()?,
+                };
+                char::from_u32(code)
+            }
+        });
+        match (decoded, entity) {
+            (Some(c), Some((_, n))) => {
+                out.push(c);
+                rest = &after[n + 1..];
+            }
+            _ => {
+                out.push('&');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Cut a string to at most `max` characters.
 pub(crate) fn cap(s: &str, max: usize) -> String {
     s.chars().take(max).collect()
@@ -285,6 +376,13 @@ mod tests {
         let lines = player_lines(text);
         let texts: Vec<_> = lines.iter().map(|l| (l.number, l.text.as_str())).collect();
         assert_eq!(texts, vec![(1, "A par - bur"), (4, ""), (5, "F bre - mao")]);
+    }
+
+    #[test]
+    fn html_blocks_become_lines() {
+        let text = html_to_text("<html><head><style>p{}</style></head><div>A par - bur</div><div>F bre &amp; x&#33;</div><blockquote>old</blockquote>");
+        let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines, vec!["A par - bur", "F bre & x!"]);
     }
 
     #[test]

@@ -319,7 +319,7 @@ fn apply(
                 match host.submit_orders(&who, &text, now) {
                     Ok(ack) => {
                         changed = true;
-                        render_ack(&ack, lines, out);
+                        render_ack(&who.role, &ack, lines, out);
                     }
                     Err(e) => {
                         let _ = writeln!(out, "Orders not taken: {e}");
@@ -432,9 +432,9 @@ fn write_result(out: &mut String, title: &str, result: Result<String, crate::mai
 
 /// The host numbers lines within the text it was given; the player numbers them within
 /// the message. Translate, and quote the line itself.
-fn render_ack(ack: &Ack, lines: &[BodyLine], out: &mut String) {
+fn render_ack(role: &Role, ack: &Ack, lines: &[BodyLine], out: &mut String) {
     let at = |host_line: usize| lines.get(host_line.wrapping_sub(1));
-    let _ = writeln!(out, "Orders for {}:", ack.phase);
+    let _ = writeln!(out, "Orders for {}, {}:", role, ack.phase);
     if ack.accepted.is_empty() {
         let _ = writeln!(out, "  no orders understood");
     }
