@@ -1,2 +1,3 @@
 //! The integration tests: one binary, one module per area.
+mod grammar;
 mod map_files;
