@@ -192,7 +192,8 @@ fn check_invariants(text: &str, parsed: &ParsedFile) {
 #[test]
 fn grammar_a_line_of_100_000_characters_is_one_quick_diagnostic() {
     let map = Map::standard();
-    for line in ["x".repeat(100_000), "A ".repeat(50_000), "é ".repeat(50_000), format!("A par -{}", " ".repeat(100_000))]
+    for line in
+        ["x".repeat(100_000), "A ".repeat(50_000), "é ".repeat(50_000), format!("A par -{}", " ".repeat(100_000))]
     {
         let started = Instant::now();
         let parsed = parse_orders(&line, &map);
