@@ -7,3 +7,4 @@ pub mod cli;
 pub mod judge;
 pub mod map;
 pub mod order;
+pub mod store;
