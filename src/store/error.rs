@@ -137,4 +137,12 @@ mod tests {
         let e = StoreError::corrupt("/g/journal.jsonl", None, "missing");
         assert_eq!(e.to_string(), "/g/journal.jsonl: missing");
     }
+
+    proptest::proptest! {
+        #[test]
+        fn line_column_never_panics(text in ".{0,60}", offset in 0usize..100) {
+            let (line, column) = line_column(&text, offset);
+            proptest::prop_assert!(line >= 1 && column >= 1);
+        }
+    }
 }

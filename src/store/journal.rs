@@ -226,4 +226,20 @@ mod tests {
         assert!(journal.after(2).is_empty());
         assert!(journal.after(u64::MAX).is_empty());
     }
+
+    proptest::proptest! {
+        #[test]
+        fn parse_never_panics_on_any_bytes(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..300)) {
+            let _ = parse::<serde_json::Value>(Path::new("j"), &bytes);
+        }
+
+        #[test]
+        fn parse_never_panics_on_mangled_journals(cut in 0usize..200, flip in 0usize..200, byte in proptest::num::u8::ANY) {
+            let mut bytes = format!("{LINE1}\n{LINE2}\n").into_bytes();
+            let flip = flip % bytes.len();
+            bytes[flip] = byte;
+            bytes.truncate(cut.min(bytes.len()));
+            let _ = parse::<serde_json::Value>(Path::new("j"), &bytes);
+        }
+    }
 }

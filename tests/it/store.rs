@@ -359,6 +359,23 @@ fn spool_open_removes_leftover_temp_files() {
     assert_eq!(reopened.list().unwrap(), [id]);
 }
 
+#[test]
+fn spool_puts_from_many_threads_are_all_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spool = Spool::open(tmp.path()).unwrap();
+    let handles: Vec<_> = (0..4u8)
+        .map(|t| {
+            let spool = spool.clone();
+            std::thread::spawn(move || (0..10u8).map(|i| spool.put(time(1), &[t, i]).unwrap()).collect::<Vec<_>>())
+        })
+        .collect();
+    let ids: BTreeSet<_> = handles.into_iter().flat_map(|h| h.join().unwrap()).collect();
+    assert_eq!(ids.len(), 40);
+    assert_eq!(spool.list().unwrap(), ids.iter().cloned().collect::<Vec<_>>());
+    let bodies: BTreeSet<Vec<u8>> = ids.iter().map(|id| spool.read(id).unwrap()).collect();
+    assert_eq!(bodies.len(), 40);
+}
+
 // ---------------------------------------------------------------------------------------
 // Concurrency
 
