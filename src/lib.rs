@@ -11,4 +11,5 @@ pub mod judge;
 pub mod map;
 pub mod order;
 pub mod report;
+pub mod store;
 pub mod variant;

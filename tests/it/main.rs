@@ -2,3 +2,4 @@
 mod grammar;
 mod map_files;
 mod shadow;
+mod store;
