@@ -4,6 +4,7 @@
 //! The layers, from the bottom: [`map`] (geography), [`order`] (order types and grammar),
 //! [`judge`] (pure adjudication). See ARCHITECTURE.md for the whole picture.
 pub mod cli;
+pub mod game;
 pub mod judge;
 pub mod map;
 pub mod order;
