@@ -1,4 +1,5 @@
 //! The integration tests: one binary, one module per area.
+mod datc;
 mod grammar;
 mod map_files;
 mod shadow;
