@@ -4,6 +4,9 @@
 //! outcome per order that says why, naming the order responsible. No IO, no clock, no
 //! randomness: the same input always gives the same output.
 
+pub mod adjustment;
+pub mod retreat;
+
 use serde::{Deserialize, Serialize};
 
 use crate::map::{Map, PowerId, ProvinceId, RegionId, UnitType};
