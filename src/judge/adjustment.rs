@@ -546,3 +546,237 @@ fn find_removal(
     }
     Ok(*unit)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> (Map, Ownership) {
+        let map = Map::standard();
+        let ownership = Ownership::initial(&map);
+        (map, ownership)
+    }
+
+    fn place(map: &Map, text: &str) -> Place {
+        let region = map.parse_region(text).unwrap();
+        Place { province: map.province_of(region), coast: map.region(region).coast }
+    }
+
+    fn power(map: &Map, name: &str) -> PowerId {
+        map.lookup_power(name).unwrap()
+    }
+
+    fn unit(map: &Map, power_name: &str, kind: UnitType, at: &str) -> Unit {
+        Unit { power: power(map, power_name), kind, region: map.parse_region(at).unwrap() }
+    }
+
+    #[test]
+    fn fleets_in_st_petersburg_need_a_known_coast() {
+        let (map, own) = setup();
+        let rus = power(&map, "russia");
+        let stp = map.lookup_province("stp").unwrap();
+        let bare = Place { province: stp, coast: None };
+        assert_eq!(
+            build_is_legal(&map, &[], &own, rus, UnitType::Fleet, bare),
+            Err(BuildIllegal::CoastNeeded { province: stp })
+        );
+        assert_eq!(
+            build_is_legal(&map, &[], &own, rus, UnitType::Fleet, place(&map, "stp/nc")),
+            Ok(map.parse_region("stp/nc").unwrap())
+        );
+        let east = Place { province: stp, coast: Some(Coast::East) };
+        assert_eq!(
+            build_is_legal(&map, &[], &own, rus, UnitType::Fleet, east),
+            Err(BuildIllegal::NoSuchCoast { province: stp, coast: Coast::East })
+        );
+        // An army's coast is irrelevant and ignored (DATC 4.B.6).
+        let north = Place { province: stp, coast: Some(Coast::North) };
+        assert_eq!(build_is_legal(&map, &[], &own, rus, UnitType::Army, north), Ok(map.province(stp).main_region));
+    }
+
+    #[test]
+    fn builds_need_an_owned_vacant_home_center_that_fits_the_unit() {
+        let (map, mut own) = setup();
+        let ger = power(&map, "germany");
+        let rus = power(&map, "russia");
+        let p = |s: &str| place(&map, s);
+        assert_eq!(
+            build_is_legal(&map, &[], &own, ger, UnitType::Army, p("bur")),
+            Err(BuildIllegal::NotASupplyCenter { province: p("bur").province })
+        );
+        own.set(p("war").province, Some(ger));
+        assert_eq!(
+            build_is_legal(&map, &[], &own, ger, UnitType::Army, p("war")),
+            Err(BuildIllegal::NotAHomeCenter { province: p("war").province })
+        );
+        own.set(p("ber").province, Some(rus));
+        assert_eq!(
+            build_is_legal(&map, &[], &own, ger, UnitType::Army, p("ber")),
+            Err(BuildIllegal::NotOwned { province: p("ber").province, owner: Some(rus) })
+        );
+        let in_kiel = unit(&map, "england", UnitType::Fleet, "kie");
+        assert_eq!(
+            build_is_legal(&map, &[in_kiel], &own, ger, UnitType::Army, p("kie")),
+            Err(BuildIllegal::Occupied { by: in_kiel })
+        );
+        assert_eq!(
+            build_is_legal(&map, &[], &own, ger, UnitType::Fleet, p("mun")),
+            Err(BuildIllegal::FleetInland { province: p("mun").province })
+        );
+        assert_eq!(
+            build_is_legal(&map, &[], &own, ger, UnitType::Fleet, p("kie")),
+            Ok(map.parse_region("kie").unwrap())
+        );
+    }
+
+    #[test]
+    fn a_build_without_unit_type_is_an_army_inland_and_a_fleet_on_a_named_coast() {
+        let map = Map::standard();
+        let p = |s: &str| place(&map, s);
+        assert_eq!(build_kind(&map, None, p("mos")), Ok(UnitType::Army));
+        assert_eq!(build_kind(&map, None, p("stp/nc")), Ok(UnitType::Fleet));
+        assert_eq!(build_kind(&map, None, p("lon")), Err(BuildIllegal::UnitTypeNeeded { province: p("lon").province }));
+        assert_eq!(build_kind(&map, None, p("stp")), Err(BuildIllegal::UnitTypeNeeded { province: p("stp").province }));
+        assert_eq!(build_kind(&map, Some(UnitType::Fleet), p("mos")), Ok(UnitType::Fleet));
+    }
+
+    #[test]
+    fn distance_2023_counts_every_border_to_owned_centers() {
+        let (map, mut own) = setup();
+        let rus = power(&map, "russia");
+        for (p, o) in [("war", "germany"), ("mos", "germany"), ("sev", "turkey")] {
+            own.set(map.lookup_province(p).unwrap(), Some(power(&map, o)));
+        }
+        let d = |kind, at| civil_disorder_distance(&map, &unit(&map, "russia", kind, at), &own, rus);
+        assert_eq!(d(UnitType::Army, "stp"), 0);
+        assert_eq!(d(UnitType::Army, "lvn"), 1);
+        assert_eq!(d(UnitType::Army, "pru"), 2);
+        assert_eq!(d(UnitType::Fleet, "ska"), 2);
+        assert_eq!(d(UnitType::Fleet, "nao"), 3);
+        // A fleet may count across land: Prussia to St Petersburg through Livonia.
+        assert_eq!(d(UnitType::Fleet, "pru"), 2);
+        own.set(map.lookup_province("stp").unwrap(), None);
+        let livonia = unit(&map, "russia", UnitType::Army, "lvn");
+        assert_eq!(civil_disorder_distance(&map, &livonia, &own, rus), u32::MAX, "no owned center: farthest of all");
+    }
+
+    #[test]
+    fn distance_1971_counts_fleet_moves_to_home_centers() {
+        let (map, mut own) = setup();
+        let aus = power(&map, "austria");
+        let fleet = unit(&map, "austria", UnitType::Fleet, "bla");
+        // By sea only, Trieste is five moves away; over Rumania, Budapest is two.
+        assert_eq!(CivilDisorderRule::HomeCenters1971.distance(&map, &fleet, &own, aus), 5);
+        assert_eq!(CivilDisorderRule::Rulebook2023.distance(&map, &fleet, &own, aus), 2);
+        // The old rule counts home centers even when they are lost.
+        for p in ["vie", "bud", "tri"] {
+            own.set(map.lookup_province(p).unwrap(), Some(power(&map, "italy")));
+        }
+        let army = unit(&map, "austria", UnitType::Army, "gal");
+        assert_eq!(CivilDisorderRule::HomeCenters1971.distance(&map, &army, &own, aus), 1);
+        assert_eq!(CivilDisorderRule::Rulebook2023.distance(&map, &army, &own, aus), u32::MAX);
+        // Armies may cross water: Tunis to Naples through the Tyrrhenian Sea.
+        let ita = power(&map, "italy");
+        let tunis = unit(&map, "italy", UnitType::Army, "tun");
+        assert_eq!(CivilDisorderRule::HomeCenters1971.distance(&map, &tunis, &own, ita), 2);
+    }
+
+    #[test]
+    fn civil_disorder_keeps_units_on_supply_centers_under_2023_only() {
+        let (map, mut own) = setup();
+        let rus = power(&map, "russia");
+        for (p, o) in [("war", "germany"), ("mos", "germany"), ("sev", "turkey")] {
+            own.set(map.lookup_province(p).unwrap(), Some(power(&map, o)));
+        }
+        let munich = unit(&map, "russia", UnitType::Army, "mun");
+        let livonia = unit(&map, "russia", UnitType::Army, "lvn");
+        let units = [munich, livonia];
+        let order = |rule| civil_disorder_order(&map, &units, &own, rus, rule);
+        assert_eq!(order(CivilDisorderRule::Rulebook2023), vec![livonia, munich]);
+        assert_eq!(order(CivilDisorderRule::HomeCenters1971), vec![munich, livonia]);
+    }
+
+    #[test]
+    fn civil_disorder_ties_go_fleets_first_then_by_english_name() {
+        let (map, mut own) = setup();
+        let rus = power(&map, "russia");
+        for (p, o) in [("mos", "england"), ("sev", "turkey")] {
+            own.set(map.lookup_province(p).unwrap(), Some(power(&map, o)));
+        }
+        let bohemia = unit(&map, "russia", UnitType::Army, "boh");
+        let skagerrak = unit(&map, "russia", UnitType::Fleet, "ska");
+        let north_sea = unit(&map, "russia", UnitType::Fleet, "nth");
+        let other = unit(&map, "germany", UnitType::Army, "ruh");
+        let units = [bohemia, skagerrak, other, north_sea];
+        let order = civil_disorder_order(&map, &units, &own, rus, CivilDisorderRule::Rulebook2023);
+        assert_eq!(order, vec![north_sea, skagerrak, bohemia]);
+        let key = civil_disorder_key(&map, &north_sea, &own, rus, CivilDisorderRule::Rulebook2023);
+        assert_eq!(key.province_name, "north sea");
+        assert_eq!(key.distance, Reverse(2));
+    }
+
+    #[test]
+    fn orders_out_of_place_in_a_winter_are_illegal_and_unsent_builds_are_waived() {
+        let (map, own) = setup();
+        let fra = power(&map, "france");
+        let eng = power(&map, "england");
+        let units = [unit(&map, "france", UnitType::Army, "par"), unit(&map, "england", UnitType::Fleet, "lon")];
+        let par = place(&map, "par");
+        let orders = vec![
+            (fra, Order::Hold { unit: crate::order::UnitRef { kind: None, at: par } }),
+            (fra, Order::Disband { unit: crate::order::UnitRef { kind: Some(UnitType::Army), at: par } }),
+            (fra, Order::Waive),
+            (eng, Order::Build { kind: Some(UnitType::Fleet), at: place(&map, "edi") }),
+            (eng, Order::Disband { unit: crate::order::UnitRef { kind: None, at: par } }),
+        ];
+        let result = adjudicate_adjustments(&map, &units, &own, &orders, AdjustmentRules::default());
+        let texts: Vec<String> = result.outcomes.iter().map(|o| o.result.describe(&map)).collect();
+        assert_eq!(
+            texts,
+            [
+                "illegal: only builds, removals and waives are orders of a winter",
+                "illegal: France has no units to remove this winter",
+                "build waived",
+                "built F edi",
+                "illegal: England has no units to remove this winter",
+            ]
+        );
+        let defaults: Vec<String> = result.defaults.iter().map(|d| d.describe(&map)).collect();
+        assert!(defaults.contains(&"France: 1 build not ordered, waived".to_string()), "{defaults:?}");
+        assert!(defaults.contains(&"England: 1 build not ordered, waived".to_string()), "{defaults:?}");
+        assert_eq!(result.units.len(), 3);
+    }
+
+    #[test]
+    fn a_removal_names_a_unit_of_ones_own() {
+        let (map, mut own) = setup();
+        let fra = power(&map, "france");
+        for p in ["bre", "mar"] {
+            own.set(map.lookup_province(p).unwrap(), None);
+        }
+        let units = [
+            unit(&map, "france", UnitType::Army, "pic"),
+            unit(&map, "france", UnitType::Army, "bur"),
+            unit(&map, "germany", UnitType::Army, "ruh"),
+        ];
+        let at = |s| crate::order::UnitRef { kind: None, at: place(&map, s) };
+        let orders = vec![(fra, Order::Disband { unit: at("ruh") }), (fra, Order::Disband { unit: at("bel") })];
+        let result = adjudicate_adjustments(&map, &units, &own, &orders, AdjustmentRules::default());
+        let texts: Vec<String> = result.outcomes.iter().map(|o| o.result.describe(&map)).collect();
+        assert_eq!(texts, ["illegal: A ruh is German", "illegal: there is no unit in Belgium"]);
+        // Picardy and Burgundy both border Paris: alphabetical, Burgundy goes.
+        let removals: Vec<&DefaultAdjustment> =
+            result.defaults.iter().filter(|d| matches!(d, DefaultAdjustment::CivilDisorderRemoval { .. })).collect();
+        assert_eq!(removals, [&DefaultAdjustment::CivilDisorderRemoval { power: fra, unit: units[1] }]);
+        assert_eq!(removals[0].describe(&map), "France: A bur removed in civil disorder");
+    }
+
+    #[test]
+    fn rules_read_and_write_their_edition_names() {
+        let rules: AdjustmentRules = serde_json::from_str(r#"{"civil_disorder": "1982"}"#).unwrap();
+        assert_eq!(rules.civil_disorder, CivilDisorderRule::HomeCenters1971);
+        assert_eq!(serde_json::to_string(&AdjustmentRules::default()).unwrap(), r#"{"civil_disorder":"2023"}"#);
+        let empty: AdjustmentRules = serde_json::from_str("{}").unwrap();
+        assert_eq!(empty, AdjustmentRules::default());
+    }
+}

@@ -362,3 +362,159 @@ pub fn retreat_target(
     }
     Ok(region)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::UnitType;
+    use crate::order::UnitRef;
+
+    fn region(map: &Map, s: &str) -> RegionId {
+        map.parse_region(s).unwrap()
+    }
+
+    fn place(map: &Map, s: &str) -> Place {
+        let r = region(map, s);
+        Place { province: map.province_of(r), coast: map.region(r).coast }
+    }
+
+    fn unit(map: &Map, power: &str, kind: UnitType, at: &str) -> Unit {
+        Unit { power: map.lookup_power(power).unwrap(), kind, region: region(map, at) }
+    }
+
+    fn dislodged(map: &Map, u: Unit, from: &str) -> Dislodgement {
+        Dislodgement { unit: u, attacker_from: map.lookup_province(from).unwrap(), via_convoy: false }
+    }
+
+    fn retreat(map: &Map, u: &Unit, to: &str) -> (PowerId, Order<Place>) {
+        let at = Place { province: map.province_of(u.region), coast: None };
+        (u.power, Order::Retreat { unit: UnitRef { kind: Some(u.kind), at }, to: place(map, to) })
+    }
+
+    #[test]
+    fn a_fleet_needs_a_coast_only_when_it_can_reach_both() {
+        let map = Map::standard();
+        let from_mao = unit(&map, "france", UnitType::Fleet, "mao");
+        let from_gas = unit(&map, "france", UnitType::Fleet, "gas");
+        let phase = RetreatPhase {
+            units_after: vec![],
+            dislodged: vec![dislodged(&map, from_mao, "bre"), dislodged(&map, from_gas, "bur")],
+            standoffs: vec![],
+        };
+        let spa = Place { province: map.lookup_province("spa").unwrap(), coast: None };
+        assert_eq!(
+            retreat_target(&map, &phase, &phase.dislodged[0], spa, true),
+            Err(RetreatIllegal::CoastNeeded { to: spa.province })
+        );
+        assert_eq!(retreat_target(&map, &phase, &phase.dislodged[1], spa, true), Ok(region(&map, "spa/nc")));
+        assert_eq!(
+            retreat_target(&map, &phase, &phase.dislodged[1], place(&map, "spa/sc"), true),
+            Err(RetreatIllegal::CannotReach { to: place(&map, "spa/sc") })
+        );
+        let west = Place { province: spa.province, coast: Some(Coast::West) };
+        assert_eq!(
+            retreat_target(&map, &phase, &phase.dislodged[0], west, true),
+            Err(RetreatIllegal::NoSuchCoast { to: spa.province, coast: Coast::West })
+        );
+    }
+
+    #[test]
+    fn only_the_owner_orders_a_dislodged_unit_and_only_once() {
+        let map = Map::standard();
+        let mun = unit(&map, "germany", UnitType::Army, "mun");
+        let par = unit(&map, "france", UnitType::Army, "par");
+        let bre = unit(&map, "france", UnitType::Fleet, "bre");
+        let occupier = unit(&map, "france", UnitType::Army, "bur");
+        let phase = RetreatPhase {
+            units_after: vec![occupier],
+            dislodged: vec![dislodged(&map, mun, "tyr"), dislodged(&map, par, "gas"), dislodged(&map, bre, "eng")],
+            standoffs: vec![],
+        };
+        let foreign = (par.power, Order::Disband { unit: UnitRef { kind: None, at: place(&map, "mun") } });
+        let orders = vec![
+            foreign,
+            retreat(&map, &mun, "boh"),
+            retreat(&map, &mun, "boh"),
+            retreat(&map, &par, "pic"),
+            retreat(&map, &par, "bur"),
+            (par.power, Order::Disband { unit: UnitRef { kind: None, at: place(&map, "par") } }),
+            (
+                bre.power,
+                Order::Move {
+                    unit: UnitRef { kind: None, at: place(&map, "bre") },
+                    to: place(&map, "pic"),
+                    via_convoy: true,
+                },
+            ),
+        ];
+        let result = adjudicate_retreats(&map, &phase, &orders, true);
+        let fates: Vec<String> = result.outcomes.iter().map(|o| o.fate.describe(&map)).collect();
+        assert_eq!(
+            fates,
+            [
+                "retreats to boh",
+                "disbanded: conflicting orders",
+                "disbanded: illegal order (a retreat cannot be convoyed)"
+            ]
+        );
+        let statuses: Vec<String> = result
+            .orders
+            .iter()
+            .map(|o| match o.status {
+                RetreatOrderStatus::Accepted { unit } => format!("accepted for {}", unit.describe(&map)),
+                RetreatOrderStatus::Illegal(why) => why.describe(&map),
+            })
+            .collect();
+        assert_eq!(
+            statuses,
+            [
+                "A mun is German",
+                "accepted for A mun",
+                "accepted for A mun",
+                "accepted for A par",
+                "Burgundy is occupied by French A bur",
+                "accepted for A par",
+                "a retreat cannot be convoyed",
+            ]
+        );
+        assert_eq!(result.units, vec![occupier, Unit { region: region(&map, "boh"), ..mun }]);
+    }
+
+    #[test]
+    fn an_ordered_disband_and_a_missing_order_both_disband() {
+        let map = Map::standard();
+        let a = unit(&map, "italy", UnitType::Army, "ven");
+        let b = unit(&map, "italy", UnitType::Army, "rom");
+        let phase = RetreatPhase {
+            units_after: vec![],
+            dislodged: vec![dislodged(&map, a, "tri"), dislodged(&map, b, "nap")],
+            standoffs: vec![map.lookup_province("tus").unwrap()],
+        };
+        let orders = vec![(a.power, Order::Disband { unit: UnitRef { kind: None, at: place(&map, "ven") } })];
+        let result = adjudicate_retreats(&map, &phase, &orders, true);
+        assert_eq!(result.outcomes[0].fate, RetreatFate::Disbanded);
+        assert_eq!(result.outcomes[1].fate, RetreatFate::NoOrder);
+        assert!(result.units.is_empty());
+        let options: Vec<String> = result.outcomes[1].options.iter().map(|r| map.region_name(*r)).collect();
+        assert_eq!(options, ["apu", "ven"], "Tuscany is a standoff, Naples the attacker's origin");
+    }
+
+    #[test]
+    fn orders_of_other_phases_are_named_in_the_reason() {
+        let map = Map::standard();
+        let reasons = [
+            RetreatIllegal::NotARetreatOrder { kind: OrderKind::Support },
+            RetreatIllegal::AttackerOrigin { to: map.lookup_province("bla").unwrap() },
+            RetreatIllegal::Standoff { to: map.lookup_province("boh").unwrap() },
+        ];
+        let texts: Vec<String> = reasons.iter().map(|r| r.describe(&map)).collect();
+        assert_eq!(
+            texts,
+            [
+                "a support is not an order of a retreat phase",
+                "the attack came from Black Sea",
+                "Bohemia was left empty by a standoff",
+            ]
+        );
+    }
+}

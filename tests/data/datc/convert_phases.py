@@ -263,6 +263,8 @@ def convert_6h(datc):
                 case["note"] = edition_note
             if cid in MOVEMENT_FROM:
                 case["amended"] = f"movement phase as in {MOVEMENT_FROM[cid]}, which the DATC text repeats"
+            if cid in REPLACE_RETREAT_ORDERS:
+                case["amended"] += "; retreat orders from the DATC text (datc.json spells Norway `nor`)"
             if cid in EXTRA_RETREAT_ORDERS:
                 case.setdefault("amended", "")
                 case["amended"] = (case["amended"] + "; " if case["amended"] else "") + \
