@@ -14,7 +14,7 @@ use crate::game::position::parse_position;
 use crate::game::session::{self, GameError, OpenGame};
 use crate::game::settings::{parse_players, Settings, VariantKind};
 use crate::game::state::GameState;
-use crate::judge::rulebook::Rulebook;
+use crate::judge::rulebook::{Edition, Rulebook};
 use crate::map::Map;
 use crate::variant::shadow::VictoryCounts;
 
@@ -119,8 +119,9 @@ fn deadline_text(d: Option<DateTime<Utc>>) -> String {
 }
 
 pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
-    let variant = VariantKind::parse(&a.variant)
-        .ok_or_else(|| CliError::Usage(format!("unknown variant `{}`: use `standard` or `shadow-worlds`", a.variant)))?;
+    let variant = VariantKind::parse(&a.variant).ok_or_else(|| {
+        CliError::Usage(format!("unknown variant `{}`: use `standard` or `shadow-worlds`", a.variant))
+    })?;
     let name = a
         .name
         .clone()
@@ -128,7 +129,9 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
         .unwrap_or_else(|| "game".into());
     let mut settings = Settings::new(&name, variant);
     if let Some(r) = &a.rulebook {
-        settings.rules = Rulebook::edition(r).map_err(CliError::Usage)?;
+        let edition = Edition::parse(r)
+            .ok_or_else(|| CliError::Usage(format!("unknown rulebook `{r}`: use 2023, 2000, 1982, 1971 or dptg")))?;
+        settings.rules = Rulebook::edition(edition);
     }
     settings.shadow.short_game = a.short_game;
     settings.shadow.victory_counts = match a.victory_counts.as_str() {
@@ -148,7 +151,8 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
         Some(path) => {
             let file = path.display().to_string();
             let text = std::fs::read_to_string(path).map_err(|e| CliError::Io(format!("{file}: {e}")))?;
-            let pos = parse_position(&text, &file, &map, variant.boards()).map_err(|e| CliError::Usage(e.to_string()))?;
+            let pos =
+                parse_position(&text, &file, &map, variant.boards()).map_err(|e| CliError::Usage(e.to_string()))?;
             GameState::from_position(&map, &pos)
         }
     };
@@ -167,11 +171,8 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
 
 pub fn submit(a: SubmitArgs) -> Result<ExitCode, CliError> {
     let mut g = open(&a.dir)?;
-    let power = g
-        .game
-        .map
-        .lookup_power(&a.power)
-        .ok_or_else(|| CliError::Usage(format!("unknown power `{}`", a.power)))?;
+    let power =
+        g.game.map.lookup_power(&a.power).ok_or_else(|| CliError::Usage(format!("unknown power `{}`", a.power)))?;
     let (text, _) = read_input(a.file.as_deref())?;
     let ack = g.submit(power, &text, a.check, now()).map_err(game_error)?;
     if a.json {
@@ -280,7 +281,10 @@ pub fn status(a: DirArgs) -> Result<ExitCode, CliError> {
     if !ledger.is_empty() {
         println!("Ledger: power, count (control list), units A+B, delta");
         for l in ledger {
-            println!("  {:<8} {:>3} ({:>2}) {:>2}+{:<2} {:+}", l.power, l.count, l.control_list, l.units_a, l.units_b, l.delta);
+            println!(
+                "  {:<8} {:>3} ({:>2}) {:>2}+{:<2} {:+}",
+                l.power, l.count, l.control_list, l.units_a, l.units_b, l.delta
+            );
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -300,7 +304,9 @@ pub fn history(a: DirArgs) -> Result<ExitCode, CliError> {
             }
             Entry::RolledBack { to, .. } => (format!("rolled back to {to}"), *to),
             Entry::DrawDeclared { notice, state } => (notice.clone(), state.phase),
-            Entry::DeadlineSet { deadline } => (format!("deadline set: {}", deadline_text(*deadline)), g.game.state.phase),
+            Entry::DeadlineSet { deadline } => {
+                (format!("deadline set: {}", deadline_text(*deadline)), g.game.state.phase)
+            }
         };
         rows.push(json!({"seq": r.seq, "at": r.at, "phase": phase.code(), "event": what}));
         if !a.json {
@@ -319,7 +325,8 @@ pub fn results(a: ResultsArgs) -> Result<ExitCode, CliError> {
     let report = match &a.phase {
         None => reports.last().copied().ok_or_else(|| CliError::Usage("no phase has been adjudicated yet".into()))?,
         Some(p) => {
-            let phase: Phase = p.parse().map_err(|e: crate::game::phase::PhaseParseError| CliError::Usage(e.to_string()))?;
+            let phase: Phase =
+                p.parse().map_err(|e: crate::game::phase::PhaseParseError| CliError::Usage(e.to_string()))?;
             reports
                 .iter()
                 .rev()
@@ -338,7 +345,8 @@ pub fn results(a: ResultsArgs) -> Result<ExitCode, CliError> {
 
 pub fn rollback(a: RollbackArgs) -> Result<ExitCode, CliError> {
     let mut g = open(&a.dir)?;
-    let phase: Phase = a.phase.parse().map_err(|e: crate::game::phase::PhaseParseError| CliError::Usage(e.to_string()))?;
+    let phase: Phase =
+        a.phase.parse().map_err(|e: crate::game::phase::PhaseParseError| CliError::Usage(e.to_string()))?;
     g.rollback(phase, now()).map_err(game_error)?;
     println!("Rolled back to the start of {phase}. The journal keeps everything that came after.");
     Ok(ExitCode::SUCCESS)

@@ -13,7 +13,12 @@ use serde::{Deserialize, Serialize};
 use crate::game::phase::{Phase, PhaseKind, Season};
 use crate::game::settings::{Settings, VariantKind};
 use crate::game::state::{BoardState, GameEnd, GameState, Retreating, StoredOrder};
-use crate::judge::{self, Unit};
+use crate::judge::adjustment::{adjudicate_adjustments, AdjustmentOrderResult, AdjustmentRules, DefaultAdjustment};
+use crate::judge::legality::{collect_orders, resolve_main_order, unit_in, WrittenOrder};
+use crate::judge::movement::{adjudicate_movement, Reason};
+use crate::judge::retreat::{adjudicate_retreats, RetreatFate, RetreatOrderStatus, RetreatPhase};
+use crate::judge::rulebook::Rulebook;
+use crate::judge::Unit;
 use crate::map::{Map, PowerId};
 use crate::order::grammar::parse_orders;
 use crate::order::{Board, Order, Place, UnitRef};
@@ -158,7 +163,8 @@ impl Game {
         if self.settings.variant != VariantKind::ShadowWorlds {
             return Vec::new();
         }
-        let names = |v: &[crate::map::ProvinceId]| v.iter().map(|p| self.map.province(*p).key.clone()).collect::<Vec<_>>();
+        let names =
+            |v: &[crate::map::ProvinceId]| v.iter().map(|p| self.map.province(*p).key.clone()).collect::<Vec<_>>();
         self.active_powers()
             .into_iter()
             .map(|p| {
@@ -202,7 +208,11 @@ impl Game {
                 for (b, board) in self.state.boards.iter().enumerate() {
                     for r in board.retreating.iter().filter(|r| r.dislodgement.unit.power == power) {
                         if !ordered(b, &r.dislodgement.unit) {
-                            missing.push(format!("{}{} (dislodged)", label(b), r.dislodgement.unit.describe(&self.map)));
+                            missing.push(format!(
+                                "{}{} (dislodged)",
+                                label(b),
+                                r.dislodgement.unit.describe(&self.map)
+                            ));
                         }
                     }
                 }
@@ -265,7 +275,8 @@ impl Game {
                 }
                 (VariantKind::ShadowWorlds, None) => {
                     problems.push(problem(
-                        "which board? put the order under a `Board A` or `Board B` line, or end it with `(A)` or `(B)`".into(),
+                        "which board? put the order under a `Board A` or `Board B` line, or end it with `(A)` or `(B)`"
+                            .into(),
                     ));
                     continue;
                 }
@@ -325,7 +336,9 @@ impl Game {
                         continue;
                     }
                     if kind == PhaseKind::Movement {
-                        if let Err(illegal) = judge::legality::resolve_main_order(&self.map, &b.units, Some(power), &order) {
+                        if let Err(illegal) =
+                            resolve_main_order(&self.map, &b.units, Some(power), &order, &self.settings.rules)
+                        {
                             note = Some(format!("illegal, the unit will hold: {}", illegal.describe(&self.map)));
                         }
                     } else if let Order::Retreat { to, .. } = order {
@@ -367,7 +380,8 @@ impl Game {
             next.submitted.push(power);
         }
         let ack_state = if check_only { &self.state } else { &next };
-        let missing = Game { settings: self.settings.clone(), map: self.map.clone(), state: ack_state.clone() }.missing_orders(power);
+        let missing = Game { settings: self.settings.clone(), map: self.map.clone(), state: ack_state.clone() }
+            .missing_orders(power);
         if !check_only {
             self.state = next;
         }
@@ -389,20 +403,24 @@ impl Game {
                     [&a.units, &b.units],
                     [&a.ownership, &b.ownership],
                     &orders,
+                    self.settings.rules.civil_disorder(),
                 );
                 w.orders.iter().map(|(_, o)| (o.is_accepted(), o.describe(&self.map))).collect()
             }
             VariantKind::Standard => {
                 let b = &self.state.boards[0];
                 let orders: Vec<(PowerId, Order<Place>)> = mine.iter().map(|o| (o.power, o.order)).collect();
-                let result = judge::adjustment::adjudicate_adjustments(
-                    &self.map,
-                    &b.units,
-                    &b.ownership,
-                    &orders,
-                    &self.settings.rules.adjustments,
-                );
-                result.orders.iter().map(|o| (o.accepted(), o.describe(&self.map))).collect()
+                let result =
+                    adjudicate_adjustments(&self.map, &b.units, &b.ownership, &orders, self.adjustment_rules());
+                result
+                    .outcomes
+                    .iter()
+                    .map(|o| {
+                        let ok =
+                            !matches!(o.result, AdjustmentOrderResult::Illegal(_) | AdjustmentOrderResult::TooMany);
+                        (ok, o.result.describe(&self.map))
+                    })
+                    .collect()
             }
         }
     }
@@ -475,12 +493,16 @@ impl Game {
 
     /// The options in force, for report headers.
     pub fn option_lines(&self) -> Vec<String> {
-        let mut lines = vec![format!("rules: {}", self.settings.rules.describe())];
+        let mut lines = vec![format!("rules: {}", describe_rulebook(&self.settings.rules))];
         match self.settings.variant {
             VariantKind::Standard => lines.push(format!("victory at {} centers", self.victory_centers())),
             VariantKind::ShadowWorlds => lines.push(self.settings.shadow.describe(&self.map)),
         }
         lines
+    }
+
+    fn adjustment_rules(&self) -> AdjustmentRules {
+        self.settings.rules.adjustments()
     }
 
     fn victory_centers(&self) -> usize {
@@ -503,43 +525,63 @@ impl Game {
             .collect()
     }
 
-    fn order_line(&self, power: PowerId, board: Option<char>, order: String, result: &str, reason: String) -> OrderLine {
+    fn order_line(
+        &self,
+        power: PowerId,
+        board: Option<char>,
+        order: String,
+        result: &str,
+        reason: String,
+    ) -> OrderLine {
         OrderLine { power: self.power_name(power), board, order, result: result.into(), reason }
     }
 
     fn adjudicate_movement(&mut self, report: &mut PhaseReport) {
         let variant = self.settings.variant;
+        let rules = self.settings.rules.clone();
         for bi in 0..self.boards() {
             let board = Board(bi as u8);
-            let b = &self.state.boards[bi];
-            let units = b.units.clone();
-            let mut orders = vec![judge::movement::MainOrder::Hold; units.len()];
-            let mut written: Vec<Option<&StoredOrder>> = vec![None; units.len()];
-            let mut illegal: Vec<Option<String>> = vec![None; units.len()];
-            for o in self.state.orders.iter().filter(|o| o.board == board) {
-                let Some(at) = o.order.unit().map(|u| u.at.province) else { continue };
-                let Some(idx) = units.iter().position(|u| self.map.province_of(u.region) == at) else { continue };
-                written[idx] = Some(o);
-                match judge::legality::resolve_main_order(&self.map, &units, Some(o.power), &o.order) {
-                    Ok((i, mo)) => orders[i] = mo,
-                    Err(e) => illegal[idx] = Some(e.describe(&self.map)),
+            let units = self.state.boards[bi].units.clone();
+            let stored: Vec<&StoredOrder> = self.state.orders.iter().filter(|o| o.board == board).collect();
+            let written: Vec<WrittenOrder> =
+                stored.iter().map(|o| WrittenOrder { power: Some(o.power), order: o.order }).collect();
+            let phase_orders = collect_orders(&self.map, &units, &written, &rules);
+            let mut result = adjudicate_movement(&self.map, &units, &phase_orders.orders, &rules);
+            for (i, illegal) in phase_orders.illegal_for_unit.iter().enumerate() {
+                if let Some(e) = illegal {
+                    result.mark_illegal(i, *e);
                 }
             }
-            let result = judge::movement::adjudicate_movement(&self.map, &units, &orders, &self.settings.rules);
+            // The order each unit was given, as written (the last one kept for it).
+            let mut given: Vec<Option<&StoredOrder>> = vec![None; units.len()];
+            for (o, r) in stored.iter().zip(&phase_orders.written) {
+                let target = match r {
+                    Ok(i) => Some(*i),
+                    Err(_) => o.order.unit().and_then(|u| unit_in(&self.map, &units, u.at.province)),
+                };
+                if let Some(i) = target {
+                    given[i] = Some(o);
+                }
+            }
             let mut lines = Vec::new();
             let mut unordered: Vec<(PowerId, String)> = Vec::new();
             for (i, u) in units.iter().enumerate() {
-                let (order_text, res, reason) = match (written[i], &illegal[i]) {
-                    (Some(o), Some(why)) => (o.order.canonical(&self.map), "illegal", format!("{why}; the unit held")),
-                    (Some(o), None) => {
-                        let out = &result.outcomes[i];
-                        let res = if out.succeeded() { "succeeds" } else { "fails" };
-                        (o.order.canonical(&self.map), res, out.describe(&self.map, &units))
+                let out = &result.outcomes[i];
+                let reason = out.reason.describe(&self.map, &units, &phase_orders.orders);
+                let (order_text, res) = match given[i] {
+                    Some(o) => {
+                        let res = if matches!(out.reason, Reason::Illegal { .. }) {
+                            "illegal"
+                        } else if out.succeeded {
+                            "succeeds"
+                        } else {
+                            "fails"
+                        };
+                        (o.order.canonical(&self.map), res)
                     }
-                    (None, _) => {
+                    None => {
                         unordered.push((u.power, u.describe(&self.map)));
-                        let out = &result.outcomes[i];
-                        (format!("{} H", u.describe(&self.map)), "default", out.describe(&self.map, &units))
+                        (format!("{} H", u.describe(&self.map)), "default")
                     }
                 };
                 lines.push((u.power, i, self.order_line(u.power, None, order_text, res, reason)));
@@ -549,23 +591,17 @@ impl Game {
                 let list: Vec<String> = unordered.iter().filter(|(q, _)| *q == p).map(|(_, u)| u.clone()).collect();
                 if !list.is_empty() {
                     let on = board_label(variant, board).map(|c| format!(" on board {c}")).unwrap_or_default();
-                    report.defaults.push(format!("{}: no orders for {}{on}: held", self.power_name(p), list.join(", ")));
+                    report.defaults.push(format!(
+                        "{}: no orders for {}{on}: held",
+                        self.power_name(p),
+                        list.join(", ")
+                    ));
                 }
             }
-            let standoffs = result.standoffs.clone();
             let retreating: Vec<Retreating> = result
                 .dislodged
                 .iter()
-                .map(|d| Retreating {
-                    dislodgement: *d,
-                    options: judge::retreat_options(
-                        &self.map,
-                        &result.units_after,
-                        &standoffs,
-                        d,
-                        self.settings.rules.convoyed_attack_opens_origin(),
-                    ),
-                })
+                .map(|d| Retreating { dislodgement: d.dislodgement, options: d.retreats.clone() })
                 .collect();
             let dislodged = retreating.iter().map(|r| self.dislodged_line(r)).collect();
             report.boards.push(BoardReport {
@@ -575,8 +611,9 @@ impl Game {
                 ownership_changes: Vec::new(),
             });
             let bs = &mut self.state.boards[bi];
-            bs.units = result.units_after.clone();
+            bs.units = result.units_after;
             bs.retreating = retreating;
+            bs.standoffs = result.standoffs;
         }
     }
 
@@ -599,22 +636,33 @@ impl Game {
             }
             let orders: Vec<(PowerId, Order<Place>)> =
                 self.state.orders.iter().filter(|o| o.board == board).map(|o| (o.power, o.order)).collect();
-            let result = judge::retreat::adjudicate_retreats(&self.map, &b.units, &b.retreating_pairs(), &orders);
+            let phase = RetreatPhase {
+                units_after: b.units.clone(),
+                dislodged: b.retreating.iter().map(|r| r.dislodgement).collect(),
+                standoffs: b.standoffs.clone(),
+            };
+            let result =
+                adjudicate_retreats(&self.map, &phase, &orders, self.settings.rules.retreat_to_convoy_origin());
             let mut lines = Vec::new();
             for r in &result.outcomes {
-                let ordered = r.order.is_some();
-                let order_text = match &r.order {
-                    Some(o) => o.canonical(&self.map),
+                let province = self.map.province_of(r.unit.region);
+                let written = result.orders.iter().rev().find(|o| match o.status {
+                    RetreatOrderStatus::Accepted { unit } => unit == r.unit,
+                    RetreatOrderStatus::Illegal(_) => {
+                        o.power == r.unit.power && o.order.unit().is_some_and(|u| u.at.province == province)
+                    }
+                });
+                let res = match &r.fate {
+                    RetreatFate::Retreated { .. } | RetreatFate::Disbanded => "succeeds",
+                    RetreatFate::NoOrder => "default",
+                    RetreatFate::IllegalOrder(_) => "illegal",
+                    RetreatFate::Bounced { .. } | RetreatFate::ConflictingOrders => "fails",
+                };
+                let order_text = match written {
+                    Some(o) => o.order.canonical(&self.map),
                     None => format!("{} disband", r.unit.describe(&self.map)),
                 };
-                let res = if !ordered {
-                    "default"
-                } else if r.succeeded() {
-                    "succeeds"
-                } else {
-                    "fails"
-                };
-                if !ordered {
+                if r.fate == RetreatFate::NoOrder {
                     report.defaults.push(format!(
                         "{}: no retreat order for {}{}: disbanded",
                         self.power_name(r.unit.power),
@@ -622,18 +670,20 @@ impl Game {
                         board_label(variant, board).map(|c| format!(" on board {c}")).unwrap_or_default()
                     ));
                 }
-                lines.push(self.order_line(r.unit.power, None, order_text, res, r.describe(&self.map)));
+                let reason = r.fate.describe(&self.map);
+                lines.push((r.unit.power, self.order_line(r.unit.power, None, order_text, res, reason)));
             }
-            lines.sort_by(|a, b| a.power.cmp(&b.power));
+            lines.sort_by_key(|(p, _)| *p);
             report.boards.push(BoardReport {
                 board: board_label(variant, board),
-                orders: lines,
+                orders: lines.into_iter().map(|(_, l)| l).collect(),
                 dislodged: Vec::new(),
                 ownership_changes: Vec::new(),
             });
             let bs = &mut self.state.boards[bi];
             bs.units = result.units;
             bs.retreating.clear();
+            bs.standoffs.clear();
         }
     }
 
@@ -660,7 +710,12 @@ impl Game {
             if let Some(br) = report.boards.iter_mut().find(|r| r.board == label) {
                 br.ownership_changes = changes;
             } else {
-                report.boards.push(BoardReport { board: label, orders: Vec::new(), dislodged: Vec::new(), ownership_changes: changes });
+                report.boards.push(BoardReport {
+                    board: label,
+                    orders: Vec::new(),
+                    dislodged: Vec::new(),
+                    ownership_changes: changes,
+                });
             }
         }
         // Elimination.
@@ -681,8 +736,11 @@ impl Game {
         let end = match variant {
             VariantKind::Standard => {
                 let target = self.victory_centers();
-                let winners: Vec<PowerId> =
-                    self.active_powers().into_iter().filter(|p| self.state.boards[0].ownership.count(*p) >= target).collect();
+                let winners: Vec<PowerId> = self
+                    .active_powers()
+                    .into_iter()
+                    .filter(|p| self.state.boards[0].ownership.count(*p) >= target)
+                    .collect();
                 match winners.len() {
                     0 => None,
                     1 => Some(GameEnd::Victory(winners[0])),
@@ -690,7 +748,8 @@ impl Game {
                 }
             }
             VariantKind::ShadowWorlds => {
-                let rows: Vec<shadow::LedgerRow> = self.active_powers().into_iter().map(|p| self.ledger_row(p)).collect();
+                let rows: Vec<shadow::LedgerRow> =
+                    self.active_powers().into_iter().map(|p| self.ledger_row(p)).collect();
                 report.ledger = self.ledger();
                 match shadow::check_victory(&self.map, &self.settings.shadow, &rows) {
                     shadow::VictoryCheck::None => None,
@@ -737,25 +796,43 @@ impl Game {
         match self.settings.variant {
             VariantKind::Standard => {
                 let b = self.state.boards[0].clone();
-                let orders: Vec<(PowerId, Order<Place>)> = self.state.orders.iter().map(|o| (o.power, o.order)).collect();
-                let result = judge::adjustment::adjudicate_adjustments(
-                    &self.map,
-                    &b.units,
-                    &b.ownership,
-                    &orders,
-                    &self.settings.rules.adjustments,
-                );
+                let orders: Vec<(PowerId, Order<Place>)> =
+                    self.state.orders.iter().map(|o| (o.power, o.order)).collect();
+                let result =
+                    adjudicate_adjustments(&self.map, &b.units, &b.ownership, &orders, self.adjustment_rules());
                 let mut lines = Vec::new();
-                for o in &result.orders {
-                    let res = if o.accepted() { "succeeds" } else { "fails" };
-                    lines.push(self.order_line(o.power, None, o.order.canonical(&self.map), res, o.describe(&self.map)));
+                for o in &result.outcomes {
+                    let res = match o.result {
+                        AdjustmentOrderResult::Illegal(_) => "illegal",
+                        AdjustmentOrderResult::TooMany => "ignored",
+                        _ => "succeeds",
+                    };
+                    let reason = if res == "succeeds" { String::new() } else { o.result.describe(&self.map) };
+                    lines.push((o.power, self.order_line(o.power, None, o.order.canonical(&self.map), res, reason)));
                 }
                 for d in &result.defaults {
-                    lines.push(self.order_line(d.power(), None, d.order_text(&self.map), "default", d.describe(&self.map)));
-                    report.defaults.push(format!("{}: {}", self.power_name(d.power()), d.describe(&self.map)));
+                    if let DefaultAdjustment::CivilDisorderRemoval { power, unit } = d {
+                        lines.push((
+                            *power,
+                            self.order_line(
+                                *power,
+                                None,
+                                format!("{} disband", unit.describe(&self.map)),
+                                "default",
+                                "civil disorder".into(),
+                            ),
+                        ));
+                    }
+                    report.defaults.push(d.describe(&self.map));
                 }
-                lines.sort_by(|a, b| a.power.cmp(&b.power));
-                report.boards.push(BoardReport { board: None, orders: lines, dislodged: Vec::new(), ownership_changes: Vec::new() });
+                lines.sort_by_key(|(p, _)| *p);
+                let lines = lines.into_iter().map(|(_, l)| l).collect();
+                report.boards.push(BoardReport {
+                    board: None,
+                    orders: lines,
+                    dislodged: Vec::new(),
+                    ownership_changes: Vec::new(),
+                });
                 self.state.boards[0].units = result.units;
             }
             VariantKind::ShadowWorlds => {
@@ -770,10 +847,19 @@ impl Game {
                         .filter(|o| o.power == p)
                         .map(|o| WinterOrder { board: Some(o.board), order: o.order })
                         .collect();
-                    let w = shadow::adjudicate_power_winter(&self.map, p, [&a.units, &b.units], [&a.ownership, &b.ownership], &orders);
+                    let w = shadow::adjudicate_power_winter(
+                        &self.map,
+                        p,
+                        [&a.units, &b.units],
+                        [&a.ownership, &b.ownership],
+                        &orders,
+                        self.settings.rules.civil_disorder(),
+                    );
                     for (wo, out) in &w.orders {
                         let (res, reason) = match out {
-                            WinterOutcome::Built { .. } | WinterOutcome::Removed { .. } | WinterOutcome::Waived => ("succeeds", String::new()),
+                            WinterOutcome::Built { .. } | WinterOutcome::Removed { .. } | WinterOutcome::Waived => {
+                                ("succeeds", String::new())
+                            }
                             WinterOutcome::Illegal(_) => ("illegal", out.describe(&self.map)),
                             WinterOutcome::ExcessBuild { .. } => ("ignored", out.describe(&self.map)),
                             WinterOutcome::RemovalCancelled { .. } => ("cancelled", out.describe(&self.map)),
@@ -820,8 +906,12 @@ impl Game {
     }
 }
 
-impl BoardState {
-    fn retreating_pairs(&self) -> Vec<(judge::Dislodgement, Vec<crate::map::RegionId>)> {
-        self.retreating.iter().map(|r| (r.dislodgement, r.options.clone())).collect()
+/// One line naming the rulebook edition and any option set apart from it.
+pub fn describe_rulebook(r: &Rulebook) -> String {
+    let mut line = format!("{} rulebook", r.edition.name());
+    let defaults = Rulebook::edition(r.edition);
+    if *r != defaults {
+        line.push_str(" with game-specific options (see game.toml)");
     }
+    line
 }

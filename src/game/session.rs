@@ -54,7 +54,12 @@ fn load_map(settings: &Settings, dir: &Path) -> Result<Map, GameError> {
 }
 
 /// Create a game directory with its settings and first state.
-pub fn create(path: &Path, settings: &Settings, mut state: GameState, now: DateTime<Utc>) -> Result<OpenGame, GameError> {
+pub fn create(
+    path: &Path,
+    settings: &Settings,
+    mut state: GameState,
+    now: DateTime<Utc>,
+) -> Result<OpenGame, GameError> {
     state.deadline = Some(settings.deadlines.deadline_for(state.phase.kind, now));
     let map = load_map(settings, Path::new("."))?;
     let dir = GameDir::create(path, settings)?;
@@ -109,14 +114,24 @@ impl OpenGame {
     }
 
     /// Check and keep a power's orders (or only check them).
-    pub fn submit(&mut self, power: PowerId, text: &str, check_only: bool, now: DateTime<Utc>) -> Result<Acknowledgement, GameError> {
+    pub fn submit(
+        &mut self,
+        power: PowerId,
+        text: &str,
+        check_only: bool,
+        now: DateTime<Utc>,
+    ) -> Result<Acknowledgement, GameError> {
         if check_only {
             return Ok(self.game.submit(power, text, true));
         }
         let mut lock = self.relock()?;
         let ack = self.game.submit(power, text, false);
         if !ack.accepted.is_empty() {
-            let entry = Entry::Submitted { phase: ack.phase, power: self.game.map.power(power).key.clone(), text: text.to_string() };
+            let entry = Entry::Submitted {
+                phase: ack.phase,
+                power: self.game.map.power(power).key.clone(),
+                text: text.to_string(),
+            };
             self.record(&mut lock, now, entry)?;
         }
         Ok(ack)
@@ -138,7 +153,12 @@ impl OpenGame {
             None => Some(self.game.settings.deadlines.deadline_for(self.game.state.phase.kind, now)),
             Some(_) => None,
         };
-        let entry = Entry::Adjudicated { phase, forced: force, report: Box::new(report.clone()), state: self.game.state.clone() };
+        let entry = Entry::Adjudicated {
+            phase,
+            forced: force,
+            report: Box::new(report.clone()),
+            state: self.game.state.clone(),
+        };
         self.record(&mut lock, now, entry)?;
         Ok(report)
     }

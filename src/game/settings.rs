@@ -108,7 +108,11 @@ impl Default for Deadlines {
 
 impl Deadlines {
     /// The deadline of a phase that starts at `now`.
-    pub fn deadline_for(&self, kind: crate::game::phase::PhaseKind, now: chrono::DateTime<chrono::Utc>) -> chrono::DateTime<chrono::Utc> {
+    pub fn deadline_for(
+        &self,
+        kind: crate::game::phase::PhaseKind,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> chrono::DateTime<chrono::Utc> {
         use crate::game::phase::PhaseKind;
         let hours = match kind {
             PhaseKind::Movement => self.movement_hours,
@@ -173,7 +177,13 @@ pub fn parse_players(text: &str, file: &str, map: &Map) -> Result<Vec<Player>, S
             Some(tz) => Some(tz.to_string()),
             None => None,
         };
-        players.push(Player { power: key, name: fields[1].to_string(), email: email.to_string(), timezone, password_hash: None });
+        players.push(Player {
+            power: key,
+            name: fields[1].to_string(),
+            email: email.to_string(),
+            timezone,
+            password_hash: None,
+        });
     }
     Ok(players)
 }

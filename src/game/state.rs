@@ -22,6 +22,9 @@ pub struct BoardState {
     pub ownership: Ownership,
     #[serde(default)]
     pub retreating: Vec<Retreating>,
+    /// Provinces a standoff left empty in the last movement phase (no retreat there).
+    #[serde(default)]
+    pub standoffs: Vec<crate::map::ProvinceId>,
 }
 
 /// An order accepted from a player, kept until the phase is adjudicated.
@@ -83,7 +86,7 @@ impl GameState {
                         options: crate::judge::retreat_options(map, &b.units, &[], d, true),
                     })
                     .collect();
-                BoardState { units: b.units.clone(), ownership: b.ownership.clone(), retreating }
+                BoardState { units: b.units.clone(), ownership: b.ownership.clone(), retreating, standoffs: Vec::new() }
             })
             .collect();
         GameState {

@@ -20,6 +20,7 @@
 //! | [`impossible_coast`](Rulebook::impossible_coast) | 4.B.3, 6.B.3 | `illegal` | `use_possible` |
 //! | [`wrong_unit_type`](Rulebook::wrong_unit_type) | 4.C.2 | `ignore` | `illegal` |
 //! | [`duplicate_orders`](Rulebook::duplicate_orders) | 4.D.3 | `hold` | `first`, `last` |
+//! | [`civil_disorder`](Rulebook::civil_disorder) | 4.D.8, 6.J | `2023` (2023 edition) | `1971` (1971, 1982, 2000, DPTG) |
 //!
 //! Issues with one answer in this judge (no option): convoy paradoxes are settled by the
 //! Szykman rule (4.A.2: the convoying fleets in the paradox hold); convoy path
@@ -31,6 +32,8 @@
 //! DATC recommends for all of them.
 
 use serde::{Deserialize, Serialize};
+
+use crate::judge::adjustment::{AdjustmentRules, CivilDisorderRule};
 
 /// An edition of the rules of Diplomacy.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -167,6 +170,8 @@ pub struct Rulebook {
     pub wrong_unit_type: Option<WrongUnitType>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duplicate_orders: Option<DuplicateOrders>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub civil_disorder: Option<CivilDisorderRule>,
 }
 
 impl Rulebook {
@@ -230,6 +235,20 @@ impl Rulebook {
     /// DATC 4.D.3.
     pub fn duplicate_orders(&self) -> DuplicateOrders {
         self.duplicate_orders.unwrap_or(DuplicateOrders::Hold)
+    }
+
+    /// DATC 4.D.8: which units civil disorder removes first. The 2023 edition's rule, or
+    /// the older rule of the earlier editions.
+    pub fn civil_disorder(&self) -> CivilDisorderRule {
+        self.civil_disorder.unwrap_or(match self.edition {
+            Edition::E2023 => CivilDisorderRule::Rulebook2023,
+            _ => CivilDisorderRule::HomeCenters1971,
+        })
+    }
+
+    /// The adjustment-phase rules of this rulebook.
+    pub fn adjustments(&self) -> AdjustmentRules {
+        AdjustmentRules { civil_disorder: self.civil_disorder() }
     }
 }
 

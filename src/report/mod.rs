@@ -128,8 +128,16 @@ impl PhaseReport {
             if !b.dislodged.is_empty() {
                 let _ = writeln!(out, "\nDislodged units:");
                 for d in &b.dislodged {
-                    let options = if d.retreats.is_empty() { "none: it will be disbanded".to_string() } else { d.retreats.join(", ") };
-                    let _ = writeln!(out, "  {} {} (attacked from {}): may retreat to {options}", d.power, d.unit, d.attacked_from);
+                    let options = if d.retreats.is_empty() {
+                        "none: it will be disbanded".to_string()
+                    } else {
+                        d.retreats.join(", ")
+                    };
+                    let _ = writeln!(
+                        out,
+                        "  {} {} (attacked from {}): may retreat to {options}",
+                        d.power, d.unit, d.attacked_from
+                    );
                 }
             }
             if !b.ownership_changes.is_empty() {
@@ -147,7 +155,11 @@ impl PhaseReport {
         }
         if !self.ledger.is_empty() {
             let _ = writeln!(out, "\nLedger (both boards):");
-            let _ = writeln!(out, "  {:<9} {:>3} {:>3} {:>7} {:>7} {:>5} {:>5} {:>5} {:>5}", "Power", "A", "B", "doubled", "control", "count", "units", "A+B", "delta");
+            let _ = writeln!(
+                out,
+                "  {:<9} {:>3} {:>3} {:>7} {:>7} {:>5} {:>5} {:>5} {:>5}",
+                "Power", "A", "B", "doubled", "control", "count", "units", "A+B", "delta"
+            );
             for l in &self.ledger {
                 let _ = writeln!(
                     out,
@@ -165,8 +177,18 @@ impl PhaseReport {
             }
             for l in &self.ledger {
                 if l.count > 0 {
-                    let doubled = if l.doubled.is_empty() { String::new() } else { format!("; doubled: {}", l.doubled.join(" ")) };
-                    let _ = writeln!(out, "  {}: A: {}; B: {}{doubled}", l.power, join_or_none(&l.centers_a), join_or_none(&l.centers_b));
+                    let doubled = if l.doubled.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; doubled: {}", l.doubled.join(" "))
+                    };
+                    let _ = writeln!(
+                        out,
+                        "  {}: A: {}; B: {}{doubled}",
+                        l.power,
+                        join_or_none(&l.centers_a),
+                        join_or_none(&l.centers_b)
+                    );
                 }
             }
         }

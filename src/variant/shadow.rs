@@ -8,11 +8,9 @@
 //! `docs/shadow-worlds.md`; each choice between readings is an option of
 //! [`ShadowOptions`].
 
-use std::cmp::Reverse;
-
 use serde::{Deserialize, Serialize};
 
-use crate::judge::adjustment::{build_is_legal, civil_disorder_distance};
+use crate::judge::adjustment::{build_is_legal, civil_disorder_key, CivilDisorderRule};
 use crate::judge::{Ownership, Unit};
 use crate::map::{Map, PowerId, ProvinceId, Terrain, UnitType};
 use crate::order::{Board, Order, Place};
@@ -92,7 +90,8 @@ impl LedgerRow {
 
 /// The ledger of one power from both boards' ownership and units.
 pub fn ledger_row(map: &Map, power: PowerId, ownership: [&Ownership; 2], units: [&[Unit]; 2]) -> LedgerRow {
-    let centers = [ownership[0].centers_of(power).collect::<Vec<_>>(), ownership[1].centers_of(power).collect::<Vec<_>>()];
+    let centers =
+        [ownership[0].centers_of(power).collect::<Vec<_>>(), ownership[1].centers_of(power).collect::<Vec<_>>()];
     let mut control_list: Vec<ProvinceId> = centers[0].iter().chain(centers[1].iter()).copied().collect();
     control_list.sort();
     control_list.dedup();
@@ -103,10 +102,8 @@ pub fn ledger_row(map: &Map, power: PowerId, ownership: [&Ownership; 2], units: 
         .filter(|c| ownership[0].owner(*c) == Some(power) && ownership[1].owner(*c) == Some(power))
         .collect();
     let count = control_list.len() + doubled.len();
-    let units = [
-        units[0].iter().filter(|u| u.power == power).count(),
-        units[1].iter().filter(|u| u.power == power).count(),
-    ];
+    let units =
+        [units[0].iter().filter(|u| u.power == power).count(), units[1].iter().filter(|u| u.power == power).count()];
     LedgerRow { power, centers, doubled, control_list, count, units }
 }
 
@@ -156,17 +153,33 @@ pub struct WinterOrder {
 /// What became of one Winter order, or of a unit removed by civil disorder.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum WinterOutcome {
-    Built { board: Board, unit: Unit },
-    Removed { board: Board, unit: Unit },
+    Built {
+        board: Board,
+        unit: Unit,
+    },
+    Removed {
+        board: Board,
+        unit: Unit,
+    },
     Waived,
     /// Understood but against the rules; ignored.
     Illegal(WinterIllegal),
     /// A legal build beyond what the count allows.
-    ExcessBuild { board: Board, allowed_units: usize },
+    ExcessBuild {
+        board: Board,
+        allowed_units: usize,
+    },
     /// A voluntary removal not matched by an accepted build on the other board.
-    RemovalCancelled { board: Board, unit: Unit },
+    RemovalCancelled {
+        board: Board,
+        unit: Unit,
+    },
     /// A removal the judge made because too few were ordered.
-    CivilDisorder { board: Board, unit: Unit, distance: u32 },
+    CivilDisorder {
+        board: Board,
+        unit: Unit,
+        distance: u32,
+    },
 }
 
 /// Why a Winter order was refused.
@@ -177,15 +190,23 @@ pub enum WinterIllegal {
     /// The per-board build rules (home center, owned, vacant, coast), as the judge words it.
     BuildRule(String),
     BuildTypeMissing,
-    BuildsAndRemovalsOnOneBoard { board: Board },
-    NoSuchUnit { board: Board },
-    AlreadyRemoved { board: Board },
+    BuildsAndRemovalsOnOneBoard {
+        board: Board,
+    },
+    NoSuchUnit {
+        board: Board,
+    },
+    AlreadyRemoved {
+        board: Board,
+    },
 }
 
 impl WinterIllegal {
     pub fn describe(&self) -> String {
         match self {
-            WinterIllegal::NoBoard => "names no board: write it under `Board A` or `Board B`, or add `(A)` or `(B)`".into(),
+            WinterIllegal::NoBoard => {
+                "names no board: write it under `Board A` or `Board B`, or add `(A)` or `(B)`".into()
+            }
             WinterIllegal::NotAWinterOrder => "not an order of a Winter phase (build, remove or waive)".into(),
             WinterIllegal::BuildRule(r) => r.clone(),
             WinterIllegal::BuildTypeMissing => "say which unit to build: A (army) or F (fleet)".into(),
@@ -264,6 +285,7 @@ pub fn adjudicate_power_winter(
     units: [&[Unit]; 2],
     ownership: [&Ownership; 2],
     orders: &[WinterOrder],
+    rule: CivilDisorderRule,
 ) -> PowerWinter {
     let row = ledger_row(map, power, ownership, units);
     let total = row.total_units();
@@ -370,28 +392,25 @@ pub fn adjudicate_power_winter(
                 _ => None,
             })
             .collect();
-        let mut pool: Vec<(Board, Unit, u32)> = Vec::new();
+        // The rulebook's removal order per unit, on the unit's own board; then board A first.
+        let mut pool = Vec::new();
         for b in 0..2u8 {
             for u in units[b as usize].iter().filter(|u| u.power == power) {
                 if !removed.contains(&(Board(b), *u)) {
-                    pool.push((Board(b), *u, civil_disorder_distance(map, u, ownership[b as usize], power)));
+                    let key = civil_disorder_key(map, u, ownership[b as usize], power, rule);
+                    pool.push((key, Board(b), *u));
                 }
             }
         }
-        pool.sort_by_key(|(board, u, d)| {
-            (Reverse(*d), u.kind != UnitType::Fleet, map.province(map.province_of(u.region)).name.clone(), *board)
-        });
-        for (board, unit, distance) in pool.into_iter().take(required - kept_removals) {
-            civil_disorder.push(WinterOutcome::CivilDisorder { board, unit, distance });
+        pool.sort();
+        for (key, board, unit) in pool.into_iter().take(required - kept_removals) {
+            civil_disorder.push(WinterOutcome::CivilDisorder { board, unit, distance: key.distance.0 });
         }
     }
     let final_units = total - kept_removals - civil_disorder.len() + accepted_builds;
     let builds_waived = row.count.saturating_sub(final_units);
-    let orders = orders
-        .iter()
-        .cloned()
-        .zip(outcomes.into_iter().map(|o| o.expect("every order has an outcome")))
-        .collect();
+    let orders =
+        orders.iter().cloned().zip(outcomes.into_iter().map(|o| o.expect("every order has an outcome"))).collect();
     PowerWinter { power, orders, civil_disorder, builds_waived }
 }
 

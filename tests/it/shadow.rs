@@ -1,5 +1,6 @@
 //! Shadow Worlds: the worked examples of the rulings (docs/shadow-worlds.md).
 use shadowjudge::game::position::parse_unit;
+use shadowjudge::judge::adjustment::CivilDisorderRule;
 use shadowjudge::judge::{Ownership, Unit};
 use shadowjudge::map::{Map, PowerId};
 use shadowjudge::order::grammar::parse_orders;
@@ -55,6 +56,7 @@ impl Italy {
             [&self.units[0], &self.units[1]],
             [&self.ownership[0], &self.ownership[1]],
             &orders,
+            CivilDisorderRule::Rulebook2023,
         );
         let mut after = self.units.clone();
         apply_winter(&mut after, std::slice::from_ref(&w));
@@ -156,7 +158,14 @@ fn civil_disorder_removes_across_both_boards() {
     let b = units(&map, "france", &["A mos", "F nwg"]);
     let oa = owned(&map, "france", &["par", "bre"]);
     let ob = Ownership::new(&map);
-    let w = adjudicate_power_winter(&map, power(&map, "france"), [&a, &b], [&oa, &ob], &[]);
+    let w = adjudicate_power_winter(
+        &map,
+        power(&map, "france"),
+        [&a, &b],
+        [&oa, &ob],
+        &[],
+        CivilDisorderRule::Rulebook2023,
+    );
     assert_eq!(w.civil_disorder.len(), 2, "{w:?}");
     for cd in &w.civil_disorder {
         assert!(matches!(cd, WinterOutcome::CivilDisorder { board: Board::B, .. }), "{cd:?}");
@@ -167,18 +176,25 @@ fn civil_disorder_removes_across_both_boards() {
 fn civil_disorder_takes_the_farthest_unit_on_either_board() {
     let map = Map::standard();
     // France owns Par and Bre on A and Par on B: control list 2, Par doubled, count 3.
-    // Four units: one removal. A mos (board A) is farthest from a center France owns on
+    // Four units: one removal. A ukr (board A) is farthest from a center France owns on
     // its own board; A bur on B stands next to Paris.
-    let a = units(&map, "france", &["A par", "F bre", "A mos"]);
+    let a = units(&map, "france", &["A par", "F bre", "A ukr"]);
     let b = units(&map, "france", &["A bur"]);
     let oa = owned(&map, "france", &["par", "bre"]);
     let ob = owned(&map, "france", &["par"]);
-    let w = adjudicate_power_winter(&map, power(&map, "france"), [&a, &b], [&oa, &ob], &[]);
+    let w = adjudicate_power_winter(
+        &map,
+        power(&map, "france"),
+        [&a, &b],
+        [&oa, &ob],
+        &[],
+        CivilDisorderRule::Rulebook2023,
+    );
     assert_eq!(w.civil_disorder.len(), 1, "{w:?}");
     match &w.civil_disorder[0] {
         WinterOutcome::CivilDisorder { board, unit, .. } => {
             assert_eq!(*board, Board::A);
-            assert_eq!(unit.describe(&map), "A mos");
+            assert_eq!(unit.describe(&map), "A ukr");
         }
         other => panic!("{other:?}"),
     }
