@@ -68,6 +68,9 @@ pub struct AdjudicateArgs {
     /// units hold, dislodged units disband, builds are waived, removals go by civil disorder.
     #[arg(long)]
     pub force: bool,
+    /// Print the results the phase would get now (as with --force) and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
     #[arg(long)]
     pub json: bool,
 }
@@ -187,6 +190,20 @@ pub fn submit(a: SubmitArgs) -> Result<ExitCode, CliError> {
 }
 
 pub fn adjudicate(a: AdjudicateArgs) -> Result<ExitCode, CliError> {
+    if a.dry_run {
+        let g = session::open_read_only(&a.dir).map_err(game_error)?;
+        if g.game.state.end.is_some() {
+            return Err(CliError::Usage("the game is over".into()));
+        }
+        let report = g.preview();
+        if a.json {
+            println!("{}", serde_json::to_string_pretty(&report).expect("serializable"));
+        } else {
+            print!("{}", report.to_text());
+            println!("(dry run: nothing was changed)");
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut g = open(&a.dir)?;
     let report = g.adjudicate(a.force, now()).map_err(game_error)?;
     if a.json {

@@ -6,6 +6,7 @@ pub mod engine;
 pub mod journal;
 pub mod phase;
 pub mod position;
+pub mod script;
 pub mod session;
 pub mod settings;
 pub mod state;

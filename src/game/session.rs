@@ -78,6 +78,12 @@ pub fn open(path: &Path) -> Result<OpenGame, GameError> {
     load(dir, notes)
 }
 
+/// Open a game to read it only: no lock is taken and nothing is written (no recovery
+/// either: an interrupted write is skipped, not repaired).
+pub fn open_read_only(path: &Path) -> Result<OpenGame, GameError> {
+    load(GameDir::open_for_reading(path)?, Vec::new())
+}
+
 fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
     let settings: Settings = dir.read_settings()?;
     let map = load_map(&settings, dir.path())?;
@@ -161,6 +167,13 @@ impl OpenGame {
         };
         self.record(&mut lock, now, entry)?;
         Ok(report)
+    }
+
+    /// The report the current phase would get if adjudicated now (as with `force`),
+    /// without changing anything.
+    pub fn preview(&self) -> PhaseReport {
+        let mut game = self.game.clone();
+        game.adjudicate()
     }
 
     /// Go back to the start of an earlier phase. Journaled: nothing is deleted.
