@@ -128,6 +128,10 @@ impl Game {
         if self.state.end.is_some() || self.state.eliminated.contains(&power) {
             return false;
         }
+        // A power nobody plays is in civil disorder: the judge does not wait for it.
+        if !self.settings.players.is_empty() && self.settings.player(&self.map, power).is_none() {
+            return false;
+        }
         match self.state.phase.kind {
             PhaseKind::Movement => self.state.boards.iter().any(|b| b.units.iter().any(|u| u.power == power)),
             PhaseKind::Retreats => {
@@ -583,6 +587,13 @@ impl Game {
                         unordered.push((u.power, u.describe(&self.map)));
                         (format!("{} H", u.describe(&self.map)), "default")
                     }
+                };
+                let reason = match (res, &out.reason) {
+                    ("succeeds", Reason::Moved | Reason::SupportGiven | Reason::Held | Reason::ConvoyCarried) => {
+                        String::new()
+                    }
+                    ("default", _) => format!("no orders; {reason}"),
+                    _ => reason,
                 };
                 lines.push((u.power, i, self.order_line(u.power, None, order_text, res, reason)));
             }
