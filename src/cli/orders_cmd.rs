@@ -2,8 +2,8 @@
 //! understood and what was not.
 //!
 //! Arguments are checked into a [`CheckConfig`] (map loaded, input chosen) before any
-//! order is read; the grammar itself is `order::grammar`. This module never judges
-//! whether an order is possible in a position.
+//! order is read; the grammar itself is `order::grammar`. Whether an order is possible
+//! in a position (`--position`) is the game engine's judgement, reported as a warning.
 
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
@@ -11,7 +11,12 @@ use std::process::ExitCode;
 use annotate_snippets::{Level, Renderer, Snippet};
 
 use super::CliError;
-use crate::map::Map;
+use crate::game::engine::Game;
+use crate::game::phase::PhaseKind;
+use crate::game::position::parse_position;
+use crate::game::settings::{Settings, VariantKind};
+use crate::game::state::GameState;
+use crate::map::{Map, PowerId};
 use crate::order::grammar::{parse_orders, Diagnostic, ParsedFile, ParsedOrder};
 use crate::order::power_label;
 
@@ -52,6 +57,11 @@ pub struct CheckArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// A position file (units on the board: see docs/positions.md). With it, orders that
+    /// are understood but impossible there (no such unit, not adjacent, wrong coast, a
+    /// build in an occupied center...) are reported as illegal, as warnings.
+    #[arg(long)]
+    position: Option<String>,
     /// The order file; `-` reads standard input.
     file: String,
 }
@@ -63,6 +73,8 @@ struct CheckConfig {
     origin: String,
     text: String,
     json: bool,
+    /// The position to check legality against, as a game in that position.
+    position: Option<Game>,
 }
 
 impl CheckConfig {
@@ -78,7 +90,11 @@ impl CheckConfig {
         };
         // Order files come from mail and editors of every kind: read what can be read.
         let text = String::from_utf8_lossy(&bytes).into_owned();
-        Ok(CheckConfig { map, origin, text, json: args.json })
+        let position = match &args.position {
+            None => None,
+            Some(path) => Some(load_position(&map, path)?),
+        };
+        Ok(CheckConfig { map, origin, text, json: args.json, position })
     }
 }
 
@@ -88,10 +104,68 @@ pub fn run(c: OrdersCommand) -> Result<ExitCode, CliError> {
     }
 }
 
+/// A position file as a game in that position: one board, or two when it has `[boards]`.
+fn load_position(map: &Map, path: &str) -> Result<Game, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::Io(format!("cannot read `{path}`: {e}")))?;
+    let two_boards = toml::from_str::<toml::Table>(&text).map(|t| t.contains_key("boards")).unwrap_or(false);
+    let variant = if two_boards { VariantKind::ShadowWorlds } else { VariantKind::Standard };
+    let pos = parse_position(&text, path, map, variant.boards()).map_err(|e| CliError::Usage(e.to_string()))?;
+    let state = GameState::from_position(map, &pos);
+    Ok(Game::new(Settings::new("check", variant), map.clone(), state))
+}
+
+/// An order understood but impossible in the position: its line and why.
+struct Illegal {
+    line: usize,
+    span: std::ops::Range<usize>,
+    message: String,
+}
+
+fn illegal_orders(game: &Game, parsed: &ParsedFile) -> Vec<Illegal> {
+    let mut out = Vec::new();
+    let mut winter: Vec<(PowerId, &ParsedOrder)> = Vec::new();
+    for po in &parsed.orders {
+        let illegal = |message: String| Illegal { line: po.line, span: po.span.clone(), message };
+        let Some(power) = po.power.or_else(|| game.owner_of_ordered_unit(po)) else {
+            let what = match po.order.unit() {
+                Some(u) => format!("no unit in {}", game.map.province(u.at.province).name),
+                None => "say which power this is for (a `France:` line above it)".to_string(),
+            };
+            out.push(illegal(what));
+            continue;
+        };
+        match game.check_order(power, po) {
+            Err(message) => out.push(illegal(message)),
+            Ok((_, _, Some(note))) => out.push(illegal(note.trim_start_matches("illegal, ").to_string())),
+            Ok(_) if game.state.phase.kind == PhaseKind::Adjustments => winter.push((power, po)),
+            Ok(_) => {}
+        }
+    }
+    // Winter orders are judged together, power by power.
+    let mut powers: Vec<PowerId> = winter.iter().map(|(p, _)| *p).collect();
+    powers.dedup();
+    for power in powers {
+        let mine: Vec<&ParsedOrder> = winter.iter().filter(|(p, _)| *p == power).map(|(_, o)| *o).collect();
+        for (po, (ok, why)) in mine.iter().zip(game.preview_winter(power, &mine)) {
+            if !ok {
+                out.push(Illegal { line: po.line, span: po.span.clone(), message: why });
+            }
+        }
+    }
+    out.sort_by_key(|i| i.line);
+    out
+}
+
 fn check(config: CheckConfig) -> Result<ExitCode, CliError> {
     let parsed = parse_orders(&config.text, &config.map);
+    let illegal = config.position.as_ref().map(|g| illegal_orders(g, &parsed)).unwrap_or_default();
     let out = if config.json {
-        let mut s = json_report(&config.map, &parsed).to_string();
+        let mut value = json_report(&config.map, &parsed);
+        if config.position.is_some() {
+            value["illegal"] =
+                illegal.iter().map(|i| serde_json::json!({"line": i.line, "message": i.message})).collect();
+        }
+        let mut s = value.to_string();
         s.push('\n');
         s
     } else {
@@ -104,6 +178,24 @@ fn check(config: CheckConfig) -> Result<ExitCode, CliError> {
         let styled = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();
         let rendered = render_diagnostics(&config.text, &config.origin, &parsed.diagnostics, styled);
         stderr.lock().write_all(rendered.as_bytes()).map_err(|e| CliError::Io(format!("cannot write: {e}")))?;
+    }
+    if !config.json && !illegal.is_empty() {
+        let stderr = std::io::stderr();
+        let styled = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        let renderer = if styled { Renderer::styled() } else { Renderer::plain() };
+        let mut out = String::new();
+        for i in &illegal {
+            let (source, span) = line_and_span(&config.text, i.line, i.span.clone());
+            let title = format!("illegal order: {}", i.message);
+            let message = Level::Warning.title(&title).snippet(
+                Snippet::source(source)
+                    .line_start(i.line)
+                    .origin(&config.origin)
+                    .annotation(Level::Warning.span(span).label("understood, but not possible here")),
+            );
+            out.push_str(&format!("{}\n\n", renderer.render(message)));
+        }
+        stderr.lock().write_all(out.as_bytes()).map_err(|e| CliError::Io(format!("cannot write: {e}")))?;
     }
     Ok(if parsed.diagnostics.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
@@ -148,10 +240,7 @@ pub(crate) fn render_diagnostics(text: &str, origin: &str, diagnostics: &[Diagno
     let line_starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
     let mut out = String::new();
     for d in diagnostics {
-        let start = line_starts.get(d.line - 1).copied().unwrap_or(0);
-        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        let source = text[start..end].trim_end_matches('\r');
-        let span = (d.span.start - start).min(source.len())..(d.span.end - start).min(source.len());
+        let (source, span) = line_and_span_with(text, &line_starts, d.line, d.span.clone());
         let label = if span.is_empty() { "here" } else { "not understood" };
         let mut message = Level::Error.title(&d.message).snippet(
             Snippet::source(source).line_start(d.line).origin(origin).annotation(Level::Error.span(span).label(label)),
@@ -162,4 +251,23 @@ pub(crate) fn render_diagnostics(text: &str, origin: &str, diagnostics: &[Diagno
         out.push_str(&format!("{}\n\n", renderer.render(message)));
     }
     out
+}
+
+/// The text of a line and a span within it (from a span in the whole text).
+fn line_and_span(text: &str, line: usize, span: std::ops::Range<usize>) -> (&str, std::ops::Range<usize>) {
+    let line_starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    line_and_span_with(text, &line_starts, line, span)
+}
+
+fn line_and_span_with<'t>(
+    text: &'t str,
+    line_starts: &[usize],
+    line: usize,
+    span: std::ops::Range<usize>,
+) -> (&'t str, std::ops::Range<usize>) {
+    let start = line_starts.get(line.saturating_sub(1)).copied().unwrap_or(0).min(text.len());
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let source = text[start..end].trim_end_matches('\r');
+    let span = span.start.saturating_sub(start).min(source.len())..span.end.saturating_sub(start).min(source.len());
+    (source, span)
 }

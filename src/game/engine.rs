@@ -20,7 +20,7 @@ use crate::judge::retreat::{adjudicate_retreats, RetreatFate, RetreatOrderStatus
 use crate::judge::rulebook::Rulebook;
 use crate::judge::Unit;
 use crate::map::{Map, PowerId};
-use crate::order::grammar::parse_orders;
+use crate::order::grammar::{parse_orders, ParsedOrder};
 use crate::order::{Board, Order, Place, UnitRef};
 use crate::report::{BoardReport, DislodgedLine, LedgerLine, OrderLine, PhaseReport, Standing};
 use crate::variant::shadow::{self, WinterOrder, WinterOutcome};
@@ -257,100 +257,16 @@ impl Game {
             problems.push(Problem { line: 1, column: 1, message: "the game is over".into(), hint: None });
         }
         for po in parsed.orders.iter().filter(|_| self.state.end.is_none()) {
-            let problem = |message: String| Problem { line: po.line, column: 1, message, hint: None };
-            if let Some(p) = po.power.filter(|p| *p != power) {
-                problems.push(problem(format!(
-                    "this order is for {}; you play {}",
-                    self.power_name(p),
-                    self.power_name(power)
-                )));
-                continue;
-            }
-            let board = match (variant, po.board) {
-                (VariantKind::Standard, None | Some(Board::A)) => Board::A,
-                (VariantKind::Standard, Some(b)) => {
-                    problems.push(problem(format!("this game has one board; there is no board {b}")));
-                    continue;
-                }
-                (VariantKind::ShadowWorlds, Some(b)) if (b.0 as usize) < self.boards() => b,
-                (VariantKind::ShadowWorlds, Some(b)) => {
-                    problems.push(problem(format!("there is no board {b}: the boards are A and B")));
-                    continue;
-                }
-                (VariantKind::ShadowWorlds, None) => {
-                    problems.push(problem(
-                        "which board? put the order under a `Board A` or `Board B` line, or end it with `(A)` or `(B)`"
-                            .into(),
-                    ));
+            let (board, order, note) = match self.check_order(power, po) {
+                Ok(c) => c,
+                Err(message) => {
+                    problems.push(Problem { line: po.line, column: 1, message, hint: None });
                     continue;
                 }
             };
-            let order = match (kind, po.order) {
-                (PhaseKind::Retreats, Order::Move { unit, to, .. }) => Order::Retreat { unit, to },
-                (_, o) => o,
-            };
-            let fits = match kind {
-                PhaseKind::Movement => matches!(
-                    order,
-                    Order::Hold { .. }
-                        | Order::Move { .. }
-                        | Order::SupportHold { .. }
-                        | Order::SupportMove { .. }
-                        | Order::Convoy { .. }
-                ),
-                PhaseKind::Retreats => matches!(order, Order::Retreat { .. } | Order::Disband { .. }),
-                PhaseKind::Adjustments => matches!(order, Order::Build { .. } | Order::Disband { .. } | Order::Waive),
-            };
-            if !fits {
-                let what = match kind {
-                    PhaseKind::Movement => "a movement phase takes hold, move, support and convoy orders",
-                    PhaseKind::Retreats => "a retreat phase takes only retreats and disbands (no supports or convoys)",
-                    PhaseKind::Adjustments => "a Winter phase takes only builds, removals and waives",
-                };
-                problems.push(problem(format!("not an order for {}: {what}", self.state.phase)));
-                continue;
-            }
             let canonical = order.canonical(&self.map);
-            let b = &self.state.boards[board.0 as usize];
-            let mut note = None;
-            match kind {
-                PhaseKind::Movement | PhaseKind::Retreats => {
-                    let unit_ref: UnitRef<Place> = *order.unit().expect("movement and retreat orders name a unit");
-                    let candidates: Vec<Unit> = if kind == PhaseKind::Movement {
-                        b.units.clone()
-                    } else {
-                        b.retreating.iter().map(|r| r.dislodgement.unit).collect()
-                    };
-                    let unit = candidates.iter().find(|u| self.map.province_of(u.region) == unit_ref.at.province);
-                    let Some(unit) = unit else {
-                        let what = if kind == PhaseKind::Movement { "no unit" } else { "no dislodged unit" };
-                        problems.push(problem(format!(
-                            "{what} in {}{}",
-                            self.map.province(unit_ref.at.province).name,
-                            board_label(variant, board).map(|c| format!(" on board {c}")).unwrap_or_default()
-                        )));
-                        continue;
-                    };
-                    if unit.power != power {
-                        problems.push(problem(format!(
-                            "the unit in {} is {}, not yours",
-                            self.map.province(unit_ref.at.province).name,
-                            self.map.power(unit.power).adjective
-                        )));
-                        continue;
-                    }
-                    if kind == PhaseKind::Movement {
-                        if let Err(illegal) =
-                            resolve_main_order(&self.map, &b.units, Some(power), &order, &self.settings.rules)
-                        {
-                            note = Some(format!("illegal, the unit will hold: {}", illegal.describe(&self.map)));
-                        }
-                    } else if let Order::Retreat { to, .. } = order {
-                        let r = b.retreating.iter().find(|r| r.dislodgement.unit == *unit).expect("found above");
-                        if !r.options.iter().any(|o| self.map.province_of(*o) == to.province) {
-                            note = Some("illegal, the unit will be disbanded: it cannot retreat there".into());
-                        }
-                    }
+            match order.unit() {
+                Some(unit_ref) if kind != PhaseKind::Adjustments => {
                     let province = unit_ref.at.province;
                     next.orders.retain(|o| {
                         !(o.power == power
@@ -358,7 +274,7 @@ impl Game {
                             && o.order.unit().is_some_and(|r| r.at.province == province))
                     });
                 }
-                PhaseKind::Adjustments => {
+                _ => {
                     if !winter_replaced {
                         next.orders.retain(|o| o.power != power);
                         winter_replaced = true;
@@ -391,6 +307,117 @@ impl Game {
         }
         problems.sort_by_key(|p| p.line);
         Acknowledgement { power: self.power_name(power), phase: self.state.phase, accepted, problems, missing }
+    }
+
+    /// Check one parsed order of `power` against the phase and the position: the board it
+    /// is for, the order as the phase reads it (a move in a retreat phase is a retreat),
+    /// and a note when it is understood but illegal (it is kept: the unit holds or
+    /// disbands, and the report says why). `Err` when the order cannot be kept at all.
+    pub fn check_order(
+        &self,
+        power: PowerId,
+        po: &ParsedOrder,
+    ) -> Result<(Board, Order<Place>, Option<String>), String> {
+        let variant = self.settings.variant;
+        let kind = self.state.phase.kind;
+        if let Some(p) = po.power.filter(|p| *p != power) {
+            return Err(format!("this order is for {}; you play {}", self.power_name(p), self.power_name(power)));
+        }
+        let board = match (variant, po.board) {
+            (VariantKind::Standard, None | Some(Board::A)) => Board::A,
+            (VariantKind::Standard, Some(b)) => return Err(format!("this game has one board; there is no board {b}")),
+            (VariantKind::ShadowWorlds, Some(b)) if (b.0 as usize) < self.boards() => b,
+            (VariantKind::ShadowWorlds, Some(b)) => {
+                return Err(format!("there is no board {b}: the boards are A and B"))
+            }
+            (VariantKind::ShadowWorlds, None) => {
+                return Err(
+                    "which board? put the order under a `Board A` or `Board B` line, or end it with `(A)` or `(B)`"
+                        .into(),
+                )
+            }
+        };
+        let order = match (kind, po.order) {
+            (PhaseKind::Retreats, Order::Move { unit, to, .. }) => Order::Retreat { unit, to },
+            (_, o) => o,
+        };
+        let fits = match kind {
+            PhaseKind::Movement => matches!(
+                order,
+                Order::Hold { .. }
+                    | Order::Move { .. }
+                    | Order::SupportHold { .. }
+                    | Order::SupportMove { .. }
+                    | Order::Convoy { .. }
+            ),
+            PhaseKind::Retreats => matches!(order, Order::Retreat { .. } | Order::Disband { .. }),
+            PhaseKind::Adjustments => matches!(order, Order::Build { .. } | Order::Disband { .. } | Order::Waive),
+        };
+        if !fits {
+            let what = match kind {
+                PhaseKind::Movement => "a movement phase takes hold, move, support and convoy orders",
+                PhaseKind::Retreats => "a retreat phase takes only retreats and disbands (no supports or convoys)",
+                PhaseKind::Adjustments => "a Winter phase takes only builds, removals and waives",
+            };
+            return Err(format!("not an order for {}: {what}", self.state.phase));
+        }
+        if kind == PhaseKind::Adjustments {
+            return Ok((board, order, None));
+        }
+        let b = &self.state.boards[board.0 as usize];
+        let unit_ref: UnitRef<Place> = *order.unit().expect("movement and retreat orders name a unit");
+        let candidates: Vec<Unit> = if kind == PhaseKind::Movement {
+            b.units.clone()
+        } else {
+            b.retreating.iter().map(|r| r.dislodgement.unit).collect()
+        };
+        let on_board = board_label(variant, board).map(|c| format!(" on board {c}")).unwrap_or_default();
+        let Some(unit) = candidates.iter().find(|u| self.map.province_of(u.region) == unit_ref.at.province) else {
+            let what = if kind == PhaseKind::Movement { "no unit" } else { "no dislodged unit" };
+            return Err(format!("{what} in {}{on_board}", self.map.province(unit_ref.at.province).name));
+        };
+        if unit.power != power {
+            return Err(format!(
+                "the unit in {}{on_board} is {}, not yours",
+                self.map.province(unit_ref.at.province).name,
+                self.map.power(unit.power).adjective
+            ));
+        }
+        let mut note = None;
+        if kind == PhaseKind::Movement {
+            if let Err(illegal) = resolve_main_order(&self.map, &b.units, Some(power), &order, &self.settings.rules) {
+                note = Some(format!("illegal, the unit will hold: {}", illegal.describe(&self.map)));
+            }
+        } else if let Order::Retreat { to, .. } = order {
+            let r = b.retreating.iter().find(|r| r.dislodgement.unit == *unit).expect("found above");
+            if !r.options.iter().any(|o| self.map.province_of(*o) == to.province) {
+                note = Some("illegal, the unit will be disbanded: it cannot retreat there".into());
+            }
+        }
+        Ok((board, order, note))
+    }
+
+    /// The power an order is meant for when the text does not say: the owner of the unit
+    /// it names (on its board, or board A).
+    pub fn owner_of_ordered_unit(&self, po: &ParsedOrder) -> Option<PowerId> {
+        let b = self.state.boards.get(po.board.unwrap_or(Board::A).0 as usize)?;
+        let at = po.order.unit()?.at.province;
+        let in_place = |u: &Unit| self.map.province_of(u.region) == at;
+        b.units
+            .iter()
+            .find(|u| in_place(u))
+            .or_else(|| b.retreating.iter().map(|r| &r.dislodgement.unit).find(|u| in_place(u)))
+            .map(|u| u.power)
+    }
+
+    /// What the judge would do with these Winter orders of a power, each: (accepted, why).
+    pub fn preview_winter(&self, power: PowerId, orders: &[&ParsedOrder]) -> Vec<(bool, String)> {
+        let mut g = self.clone();
+        g.state.orders = orders
+            .iter()
+            .map(|po| StoredOrder { power, board: po.board.unwrap_or(Board::A), order: po.order, text: String::new() })
+            .collect();
+        g.winter_outcomes(power)
     }
 
     /// Each of a power's Winter orders: (accepted, what the judge will do).
