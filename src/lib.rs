@@ -2,10 +2,15 @@
 //! small turn-based games.
 //!
 //! The layers, from the bottom: [`map`] (geography), [`order`] (order types and grammar),
-//! [`judge`] (pure adjudication). See ARCHITECTURE.md for the whole picture.
+//! [`judge`] (pure adjudication), [`game`] (the phase machine), [`variant`] (Shadow
+//! Worlds), [`report`] (results), [`store`] (game directories), [`cli`]. See
+//! ARCHITECTURE.md for the whole picture.
 pub mod cli;
 pub mod game;
 pub mod judge;
 pub mod mail;
 pub mod map;
 pub mod order;
+pub mod report;
+pub mod store;
+pub mod variant;

@@ -1,11 +1,178 @@
-//! `shadowjudge map ...` (placeholder until the foundation lands).
+//! `shadowjudge map ...`: show what a map file holds, as the judge reads it.
+//!
+//! Reads the map through the same loader the judge uses, so what it prints is what the
+//! judge believes; it never changes a map.
+
+use std::io::Write;
 use std::process::ExitCode;
 
 use super::CliError;
+use crate::map::{Map, ProvinceId, RegionId, Terrain, UnitType};
 
 #[derive(clap::Subcommand, Debug)]
-pub enum MapCommand {}
+pub enum MapCommand {
+    /// List the provinces of a map: short name, full name, terrain, supply center and
+    /// home power, other names, coasts, and army and fleet neighbours.
+    Show(ShowArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ShowArgs {
+    /// The map: `standard`, or the path of a map file.
+    #[arg(default_value = "standard")]
+    map: String,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
 
 pub fn run(c: MapCommand) -> Result<ExitCode, CliError> {
-    match c {}
+    match c {
+        MapCommand::Show(args) => {
+            let map = Map::load(&args.map).map_err(|e| CliError::Usage(e.to_string()))?;
+            let mut out = if args.json { json_listing(&map).to_string() } else { text_listing(&map) };
+            out.push('\n');
+            std::io::stdout()
+                .lock()
+                .write_all(out.as_bytes())
+                .map_err(|e| CliError::Io(format!("cannot write: {e}")))?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn terrain_name(t: Terrain) -> &'static str {
+    match t {
+        Terrain::Land => "land",
+        Terrain::Sea => "sea",
+        Terrain::Coast => "coast",
+    }
+}
+
+/// Where a unit of this type may go from a region, by canonical name, sorted.
+fn neighbour_names(map: &Map, unit: UnitType, region: RegionId) -> Vec<String> {
+    let mut names: Vec<String> = map.neighbours(unit, region).map(|r| map.region_name(r)).collect();
+    names.sort();
+    names
+}
+
+/// The names a province answers to besides its short name, sorted.
+fn other_names(map: &Map, id: ProvinceId) -> Vec<&str> {
+    let key = &map.province(id).key;
+    let mut names: Vec<&str> = map.place_names().filter(|(n, p)| *p == id && n != key).map(|(n, _)| n).collect();
+    names.sort();
+    names
+}
+
+/// The fleet regions of a province: its coasts, or the province itself.
+fn fleet_regions(map: &Map, id: ProvinceId) -> Vec<RegionId> {
+    let p = map.province(id);
+    if p.coasts.is_empty() {
+        vec![p.main_region].into_iter().filter(|r| map.region(*r).fleet_can_stand).collect()
+    } else {
+        p.coasts.clone()
+    }
+}
+
+fn text_listing(map: &Map) -> String {
+    let mut s = format!(
+        "map {}: {} provinces, {} supply centers, {} powers; {} centers win\n\npowers\n",
+        map.name,
+        map.provinces().len(),
+        map.supply_centers().count(),
+        map.powers().len(),
+        map.victory_centers
+    );
+    for p in map.powers() {
+        let homes: Vec<&str> = p.home_centers.iter().map(|c| map.province(*c).key.as_str()).collect();
+        s.push_str(&format!(
+            "  {:<8} {} ({}, {}), home: {}\n",
+            p.key,
+            p.name,
+            p.abbreviation,
+            p.adjective,
+            homes.join(" ")
+        ));
+    }
+    s.push_str("\nprovinces\n");
+    for id in map.province_ids() {
+        let p = map.province(id);
+        let mut line = format!("  {:<4} {}, {}", p.key, p.name, terrain_name(p.terrain));
+        if p.supply_center {
+            match p.home {
+                Some(h) => line.push_str(&format!(", center, home of {}", map.power(h).name)),
+                None => line.push_str(", center"),
+            }
+        }
+        if p.impassable {
+            line.push_str(", impassable");
+        }
+        s.push_str(&line);
+        s.push('\n');
+        let names = other_names(map, id);
+        if !names.is_empty() {
+            s.push_str(&format!("       names: {}\n", names.join(", ")));
+        }
+        if !p.coasts.is_empty() {
+            let coasts: Vec<String> = p.coasts.iter().map(|r| map.region_name(*r)).collect();
+            s.push_str(&format!("       coasts: {}\n", coasts.join(" ")));
+        }
+        if map.region(p.main_region).army_can_stand {
+            s.push_str(&format!("       army: {}\n", neighbour_names(map, UnitType::Army, p.main_region).join(" ")));
+        }
+        for r in fleet_regions(map, id) {
+            let label = if p.coasts.is_empty() { "fleet".to_string() } else { format!("fleet {}", map.region_name(r)) };
+            s.push_str(&format!("       {label}: {}\n", neighbour_names(map, UnitType::Fleet, r).join(" ")));
+        }
+    }
+    s.truncate(s.trim_end().len());
+    s
+}
+
+fn json_listing(map: &Map) -> serde_json::Value {
+    let powers: Vec<_> = map
+        .powers()
+        .iter()
+        .map(|p| {
+            let homes: Vec<&str> = p.home_centers.iter().map(|c| map.province(*c).key.as_str()).collect();
+            serde_json::json!({
+                "key": p.key, "name": p.name, "adjective": p.adjective,
+                "abbreviation": p.abbreviation, "home_centers": homes,
+            })
+        })
+        .collect();
+    let provinces: Vec<_> = map
+        .province_ids()
+        .map(|id| {
+            let p = map.province(id);
+            let army = if map.region(p.main_region).army_can_stand {
+                neighbour_names(map, UnitType::Army, p.main_region)
+            } else {
+                Vec::new()
+            };
+            let fleet: serde_json::Map<String, serde_json::Value> = fleet_regions(map, id)
+                .into_iter()
+                .map(|r| (map.region_name(r), serde_json::json!(neighbour_names(map, UnitType::Fleet, r))))
+                .collect();
+            let coasts: Vec<&str> = p.coasts.iter().filter_map(|r| map.region(*r).coast.map(|c| c.short())).collect();
+            serde_json::json!({
+                "key": p.key,
+                "name": p.name,
+                "names": other_names(map, id),
+                "terrain": terrain_name(p.terrain),
+                "supply_center": p.supply_center,
+                "home": p.home.map(|h| map.power(h).key.as_str()),
+                "impassable": p.impassable,
+                "coasts": coasts,
+                "army": army,
+                "fleet": fleet,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "name": map.name,
+        "victory_centers": map.victory_centers,
+        "powers": powers,
+        "provinces": provinces,
+    })
 }

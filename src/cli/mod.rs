@@ -4,6 +4,7 @@
 //! Every command returns `Result<ExitCode, CliError>`; [`main`] maps errors to exit codes
 //! in one place.
 
+mod game_cmd;
 mod map_cmd;
 mod orders_cmd;
 mod resolve_cmd;
@@ -30,17 +31,38 @@ enum Command {
     Map(map_cmd::MapCommand),
     /// Adjudicate movement phases in batch: JSON Lines in, JSON Lines out.
     Resolve(resolve_cmd::ResolveArgs),
+    /// Create a game directory at Spring 1901 (or from a position) and print the first deadline.
+    New(game_cmd::NewArgs),
+    /// Check and keep a power's orders; a later submission replaces earlier orders unit by unit.
+    Submit(game_cmd::SubmitArgs),
+    /// Adjudicate the current phase (when every power has sent orders, or with --force).
+    Adjudicate(game_cmd::AdjudicateArgs),
+    /// Show the phase, the deadline, who has sent orders, and centers and units per power.
+    Status(game_cmd::DirArgs),
+    /// List everything the game's journal holds: creation, submissions, results, rollbacks.
+    History(game_cmd::DirArgs),
+    /// Print the results report of a phase (the last one by default).
+    Results(game_cmd::ResultsArgs),
+    /// Go back to the start of an earlier phase (journaled: nothing is deleted).
+    Rollback(game_cmd::RollbackArgs),
+    /// Declare the game drawn between the surviving powers.
+    Draw(game_cmd::DirArgs),
+    /// Shadow Worlds: the combined ledger of both boards.
+    Ledger(game_cmd::DirArgs),
 }
 
 /// An error that ends a command, with the exit code it maps to.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
-    /// Bad input from the user (a file, an argument): exit 1... reserved for "invalid".
+    /// Bad input from the user: an argument, a file, a request that cannot be met.
     #[error("{0}")]
     Usage(String),
-    /// Input or output failed.
+    /// Reading or writing failed, or a game's files are damaged.
     #[error("{0}")]
     Io(String),
+    /// The phase cannot be adjudicated yet.
+    #[error("{0}")]
+    NotReady(String),
 }
 
 impl CliError {
@@ -48,6 +70,7 @@ impl CliError {
         match self {
             CliError::Usage(_) => ExitCode::from(2),
             CliError::Io(_) => ExitCode::from(3),
+            CliError::NotReady(_) => ExitCode::from(4),
         }
     }
 }
@@ -59,6 +82,15 @@ pub fn main() -> ExitCode {
         Command::Orders(c) => orders_cmd::run(c),
         Command::Map(c) => map_cmd::run(c),
         Command::Resolve(a) => resolve_cmd::run(a),
+        Command::New(a) => game_cmd::new(a),
+        Command::Submit(a) => game_cmd::submit(a),
+        Command::Adjudicate(a) => game_cmd::adjudicate(a),
+        Command::Status(a) => game_cmd::status(a),
+        Command::History(a) => game_cmd::history(a),
+        Command::Results(a) => game_cmd::results(a),
+        Command::Rollback(a) => game_cmd::rollback(a),
+        Command::Draw(a) => game_cmd::draw(a),
+        Command::Ledger(a) => game_cmd::ledger(a),
     };
     match result {
         Ok(code) => code,
@@ -67,4 +99,36 @@ pub fn main() -> ExitCode {
             e.exit_code()
         }
     }
+}
+
+/// The current time; `SHADOWJUDGE_NOW` (RFC 3339) fixes it, for examples and tests.
+pub(crate) fn now() -> chrono::DateTime<chrono::Utc> {
+    std::env::var("SHADOWJUDGE_NOW")
+        .ok()
+        .and_then(|s| chrono::DateTime::parse_from_rfc3339(&s).ok())
+        .map(|t| t.with_timezone(&chrono::Utc))
+        .unwrap_or_else(chrono::Utc::now)
+}
+
+/// Read a file, or standard input for `-` or no file. Invalid UTF-8 is replaced, not fatal.
+/// Returns the text and the name to show in messages.
+pub(crate) fn read_input(file: Option<&std::path::Path>) -> Result<(String, String), CliError> {
+    use std::io::Read;
+    let (bytes, name) = match file {
+        None => (Vec::new(), "<stdin>".to_string()),
+        Some(p) if p.as_os_str() == "-" => (Vec::new(), "<stdin>".to_string()),
+        Some(p) => {
+            let name = p.display().to_string();
+            let bytes = std::fs::read(p).map_err(|e| CliError::Io(format!("{name}: {e}")))?;
+            (bytes, name)
+        }
+    };
+    let bytes = if name == "<stdin>" {
+        let mut buf = Vec::new();
+        std::io::stdin().read_to_end(&mut buf).map_err(|e| CliError::Io(format!("<stdin>: {e}")))?;
+        buf
+    } else {
+        bytes
+    };
+    Ok((String::from_utf8_lossy(&bytes).into_owned(), name))
 }

@@ -1,3 +1,12 @@
-//! The game: phases, positions, settings and the phase machine.
+//! The game: phases, positions, settings, the phase machine and the game on disk.
+//!
+//! `engine` decides (pure); `session` puts the engine over the store (journal first, then
+//! the state cache); `journal` rebuilds any state from the journal.
+pub mod engine;
+pub mod journal;
 pub mod phase;
 pub mod position;
+pub mod script;
+pub mod session;
+pub mod settings;
+pub mod state;

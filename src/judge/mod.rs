@@ -4,6 +4,16 @@
 //! outcome per order that says why, naming the order responsible. No IO, no clock, no
 //! randomness: the same input always gives the same output.
 
+pub mod adjustment;
+pub mod legality;
+pub mod movement;
+pub mod retreat;
+pub mod rulebook;
+
+pub use legality::{resolve_main_order, Illegal, MainOrder};
+pub use movement::{adjudicate_movement, MovementResult, OrderOutcome, Reason};
+pub use rulebook::{Edition, Rulebook};
+
 use serde::{Deserialize, Serialize};
 
 use crate::map::{Map, PowerId, ProvinceId, RegionId, UnitType};

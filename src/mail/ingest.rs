@@ -538,3 +538,49 @@ pub fn poll_maildir(
     }
     Ok(polled)
 }
+
+/// The real [`Intake`]: raw messages in the store's [`Spool`](crate::store::Spool), and
+/// claims as empty marker files created exclusively under `claims/` (one per message key,
+/// named by its SHA-256), so that of two processes taking one message only one applies it.
+#[derive(Debug)]
+pub struct StoreIntake {
+    spool: crate::store::Spool,
+    claims: PathBuf,
+}
+
+impl StoreIntake {
+    /// Open (creating them if missing) `dir/spool` and `dir/claims`.
+    pub fn open(dir: &Path) -> Result<StoreIntake, String> {
+        let spool = crate::store::Spool::open(dir.join("spool")).map_err(|e| e.to_string())?;
+        let claims = dir.join("claims");
+        std::fs::create_dir_all(&claims).map_err(|e| format!("{}: {e}", claims.display()))?;
+        Ok(StoreIntake { spool, claims })
+    }
+
+    /// The spool, for a master's replay of kept messages.
+    pub fn spool(&self) -> &crate::store::Spool {
+        &self.spool
+    }
+}
+
+impl Intake for StoreIntake {
+    fn spool(&self, raw: &[u8], now: DateTime<Utc>) -> Result<String, String> {
+        self.spool.put(now, raw).map(|id| id.to_string()).map_err(|e| e.to_string())
+    }
+
+    fn claim(&self, key: &str) -> Result<bool, String> {
+        let path = self.claims.join(format!("{:x}", Sha256::digest(key.as_bytes())));
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(file) => {
+                // The claim must outlive a crash, or a redelivery would apply twice.
+                file.sync_all().map_err(|e| format!("{}: {e}", path.display()))?;
+                std::fs::File::open(&self.claims)
+                    .and_then(|d| d.sync_all())
+                    .map_err(|e| format!("{}: {e}", self.claims.display()))?;
+                Ok(true)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        }
+    }
+}

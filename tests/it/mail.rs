@@ -824,3 +824,21 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_store_intake_spools_first_and_claims_once_across_instances() {
+    use shadowjudge::mail::ingest::{Intake, StoreIntake};
+    let dir = tempfile::tempdir().unwrap();
+    let a = StoreIntake::open(dir.path()).unwrap();
+    let b = StoreIntake::open(dir.path()).unwrap();
+    let mut host = FakeHost::new();
+    let raw = corpus("base64_body");
+    let first = ingest(&raw, &mut host, &a, &settings(), now());
+    let second = ingest(&raw, &mut host, &b, &settings(), now());
+    assert!(matches!(first.disposition, Disposition::Applied { .. }));
+    assert!(matches!(second.disposition, Disposition::Duplicate { .. }));
+    assert_eq!(host.changes().len(), 1);
+    assert_eq!(a.spool().list().unwrap().len(), 2, "both deliveries kept");
+    assert!(a.claim("id:another@example.org").unwrap());
+    assert!(!b.claim("id:another@example.org").unwrap());
+}

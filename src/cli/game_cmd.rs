@@ -1,0 +1,404 @@
+//! The game master's commands: `new`, `submit`, `adjudicate`, `status`, `history`,
+//! `results`, `rollback`, `draw`, `ledger`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use chrono::{DateTime, Utc};
+use serde_json::json;
+
+use super::{now, read_input, CliError};
+use crate::game::engine::Game;
+use crate::game::phase::Phase;
+use crate::game::position::parse_position;
+use crate::game::session::{self, GameError, OpenGame};
+use crate::game::settings::{parse_players, Settings, VariantKind};
+use crate::game::state::GameState;
+use crate::judge::rulebook::{Edition, Rulebook};
+use crate::map::Map;
+use crate::variant::shadow::VictoryCounts;
+
+#[derive(clap::Args, Debug)]
+pub struct NewArgs {
+    /// The game directory to create (it must not exist, or be empty).
+    pub dir: PathBuf,
+    /// `standard` or `shadow-worlds`.
+    #[arg(long, default_value = "standard")]
+    pub variant: String,
+    /// The players: one line each, `power, name, email` (optionally `, time zone`).
+    #[arg(long)]
+    pub players: PathBuf,
+    /// Start from this position (a TOML file: season, year, phase, units, centers, and
+    /// dislodged units in a retreat phase; see docs/positions.md) instead of Spring 1901.
+    #[arg(long)]
+    pub from: Option<PathBuf>,
+    /// The game's name (default: the directory's name).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Shadow Worlds: the shorter game, won at 18 distinct centers instead of 34.
+    #[arg(long)]
+    pub short_game: bool,
+    /// Shadow Worlds: count victory by `distinct` centers (default) or by the `ledger` count.
+    #[arg(long, default_value = "distinct")]
+    pub victory_counts: String,
+    /// The rulebook edition: 2023 (default), 2000, 1982 or 1971.
+    #[arg(long)]
+    pub rulebook: Option<String>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SubmitArgs {
+    pub dir: PathBuf,
+    /// The power the orders are for (`france`, `FRA`, `French`).
+    #[arg(long)]
+    pub power: String,
+    /// The order file; `-` or nothing reads standard input.
+    pub file: Option<PathBuf>,
+    /// Check the orders and print what the judge understood, without keeping them.
+    #[arg(long)]
+    pub check: bool,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct AdjudicateArgs {
+    pub dir: PathBuf,
+    /// Adjudicate even though some powers have not sent orders (at the deadline): their
+    /// units hold, dislodged units disband, builds are waived, removals go by civil disorder.
+    #[arg(long)]
+    pub force: bool,
+    /// Print the results the phase would get now (as with --force) and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct DirArgs {
+    pub dir: PathBuf,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ResultsArgs {
+    pub dir: PathBuf,
+    /// The phase (`S1901M`, `F1901R`, `W1901A`, "fall 1901"); default: the last one.
+    pub phase: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RollbackArgs {
+    pub dir: PathBuf,
+    /// The phase to go back to the start of (`S1902M`).
+    pub phase: String,
+}
+
+fn game_error(e: GameError) -> CliError {
+    match e {
+        GameError::NotReady(_) => CliError::NotReady(e.to_string()),
+        GameError::Store(_) | GameError::Replay(_) => CliError::Io(e.to_string()),
+        _ => CliError::Usage(e.to_string()),
+    }
+}
+
+fn open(dir: &Path) -> Result<OpenGame, CliError> {
+    let g = session::open(dir).map_err(game_error)?;
+    for n in &g.notes {
+        eprintln!("note: {n}");
+    }
+    Ok(g)
+}
+
+fn deadline_text(d: Option<DateTime<Utc>>) -> String {
+    match d {
+        Some(d) => d.format("%A %-d %B %Y, %H:%M UTC").to_string(),
+        None => "none".into(),
+    }
+}
+
+pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
+    let variant = VariantKind::parse(&a.variant).ok_or_else(|| {
+        CliError::Usage(format!("unknown variant `{}`: use `standard` or `shadow-worlds`", a.variant))
+    })?;
+    let name = a
+        .name
+        .clone()
+        .or_else(|| a.dir.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "game".into());
+    let mut settings = Settings::new(&name, variant);
+    if let Some(r) = &a.rulebook {
+        let edition = Edition::parse(r)
+            .ok_or_else(|| CliError::Usage(format!("unknown rulebook `{r}`: use 2023, 2000, 1982, 1971 or dptg")))?;
+        settings.rules = Rulebook::edition(edition);
+    }
+    settings.shadow.short_game = a.short_game;
+    settings.shadow.victory_counts = match a.victory_counts.as_str() {
+        "distinct" => VictoryCounts::Distinct,
+        "ledger" => VictoryCounts::Ledger,
+        other => return Err(CliError::Usage(format!("--victory-counts takes `distinct` or `ledger`, not `{other}`"))),
+    };
+    if variant == VariantKind::Standard && (a.short_game || a.victory_counts != "distinct") {
+        return Err(CliError::Usage("--short-game and --victory-counts are Shadow Worlds options".into()));
+    }
+    let map = Map::standard();
+    let players_file = a.players.display().to_string();
+    let text = std::fs::read_to_string(&a.players).map_err(|e| CliError::Io(format!("{players_file}: {e}")))?;
+    settings.players = parse_players(&text, &players_file, &map).map_err(CliError::Usage)?;
+    let state = match &a.from {
+        None => GameState::start(&map, variant.boards()),
+        Some(path) => {
+            let file = path.display().to_string();
+            let text = std::fs::read_to_string(path).map_err(|e| CliError::Io(format!("{file}: {e}")))?;
+            let pos =
+                parse_position(&text, &file, &map, variant.boards()).map_err(|e| CliError::Usage(e.to_string()))?;
+            GameState::from_position(&map, &pos)
+        }
+    };
+    let g = session::create(&a.dir, &settings, state, now()).map_err(game_error)?;
+    println!("Created {} ({}) in {}.", settings.name, variant.name(), a.dir.display());
+    for line in g.game.option_lines() {
+        println!("  {line}");
+    }
+    println!("Players:");
+    for p in &settings.players {
+        println!("  {:<8} {} <{}>", map.power(map.lookup_power(&p.power).expect("checked")).name, p.name, p.email);
+    }
+    println!("Phase: {}. Deadline: {}.", g.game.state.phase, deadline_text(g.game.state.deadline));
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn submit(a: SubmitArgs) -> Result<ExitCode, CliError> {
+    let mut g = open(&a.dir)?;
+    let power =
+        g.game.map.lookup_power(&a.power).ok_or_else(|| CliError::Usage(format!("unknown power `{}`", a.power)))?;
+    let (text, _) = read_input(a.file.as_deref())?;
+    let ack = g.submit(power, &text, a.check, now()).map_err(game_error)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&ack).expect("serializable"));
+    } else {
+        print!("{}", ack.to_text());
+        if a.check {
+            println!("(checked only: nothing was kept)");
+        }
+    }
+    Ok(if ack.problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+pub fn adjudicate(a: AdjudicateArgs) -> Result<ExitCode, CliError> {
+    if a.dry_run {
+        let g = session::open_read_only(&a.dir).map_err(game_error)?;
+        if g.game.state.end.is_some() {
+            return Err(CliError::Usage("the game is over".into()));
+        }
+        let report = g.preview();
+        if a.json {
+            println!("{}", serde_json::to_string_pretty(&report).expect("serializable"));
+        } else {
+            print!("{}", report.to_text());
+            println!("(dry run: nothing was changed)");
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut g = open(&a.dir)?;
+    let report = g.adjudicate(a.force, now()).map_err(game_error)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report).expect("serializable"));
+    } else {
+        print!("{}", report.to_text());
+        if g.game.state.end.is_none() {
+            println!("Deadline: {}.", deadline_text(g.game.state.deadline));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn status_json(game: &Game) -> serde_json::Value {
+    let map = &game.map;
+    let powers: Vec<serde_json::Value> = game
+        .map
+        .power_ids()
+        .map(|p| {
+            let centers: Vec<usize> = game.state.boards.iter().map(|b| b.ownership.count(p)).collect();
+            let units: Vec<Vec<String>> = game
+                .state
+                .boards
+                .iter()
+                .map(|b| b.units.iter().filter(|u| u.power == p).map(|u| u.describe(map)).collect())
+                .collect();
+            json!({
+                "power": map.power(p).name,
+                "player": game.settings.player(map, p).map(|pl| pl.name.clone()),
+                "submitted": game.state.submitted.contains(&p),
+                "waiting": game.waiting_for().contains(&p),
+                "eliminated": game.state.eliminated.contains(&p),
+                "centers": centers,
+                "units": units,
+            })
+        })
+        .collect();
+    json!({
+        "game": game.settings.name,
+        "variant": game.settings.variant.name(),
+        "phase": game.state.phase.to_string(),
+        "phase_code": game.state.phase.code(),
+        "deadline": game.state.deadline,
+        "options": game.option_lines(),
+        "over": game.state.end.as_ref().map(|e| game.end_notice(e)),
+        "powers": powers,
+        "ledger": game.ledger(),
+    })
+}
+
+pub fn status(a: DirArgs) -> Result<ExitCode, CliError> {
+    let g = open(&a.dir)?;
+    let game = &g.game;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&status_json(game)).expect("serializable"));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let map = &game.map;
+    println!("{} ({}): {}", game.settings.name, game.settings.variant.name(), game.state.phase);
+    for line in game.option_lines() {
+        println!("  {line}");
+    }
+    if let Some(e) = &game.state.end {
+        println!("{}", game.end_notice(e));
+    } else {
+        println!("Deadline: {}", deadline_text(game.state.deadline));
+    }
+    let boards = game.state.boards.len();
+    for p in map.power_ids() {
+        let mark = if game.state.eliminated.contains(&p) {
+            "out"
+        } else if game.state.submitted.contains(&p) {
+            "orders in"
+        } else if game.has_duty(p) {
+            "waiting"
+        } else {
+            "-"
+        };
+        let centers: Vec<String> = game.state.boards.iter().map(|b| b.ownership.count(p).to_string()).collect();
+        let units: Vec<String> =
+            game.state.boards.iter().map(|b| b.units.iter().filter(|u| u.power == p).count().to_string()).collect();
+        let per = if boards > 1 { " (A+B)" } else { "" };
+        println!(
+            "  {:<8} {:<10} centers {}{per}, units {}{per}",
+            map.power(p).name,
+            mark,
+            centers.join("+"),
+            units.join("+")
+        );
+    }
+    let ledger = game.ledger();
+    if !ledger.is_empty() {
+        println!("Ledger: power, count (control list), units A+B, delta");
+        for l in ledger {
+            println!(
+                "  {:<8} {:>3} ({:>2}) {:>2}+{:<2} {:+}",
+                l.power, l.count, l.control_list, l.units_a, l.units_b, l.delta
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn history(a: DirArgs) -> Result<ExitCode, CliError> {
+    use crate::game::journal::Entry;
+    let g = open(&a.dir)?;
+    let records = g.dir.journal::<Entry>().map_err(|e| CliError::Io(e.to_string()))?;
+    let mut rows = Vec::new();
+    for r in records.records() {
+        let (what, phase) = match &r.entry {
+            Entry::Created { state } => ("created".to_string(), state.phase),
+            Entry::Submitted { phase, power, .. } => (format!("orders from {power}"), *phase),
+            Entry::Adjudicated { phase, forced, .. } => {
+                (if *forced { "adjudicated (forced)".into() } else { "adjudicated".to_string() }, *phase)
+            }
+            Entry::RolledBack { to, .. } => (format!("rolled back to {to}"), *to),
+            Entry::DrawDeclared { notice, state } => (notice.clone(), state.phase),
+            Entry::DeadlineSet { deadline } => {
+                (format!("deadline set: {}", deadline_text(*deadline)), g.game.state.phase)
+            }
+        };
+        rows.push(json!({"seq": r.seq, "at": r.at, "phase": phase.code(), "event": what}));
+        if !a.json {
+            println!("{:>4}  {}  {:<7} {what}", r.seq, r.at.format("%Y-%m-%d %H:%M"), phase.code());
+        }
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&rows).expect("serializable"));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn results(a: ResultsArgs) -> Result<ExitCode, CliError> {
+    let g = open(&a.dir)?;
+    let reports = g.reports();
+    let report = match &a.phase {
+        None => reports.last().copied().ok_or_else(|| CliError::Usage("no phase has been adjudicated yet".into()))?,
+        Some(p) => {
+            let phase: Phase =
+                p.parse().map_err(|e: crate::game::phase::PhaseParseError| CliError::Usage(e.to_string()))?;
+            reports
+                .iter()
+                .rev()
+                .find(|r| r.phase == phase)
+                .copied()
+                .ok_or_else(|| CliError::Usage(format!("{phase} has not been adjudicated in this game")))?
+        }
+    };
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(report).expect("serializable"));
+    } else {
+        print!("{}", report.to_text());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn rollback(a: RollbackArgs) -> Result<ExitCode, CliError> {
+    let mut g = open(&a.dir)?;
+    let phase: Phase =
+        a.phase.parse().map_err(|e: crate::game::phase::PhaseParseError| CliError::Usage(e.to_string()))?;
+    g.rollback(phase, now()).map_err(game_error)?;
+    println!("Rolled back to the start of {phase}. The journal keeps everything that came after.");
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn draw(a: DirArgs) -> Result<ExitCode, CliError> {
+    let mut g = open(&a.dir)?;
+    let notice = g.declare_draw(now()).map_err(game_error)?;
+    println!("{notice}");
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn ledger(a: DirArgs) -> Result<ExitCode, CliError> {
+    let g = open(&a.dir)?;
+    if g.game.settings.variant != VariantKind::ShadowWorlds {
+        return Err(CliError::Usage("the ledger belongs to Shadow Worlds games".into()));
+    }
+    let ledger = g.game.ledger();
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&ledger).expect("serializable"));
+        return Ok(ExitCode::SUCCESS);
+    }
+    for l in ledger {
+        let doubled = if l.doubled.is_empty() { String::new() } else { format!("; doubled: {}", l.doubled.join(" ")) };
+        println!(
+            "{:<8} count {:>2} (control list {:>2}), units {}+{}, delta {:+}\n         A: {}\n         B: {}{doubled}",
+            l.power,
+            l.count,
+            l.control_list,
+            l.units_a,
+            l.units_b,
+            l.delta,
+            l.centers_a.join(" "),
+            l.centers_b.join(" ")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

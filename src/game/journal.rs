@@ -1,0 +1,97 @@
+//! What a game's journal records, and how the state is rebuilt from it.
+//!
+//! The journal is the truth: every accepted submission and every adjudication result is
+//! appended (and made durable) before it is acknowledged; `state.json` is a cache of
+//! [`replay`]. Replaying re-runs every submission and adjudication, so a replay that ends
+//! in a different state than the one recorded is reported, never hidden.
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::engine::Game;
+use crate::game::phase::Phase;
+use crate::game::state::GameState;
+use crate::report::PhaseReport;
+
+/// One journal entry of a Diplomacy game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Entry {
+    /// The game was created in this state.
+    Created { state: GameState },
+    /// A power's orders were accepted (the text as sent; it is parsed again on replay).
+    Submitted { phase: Phase, power: String, text: String },
+    /// A phase was adjudicated; `state` is the state after it.
+    Adjudicated { phase: Phase, forced: bool, report: Box<PhaseReport>, state: GameState },
+    /// The game master rolled the game back to the start of `to`; `state` is that state.
+    RolledBack { to: Phase, state: GameState },
+    /// The game master declared a draw (or every surviving power agreed to one).
+    DrawDeclared { notice: String, state: GameState },
+    /// The deadline of the current phase was set or moved (extended, paused, resumed).
+    DeadlineSet { deadline: Option<chrono::DateTime<chrono::Utc>> },
+}
+
+/// A replay that disagrees with what the journal recorded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("journal entry {index}: {message}")]
+pub struct ReplayError {
+    pub index: usize,
+    pub message: String,
+}
+
+/// Rebuild the game state from the journal by re-running every submission and
+/// adjudication; each recorded state must match the replayed one.
+pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
+    for (index, e) in entries.iter().enumerate() {
+        let err = |message: String| ReplayError { index: index + 1, message };
+        match e {
+            Entry::Created { state } => game.state = state.clone(),
+            Entry::Submitted { phase, power, text } => {
+                if *phase != game.state.phase {
+                    return Err(err(format!("orders for {phase} while the game is in {}", game.state.phase)));
+                }
+                let p = game.map.lookup_power(power).ok_or_else(|| err(format!("unknown power `{power}`")))?;
+                game.submit(p, text, false);
+            }
+            Entry::Adjudicated { phase, state, .. } => {
+                if *phase != game.state.phase {
+                    return Err(err(format!("a result for {phase} while the game is in {}", game.state.phase)));
+                }
+                game.adjudicate();
+                // The deadline comes from the clock at adjudication time, not from the rules.
+                game.state.deadline = state.deadline;
+                if game.state != *state {
+                    return Err(err(format!("replaying {phase} gives a different state than the one recorded")));
+                }
+            }
+            Entry::RolledBack { state, .. } | Entry::DrawDeclared { state, .. } => game.state = state.clone(),
+            Entry::DeadlineSet { deadline } => game.state.deadline = *deadline,
+        }
+    }
+    Ok(())
+}
+
+/// The state at the start of `phase`, from the journal (the last time the game was there).
+pub fn state_at(entries: &[Entry], phase: Phase) -> Option<GameState> {
+    let mut found = None;
+    for e in entries {
+        let s = match e {
+            Entry::Created { state } | Entry::RolledBack { state, .. } | Entry::Adjudicated { state, .. } => state,
+            _ => continue,
+        };
+        if s.phase == phase && s.end.is_none() {
+            let mut s = s.clone();
+            s.orders.clear();
+            s.submitted.clear();
+            found = Some(s);
+        }
+    }
+    found
+}
+
+/// Every adjudication report, in order.
+pub fn reports(entries: &[Entry]) -> impl Iterator<Item = &PhaseReport> {
+    entries.iter().filter_map(|e| match e {
+        Entry::Adjudicated { report, .. } => Some(report.as_ref()),
+        _ => None,
+    })
+}

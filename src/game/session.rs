@@ -1,0 +1,211 @@
+//! A Diplomacy game on disk: the engine over the store.
+//!
+//! Every change takes the game's lock, appends a journal entry (durable before anything is
+//! acknowledged), then rewrites the state cache. Loading reads the state cache and, when
+//! the journal has entries the cache lacks (a crash between the two writes), replays them.
+//! The clock is passed in; nothing here reads it.
+
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+
+use crate::game::engine::{Acknowledgement, Game};
+use crate::game::journal::{self, Entry};
+use crate::game::phase::Phase;
+use crate::game::settings::Settings;
+use crate::game::state::GameState;
+use crate::map::{Map, PowerId};
+use crate::report::PhaseReport;
+use crate::store::{GameDir, GameLock, StoreError};
+
+/// Why a game command could not be carried out.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("{0}")]
+    Map(#[from] crate::map::MapError),
+    #[error("{0}")]
+    Invalid(String),
+    #[error("the judge is still waiting for orders from {}; use --force to adjudicate at the deadline", .0.join(", "))]
+    NotReady(Vec<String>),
+    #[error("the game is over")]
+    Over,
+    #[error("{0}")]
+    Replay(#[from] journal::ReplayError),
+}
+
+/// A game opened from its directory.
+pub struct OpenGame {
+    pub dir: GameDir,
+    pub game: Game,
+    pub entries: Vec<Entry>,
+    /// Repairs the store made on opening (print them).
+    pub notes: Vec<String>,
+}
+
+fn load_map(settings: &Settings, dir: &Path) -> Result<Map, GameError> {
+    if settings.map == "standard" {
+        return Ok(Map::standard());
+    }
+    let path = dir.join(&settings.map);
+    let path = if path.exists() { path } else { Path::new(&settings.map).to_path_buf() };
+    Ok(Map::load(&path.to_string_lossy())?)
+}
+
+/// Create a game directory with its settings and first state.
+pub fn create(
+    path: &Path,
+    settings: &Settings,
+    mut state: GameState,
+    now: DateTime<Utc>,
+) -> Result<OpenGame, GameError> {
+    state.deadline = Some(settings.deadlines.deadline_for(state.phase.kind, now));
+    let map = load_map(settings, Path::new("."))?;
+    let dir = GameDir::create(path, settings)?;
+    let mut lock = dir.lock()?;
+    let entry = Entry::Created { state: state.clone() };
+    let seq = lock.append(now, &entry)?;
+    lock.write_state(seq, &state)?;
+    drop(lock);
+    Ok(OpenGame { dir, game: Game::new(settings.clone(), map, state), entries: vec![entry], notes: Vec::new() })
+}
+
+/// Open a game: settings, map, journal, and the state (replayed if the cache is behind).
+pub fn open(path: &Path) -> Result<OpenGame, GameError> {
+    let dir = GameDir::open(path)?;
+    let notes = dir.recovered().iter().map(|r| r.to_string()).collect();
+    load(dir, notes)
+}
+
+/// Open a game to read it only: no lock is taken and nothing is written (no recovery
+/// either: an interrupted write is skipped, not repaired).
+pub fn open_read_only(path: &Path) -> Result<OpenGame, GameError> {
+    load(GameDir::open_for_reading(path)?, Vec::new())
+}
+
+fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
+    let settings: Settings = dir.read_settings()?;
+    let map = load_map(&settings, dir.path())?;
+    let journal = dir.journal::<Entry>()?;
+    let entries: Vec<Entry> = journal.records().iter().map(|r| r.entry.clone()).collect();
+    let cached: Option<(u64, GameState)> = dir.read_state()?;
+    let mut game = Game::new(settings, map, GameState::start(&Map::standard(), 1));
+    match cached {
+        Some((seq, state)) if seq == journal.last_seq() => game.state = state,
+        Some((seq, state)) if seq < journal.last_seq() => {
+            game.state = state;
+            journal::replay(&mut game, &entries[seq as usize..])?;
+        }
+        _ => journal::replay(&mut game, &entries)?,
+    }
+    Ok(OpenGame { dir, game, entries, notes })
+}
+
+impl OpenGame {
+    fn relock(&mut self) -> Result<GameLock, GameError> {
+        let lock = self.dir.lock()?;
+        // Another writer may have changed the game since it was read: read it again.
+        let fresh = load(self.dir.clone(), Vec::new())?;
+        self.game = fresh.game;
+        self.entries = fresh.entries;
+        Ok(lock)
+    }
+
+    fn record(&mut self, lock: &mut GameLock, now: DateTime<Utc>, entry: Entry) -> Result<(), GameError> {
+        let seq = lock.append(now, &entry)?;
+        lock.write_state(seq, &self.game.state)?;
+        self.entries.push(entry);
+        Ok(())
+    }
+
+    /// Check and keep a power's orders (or only check them).
+    pub fn submit(
+        &mut self,
+        power: PowerId,
+        text: &str,
+        check_only: bool,
+        now: DateTime<Utc>,
+    ) -> Result<Acknowledgement, GameError> {
+        if check_only {
+            return Ok(self.game.submit(power, text, true));
+        }
+        let mut lock = self.relock()?;
+        let ack = self.game.submit(power, text, false);
+        if !ack.accepted.is_empty() {
+            let entry = Entry::Submitted {
+                phase: ack.phase,
+                power: self.game.map.power(power).key.clone(),
+                text: text.to_string(),
+            };
+            self.record(&mut lock, now, entry)?;
+        }
+        Ok(ack)
+    }
+
+    /// Adjudicate the current phase: when every power has sent orders, or with `force`.
+    pub fn adjudicate(&mut self, force: bool, now: DateTime<Utc>) -> Result<PhaseReport, GameError> {
+        let mut lock = self.relock()?;
+        if self.game.state.end.is_some() {
+            return Err(GameError::Over);
+        }
+        let waiting = self.game.waiting_for();
+        if !waiting.is_empty() && !force {
+            return Err(GameError::NotReady(waiting.iter().map(|p| self.game.map.power(*p).name.clone()).collect()));
+        }
+        let phase = self.game.state.phase;
+        let report = self.game.adjudicate();
+        self.game.state.deadline = match self.game.state.end {
+            None => Some(self.game.settings.deadlines.deadline_for(self.game.state.phase.kind, now)),
+            Some(_) => None,
+        };
+        let entry = Entry::Adjudicated {
+            phase,
+            forced: force,
+            report: Box::new(report.clone()),
+            state: self.game.state.clone(),
+        };
+        self.record(&mut lock, now, entry)?;
+        Ok(report)
+    }
+
+    /// The report the current phase would get if adjudicated now (as with `force`),
+    /// without changing anything.
+    pub fn preview(&self) -> PhaseReport {
+        let mut game = self.game.clone();
+        game.adjudicate()
+    }
+
+    /// Go back to the start of an earlier phase. Journaled: nothing is deleted.
+    pub fn rollback(&mut self, to: Phase, now: DateTime<Utc>) -> Result<(), GameError> {
+        let mut lock = self.relock()?;
+        let state = journal::state_at(&self.entries, to)
+            .ok_or_else(|| GameError::Invalid(format!("the game was never at the start of {to}")))?;
+        self.game.state = state.clone();
+        self.record(&mut lock, now, Entry::RolledBack { to, state })
+    }
+
+    /// The game master declares a draw between the surviving powers.
+    pub fn declare_draw(&mut self, now: DateTime<Utc>) -> Result<String, GameError> {
+        let mut lock = self.relock()?;
+        if self.game.state.end.is_some() {
+            return Err(GameError::Over);
+        }
+        let notice = self.game.declare_draw();
+        let state = self.game.state.clone();
+        self.record(&mut lock, now, Entry::DrawDeclared { notice: notice.clone(), state })?;
+        Ok(notice)
+    }
+
+    /// Move the deadline of the current phase (`None`: no deadline, e.g. paused).
+    pub fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError> {
+        let mut lock = self.relock()?;
+        self.game.state.deadline = deadline;
+        self.record(&mut lock, now, Entry::DeadlineSet { deadline })
+    }
+
+    /// Every adjudication report so far (rolled-back phases included, in journal order).
+    pub fn reports(&self) -> Vec<&PhaseReport> {
+        journal::reports(&self.entries).collect()
+    }
+}

@@ -1,0 +1,424 @@
+//! The game store: a game is a directory, and nothing acknowledged is ever lost.
+//!
+//! The store is generic: it keeps the caller's settings, state and journal entries as
+//! serde types and knows nothing of Diplomacy or any other game. It never reads the clock
+//! (every journal time is passed in).
+//!
+//! # A game directory
+//! - `game.toml`: the settings, a caller type `S`, edited by people. Parse errors name
+//!   the file, line and column. Written by [`GameLock::write_settings`] (which does not
+//!   keep comments).
+//! - `journal.jsonl`: append-only, one JSON object per line:
+//!   `{"seq":1,"at":"2025-03-01T18:00:00Z","entry":<E>}`, seqs 1, 2, 3... without gaps.
+//!   [`GameLock::append`] returns only after the line is synced to disk.
+//! - `state.json`: `{"seq_applied": N, "state": <T>}`, the state after applying journal
+//!   entries 1..=N. A cache: compare N with the journal and replay what is missing.
+//! - `.lock`: the per-game lock file (`flock`), serialising every writer.
+//! - `journal.jsonl.torn-<seq>`: an interrupted append, set aside by recovery.
+//!
+//! # Writers and readers
+//! Every change goes through a [`GameLock`] from [`GameDir::lock`] (or [`GameDir::try_lock`]),
+//! so code cannot write without holding the lock. Readers ([`GameDir::read_settings`],
+//! [`GameDir::journal`], [`GameDir::read_state`]) need no lock: whole files are replaced by
+//! atomic renames ([`write_atomic`]) and an unfinished journal line is skipped.
+//!
+//! # Recovery
+//! Taking the lock (and so [`GameDir::open`]) first repairs what a crash can leave:
+//! leftover temp files are removed, and a final journal line without its newline (never
+//! acknowledged) is copied to `journal.jsonl.torn-<seq>` and cut off. Each repair is
+//! reported as a [`Recovered`] for the caller to print. Anything else that is wrong (a bad
+//! line in the middle of the journal, a seq out of order, a `game.toml` or `state.json`
+//! that does not parse) is a [`StoreError`] naming the file and line: never repaired
+//! silently, never a panic.
+//!
+//! An append that was written but not yet acknowledged when the process died may survive
+//! (its line is complete); the caller must treat "no acknowledgement" as "maybe".
+//!
+//! # Example
+//! ```
+//! use chrono::{TimeZone, Utc};
+//! use shadowjudge::store::GameDir;
+//!
+//! # fn main() -> Result<(), shadowjudge::store::StoreError> {
+//! # let tmp = tempfile::tempdir().unwrap();
+//! # let path = tmp.path().join("game-1");
+//! let game = GameDir::create(&path, &serde_json::json!({"name": "test"}))?;
+//! let at = Utc.with_ymd_and_hms(2025, 3, 1, 18, 0, 0).unwrap();
+//! let mut lock = game.lock()?;
+//! let seq = lock.append(at, &"F Lon-Nth")?;
+//! lock.write_state(seq, &vec!["F Nth"])?;
+//! drop(lock);
+//!
+//! let (applied, state): (u64, Vec<String>) = game.read_state()?.expect("written above");
+//! let journal = game.journal::<String>()?;
+//! assert!(journal.after(applied).is_empty());
+//! assert_eq!(state, ["F Nth"]);
+//! # Ok(())
+//! # }
+//! ```
+
+mod atomic;
+mod error;
+#[doc(hidden)]
+pub mod fault;
+mod journal;
+mod spool;
+
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use fs4::fs_std::FileExt;
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::{Deserialize, Serialize};
+
+pub use atomic::write_atomic;
+pub use error::StoreError;
+pub use journal::{Journal, Record};
+pub use spool::{Spool, SpoolId};
+
+use atomic::{remove_temp_files, sync_dir};
+use fault::FaultPoint;
+
+/// The settings file.
+pub const SETTINGS_FILE: &str = "game.toml";
+/// The state cache.
+pub const STATE_FILE: &str = "state.json";
+/// The journal.
+pub const JOURNAL_FILE: &str = "journal.jsonl";
+/// The lock file.
+pub const LOCK_FILE: &str = ".lock";
+
+/// A repair made while taking the lock, for the caller to print or log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Recovered {
+    /// The journal ended in an interrupted write; it was copied aside and cut off.
+    TornTail {
+        /// The journal.
+        journal: PathBuf,
+        /// The line number the interrupted write had.
+        line: usize,
+        /// Where its bytes were put.
+        set_aside: PathBuf,
+        /// How many bytes it had.
+        bytes: usize,
+    },
+    /// A temp file from an interrupted whole-file write was removed.
+    TempFileRemoved {
+        /// The file removed.
+        path: PathBuf,
+    },
+}
+
+impl fmt::Display for Recovered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Recovered::TornTail { journal, line, set_aside, bytes } => write!(
+                f,
+                "{}: line {line} was an interrupted write, never acknowledged; set aside as `{}` ({bytes} bytes)",
+                journal.display(),
+                set_aside.file_name().unwrap_or_default().to_string_lossy(),
+            ),
+            Recovered::TempFileRemoved { path } => {
+                write!(f, "{}: leftover temporary file of an interrupted write, removed", path.display())
+            }
+        }
+    }
+}
+
+/// A game directory. Cheap to clone; holds no open files.
+#[derive(Debug, Clone)]
+pub struct GameDir {
+    root: PathBuf,
+    recovered: Vec<Recovered>,
+}
+
+#[derive(Serialize)]
+struct StateOut<'a, T> {
+    seq_applied: u64,
+    state: &'a T,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateIn<T> {
+    seq_applied: u64,
+    state: T,
+}
+
+impl GameDir {
+    /// Makes a new game at `path` (created if missing; refused if it holds anything) with
+    /// these settings and an empty journal.
+    pub fn create<S: Serialize>(path: impl AsRef<Path>, settings: &S) -> Result<GameDir, StoreError> {
+        let root = path.as_ref().to_path_buf();
+        let settings_text = settings_to_toml(&root.join(SETTINGS_FILE), settings)?;
+        fs::create_dir_all(&root).map_err(StoreError::io(&root))?;
+        if fs::read_dir(&root).map_err(StoreError::io(&root))?.next().is_some() {
+            return Err(StoreError::AlreadyExists { path: root });
+        }
+        sync_dir(atomic::parent_of(&root))?;
+        let game = GameDir { root, recovered: Vec::new() };
+        let lock = game.lock_file(true)?;
+        let journal = game.file(JOURNAL_FILE);
+        File::create_new(&journal).and_then(|f| f.sync_all()).map_err(StoreError::io(&journal))?;
+        // `game.toml` last: a directory without it is not a game, so a crash part-way
+        // through leaves something `open` refuses rather than half a game.
+        write_atomic(&game.file(SETTINGS_FILE), settings_text.as_bytes())?;
+        drop(lock);
+        Ok(game)
+    }
+
+    /// Opens an existing game, repairing what a crash left behind (see
+    /// [`recovered`](Self::recovered)). Waits for the lock if a writer holds it.
+    pub fn open(path: impl AsRef<Path>) -> Result<GameDir, StoreError> {
+        let root = path.as_ref().to_path_buf();
+        require_settings(&root)?;
+        let mut game = GameDir { root, recovered: Vec::new() };
+        let lock = game.lock()?;
+        game.recovered = lock.dir.recovered.clone();
+        Ok(game)
+    }
+
+    /// Opens an existing game for reading only: no lock, no recovery, nothing written.
+    /// The readers work as they do on an opened game (an unfinished final journal line is
+    /// skipped, not repaired).
+    pub fn open_for_reading(path: impl AsRef<Path>) -> Result<GameDir, StoreError> {
+        let root = path.as_ref().to_path_buf();
+        require_settings(&root)?;
+        Ok(GameDir { root, recovered: Vec::new() })
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.root
+    }
+
+    /// What opening (or, on a [`GameLock`], taking this lock) repaired.
+    pub fn recovered(&self) -> &[Recovered] {
+        &self.recovered
+    }
+
+    /// Takes the game's lock, waiting for other writers, then runs recovery.
+    pub fn lock(&self) -> Result<GameLock, StoreError> {
+        self.lock_file(true).and_then(|f| self.recover(f))
+    }
+
+    /// Takes the game's lock if no one holds it, else [`StoreError::Locked`].
+    pub fn try_lock(&self) -> Result<GameLock, StoreError> {
+        self.lock_file(false).and_then(|f| self.recover(f))
+    }
+
+    /// Reads `game.toml`.
+    pub fn read_settings<S: DeserializeOwned>(&self) -> Result<S, StoreError> {
+        let path = self.file(SETTINGS_FILE);
+        let bytes = fs::read(&path).map_err(StoreError::io(&path))?;
+        let text = std::str::from_utf8(&bytes).map_err(|e| {
+            let (line, column) = error::line_column(&String::from_utf8_lossy(&bytes[..e.valid_up_to()]), usize::MAX);
+            StoreError::Parse { file: path.clone(), line, column, message: "invalid UTF-8".into() }
+        })?;
+        toml::from_str(text).map_err(|e| {
+            let (line, column) = e.span().map_or((1, 1), |span| error::line_column(text, span.start));
+            StoreError::Parse { file: path, line, column, message: e.message().to_owned() }
+        })
+    }
+
+    /// Reads the acknowledged journal (an unfinished final line is skipped, see
+    /// [`Journal::torn_tail`]).
+    pub fn journal<E: DeserializeOwned>(&self) -> Result<Journal<E>, StoreError> {
+        let path = self.file(JOURNAL_FILE);
+        let bytes = read_journal_bytes(&path)?;
+        journal::parse(&path, &bytes).map(journal::Parsed::into_journal)
+    }
+
+    /// Reads `state.json`: the seq of the last journal entry it applied, and the state.
+    /// `None` if no state was ever written.
+    pub fn read_state<T: DeserializeOwned>(&self) -> Result<Option<(u64, T)>, StoreError> {
+        let path = self.file(STATE_FILE);
+        let bytes = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => return Err(StoreError::Io { path, source }),
+        };
+        let state: StateIn<T> = serde_json::from_slice(&bytes).map_err(|e| StoreError::Parse {
+            file: path,
+            line: e.line(),
+            column: e.column(),
+            message: journal::json_message(&e),
+        })?;
+        Ok(Some((state.seq_applied, state.state)))
+    }
+
+    fn file(&self, name: &str) -> PathBuf {
+        self.root.join(name)
+    }
+
+    fn lock_file(&self, wait: bool) -> Result<File, StoreError> {
+        let path = self.file(LOCK_FILE);
+        let file = OpenOptions::new().create(true).truncate(false).write(true).open(&path);
+        let file = file.map_err(StoreError::io(&path))?;
+        if wait {
+            FileExt::lock_exclusive(&file).map_err(StoreError::io(&path))?;
+        } else if !FileExt::try_lock_exclusive(&file).map_err(StoreError::io(&path))? {
+            return Err(StoreError::Locked { path });
+        }
+        Ok(file)
+    }
+
+    fn recover(&self, lock: File) -> Result<GameLock, StoreError> {
+        let mut recovered: Vec<Recovered> =
+            remove_temp_files(&self.root)?.into_iter().map(|path| Recovered::TempFileRemoved { path }).collect();
+        let path = self.file(JOURNAL_FILE);
+        let bytes = read_journal_bytes(&path)?;
+        let parsed = journal::parse::<IgnoredAny>(&path, &bytes)?;
+        let last_seq = parsed.records.len() as u64;
+        let mut journal_len = bytes.len();
+        if let Some(torn) = parsed.torn {
+            let set_aside = self.torn_name(last_seq + 1);
+            write_atomic(&set_aside, &bytes[torn.offset..])?;
+            fault::reach(FaultPoint::TornCopied);
+            let file = OpenOptions::new().write(true).open(&path).map_err(StoreError::io(&path))?;
+            file.set_len(torn.offset as u64).and_then(|()| file.sync_all()).map_err(StoreError::io(&path))?;
+            recovered.push(Recovered::TornTail {
+                journal: path.clone(),
+                line: torn.line,
+                set_aside,
+                bytes: bytes.len() - torn.offset,
+            });
+            journal_len = torn.offset;
+        }
+        let journal = OpenOptions::new().append(true).open(&path).map_err(StoreError::io(&path))?;
+        Ok(GameLock {
+            dir: GameDir { root: self.root.clone(), recovered },
+            _lock: lock,
+            journal,
+            journal_len: journal_len as u64,
+            last_seq,
+            poisoned: false,
+        })
+    }
+
+    /// `journal.jsonl.torn-<seq>`, or `-<seq>.<n>` if an earlier crash at the same seq
+    /// already used that name.
+    fn torn_name(&self, seq: u64) -> PathBuf {
+        let base = format!("{JOURNAL_FILE}.torn-{seq}");
+        let mut candidate = self.file(&base);
+        let mut n = 1;
+        while candidate.exists() {
+            n += 1;
+            candidate = self.file(&format!("{base}.{n}"));
+        }
+        candidate
+    }
+}
+
+/// The game's lock, held until dropped. Every write goes through it. Derefs to the
+/// [`GameDir`] for reading; its [`recovered`](GameDir::recovered) lists what taking this
+/// lock repaired.
+#[derive(Debug)]
+pub struct GameLock {
+    dir: GameDir,
+    /// Held open for the flock; closing it releases the lock.
+    _lock: File,
+    journal: File,
+    journal_len: u64,
+    last_seq: u64,
+    poisoned: bool,
+}
+
+impl Deref for GameLock {
+    type Target = GameDir;
+    fn deref(&self) -> &GameDir {
+        &self.dir
+    }
+}
+
+impl GameLock {
+    /// The seq of the last journal entry (0 if none).
+    pub fn last_seq(&self) -> u64 {
+        self.last_seq
+    }
+
+    /// Appends one entry to the journal and returns its seq. Returns only once the line is
+    /// synced to disk: `Ok` is the acknowledgement.
+    pub fn append<E: Serialize>(&mut self, at: DateTime<Utc>, entry: &E) -> Result<u64, StoreError> {
+        let path = self.dir.file(JOURNAL_FILE);
+        if self.poisoned {
+            return Err(StoreError::Poisoned { path });
+        }
+        let seq = self.last_seq + 1;
+        let line = journal::encode(&path, seq, at, entry)?;
+        let written = (|| {
+            if fault::armed() {
+                // Split so a test can die with half a line on disk, as a crash inside one
+                // large write could leave it.
+                let (first, second) = line.split_at(line.len() / 2);
+                self.journal.write_all(first)?;
+                fault::reach(FaultPoint::AppendHalfWritten);
+                self.journal.write_all(second)?;
+            } else {
+                self.journal.write_all(&line)?;
+            }
+            fault::reach(FaultPoint::AppendWritten);
+            self.journal.sync_data()?;
+            fault::reach(FaultPoint::AppendSynced);
+            Ok(())
+        })();
+        if let Err(source) = written {
+            // Cut back a partial line so the next append does not glue onto it; if even
+            // that fails, the next lock's recovery sets it aside.
+            self.poisoned = true;
+            let _ = self.journal.set_len(self.journal_len).and_then(|()| self.journal.sync_data());
+            return Err(StoreError::Io { path, source });
+        }
+        self.journal_len += line.len() as u64;
+        self.last_seq = seq;
+        Ok(seq)
+    }
+
+    /// Replaces `state.json` atomically with `state`, recorded as having applied journal
+    /// entries 1..=`seq_applied`.
+    pub fn write_state<T: Serialize>(&self, seq_applied: u64, state: &T) -> Result<(), StoreError> {
+        let path = self.dir.file(STATE_FILE);
+        if seq_applied > self.last_seq {
+            return Err(StoreError::StateAheadOfJournal { path, seq_applied, journal_seq: self.last_seq });
+        }
+        let mut bytes = serde_json::to_vec_pretty(&StateOut { seq_applied, state })
+            .map_err(|e| StoreError::Serialize { path: path.clone(), message: e.to_string() })?;
+        bytes.push(b'\n');
+        write_atomic(&path, &bytes)
+    }
+
+    /// Replaces `game.toml` atomically.
+    pub fn write_settings<S: Serialize>(&self, settings: &S) -> Result<(), StoreError> {
+        let path = self.dir.file(SETTINGS_FILE);
+        let text = settings_to_toml(&path, settings)?;
+        write_atomic(&path, text.as_bytes())
+    }
+}
+
+fn settings_to_toml<S: Serialize>(path: &Path, settings: &S) -> Result<String, StoreError> {
+    toml::to_string_pretty(settings)
+        .map_err(|e| StoreError::Serialize { path: path.to_path_buf(), message: e.to_string() })
+}
+
+fn require_settings(root: &Path) -> Result<(), StoreError> {
+    let settings = root.join(SETTINGS_FILE);
+    match fs::metadata(&settings) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(StoreError::NotAGame { path: root.to_path_buf() }),
+        Err(source) => Err(StoreError::Io { path: settings, source }),
+    }
+}
+
+fn read_journal_bytes(path: &Path) -> Result<Vec<u8>, StoreError> {
+    match fs::read(path) {
+        Ok(bytes) => Ok(bytes),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            Err(StoreError::corrupt(path, None, "the journal is missing (a game directory always has one)"))
+        }
+        Err(source) => Err(StoreError::Io { path: path.to_path_buf(), source }),
+    }
+}

@@ -1,0 +1,2 @@
+//! Variants: what Shadow Worlds adds to the standard game.
+pub mod shadow;

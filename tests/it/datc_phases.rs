@@ -1,0 +1,411 @@
+//! The DATC retreat, build and civil-disorder cases (sections 6.H, 6.I, 6.J) from
+//! `tests/data/datc/6h.json`, `6i.json` and `6j.json` (made by `convert_phases.py` there).
+//!
+//! Orders are read from their structured fields, not their text, so these tests do not
+//! depend on the order grammar. A retreat case starts from the position after its movement
+//! phase as the data file gives it (derived from the DATC's expected move results).
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use shadowjudge::judge::adjustment::{
+    adjudicate_adjustments, AdjustmentIllegal, AdjustmentOrderResult, AdjustmentRules, BuildIllegal, CivilDisorderRule,
+    DefaultAdjustment,
+};
+use shadowjudge::judge::retreat::{
+    adjudicate_retreats, retreat_target, RetreatFate, RetreatIllegal, RetreatOrderStatus, RetreatPhase,
+};
+use shadowjudge::judge::{Dislodgement, Ownership, Unit};
+use shadowjudge::map::{Coast, Map, PowerId, ProvinceId, RegionId, UnitType};
+use shadowjudge::order::{Order, Place, UnitRef};
+
+const SECTION_6H: &str = include_str!("../data/datc/6h.json");
+const SECTION_6I: &str = include_str!("../data/datc/6i.json");
+const SECTION_6J: &str = include_str!("../data/datc/6j.json");
+
+#[derive(Deserialize)]
+struct Section<C> {
+    license: String,
+    cases: Vec<C>,
+}
+
+#[derive(Deserialize, Clone)]
+struct UnitData {
+    power: String,
+    #[serde(rename = "type")]
+    kind: String,
+    place: String,
+    coast: Option<String>,
+}
+
+#[derive(Deserialize, Clone)]
+struct OrderData {
+    text: String,
+    power: String,
+    kind: String,
+    unit_type: Option<String>,
+    place: Option<String>,
+    coast: Option<String>,
+    to: Option<String>,
+    to_coast: Option<String>,
+    #[serde(default)]
+    via_convoy: bool,
+    target_type: Option<String>,
+    target_place: Option<String>,
+    target_coast: Option<String>,
+    expect: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct DislodgedData {
+    unit: UnitData,
+    attacker_from: String,
+    via_convoy: bool,
+}
+
+#[derive(Deserialize)]
+struct AfterMovement {
+    units: Vec<UnitData>,
+    dislodged: Vec<DislodgedData>,
+    standoffs: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct FateData {
+    place: String,
+    fate: String,
+    to: Option<String>,
+    reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RetreatCase {
+    test: String,
+    convoyed_attack_opens_origin: bool,
+    after_movement: AfterMovement,
+    orders: Vec<OrderData>,
+    fates: Vec<FateData>,
+}
+
+#[derive(Deserialize)]
+struct AdjustmentCase {
+    test: String,
+    edition: String,
+    ownership: BTreeMap<String, String>,
+    units: Vec<UnitData>,
+    orders: Vec<OrderData>,
+    civil_disorder: Vec<UnitData>,
+    #[serde(default)]
+    builds_waived: BTreeMap<String, usize>,
+}
+
+fn province(map: &Map, name: &str) -> ProvinceId {
+    map.lookup_province(name).unwrap_or_else(|| panic!("unknown province {name}"))
+}
+
+fn coast(name: &Option<String>) -> Option<Coast> {
+    name.as_deref().map(|c| Coast::from_short(c).unwrap_or_else(|| panic!("unknown coast {c}")))
+}
+
+fn power(map: &Map, name: &str) -> PowerId {
+    map.lookup_power(name).unwrap_or_else(|| panic!("unknown power {name}"))
+}
+
+fn kind(letter: &str) -> UnitType {
+    match letter {
+        "A" => UnitType::Army,
+        "F" => UnitType::Fleet,
+        other => panic!("unknown unit type {other}"),
+    }
+}
+
+fn place(map: &Map, name: &Option<String>, c: &Option<String>) -> Place {
+    Place { province: province(map, name.as_deref().expect("a place")), coast: coast(c) }
+}
+
+fn unit(map: &Map, u: &UnitData) -> Unit {
+    let k = kind(&u.kind);
+    let region = map.region_for(k, province(map, &u.place), coast(&u.coast)).expect("a unit's region");
+    Unit { power: power(map, &u.power), kind: k, region }
+}
+
+fn order(map: &Map, o: &OrderData) -> (PowerId, Order<Place>) {
+    let unit_ref = || UnitRef { kind: o.unit_type.as_deref().map(kind), at: place(map, &o.place, &o.coast) };
+    let target =
+        || UnitRef { kind: o.target_type.as_deref().map(kind), at: place(map, &o.target_place, &o.target_coast) };
+    let to = || place(map, &o.to, &o.to_coast);
+    let order = match o.kind.as_str() {
+        "hold" => Order::Hold { unit: unit_ref() },
+        "move" => Order::Move { unit: unit_ref(), to: to(), via_convoy: o.via_convoy },
+        "retreat" => Order::Retreat { unit: unit_ref(), to: to() },
+        "support_hold" => Order::SupportHold { unit: unit_ref(), supported: target() },
+        "support_move" => Order::SupportMove { unit: unit_ref(), supported: target(), to: to() },
+        "convoy" => Order::Convoy { unit: unit_ref(), army: target(), to: to() },
+        "disband" | "remove" => Order::Disband { unit: unit_ref() },
+        "build" => Order::Build { kind: o.unit_type.as_deref().map(kind), at: place(map, &o.place, &o.coast) },
+        "waive" => Order::Waive,
+        other => panic!("unknown order kind {other}"),
+    };
+    (power(map, &o.power), order)
+}
+
+fn sorted(mut units: Vec<Unit>) -> Vec<Unit> {
+    units.sort();
+    units
+}
+
+fn find_case<C: for<'de> Deserialize<'de>>(text: &str, test: &str, name: impl Fn(&C) -> &str) -> C {
+    let section: Section<C> = serde_json::from_str(text).expect("a valid data file");
+    assert!(section.license.contains("MIT"), "the data file keeps its licence notice");
+    section.cases.into_iter().find(|c| name(c) == test).unwrap_or_else(|| panic!("no case {test}"))
+}
+
+fn run_retreat_case(test: &str) {
+    let map = Map::standard();
+    let case: RetreatCase = find_case(SECTION_6H, test, |c: &RetreatCase| &c.test);
+    let phase = RetreatPhase {
+        units_after: case.after_movement.units.iter().map(|u| unit(&map, u)).collect(),
+        dislodged: case
+            .after_movement
+            .dislodged
+            .iter()
+            .map(|d| Dislodgement {
+                unit: unit(&map, &d.unit),
+                attacker_from: province(&map, &d.attacker_from),
+                via_convoy: d.via_convoy,
+            })
+            .collect(),
+        standoffs: case.after_movement.standoffs.iter().map(|p| province(&map, p)).collect(),
+    };
+    let orders: Vec<(PowerId, Order<Place>)> = case.orders.iter().map(|o| order(&map, o)).collect();
+    let result = adjudicate_retreats(&map, &phase, &orders, case.convoyed_attack_opens_origin);
+
+    for (data, report) in case.orders.iter().zip(&result.orders) {
+        let got = match report.status {
+            RetreatOrderStatus::Accepted { .. } => "accepted".to_string(),
+            RetreatOrderStatus::Illegal(why) => format!("illegal ({})", why.describe(&map)),
+        };
+        let expected = data.expect.as_deref().unwrap_or("");
+        assert!(got.starts_with(expected), "{}: expected {expected}, got {got}", data.text);
+    }
+
+    assert_eq!(result.outcomes.len(), case.fates.len());
+    let mut expected_units = phase.units_after.clone();
+    for (fate, outcome) in case.fates.iter().zip(&result.outcomes) {
+        assert_eq!(map.province_of(outcome.unit.region), province(&map, &fate.place));
+        let what = format!("{}: {}", outcome.unit.describe(&map), outcome.fate.describe(&map));
+        match (fate.fate.as_str(), &outcome.fate) {
+            ("retreated", RetreatFate::Retreated { to }) => {
+                let wanted = province(&map, fate.to.as_deref().expect("a destination"));
+                assert_eq!(map.province_of(*to), wanted, "{what}");
+                expected_units.push(Unit { region: *to, ..outcome.unit });
+            }
+            ("bounced", RetreatFate::Bounced { with }) => assert!(!with.is_empty(), "{what}"),
+            ("no order", RetreatFate::NoOrder) | ("disbanded", RetreatFate::Disbanded) => {}
+            ("illegal order", RetreatFate::IllegalOrder(why)) => {
+                let matches = match fate.reason.as_deref() {
+                    Some("not a retreat order") => matches!(why, RetreatIllegal::NotARetreatOrder { .. }),
+                    Some("cannot reach") => matches!(why, RetreatIllegal::CannotReach { .. }),
+                    Some("attacker origin") => matches!(why, RetreatIllegal::AttackerOrigin { .. }),
+                    Some("standoff") => matches!(why, RetreatIllegal::Standoff { .. }),
+                    other => panic!("unknown reason {other:?}"),
+                };
+                assert!(matches, "{what}: expected {:?}", fate.reason);
+            }
+            (expected, _) => panic!("{what}: expected {expected}"),
+        }
+    }
+    assert_eq!(sorted(result.units.clone()), sorted(expected_units));
+
+    // The options reported agree with the check of a single retreat.
+    for (d, outcome) in phase.dislodged.iter().zip(&result.outcomes) {
+        for r in 0..map.region_count() {
+            let r = RegionId(r as u16);
+            let reg = map.region(r);
+            let to = Place { province: reg.province, coast: reg.coast };
+            let legal = retreat_target(&map, &phase, d, to, case.convoyed_attack_opens_origin) == Ok(r);
+            assert_eq!(legal, outcome.options.contains(&r), "{} to {}", d.unit.describe(&map), map.region_name(r));
+        }
+    }
+}
+
+fn run_adjustment_case(text: &str, test: &str) {
+    let map = Map::standard();
+    let case: AdjustmentCase = find_case(text, test, |c: &AdjustmentCase| &c.test);
+    let mut ownership = Ownership::initial(&map);
+    for (p, owner) in &case.ownership {
+        ownership.set(province(&map, p), Some(power(&map, owner)));
+    }
+    let units: Vec<Unit> = case.units.iter().map(|u| unit(&map, u)).collect();
+    let orders: Vec<(PowerId, Order<Place>)> = case.orders.iter().map(|o| order(&map, o)).collect();
+    let civil_disorder = match case.edition.as_str() {
+        "1971" => CivilDisorderRule::HomeCenters1971,
+        _ => CivilDisorderRule::Rulebook2023,
+    };
+    let result = adjudicate_adjustments(&map, &units, &ownership, &orders, AdjustmentRules { civil_disorder });
+
+    let mut expected_units = units.clone();
+    for (data, outcome) in case.orders.iter().zip(&result.outcomes) {
+        let got = &outcome.result;
+        let what = format!("{}: {}", data.text, got.describe(&map));
+        match (data.expect.as_deref(), got) {
+            (Some("built"), AdjustmentOrderResult::Built { unit }) => {
+                let k = unit.kind;
+                let coast = if k == UnitType::Fleet { coast(&data.coast) } else { None };
+                let region = map.region_for(k, province(&map, data.place.as_deref().expect("a place")), coast);
+                assert_eq!(Some(unit.region), region, "{what}");
+                expected_units.push(*unit);
+            }
+            (Some("removed"), AdjustmentOrderResult::Removed { unit }) => {
+                assert_eq!(map.province_of(unit.region), province(&map, data.place.as_deref().expect("a place")));
+                expected_units.retain(|u| u != unit);
+            }
+            (Some("waived"), AdjustmentOrderResult::Waived)
+            | (Some("illegal"), AdjustmentOrderResult::Illegal(_))
+            | (Some("too many"), AdjustmentOrderResult::TooMany) => {}
+            (expected, _) => panic!("{what}: expected {expected:?}"),
+        }
+    }
+
+    let mut removed_in_disorder = Vec::new();
+    let mut waived: BTreeMap<String, usize> = BTreeMap::new();
+    for d in &result.defaults {
+        match d {
+            DefaultAdjustment::CivilDisorderRemoval { unit, .. } => removed_in_disorder.push(*unit),
+            DefaultAdjustment::BuildsWaived { power, count } => {
+                waived.insert(map.power(*power).key.clone(), *count);
+            }
+        }
+    }
+    let expected_disorder: Vec<Unit> = case.civil_disorder.iter().map(|u| unit(&map, u)).collect();
+    assert_eq!(removed_in_disorder, expected_disorder, "civil-disorder removals");
+    for (p, n) in &case.builds_waived {
+        assert_eq!(waived.get(p).copied().unwrap_or(0), *n, "builds waived by {p}");
+    }
+    expected_units.retain(|u| !expected_disorder.contains(u));
+    assert_eq!(sorted(result.units.clone()), sorted(expected_units));
+}
+
+macro_rules! retreat_cases {
+    ($($name:ident),* $(,)?) => {
+        $( #[test] fn $name() { run_retreat_case(stringify!($name)); } )*
+        const RETREAT_TESTS: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+macro_rules! adjustment_cases {
+    ($section:ident, $list:ident: $($name:ident),* $(,)?) => {
+        $( #[test] fn $name() { run_adjustment_case($section, stringify!($name)); } )*
+        const $list: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+retreat_cases!(
+    datc_6_h_1_no_supports_during_retreat,
+    datc_6_h_2_no_supports_from_retreating_unit,
+    datc_6_h_3_no_convoy_during_retreat,
+    datc_6_h_4_no_other_moves_during_retreat,
+    datc_6_h_5_a_unit_may_not_retreat_to_the_area_from_which_it_is_attacked,
+    datc_6_h_6_unit_may_not_retreat_to_a_contested_area,
+    datc_6_h_7_multiple_retreat_to_same_area_will_disband_units,
+    datc_6_h_8_triple_retreat_to_same_area_will_disband_units,
+    datc_6_h_9_dislodged_unit_will_not_make_attackers_area_contested,
+    datc_6_h_10_not_retreating_to_attacker_does_not_mean_contested,
+    datc_6_h_11_retreat_when_dislodged_by_adjacent_convoy,
+    datc_6_h_11_retreat_when_dislodged_by_adjacent_convoy_choice_a,
+    datc_6_h_12_retreat_when_dislodged_by_adjacent_convoy_while_trying_to_do_the_same,
+    datc_6_h_12_retreat_when_dislodged_by_adjacent_convoy_while_trying_to_do_the_same_choice_a,
+    datc_6_h_13_no_retreat_with_convoy_in_main_phase,
+    datc_6_h_14_no_retreat_with_support_in_main_phase,
+    datc_6_h_15_no_coastal_crawl_in_retreat,
+    datc_6_h_16_contested_for_both_coasts,
+);
+
+adjustment_cases!(SECTION_6I, BUILD_TESTS:
+    datc_6_i_1_too_many_build_orders,
+    datc_6_i_2_fleets_can_not_be_build_in_land_areas,
+    datc_6_i_3_supply_center_must_be_empty_for_building,
+    datc_6_i_4_both_coasts_must_be_empty_for_building,
+    datc_6_i_5_building_in_home_supply_center_that_is_not_owned,
+    datc_6_i_6_building_in_owned_supply_center_that_is_not_a_home_supply_center,
+    datc_6_i_7_only_one_build_in_a_home_supply_center,
+);
+
+adjustment_cases!(SECTION_6J, DISORDER_TESTS:
+    datc_6_j_1_too_many_remove_orders,
+    datc_6_j_2_removing_the_same_unit_twice,
+    datc_6_j_3_civil_disorder_two_armies_with_different_distance,
+    datc_6_j_4_civil_disorder_two_armies_with_equal_distance,
+    datc_6_j_5_civil_disorder_two_fleets_with_different_distance,
+    datc_6_j_6_civil_disorder_two_fleets_with_equal_distance,
+    datc_6_j_7_civil_disorder_two_fleets_and_army_with_equal_distance,
+    datc_6_j_8_civil_disorder_a_fleet_with_shorter_distance_then_the_army,
+    datc_6_j_9_civil_disorder_must_be_counted_from_both_coasts,
+    datc_6_j_9_civil_disorder_must_be_counted_from_both_coasts_second_scenario,
+    datc_6_j_10_civil_disorder_counting_convoying_distance,
+    datc_6_j_11_distance_to_owned_supply_center_1971,
+    datc_6_j_11_distance_to_owned_supply_center_2023,
+);
+
+#[derive(Deserialize)]
+struct Named {
+    test: String,
+}
+
+/// Every case in the data files has its test above, and every test its case.
+#[test]
+fn every_phase_case_has_a_test() {
+    for (text, tests) in [(SECTION_6H, RETREAT_TESTS), (SECTION_6I, BUILD_TESTS), (SECTION_6J, DISORDER_TESTS)] {
+        let section: Section<Named> = serde_json::from_str(text).expect("a valid data file");
+        let mut in_data: Vec<&str> = section.cases.iter().map(|c| c.test.as_str()).collect();
+        let mut in_code = tests.to_vec();
+        in_data.sort();
+        in_code.sort();
+        assert_eq!(in_data, in_code);
+    }
+}
+
+/// The reasons DATC 6.I gives for failed builds are the ones reported.
+#[test]
+fn datc_6_i_builds_fail_for_the_datc_reason() {
+    let map = Map::standard();
+    type ReasonCheck = fn(&BuildIllegal) -> bool;
+    let expected: &[(&str, ReasonCheck)] = &[
+        ("datc_6_i_1_too_many_build_orders", |b| matches!(b, BuildIllegal::NotAHomeCenter { .. })),
+        ("datc_6_i_2_fleets_can_not_be_build_in_land_areas", |b| matches!(b, BuildIllegal::FleetInland { .. })),
+        ("datc_6_i_3_supply_center_must_be_empty_for_building", |b| matches!(b, BuildIllegal::Occupied { .. })),
+        ("datc_6_i_4_both_coasts_must_be_empty_for_building", |b| matches!(b, BuildIllegal::Occupied { .. })),
+        ("datc_6_i_5_building_in_home_supply_center_that_is_not_owned", |b| {
+            matches!(b, BuildIllegal::NotOwned { owner: Some(_), .. })
+        }),
+        ("datc_6_i_6_building_in_owned_supply_center_that_is_not_a_home_supply_center", |b| {
+            matches!(b, BuildIllegal::NotAHomeCenter { .. })
+        }),
+        ("datc_6_i_7_only_one_build_in_a_home_supply_center", |b| {
+            matches!(b, BuildIllegal::SecondBuildInCenter { .. })
+        }),
+    ];
+    for (test, check) in expected {
+        let case: AdjustmentCase = find_case(SECTION_6I, test, |c: &AdjustmentCase| &c.test);
+        let ownership = {
+            let mut o = Ownership::initial(&map);
+            for (p, owner) in &case.ownership {
+                o.set(province(&map, p), Some(power(&map, owner)));
+            }
+            o
+        };
+        let units: Vec<Unit> = case.units.iter().map(|u| unit(&map, u)).collect();
+        let orders: Vec<(PowerId, Order<Place>)> = case.orders.iter().map(|o| order(&map, o)).collect();
+        let result = adjudicate_adjustments(&map, &units, &ownership, &orders, AdjustmentRules::default());
+        let reasons: Vec<BuildIllegal> = result
+            .outcomes
+            .iter()
+            .filter_map(|o| match o.result {
+                AdjustmentOrderResult::Illegal(AdjustmentIllegal::Build(b)) => Some(b),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(reasons.len(), 1, "{test}");
+        assert!(check(&reasons[0]), "{test}: {}", reasons[0].describe(&map));
+    }
+}

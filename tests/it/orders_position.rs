@@ -1,0 +1,50 @@
+//! `orders check --position`: orders understood but impossible in a position are warnings.
+use std::process::Command;
+
+fn check(position: &str, orders: &str, json: bool) -> (i32, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let pos = dir.path().join("position.toml");
+    let file = dir.path().join("orders.txt");
+    std::fs::write(&pos, position).unwrap();
+    std::fs::write(&file, orders).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_shadowjudge"));
+    cmd.args(["orders", "check", "--position"]).arg(&pos).arg(&file);
+    if json {
+        cmd.arg("--json");
+    }
+    let out = cmd.output().unwrap();
+    (out.status.code().unwrap(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+const SPRING: &str =
+    "season = \"spring\"\nyear = 1901\n[units]\nfrance = [\"A par\", \"F bre\"]\ngermany = [\"A mun\"]\n";
+
+#[test]
+fn illegal_orders_are_warnings_with_their_line() {
+    let (code, stdout, stderr) = check(SPRING, "France:\nA par - bur\nF bre - par\nA mun - ber\nA ruh - bur\n", false);
+    assert_eq!(code, 0, "illegal is not invalid: {stderr}");
+    assert_eq!(stdout.lines().count(), 4);
+    assert!(stderr.contains("orders.txt:3:1") && stderr.contains("cannot move inland"), "{stderr}");
+    assert!(stderr.contains("orders.txt:4:1") && stderr.contains("German, not yours"), "{stderr}");
+    assert!(stderr.contains("orders.txt:5:1") && stderr.contains("no unit in Ruhr"), "{stderr}");
+    assert!(!stderr.contains(":2:1"), "the legal move is not flagged: {stderr}");
+}
+
+#[test]
+fn json_lists_illegal_orders_apart_from_diagnostics() {
+    let (code, stdout, _) = check(SPRING, "France:\nA par - bur\nF bre - par\nA par - Bugundy\n", true);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["illegal"].as_array().unwrap().len(), 1);
+    assert_eq!(v["illegal"][0]["line"], 3);
+    assert_eq!(v["diagnostics"][0]["line"], 4);
+}
+
+#[test]
+fn winter_builds_are_checked_against_the_position() {
+    let winter = "season = \"winter\"\nyear = 1901\n[units]\nfrance = [\"A par\"]\n[centers]\nfrance = [\"par\", \"bre\", \"mar\", \"spa\"]\n";
+    let (_, _, stderr) = check(winter, "France:\nbuild A par\nbuild F bre\nbuild A mun\n", false);
+    assert!(stderr.contains("orders.txt:2"), "Paris is occupied: {stderr}");
+    assert!(stderr.contains("orders.txt:4"), "Munich is not French: {stderr}");
+    assert!(!stderr.contains("orders.txt:3"), "Brest is fine: {stderr}");
+}
