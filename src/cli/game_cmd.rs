@@ -321,6 +321,7 @@ pub fn history(a: DirArgs) -> Result<ExitCode, CliError> {
             }
             Entry::RolledBack { to, .. } => (format!("rolled back to {to}"), *to),
             Entry::DrawDeclared { notice, state } => (notice.clone(), state.phase),
+            Entry::DrawVote { power } => (format!("{power} votes for a draw"), g.game.state.phase),
             Entry::DeadlineSet { deadline } => {
                 (format!("deadline set: {}", deadline_text(*deadline)), g.game.state.phase)
             }
@@ -369,10 +370,41 @@ pub fn rollback(a: RollbackArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn draw(a: DirArgs) -> Result<ExitCode, CliError> {
+#[derive(clap::Args, Debug)]
+pub struct DrawArgs {
+    pub dir: PathBuf,
+    /// Record this power's vote for a draw (the game is drawn when every surviving power
+    /// has voted). Without it, the game master declares the draw at once.
+    #[arg(long)]
+    pub power: Option<String>,
+}
+
+pub fn draw(a: DrawArgs) -> Result<ExitCode, CliError> {
     let mut g = open(&a.dir)?;
-    let notice = g.declare_draw(now()).map_err(game_error)?;
-    println!("{notice}");
+    match &a.power {
+        None => println!("{}", g.declare_draw(now()).map_err(game_error)?),
+        Some(name) => {
+            let power =
+                g.game.map.lookup_power(name).ok_or_else(|| CliError::Usage(format!("unknown power `{name}`")))?;
+            match g.vote_draw(power, now()).map_err(game_error)? {
+                Some(notice) => println!("{notice}"),
+                None => {
+                    let missing: Vec<String> = g
+                        .game
+                        .active_powers()
+                        .into_iter()
+                        .filter(|p| !g.game.state.draw_votes.contains(p))
+                        .map(|p| g.game.map.power(p).name.clone())
+                        .collect();
+                    println!(
+                        "{} votes for a draw. Still to agree: {}.",
+                        g.game.map.power(power).name,
+                        missing.join(", ")
+                    );
+                }
+            }
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -45,8 +45,8 @@ enum Command {
     Results(game_cmd::ResultsArgs),
     /// Go back to the start of an earlier phase (journaled: nothing is deleted).
     Rollback(game_cmd::RollbackArgs),
-    /// Declare the game drawn between the surviving powers.
-    Draw(game_cmd::DirArgs),
+    /// Declare the game drawn between the surviving powers, or record one power's vote.
+    Draw(game_cmd::DrawArgs),
     /// Shadow Worlds: the combined ledger of both boards.
     Ledger(game_cmd::DirArgs),
 }

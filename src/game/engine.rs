@@ -821,6 +821,20 @@ impl Game {
         notice
     }
 
+    /// A power votes for a draw. Returns the end notice when every surviving power has now
+    /// voted (the game is drawn between them).
+    pub fn vote_draw(&mut self, power: PowerId) -> Option<String> {
+        if !self.state.draw_votes.contains(&power) {
+            self.state.draw_votes.push(power);
+        }
+        let all = self.active_powers().iter().all(|p| self.state.draw_votes.contains(p));
+        if all && self.state.end.is_none() {
+            Some(self.declare_draw())
+        } else {
+            None
+        }
+    }
+
     fn winter_needed(&self) -> bool {
         match self.settings.variant {
             VariantKind::Standard => self.active_powers().iter().any(|p| self.adjustment_delta(Board::A, *p) != 0),

@@ -26,6 +26,8 @@ pub enum Entry {
     RolledBack { to: Phase, state: GameState },
     /// The game master declared a draw (or every surviving power agreed to one).
     DrawDeclared { notice: String, state: GameState },
+    /// A power voted for a draw (the game ends when every surviving power has).
+    DrawVote { power: String },
     /// The deadline of the current phase was set or moved (extended, paused, resumed).
     DeadlineSet { deadline: Option<chrono::DateTime<chrono::Utc>> },
 }
@@ -65,6 +67,10 @@ pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
             }
             Entry::RolledBack { state, .. } | Entry::DrawDeclared { state, .. } => game.state = state.clone(),
             Entry::DeadlineSet { deadline } => game.state.deadline = *deadline,
+            Entry::DrawVote { power } => {
+                let p = game.map.lookup_power(power).ok_or_else(|| err(format!("unknown power `{power}`")))?;
+                game.vote_draw(p);
+            }
         }
     }
     Ok(())

@@ -197,6 +197,17 @@ impl OpenGame {
         Ok(notice)
     }
 
+    /// A power votes for a draw; returns the end notice if that made the game a draw.
+    pub fn vote_draw(&mut self, power: PowerId, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
+        let mut lock = self.relock()?;
+        if self.game.state.end.is_some() {
+            return Err(GameError::Over);
+        }
+        let notice = self.game.vote_draw(power);
+        self.record(&mut lock, now, Entry::DrawVote { power: self.game.map.power(power).key.clone() })?;
+        Ok(notice)
+    }
+
     /// Move the deadline of the current phase (`None`: no deadline, e.g. paused).
     pub fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError> {
         let mut lock = self.relock()?;

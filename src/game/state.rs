@@ -61,6 +61,9 @@ pub struct GameState {
     pub eliminated: Vec<PowerId>,
     #[serde(default)]
     pub end: Option<GameEnd>,
+    /// Powers that have voted for a draw; when every surviving power has, the game ends.
+    #[serde(default)]
+    pub draw_votes: Vec<PowerId>,
     /// When the current phase is due (none: no deadline, the game master adjudicates).
     #[serde(default)]
     pub deadline: Option<chrono::DateTime<chrono::Utc>>,
@@ -96,6 +99,7 @@ impl GameState {
             submitted: Vec::new(),
             eliminated: Vec::new(),
             end: None,
+            draw_votes: Vec::new(),
             deadline: None,
         }
     }

@@ -1,6 +1,7 @@
 //! The integration tests: one binary, one module per area.
 mod datc;
 mod datc_phases;
+mod game_engine;
 mod grammar;
 mod mail;
 mod map_files;
