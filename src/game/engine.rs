@@ -537,6 +537,12 @@ impl Game {
         result: &str,
         reason: String,
     ) -> OrderLine {
+        // The judge's reasons often open with the result word ("illegal: ..."); the report
+        // prints the result already, so say it once.
+        let reason = match reason.strip_prefix(result).and_then(|r| r.strip_prefix(": ")) {
+            Some(rest) => rest.to_string(),
+            None => reason,
+        };
         OrderLine { power: self.power_name(power), board, order, result: result.into(), reason }
     }
 
