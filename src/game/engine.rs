@@ -383,9 +383,9 @@ impl Game {
         if !accepted.is_empty() && !next.submitted.contains(&power) {
             next.submitted.push(power);
         }
-        let ack_state = if check_only { &self.state } else { &next };
-        let missing = Game { settings: self.settings.clone(), map: self.map.clone(), state: ack_state.clone() }
-            .missing_orders(power);
+        // A check answers "what if I sent this?": what would still be missing once kept.
+        let missing =
+            Game { settings: self.settings.clone(), map: self.map.clone(), state: next.clone() }.missing_orders(power);
         if !check_only {
             self.state = next;
         }
