@@ -299,9 +299,9 @@ impl Game {
         if !accepted.is_empty() && !next.submitted.contains(&power) {
             next.submitted.push(power);
         }
-        let ack_state = if check_only { &self.state } else { &next };
-        let missing = Game { settings: self.settings.clone(), map: self.map.clone(), state: ack_state.clone() }
-            .missing_orders(power);
+        // A check answers "what if I sent this?": what would still be missing once kept.
+        let missing =
+            Game { settings: self.settings.clone(), map: self.map.clone(), state: next.clone() }.missing_orders(power);
         if !check_only {
             self.state = next;
         }
@@ -564,6 +564,12 @@ impl Game {
         result: &str,
         reason: String,
     ) -> OrderLine {
+        // The judge's reasons often open with the result word ("illegal: ..."); the report
+        // prints the result already, so say it once.
+        let reason = match reason.strip_prefix(result).and_then(|r| r.strip_prefix(": ")) {
+            Some(rest) => rest.to_string(),
+            None => reason,
+        };
         OrderLine { power: self.power_name(power), board, order, result: result.into(), reason }
     }
 

@@ -129,15 +129,11 @@ impl PhaseReport {
                 let _ = writeln!(out, "\nDislodged units:");
                 for d in &b.dislodged {
                     let options = if d.retreats.is_empty() {
-                        "none: it will be disbanded".to_string()
+                        "cannot retreat: it will be disbanded".to_string()
                     } else {
-                        d.retreats.join(", ")
+                        format!("may retreat to {}", d.retreats.join(", "))
                     };
-                    let _ = writeln!(
-                        out,
-                        "  {} {} (attacked from {}): may retreat to {options}",
-                        d.power, d.unit, d.attacked_from
-                    );
+                    let _ = writeln!(out, "  {} {} (attacked from {}): {options}", d.power, d.unit, d.attacked_from);
                 }
             }
             if !b.ownership_changes.is_empty() {

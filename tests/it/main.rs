@@ -1,4 +1,5 @@
 //! The integration tests: one binary, one module per area.
+mod cli_game;
 mod datc;
 mod datc_phases;
 mod game_engine;
@@ -7,4 +8,5 @@ mod mail;
 mod map_files;
 mod orders_position;
 mod shadow;
+mod standard_game;
 mod store;
