@@ -714,7 +714,7 @@ impl Game {
                         board_label(variant, board).map(|c| format!(" on board {c}")).unwrap_or_default()
                     ));
                 }
-                let reason = r.fate.describe(&self.map);
+                let reason = if res == "succeeds" { String::new() } else { r.fate.describe(&self.map) };
                 lines.push((r.unit.power, self.order_line(r.unit.power, None, order_text, res, reason)));
             }
             lines.sort_by_key(|(p, _)| *p);
@@ -841,6 +841,14 @@ impl Game {
         }
     }
 
+    /// A Winter order as reports print it: a disband is a removal there.
+    fn winter_text(&self, order: &Order<Place>) -> String {
+        match order {
+            Order::Disband { .. } => format!("remove {}", order.canonical(&self.map).trim_end_matches(" disband")),
+            o => o.canonical(&self.map),
+        }
+    }
+
     fn winter_needed(&self) -> bool {
         match self.settings.variant {
             VariantKind::Standard => self.active_powers().iter().any(|p| self.adjustment_delta(Board::A, *p) != 0),
@@ -866,7 +874,7 @@ impl Game {
                         _ => "succeeds",
                     };
                     let reason = if res == "succeeds" { String::new() } else { o.result.describe(&self.map) };
-                    lines.push((o.power, self.order_line(o.power, None, o.order.canonical(&self.map), res, reason)));
+                    lines.push((o.power, self.order_line(o.power, None, self.winter_text(&o.order), res, reason)));
                 }
                 for d in &result.defaults {
                     if let DefaultAdjustment::CivilDisorderRemoval { power, unit } = d {
@@ -875,7 +883,7 @@ impl Game {
                             self.order_line(
                                 *power,
                                 None,
-                                format!("{} disband", unit.describe(&self.map)),
+                                format!("remove {}", unit.describe(&self.map)),
                                 "default",
                                 "civil disorder".into(),
                             ),
@@ -926,7 +934,7 @@ impl Game {
                         report.adjustments.push(self.order_line(
                             p,
                             wo.board.map(|b| b.letter()),
-                            wo.order.canonical(&self.map),
+                            self.winter_text(&wo.order),
                             res,
                             reason,
                         ));
@@ -936,7 +944,7 @@ impl Game {
                             report.adjustments.push(self.order_line(
                                 p,
                                 Some(board.letter()),
-                                format!("{} disband", unit.describe(&self.map)),
+                                format!("remove {}", unit.describe(&self.map)),
                                 "default",
                                 cd.describe(&self.map),
                             ));
