@@ -61,15 +61,17 @@ fn invalid(msg: String) -> GameError {
 pub fn play(example_dir: &Path, game_dir: &Path, start: DateTime<Utc>) -> Result<Played, GameError> {
     let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| invalid(format!("{}: {e}", p.display())));
     let file = example_dir.join("example.toml");
-    let ex: ExampleFile =
-        toml::from_str(&read(&file)?).map_err(|e| invalid(format!("{}: {}", file.display(), e.to_string().trim_end())))?;
-    let variant = VariantKind::parse(&ex.variant).ok_or_else(|| invalid(format!("unknown variant `{}`", ex.variant)))?;
+    let ex: ExampleFile = toml::from_str(&read(&file)?)
+        .map_err(|e| invalid(format!("{}: {}", file.display(), e.to_string().trim_end())))?;
+    let variant =
+        VariantKind::parse(&ex.variant).ok_or_else(|| invalid(format!("unknown variant `{}`", ex.variant)))?;
     let map = Map::standard();
     let mut settings = Settings::new(&ex.name, variant);
     settings.shadow.short_game = ex.short_game;
     settings.shadow.victory_counts = ex.victory_counts.unwrap_or_default();
     let players_path = example_dir.join(&ex.players);
-    settings.players = parse_players(&read(&players_path)?, &players_path.display().to_string(), &map).map_err(invalid)?;
+    settings.players =
+        parse_players(&read(&players_path)?, &players_path.display().to_string(), &map).map_err(invalid)?;
     let state = match &ex.start {
         None => GameState::start(&map, variant.boards()),
         Some(s) => {
@@ -88,9 +90,8 @@ pub fn play(example_dir: &Path, game_dir: &Path, start: DateTime<Utc>) -> Result
     for entry in std::fs::read_dir(&orders_dir).map_err(|e| invalid(format!("{}: {e}", orders_dir.display())))? {
         let entry = entry.map_err(|e| invalid(e.to_string()))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        let phase: Phase = name
-            .parse()
-            .map_err(|_| invalid(format!("{}: `{name}` is not a phase code", orders_dir.display())))?;
+        let phase: Phase =
+            name.parse().map_err(|_| invalid(format!("{}: `{name}` is not a phase code", orders_dir.display())))?;
         phases.push((phase, entry.path()));
     }
     phases.sort();
@@ -138,8 +139,11 @@ fn submit_folder(game: &mut OpenGame, dir: &Path, now: DateTime<Utc>) -> Result<
     files.sort();
     for f in files {
         let stem = f.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let power =
-            game.game.map.lookup_power(&stem).ok_or_else(|| invalid(format!("{}: no power called `{stem}`", f.display())))?;
+        let power = game
+            .game
+            .map
+            .lookup_power(&stem)
+            .ok_or_else(|| invalid(format!("{}: no power called `{stem}`", f.display())))?;
         let text = std::fs::read_to_string(&f).map_err(|e| invalid(format!("{}: {e}", f.display())))?;
         let ack = game.submit(power, &text, false, now)?;
         if !ack.problems.is_empty() {

@@ -3,5 +3,6 @@ mod datc;
 mod datc_phases;
 mod grammar;
 mod map_files;
+mod resolve;
 mod shadow;
 mod store;
