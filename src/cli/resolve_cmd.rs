@@ -1,11 +1,109 @@
-//! `shadowjudge resolve` (placeholder until movement adjudication lands).
+//! `shadowjudge resolve`: movement phases in batch, JSON Lines on stdin, one JSON line
+//! per case on stdout in input order (the format is in `judge::batch`).
+//!
+//! With `--jobs N` the input is read in blocks; each block is cut into N contiguous
+//! chunks adjudicated on N threads, and the chunks are written back in order, so the
+//! output is byte-identical whatever N is.
+use std::io::{BufRead, BufWriter, Write};
 use std::process::ExitCode;
+
+use crate::judge::batch::BatchResolver;
+use crate::judge::rulebook::{Edition, Rulebook};
+use crate::map::Map;
 
 use super::CliError;
 
-#[derive(clap::Args, Debug)]
-pub struct ResolveArgs {}
+/// Lines read before a block is adjudicated.
+const BLOCK_LINES: usize = 16_384;
+/// Worker stack: deep dependency chains on big maps recurse deeply.
+const WORKER_STACK: usize = 64 << 20;
 
-pub fn run(_a: ResolveArgs) -> Result<ExitCode, CliError> {
-    Err(CliError::Usage("resolve is not built yet".into()))
+#[derive(clap::Args, Debug)]
+pub struct ResolveArgs {
+    /// Threads to spread the cases over (0: one per core). Output order never changes.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// A map file (TOML) instead of the standard map.
+    #[arg(long)]
+    map: Option<String>,
+    /// The rulebook edition: 1971, 1982, 2000, 2023 or dptg.
+    #[arg(long, default_value = "2023")]
+    rulebook: String,
+}
+
+/// The validated settings of a run.
+struct Settings {
+    jobs: usize,
+    map: Map,
+    rulebook: Rulebook,
+}
+
+fn settings(a: ResolveArgs) -> Result<Settings, CliError> {
+    let edition = Edition::parse(&a.rulebook).ok_or_else(|| {
+        CliError::Usage(format!("unknown rulebook `{}`: use 1971, 1982, 2000, 2023 or dptg", a.rulebook))
+    })?;
+    let map = match &a.map {
+        Some(path) => Map::load(path).map_err(|e| CliError::Usage(format!("{}: {}: {}", e.file, e.key, e.message)))?,
+        None => Map::standard(),
+    };
+    let jobs = match a.jobs {
+        0 => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        n => n.min(256),
+    };
+    Ok(Settings { jobs, map, rulebook: Rulebook::edition(edition) })
+}
+
+pub fn run(a: ResolveArgs) -> Result<ExitCode, CliError> {
+    let s = settings(a)?;
+    let stdin = std::io::stdin().lock();
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let io = |e: std::io::Error| CliError::Io(e.to_string());
+    let mut lines = stdin.lines();
+    loop {
+        let mut block = Vec::with_capacity(BLOCK_LINES);
+        for line in lines.by_ref() {
+            let line = line.map_err(io)?;
+            if !line.trim().is_empty() {
+                block.push(line);
+            }
+            if block.len() == BLOCK_LINES {
+                break;
+            }
+        }
+        if block.is_empty() {
+            break;
+        }
+        for chunk in adjudicate_block(&s, &block)? {
+            for line in chunk {
+                out.write_all(line.as_bytes()).map_err(io)?;
+                out.write_all(b"\n").map_err(io)?;
+            }
+        }
+    }
+    out.flush().map_err(io)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Adjudicate a block on `jobs` threads; the chunks come back in input order.
+fn adjudicate_block(s: &Settings, block: &[String]) -> Result<Vec<Vec<String>>, CliError> {
+    let per = block.len().div_ceil(s.jobs.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = block
+            .chunks(per)
+            .map(|chunk| {
+                std::thread::Builder::new().stack_size(WORKER_STACK).spawn_scoped(scope, move || {
+                    let mut resolver = BatchResolver::new(&s.map, s.rulebook.clone());
+                    chunk.iter().map(|line| resolver.resolve_line(line)).collect::<Vec<String>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| {
+                w.map_err(|e| CliError::Io(format!("cannot start a worker thread: {e}")))?
+                    .join()
+                    .map_err(|_| CliError::Io("a worker thread failed".into()))
+            })
+            .collect()
+    })
 }

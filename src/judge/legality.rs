@@ -479,6 +479,10 @@ fn necessary_for_a_route(map: &Map, fleets: &[bool], from: ProvinceId, to: Provi
             false
         }
     }
+    // The common case: the fleet alone links the two coasts.
+    if map.provinces_adjacent(from, fleet) && map.provinces_adjacent(fleet, to) {
+        return true;
+    }
     let mut search = Search { map, fleets, from, to, fleet, path: Vec::new(), budget: 200_000 };
     search.extend()
 }

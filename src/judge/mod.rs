@@ -5,8 +5,10 @@
 //! randomness: the same input always gives the same output.
 
 pub mod adjustment;
+pub mod batch;
 pub mod legality;
 pub mod movement;
+pub mod random;
 pub mod retreat;
 pub mod rulebook;
 

@@ -7,6 +7,7 @@ mod grammar;
 mod mail;
 mod map_files;
 mod orders_position;
+mod resolve;
 mod shadow;
 mod standard_game;
 mod store;
