@@ -871,10 +871,10 @@ impl Game {
                             WinterOutcome::Built { .. } | WinterOutcome::Removed { .. } | WinterOutcome::Waived => {
                                 ("succeeds", String::new())
                             }
-                            WinterOutcome::Illegal(_) => ("illegal", out.describe(&self.map)),
-                            WinterOutcome::ExcessBuild { .. } => ("ignored", out.describe(&self.map)),
-                            WinterOutcome::RemovalCancelled { .. } => ("cancelled", out.describe(&self.map)),
-                            WinterOutcome::CivilDisorder { .. } => ("default", out.describe(&self.map)),
+                            WinterOutcome::Illegal(_) => ("illegal", out.reason()),
+                            WinterOutcome::ExcessBuild { .. } => ("ignored", out.reason()),
+                            WinterOutcome::RemovalCancelled { .. } => ("cancelled", out.reason()),
+                            WinterOutcome::CivilDisorder { .. } => ("default", out.reason()),
                         };
                         report.adjustments.push(self.order_line(
                             p,
@@ -891,7 +891,7 @@ impl Game {
                                 Some(board.letter()),
                                 format!("{} disband", unit.describe(&self.map)),
                                 "default",
-                                cd.describe(&self.map),
+                                cd.reason(),
                             ));
                         }
                     }
