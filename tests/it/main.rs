@@ -4,4 +4,5 @@ mod datc_phases;
 mod grammar;
 mod map_files;
 mod shadow;
+mod shadow_game;
 mod store;
