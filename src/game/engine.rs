@@ -926,10 +926,10 @@ impl Game {
                             WinterOutcome::Built { .. } | WinterOutcome::Removed { .. } | WinterOutcome::Waived => {
                                 ("succeeds", String::new())
                             }
-                            WinterOutcome::Illegal(_) => ("illegal", out.describe(&self.map)),
-                            WinterOutcome::ExcessBuild { .. } => ("ignored", out.describe(&self.map)),
-                            WinterOutcome::RemovalCancelled { .. } => ("cancelled", out.describe(&self.map)),
-                            WinterOutcome::CivilDisorder { .. } => ("default", out.describe(&self.map)),
+                            WinterOutcome::Illegal(_) => ("illegal", out.reason()),
+                            WinterOutcome::ExcessBuild { .. } => ("ignored", out.reason()),
+                            WinterOutcome::RemovalCancelled { .. } => ("cancelled", out.reason()),
+                            WinterOutcome::CivilDisorder { .. } => ("default", out.reason()),
                         };
                         report.adjustments.push(self.order_line(
                             p,
@@ -946,7 +946,7 @@ impl Game {
                                 Some(board.letter()),
                                 format!("remove {}", unit.describe(&self.map)),
                                 "default",
-                                cd.describe(&self.map),
+                                cd.reason(),
                             ));
                         }
                     }

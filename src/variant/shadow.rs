@@ -233,10 +233,30 @@ impl WinterOutcome {
                 "cancelled: removing {} on board {board} is voluntary and no build on the other board needs the room",
                 unit.describe(map)
             ),
-            WinterOutcome::CivilDisorder { board, unit, distance } => format!(
-                "civil disorder: removed {} on board {board} ({distance} from the nearest owned center)",
-                unit.describe(map)
-            ),
+            WinterOutcome::CivilDisorder { board, unit, .. } => {
+                format!("civil disorder: removed {} on board {board} ({})", unit.describe(map), self.reason())
+            }
+        }
+    }
+
+    /// Why, without the verdict (the results table prints the verdict in its own column).
+    pub fn reason(&self) -> String {
+        match self {
+            WinterOutcome::Built { .. } | WinterOutcome::Removed { .. } | WinterOutcome::Waived => String::new(),
+            WinterOutcome::Illegal(i) => i.describe(),
+            WinterOutcome::ExcessBuild { allowed_units, .. } => {
+                format!("your count allows {allowed_units} units in all")
+            }
+            WinterOutcome::RemovalCancelled { .. } => {
+                "a voluntary removal, and no build on the other board needs the room".into()
+            }
+            // A power with no center left on the unit's board: the unit is as far as can be.
+            WinterOutcome::CivilDisorder { board, distance: u32::MAX, .. } => {
+                format!("civil disorder: no center of yours on board {board}")
+            }
+            WinterOutcome::CivilDisorder { distance, .. } => {
+                format!("civil disorder: {distance} from the nearest owned center")
+            }
         }
     }
 

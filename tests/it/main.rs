@@ -9,5 +9,6 @@ mod map_files;
 mod orders_position;
 mod resolve;
 mod shadow;
+mod shadow_game;
 mod standard_game;
 mod store;
