@@ -647,7 +647,10 @@ impl Game {
                 .iter()
                 .map(|d| Retreating { dislodgement: d.dislodgement, options: d.retreats.clone() })
                 .collect();
+            // A dislodged unit with nowhere to go is disbanded at once; a retreat phase is
+            // held only for units that have a choice (as the classic judges do).
             let dislodged = retreating.iter().map(|r| self.dislodged_line(r)).collect();
+            let retreating: Vec<Retreating> = retreating.into_iter().filter(|r| !r.options.is_empty()).collect();
             report.boards.push(BoardReport {
                 board: board_label(variant, board),
                 orders: lines.into_iter().map(|(_, _, l)| l).collect(),

@@ -129,7 +129,7 @@ impl PhaseReport {
                 let _ = writeln!(out, "\nDislodged units:");
                 for d in &b.dislodged {
                     let options = if d.retreats.is_empty() {
-                        "cannot retreat: it will be disbanded".to_string()
+                        "cannot retreat: disbanded".to_string()
                     } else {
                         format!("may retreat to {}", d.retreats.join(", "))
                     };

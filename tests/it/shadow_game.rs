@@ -72,7 +72,9 @@ fn shadow_game_plays_to_a_french_victory() {
     let tmp = tempfile::tempdir().unwrap();
     let played = play_whole_game(tmp.path());
     let phases: Vec<String> = played.reports.iter().map(|r| r.phase.code()).collect();
-    assert_eq!(phases, ["F1904M", "F1904R", "W1904A", "S1905M", "S1905R", "F1905M"]);
+    // No Spring 1905 retreat phase: the German army dislodged on B had nowhere to go and was
+    // disbanded at once.
+    assert_eq!(phases, ["F1904M", "F1904R", "W1904A", "S1905M", "F1905M"]);
 
     // d. France's control list reaches 18 distinct centers after Fall 1905: it wins.
     let last = played.reports.last().unwrap();
@@ -116,7 +118,7 @@ fn shadow_game_winter_italy_disbands_on_b_to_build_two_on_a() {
     assert_eq!(
         lines,
         [
-            (Some('B'), "F nap disband", "succeeds"),
+            (Some('B'), "remove F nap", "succeeds"),
             (Some('A'), "build A ven", "succeeds"),
             (Some('A'), "build F nap", "succeeds"),
         ]
@@ -157,9 +159,9 @@ fn shadow_game_germany_civil_disorder_over_both_boards() {
     assert_eq!(
         lines,
         [
-            (Some('B'), "F den disband", "illegal"),
-            (Some('B'), "F bal disband", "default"),
-            (Some('A'), "F ska disband", "default"),
+            (Some('B'), "remove F den", "illegal"),
+            (Some('B'), "remove F bal", "default"),
+            (Some('A'), "remove F ska", "default"),
         ]
     );
     assert!(winter.defaults.contains(&"Germany: 2 unit(s) removed by civil disorder".to_string()));
