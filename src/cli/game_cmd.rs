@@ -324,6 +324,7 @@ pub fn history(a: DirArgs) -> Result<ExitCode, CliError> {
             Entry::DeadlineSet { deadline } => {
                 (format!("deadline set: {}", deadline_text(*deadline)), g.game.state.phase)
             }
+            Entry::Press { from, to, .. } => (format!("press from {from} to {}", to.join(", ")), g.game.state.phase),
         };
         rows.push(json!({"seq": r.seq, "at": r.at, "phase": phase.code(), "event": what}));
         if !a.json {

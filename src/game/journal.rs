@@ -28,6 +28,9 @@ pub enum Entry {
     DrawDeclared { notice: String, state: GameState },
     /// The deadline of the current phase was set or moved (extended, paused, resumed).
     DeadlineSet { deadline: Option<chrono::DateTime<chrono::Utc>> },
+    /// A press message, as sent by mail: who from (a power's name, or `master`), the
+    /// recipients as delivered, and the text. Changes no state.
+    Press { from: String, to: Vec<String>, text: String },
 }
 
 /// A replay that disagrees with what the journal recorded.
@@ -65,6 +68,7 @@ pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
             }
             Entry::RolledBack { state, .. } | Entry::DrawDeclared { state, .. } => game.state = state.clone(),
             Entry::DeadlineSet { deadline } => game.state.deadline = *deadline,
+            Entry::Press { .. } => {}
         }
     }
     Ok(())
