@@ -3,6 +3,7 @@ mod datc;
 mod datc_phases;
 mod grammar;
 mod mail;
+mod mail_judge;
 mod map_files;
 mod orders_position;
 mod shadow;
