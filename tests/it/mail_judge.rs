@@ -392,3 +392,18 @@ fn issue_6_two_hundred_concurrent_messages_apply_exactly_once() {
     assert!(g.notes.is_empty(), "{:?}", g.notes);
     assert_eq!(g.entries.len(), entries.len());
 }
+
+/// A message that cannot be kept (no usable judge directory) asks the MTA to retry (75);
+/// one that was kept is never bounced (0), even when it names no game.
+#[test]
+fn issue_6_ingest_exit_codes_are_for_the_mta() {
+    let j = Judge::new("");
+    let raw = message("ann@example.org", "x1@example.org", "SIGNON france@nosuch pw\n");
+    let missing = j.root.join("no-such-judge");
+    let out =
+        j.run("2025-03-01T12:00:00Z", &["mail", "ingest", "--judge", missing.to_str().unwrap()], Some(raw.as_bytes()));
+    assert_eq!(out.status.code(), Some(75), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(j.deliver("2025-03-01T12:00:00Z", &raw), 0);
+    let spool = shadowjudge::store::Spool::open(j.root.join("spool")).unwrap();
+    assert_eq!(spool.list().unwrap().len(), 1);
+}
