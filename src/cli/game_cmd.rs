@@ -44,6 +44,15 @@ pub struct NewArgs {
     /// The rulebook edition: 2023 (default), 2000, 1982 or 1971.
     #[arg(long)]
     pub rulebook: Option<String>,
+    /// Create the game in JUDGE/games/DIR, with judge.toml's [deadlines] as its policy.
+    #[arg(long, value_name = "JUDGE")]
+    pub judge: Option<PathBuf>,
+    /// The game master's address (results, outage notices; `SIGNON master@game`).
+    #[arg(long, value_name = "EMAIL")]
+    pub master: Option<String>,
+    /// An observer's address: they receive every results mail (repeat for more).
+    #[arg(long, value_name = "EMAIL")]
+    pub observer: Vec<String>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -145,6 +154,21 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
     if variant == VariantKind::Standard && (a.short_game || a.victory_counts != "distinct") {
         return Err(CliError::Usage("--short-game and --victory-counts are Shadow Worlds options".into()));
     }
+    for address in a.master.iter().chain(&a.observer) {
+        if !address.contains('@') || address.contains(char::is_whitespace) {
+            return Err(CliError::Usage(format!("`{address}` is not an email address")));
+        }
+    }
+    settings.master.email = a.master.clone();
+    settings.observers = a.observer.clone();
+    let dir = match &a.judge {
+        None => a.dir.clone(),
+        Some(judge) => {
+            let home = crate::mail::home::JudgeHome::open(judge).map_err(|e| CliError::Usage(e.to_string()))?;
+            settings.deadlines = home.config.deadlines.clone();
+            home.games_dir().join(&a.dir)
+        }
+    };
     let map = Map::standard();
     let players_file = a.players.display().to_string();
     let text = std::fs::read_to_string(&a.players).map_err(|e| CliError::Io(format!("{players_file}: {e}")))?;
@@ -159,8 +183,8 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
             GameState::from_position(&map, &pos)
         }
     };
-    let g = session::create(&a.dir, &settings, state, now()).map_err(game_error)?;
-    println!("Created {} ({}) in {}.", settings.name, variant.name(), a.dir.display());
+    let g = session::create(&dir, &settings, state, now()).map_err(game_error)?;
+    println!("Created {} ({}) in {}.", settings.name, variant.name(), dir.display());
     for line in g.game.option_lines() {
         println!("  {line}");
     }
@@ -325,6 +349,7 @@ pub fn history(a: DirArgs) -> Result<ExitCode, CliError> {
             Entry::DeadlineSet { deadline } => {
                 (format!("deadline set: {}", deadline_text(*deadline)), g.game.state.phase)
             }
+            Entry::Press { from, to, .. } => (format!("press from {from} to {}", to.join(", ")), g.game.state.phase),
         };
         rows.push(json!({"seq": r.seq, "at": r.at, "phase": phase.code(), "event": what}));
         if !a.json {

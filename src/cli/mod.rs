@@ -5,6 +5,7 @@
 //! in one place.
 
 mod game_cmd;
+mod mail_cmd;
 mod map_cmd;
 mod orders_cmd;
 mod resolve_cmd;
@@ -49,6 +50,8 @@ enum Command {
     Draw(game_cmd::DrawArgs),
     /// Shadow Worlds: the combined ledger of both boards.
     Ledger(game_cmd::DirArgs),
+    /// Play by email: take messages (ingest, poll), run deadlines (tick), set passwords.
+    Mail(mail_cmd::MailArgs),
 }
 
 /// An error that ends a command, with the exit code it maps to.
@@ -91,6 +94,7 @@ pub fn main() -> ExitCode {
         Command::Rollback(a) => game_cmd::rollback(a),
         Command::Draw(a) => game_cmd::draw(a),
         Command::Ledger(a) => game_cmd::ledger(a),
+        Command::Mail(a) => mail_cmd::run(a),
     };
     match result {
         Ok(code) => code,

@@ -30,6 +30,9 @@ pub enum Entry {
     DrawVote { power: String },
     /// The deadline of the current phase was set or moved (extended, paused, resumed).
     DeadlineSet { deadline: Option<chrono::DateTime<chrono::Utc>> },
+    /// A press message, as sent by mail: who from (a power's name, or `master`), the
+    /// recipients as delivered, and the text. Changes no state.
+    Press { from: String, to: Vec<String>, text: String },
 }
 
 /// A replay that disagrees with what the journal recorded.
@@ -71,6 +74,7 @@ pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
                 let p = game.map.lookup_power(power).ok_or_else(|| err(format!("unknown power `{power}`")))?;
                 game.vote_draw(p);
             }
+            Entry::Press { .. } => {}
         }
     }
     Ok(())

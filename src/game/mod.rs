@@ -3,9 +3,11 @@
 //! `engine` decides (pure); `session` puts the engine over the store (journal first, then
 //! the state cache); `journal` rebuilds any state from the journal.
 pub mod engine;
+pub mod host;
 pub mod journal;
 pub mod phase;
 pub mod position;
+pub mod schedule;
 pub mod script;
 pub mod session;
 pub mod settings;

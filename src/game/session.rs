@@ -44,6 +44,10 @@ pub struct OpenGame {
     pub notes: Vec<String>,
 }
 
+fn schedule_error(e: crate::game::schedule::DeadlineError) -> GameError {
+    GameError::Invalid(format!("game.toml [deadlines.schedule]: {e}"))
+}
+
 fn load_map(settings: &Settings, dir: &Path) -> Result<Map, GameError> {
     if settings.map == "standard" {
         return Ok(Map::standard());
@@ -60,7 +64,7 @@ pub fn create(
     mut state: GameState,
     now: DateTime<Utc>,
 ) -> Result<OpenGame, GameError> {
-    state.deadline = Some(settings.deadlines.deadline_for(state.phase.kind, now));
+    state.deadline = Some(settings.deadlines.schedule.deadline_for(state.phase.kind, now).map_err(schedule_error)?);
     let map = load_map(settings, Path::new("."))?;
     let dir = GameDir::create(path, settings)?;
     let mut lock = dir.lock()?;
@@ -145,18 +149,38 @@ impl OpenGame {
 
     /// Adjudicate the current phase: when every power has sent orders, or with `force`.
     pub fn adjudicate(&mut self, force: bool, now: DateTime<Utc>) -> Result<PhaseReport, GameError> {
+        self.adjudicate_phase(None, force, now)
+    }
+
+    /// [`adjudicate`](Self::adjudicate), but only if the game is still in `expected`: a
+    /// caller that decided to adjudicate from an earlier read (the mail tick) must not
+    /// adjudicate the next phase when someone else got there first.
+    pub fn adjudicate_phase(
+        &mut self,
+        expected: Option<Phase>,
+        force: bool,
+        now: DateTime<Utc>,
+    ) -> Result<PhaseReport, GameError> {
         let mut lock = self.relock()?;
         if self.game.state.end.is_some() {
             return Err(GameError::Over);
+        }
+        if let Some(expected) = expected.filter(|p| *p != self.game.state.phase) {
+            return Err(GameError::Invalid(format!(
+                "{expected} was already adjudicated; the game is in {}",
+                self.game.state.phase
+            )));
         }
         let waiting = self.game.waiting_for();
         if !waiting.is_empty() && !force {
             return Err(GameError::NotReady(waiting.iter().map(|p| self.game.map.power(*p).name.clone()).collect()));
         }
+        let schedule = self.game.settings.deadlines.schedule.clone();
+        schedule.check().map_err(schedule_error)?;
         let phase = self.game.state.phase;
         let report = self.game.adjudicate();
         self.game.state.deadline = match self.game.state.end {
-            None => Some(self.game.settings.deadlines.deadline_for(self.game.state.phase.kind, now)),
+            None => Some(schedule.deadline_for(self.game.state.phase.kind, now).map_err(schedule_error)?),
             Some(_) => None,
         };
         let entry = Entry::Adjudicated {
@@ -213,6 +237,33 @@ impl OpenGame {
         let mut lock = self.relock()?;
         self.game.state.deadline = deadline;
         self.record(&mut lock, now, Entry::DeadlineSet { deadline })
+    }
+
+    /// Keep a press message in the journal (it changes no state; the journal is the
+    /// record of who said what to whom).
+    pub fn record_press(
+        &mut self,
+        from: &str,
+        to: Vec<String>,
+        text: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        let mut lock = self.relock()?;
+        self.record(&mut lock, now, Entry::Press { from: from.to_string(), to, text: text.to_string() })
+    }
+
+    /// Change the settings (`game.toml`) under the lock: passwords, addresses, time zones.
+    /// Settings are not journaled: they say who plays and how, not what happened.
+    pub fn update_settings<T>(
+        &mut self,
+        change: impl FnOnce(&mut Settings) -> Result<T, GameError>,
+    ) -> Result<T, GameError> {
+        let lock = self.relock()?;
+        let mut settings = self.game.settings.clone();
+        let out = change(&mut settings)?;
+        lock.write_settings(&settings)?;
+        self.game.settings = settings;
+        Ok(out)
     }
 
     /// Every adjudication report so far (rolled-back phases included, in journal order).

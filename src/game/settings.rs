@@ -4,6 +4,7 @@
 //! name = "mygame"
 //! variant = "shadow-worlds"      # or "standard"
 //! map = "standard"               # a shipped map name or a path
+//! observers = ["watcher@example.org"]   # optional: they get every results mail
 //!
 //! [rules]                        # the judge's rulebook (see judge::rulebook)
 //! edition = "2023"
@@ -12,15 +13,28 @@
 //! short_game = true              # victory at 18 centers instead of 34
 //! victory_counts = "distinct"    # or "ledger"
 //!
+//! [deadlines]                    # see game::schedule; all optional
+//! grace_hours = 0
+//! remind_hours_before = 24
+//! [deadlines.schedule]
+//! kind = "interval"
+//! movement_hours = 48
+//!
 //! [[players]]
 //! power = "france"
 //! name = "Ann Smith"
 //! email = "ann@example.org"
 //! timezone = "Europe/Paris"      # optional, for deadlines in mail
+//! password_hash = "$argon2id$..." # set by `shadowjudge mail password`
+//!
+//! [master]                       # optional
+//! email = "gm@example.org"
+//! password_hash = "$argon2id$..."
 //! ```
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::schedule::DeadlinePolicy;
 use crate::judge::rulebook::Rulebook;
 use crate::map::{Map, PowerId};
 use crate::variant::shadow::ShadowOptions;
@@ -85,41 +99,34 @@ pub struct Settings {
     /// Standard game: centers for victory (default: the map's, 18 on the standard map).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub victory_centers: Option<usize>,
+    /// Addresses that receive every results mail but play no power.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub observers: Vec<String>,
+    /// When phases are due, and how the mail tick treats deadlines.
     #[serde(default)]
-    pub deadlines: Deadlines,
+    pub deadlines: DeadlinePolicy,
     #[serde(default)]
     pub players: Vec<Player>,
+    #[serde(default, skip_serializing_if = "Master::is_empty")]
+    pub master: Master,
 }
 
-/// How long each kind of phase lasts (`[deadlines]` in game.toml).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Deadlines {
-    pub movement_hours: u32,
-    pub retreat_hours: u32,
-    pub adjustment_hours: u32,
+/// The game master: how the judge reaches them and the password they sign on with.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Master {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timezone: Option<String>,
+    /// The argon2 hash of the master's password (`SIGNON master@game`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password_hash: Option<String>,
 }
 
-impl Default for Deadlines {
-    fn default() -> Deadlines {
-        Deadlines { movement_hours: 48, retreat_hours: 24, adjustment_hours: 24 }
-    }
-}
-
-impl Deadlines {
-    /// The deadline of a phase that starts at `now`.
-    pub fn deadline_for(
-        &self,
-        kind: crate::game::phase::PhaseKind,
-        now: chrono::DateTime<chrono::Utc>,
-    ) -> chrono::DateTime<chrono::Utc> {
-        use crate::game::phase::PhaseKind;
-        let hours = match kind {
-            PhaseKind::Movement => self.movement_hours,
-            PhaseKind::Retreats => self.retreat_hours,
-            PhaseKind::Adjustments => self.adjustment_hours,
-        };
-        now + chrono::Duration::hours(i64::from(hours))
+impl Master {
+    fn is_empty(&self) -> bool {
+        *self == Master::default()
     }
 }
 
@@ -136,8 +143,10 @@ impl Settings {
             rules: Rulebook::default(),
             shadow: ShadowOptions::default(),
             victory_centers: None,
-            deadlines: Deadlines::default(),
+            observers: Vec::new(),
+            deadlines: DeadlinePolicy::default(),
             players: Vec::new(),
+            master: Master::default(),
         }
     }
 

@@ -10,6 +10,9 @@
 //! - [`send`]: lettre transports (SMTP, sendmail, .eml files) and the results mailing.
 //! - [`deadline`]: schedules and the pure tick planner (reminders, late notices, outages).
 //! - [`settings`]: the `[mail]` table of the judge's TOML.
+//! - [`home`]: the judge directory (judge.toml, games/, spool/, outbox/, tick.json).
+//!
+//! The game side of [`GameHost`] is [`crate::game::host::JudgeHost`].
 //!
 //! This layer never adjudicates and never reads a game's files: everything about games
 //! goes through [`GameHost`]. It never sends mail while ingesting: ingest returns the mails
@@ -17,6 +20,7 @@
 
 pub mod command;
 pub mod deadline;
+pub mod home;
 pub mod host;
 pub mod inbound;
 pub mod ingest;

@@ -5,6 +5,7 @@ mod datc_phases;
 mod game_engine;
 mod grammar;
 mod mail;
+mod mail_judge;
 mod map_files;
 mod orders_position;
 mod resolve;

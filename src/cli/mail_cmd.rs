@@ -1,0 +1,245 @@
+//! The mail commands: `mail ingest` (an MTA pipe), `mail poll` (a Maildir), `mail tick`
+//! (cron) and `mail password` (the game master hands out passwords).
+//!
+//! Every one works on a judge directory (`--judge DIR` or `SHADOWJUDGE_HOME`; the layout
+//! is in [`crate::mail::home`]). `mail ingest` is written for the MTA: once a message is
+//! in the spool it exits 0 whatever happens next (an internal error is logged to stderr,
+//! the message stays in the spool), and it exits 75 (EX_TEMPFAIL, "try again later") only
+//! when the message could not be kept, so no mail is lost and none is bounced by a bug.
+
+use std::io::Read;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use chrono::{DateTime, Utc};
+use clap::Subcommand;
+
+use super::{now, CliError};
+use crate::game::host::{set_password_at, JudgeHost};
+use crate::mail::home::{JudgeHome, HOME_VAR};
+use crate::mail::host::Role;
+use crate::mail::ingest::{Intake, StoreIntake, EX_TEMPFAIL};
+use crate::mail::password::{generate_password, hash_password};
+use crate::mail::reply::{MailKind, OutgoingMail};
+use crate::mail::send::build_outbox;
+use crate::mail::{ingest, poll_maildir, IngestOutcome};
+
+#[derive(clap::Args, Debug)]
+pub struct MailArgs {
+    /// The judge directory (judge.toml, games/, spool/, outbox/); default: $SHADOWJUDGE_HOME.
+    #[arg(long, global = true, value_name = "DIR")]
+    judge: Option<PathBuf>,
+    #[command(subcommand)]
+    command: MailCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum MailCommand {
+    /// Take one message on standard input, for an MTA pipe. Exits 0 once the message is
+    /// kept, 75 (try again later) only when it could not be.
+    Ingest,
+    /// Take every message in a Maildir's new/ and move it to cur/.
+    Poll {
+        /// The Maildir (with new/ and cur/).
+        #[arg(long, value_name = "DIR")]
+        maildir: PathBuf,
+    },
+    /// Run from cron every few minutes: reminders, late notices, processing at the
+    /// deadline; an outage holds the game and tells its master. Safe to run twice.
+    Tick,
+    /// Give a power (or the master) a new password: printed, or mailed with --mail.
+    Password {
+        /// The game's name (its directory under JUDGE/games).
+        game: String,
+        /// `france`, `fra`, `f`... or `master`.
+        who: String,
+        /// Mail the password to the address on file instead of printing it.
+        #[arg(long)]
+        mail: bool,
+    },
+}
+
+pub fn run(a: MailArgs) -> Result<ExitCode, CliError> {
+    let root = judge_dir(a.judge)?;
+    match a.command {
+        MailCommand::Ingest => Ok(ingest_stdin(&root)),
+        MailCommand::Poll { maildir } => poll(&root, &maildir),
+        MailCommand::Tick => tick(&root),
+        MailCommand::Password { game, who, mail } => password(&root, &game, &who, mail),
+    }
+}
+
+fn judge_dir(given: Option<PathBuf>) -> Result<PathBuf, CliError> {
+    given.or_else(|| std::env::var_os(HOME_VAR).map(PathBuf::from)).ok_or_else(|| {
+        CliError::Usage(format!(
+            "no judge directory: give --judge DIR or set {HOME_VAR} (see README, Playing by email)"
+        ))
+    })
+}
+
+fn open_home(root: &Path) -> Result<JudgeHome, CliError> {
+    JudgeHome::open(root).map_err(|e| CliError::Io(e.to_string()))
+}
+
+/// Send mails; a failure is logged and does not stop the others.
+fn send(home: &JudgeHome, mails: &[OutgoingMail], now: DateTime<Utc>) -> usize {
+    if mails.is_empty() {
+        return 0;
+    }
+    let settings = &home.config.mail;
+    let outbox = match build_outbox(settings, |k| std::env::var(k).ok()) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: no outgoing mail could be sent: {e}");
+            return 0;
+        }
+    };
+    let mut sent = 0;
+    for (mail, result) in mails.iter().zip(outbox.send_all(settings, mails, now)) {
+        match result {
+            Ok(()) => sent += 1,
+            Err(e) => eprintln!("error: mail to {} not sent: {e}", mail.to),
+        }
+    }
+    sent
+}
+
+/// An intake that remembers whether the message reached the spool, so a failure after
+/// that point is known to lose nothing.
+struct Tracked<'a> {
+    inner: &'a StoreIntake,
+    spooled: AtomicBool,
+}
+
+impl Intake for Tracked<'_> {
+    fn spool(&self, raw: &[u8], now: DateTime<Utc>) -> Result<String, String> {
+        let id = Intake::spool(self.inner, raw, now)?;
+        self.spooled.store(true, Ordering::SeqCst);
+        Ok(id)
+    }
+
+    fn claim(&self, key: &str) -> Result<bool, String> {
+        self.inner.claim(key)
+    }
+}
+
+fn ingest_stdin(root: &Path) -> ExitCode {
+    let retry = |why: String| {
+        eprintln!("shadowjudge mail ingest: {why}; the message was not kept, deliver it again later");
+        ExitCode::from(EX_TEMPFAIL as u8)
+    };
+    let mut raw = Vec::new();
+    if let Err(e) = std::io::stdin().read_to_end(&mut raw) {
+        return retry(format!("reading standard input: {e}"));
+    }
+    let home = match JudgeHome::open(root) {
+        Ok(h) => h,
+        Err(e) => return retry(e.to_string()),
+    };
+    let store = match home.intake() {
+        Ok(i) => i,
+        Err(e) => return retry(e.to_string()),
+    };
+    let intake = Tracked { inner: &store, spooled: AtomicBool::new(false) };
+    let now = now();
+    let mut host = JudgeHost::new(home.games_dir());
+    let outcome: std::thread::Result<IngestOutcome> =
+        catch_unwind(AssertUnwindSafe(|| ingest(&raw, &mut host, &intake, &home.config.mail, now)));
+    let outcome = match outcome {
+        Ok(o) => o,
+        Err(_) if intake.spooled.load(Ordering::SeqCst) => {
+            eprintln!("shadowjudge mail ingest: internal error after the message was kept in the spool; not retried");
+            return ExitCode::SUCCESS;
+        }
+        Err(_) => return retry("internal error before the message was kept".into()),
+    };
+    let mut mails = outcome.mails.clone();
+    mails.extend(host.take_mails());
+    let sent = send(&home, &mails, now);
+    eprintln!("shadowjudge mail ingest: {:?}; {sent} of {} mail(s) sent", outcome.disposition, mails.len());
+    ExitCode::from(outcome.exit_code() as u8)
+}
+
+fn poll(root: &Path, maildir: &Path) -> Result<ExitCode, CliError> {
+    let home = open_home(root)?;
+    let intake = home.intake().map_err(|e| CliError::Io(e.to_string()))?;
+    let now = now();
+    let mut host = JudgeHost::new(home.games_dir());
+    let polled = poll_maildir(maildir, &mut host, &intake, &home.config.mail, now)
+        .map_err(|e| CliError::Io(format!("{}: {e}", maildir.display())))?;
+    let mut mails = Vec::new();
+    for p in &polled {
+        println!("{}: {:?}", p.file.display(), p.outcome.disposition);
+        mails.extend(p.outcome.mails.iter().cloned());
+    }
+    mails.extend(host.take_mails());
+    let sent = send(&home, &mails, now);
+    println!("{} message(s) taken, {sent} mail(s) sent.", polled.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn tick(root: &Path) -> Result<ExitCode, CliError> {
+    let home = open_home(root)?;
+    let lock = home.lock_tick().map_err(|e| CliError::Io(e.to_string()))?;
+    let mut logs = lock.read().map_err(|e| CliError::Io(e.to_string()))?;
+    let now = now();
+    let mut host = JudgeHost::new(home.games_dir());
+    let done = host.tick(now, &mut logs);
+    let mails = host.take_mails();
+    let sent = send(&home, &mails, now);
+    lock.write(&logs).map_err(|e| CliError::Io(e.to_string()))?;
+    for line in &done {
+        println!("{line}");
+    }
+    if !mails.is_empty() {
+        println!("{sent} of {} mail(s) sent.", mails.len());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn password(root: &Path, game: &str, who: &str, mail: bool) -> Result<ExitCode, CliError> {
+    let home = open_home(root)?;
+    let host = JudgeHost::new(home.games_dir());
+    let (name, path) = host
+        .game_dir(game)
+        .ok_or_else(|| CliError::Usage(format!("there is no game `{game}` in {}", root.display())))?;
+    let password = generate_password(10);
+    let hash = hash_password(&password).map_err(|e| CliError::Io(e.to_string()))?;
+    let (role, address) = set_password_at(&path, who, &hash).map_err(|e| CliError::Usage(e.to_string()))?;
+    let signon = match &role {
+        Role::Master => format!("SIGNON master@{name} {password}"),
+        Role::Power(p) => format!("SIGNON {}@{name} {password}", p.to_ascii_lowercase()),
+    };
+    if !mail {
+        println!("New password for {role} in {name}: {password}");
+        println!("They sign on with: {signon}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let Some(address) = address else {
+        println!("New password for {role} in {name}: {password}");
+        return Err(CliError::Usage(format!("{role} has no address on file, so the password was not mailed")));
+    };
+    let body = format!(
+        "Your password for {name} ({role}) was set by the game master.\n\
+         Start every message to this judge with:\n\n  {signon}\n\n\
+         Then your orders, one per line, or `status`, or `help`.\n\
+         To choose your own password, add a line `password NEWPASSWORD`.\n"
+    );
+    let letter = OutgoingMail {
+        to: address.clone(),
+        subject: format!("{name}: your password"),
+        body,
+        in_reply_to: None,
+        references: Vec::new(),
+        kind: MailKind::Generated,
+    };
+    if send(&home, &[letter], now()) == 1 {
+        println!("New password for {role} in {name} mailed to {address}.");
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!("New password for {role} in {name}: {password}");
+        Err(CliError::Io(format!("the password was set but could not be mailed to {address}")))
+    }
+}

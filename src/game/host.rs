@@ -1,0 +1,635 @@
+//! [`JudgeHost`]: the mail layer's [`GameHost`] over real game directories
+//! (`JUDGE/games/<name>/`), and the deadline tick over the same games.
+//!
+//! It lives in `game`, not in `mail`, because it is the game side of the trait: mail keeps
+//! its promise never to open a game's files, and everything here goes through
+//! [`session`] (the game's lock, the journal first, then the state). Each call opens the
+//! game afresh, so any number of hosts, threads and processes may serve one game at once:
+//! the store's lock orders the writes.
+//!
+//! Commands that produce mail for others (the results after `process`, a new player's
+//! password after `replace`) put it in [`JudgeHost::take_mails`]; the caller sends it
+//! with the replies. Nothing here sends mail or reads the clock.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Duration, Utc};
+use chrono_tz::Tz;
+
+use crate::game::engine::{Acknowledgement, Game};
+use crate::game::phase::Phase;
+use crate::game::session::{self, GameError, OpenGame};
+use crate::game::settings::Player;
+use crate::mail::deadline::{plan_tick, tick_mails, GameClock, TickAction, TickLog};
+use crate::mail::host::{
+    Ack, AckOrder, AckProblem, Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, PressDelivery,
+    PressTo, Role, SignOnError, SignOnRecord,
+};
+use crate::mail::password::{generate_password, hash_password};
+use crate::mail::reply::{format_deadline, header_safe, MailKind, OutgoingMail};
+use crate::mail::send::{results_mails, PhaseResults};
+use crate::map::{normalize_name, Map, PowerId};
+
+/// The games of one judge directory, as mail sees them.
+#[derive(Debug)]
+pub struct JudgeHost {
+    games: PathBuf,
+    mails: Vec<OutgoingMail>,
+}
+
+fn host_error(e: GameError) -> HostError {
+    HostError(e.to_string())
+}
+
+/// A game name as mail may give it: letters, digits, `-`, `_`, `.`, not starting with a
+/// dot, so it can never name anything outside the games directory.
+fn plausible_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && !name.starts_with('.')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// A power as a player names it: any name the map knows (`france`, `fra`, `French`), or
+/// the start of exactly one power's name (`f`, `ger`).
+pub fn resolve_power(map: &Map, who: &str) -> Option<PowerId> {
+    if let Some(p) = map.lookup_power(who) {
+        return Some(p);
+    }
+    let wanted = normalize_name(who);
+    if wanted.is_empty() {
+        return None;
+    }
+    let matching: Vec<PowerId> = map
+        .power_ids()
+        .filter(|p| normalize_name(&map.power(*p).name).starts_with(&wanted) || map.power(*p).key.starts_with(&wanted))
+        .collect();
+    match matching.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+fn zone(name: Option<&str>) -> Option<Tz> {
+    name.and_then(|z| z.parse().ok())
+}
+
+fn power_of(game: &Game, who: &Identity) -> Result<PowerId, HostError> {
+    match &who.role {
+        Role::Power(name) => {
+            game.map.lookup_power(name).ok_or_else(|| HostError(format!("there is no power `{name}` in this game")))
+        }
+        Role::Master => Err(HostError("the game master plays no power".into())),
+    }
+}
+
+/// Powers that still owe complete orders in the current phase (their names).
+pub fn missing_powers(game: &Game) -> Vec<String> {
+    game.map
+        .power_ids()
+        .filter(|p| game.has_duty(*p) && (!game.state.submitted.contains(p) || !game.missing_orders(*p).is_empty()))
+        .map(|p| game.map.power(p).name.clone())
+        .collect()
+}
+
+/// An engine acknowledgement in the mail layer's terms: every line keeps its number, an
+/// illegal (but kept) order carries its note.
+pub fn to_ack(ack: &Acknowledgement, deadline: Option<DateTime<Utc>>) -> Ack {
+    Ack {
+        phase: ack.phase.to_string(),
+        accepted: ack
+            .accepted
+            .iter()
+            .map(|a| {
+                let board = a.board.map(|b| format!("[{b}] ")).unwrap_or_default();
+                let note = a.note.as_ref().map(|n| format!("  ({n})")).unwrap_or_default();
+                AckOrder { line: a.line, order: format!("{board}{}{note}", a.order) }
+            })
+            .collect(),
+        problems: ack
+            .problems
+            .iter()
+            .map(|p| AckProblem { line: p.line, message: p.message.clone(), hint: p.hint.clone() })
+            .collect(),
+        missing: ack.missing.clone(),
+        deadline,
+    }
+}
+
+/// The game as a role may see it: phase, deadline, who is in, centers and units, and a
+/// power's own orders so far (never anyone else's).
+pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> String {
+    let map = &game.map;
+    let mut out = String::new();
+    let _ = writeln!(out, "{} ({}): {}", game.settings.name, game.settings.variant.name(), game.state.phase);
+    match (&game.state.end, game.state.deadline) {
+        (Some(end), _) => {
+            let _ = writeln!(out, "{}", game.end_notice(end));
+        }
+        (None, Some(at)) => {
+            let _ = writeln!(out, "Deadline: {}", format_deadline(at, zone));
+        }
+        (None, None) => {
+            let _ = writeln!(out, "No deadline (the game is paused or run by hand).");
+        }
+    }
+    let plus = if game.state.boards.len() > 1 { " (A+B)" } else { "" };
+    for p in map.power_ids() {
+        let mark = if game.state.eliminated.contains(&p) {
+            "out"
+        } else if game.state.submitted.contains(&p) {
+            "orders in"
+        } else if game.has_duty(p) {
+            "waiting"
+        } else {
+            "-"
+        };
+        let centers: Vec<String> = game.state.boards.iter().map(|b| b.ownership.count(p).to_string()).collect();
+        let units: Vec<String> =
+            game.state.boards.iter().map(|b| b.units.iter().filter(|u| u.power == p).count().to_string()).collect();
+        let _ = writeln!(
+            out,
+            "  {:<8} {:<10} centers {}{plus}, units {}{plus}",
+            map.power(p).name,
+            mark,
+            centers.join("+"),
+            units.join("+")
+        );
+    }
+    if let Some(me) = viewer {
+        let mine: Vec<&str> = game.state.orders.iter().filter(|o| o.power == me).map(|o| o.text.as_str()).collect();
+        if mine.is_empty() {
+            let _ = writeln!(out, "Your orders this phase: none yet.");
+        } else {
+            let _ = writeln!(out, "Your orders this phase:");
+            for o in mine {
+                let _ = writeln!(out, "  {o}");
+            }
+        }
+        let missing = game.missing_orders(me);
+        if !missing.is_empty() {
+            let _ = writeln!(out, "Still without orders: {}", missing.join(", "));
+        }
+    }
+    out
+}
+
+impl JudgeHost {
+    /// A host for the games under `games_dir` (`JUDGE/games`).
+    pub fn new(games_dir: impl Into<PathBuf>) -> JudgeHost {
+        JudgeHost { games: games_dir.into(), mails: Vec::new() }
+    }
+
+    /// Mails the commands so far produced for others; the caller sends them.
+    pub fn take_mails(&mut self) -> Vec<OutgoingMail> {
+        std::mem::take(&mut self.mails)
+    }
+
+    /// The names of every game (directories holding a `game.toml`), sorted.
+    pub fn game_names(&self) -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(&self.games) else { return Vec::new() };
+        let mut names: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter(|e| e.path().join("game.toml").is_file())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| plausible_name(n))
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// A game's directory by name; an exact match first, else the one that matches
+    /// without regard to case. `None` for names that cannot be games.
+    pub fn game_dir(&self, name: &str) -> Option<(String, PathBuf)> {
+        if !plausible_name(name) {
+            return None;
+        }
+        let exact = self.games.join(name);
+        if exact.join("game.toml").is_file() {
+            return Some((name.to_string(), exact));
+        }
+        let found = self.game_names().into_iter().find(|n| n.eq_ignore_ascii_case(name))?;
+        let path = self.games.join(&found);
+        Some((found, path))
+    }
+
+    fn read(&self, game: &str) -> Result<OpenGame, HostError> {
+        let (_, path) = self.game_dir(game).ok_or_else(|| HostError(format!("there is no game `{game}`")))?;
+        session::open_read_only(&path).map_err(host_error)
+    }
+
+    fn path_of(&self, game: &str) -> Result<PathBuf, HostError> {
+        self.game_dir(game).map(|(_, p)| p).ok_or_else(|| HostError(format!("there is no game `{game}`")))
+    }
+
+    /// Everyone who receives results, from a game already read.
+    fn contacts_of(game: &Game) -> Vec<Contact> {
+        let map = &game.map;
+        let settings = &game.settings;
+        let mut contacts: Vec<Contact> = settings
+            .players
+            .iter()
+            .filter_map(|p| {
+                let power = map.lookup_power(&p.power)?;
+                Some(Contact {
+                    role: ContactRole::Player(map.power(power).name.clone()),
+                    address: p.email.clone(),
+                    timezone: zone(p.timezone.as_deref()),
+                })
+            })
+            .collect();
+        contacts.extend(settings.observers.iter().map(|a| Contact {
+            role: ContactRole::Observer,
+            address: a.clone(),
+            timezone: None,
+        }));
+        if let Some(address) = &settings.master.email {
+            contacts.push(Contact {
+                role: ContactRole::Master,
+                address: address.clone(),
+                timezone: zone(settings.master.timezone.as_deref()),
+            });
+        }
+        contacts
+    }
+
+    /// Adjudicate the current phase now (missing orders or not) and queue its results for
+    /// every player, observer and the master. With `expected`, only if the game is still
+    /// in that phase. Returns what was done, in a line.
+    pub fn process(&mut self, game: &str, expected: Option<Phase>, now: DateTime<Utc>) -> Result<String, GameError> {
+        let path = self.path_of(game).map_err(|e| GameError::Invalid(e.0))?;
+        let mut g = session::open_read_only(&path)?;
+        let report = g.adjudicate_phase(expected, true, now)?;
+        let text = report.to_text();
+        let phase = report.phase.to_string();
+        let results = PhaseResults {
+            game: &g.game.settings.name,
+            phase: &phase,
+            report: &text,
+            next_deadline: g.game.state.deadline,
+        };
+        let contacts = Self::contacts_of(&g.game);
+        self.mails.extend(results_mails(&results, &contacts));
+        Ok(format!("{phase} processed; the results were mailed to {} address(es).", contacts.len()))
+    }
+
+    /// One tick over every game: plan with each game's own deadline policy and its log,
+    /// act (process, remind, late notice, outage notice), and record it in `logs`. The
+    /// mails go to [`take_mails`](Self::take_mails); the lines returned say what was done.
+    pub fn tick(&mut self, now: DateTime<Utc>, logs: &mut BTreeMap<String, TickLog>) -> Vec<String> {
+        let mut done = Vec::new();
+        for name in self.game_names() {
+            let log = logs.entry(name.clone()).or_default();
+            let g = match session::open_read_only(&self.games.join(&name)) {
+                Ok(g) => g,
+                Err(e) => {
+                    done.push(format!("{name}: not read: {e}"));
+                    continue;
+                }
+            };
+            let state = &g.game.state;
+            let (Some(deadline), None) = (state.deadline, &state.end) else {
+                // Paused, run by hand or over: nothing to do, but the tick did look, so a
+                // later deadline is not mistaken for one that passed during an outage.
+                log.last_tick = Some(now);
+                continue;
+            };
+            let missing = missing_powers(&g.game);
+            let phase_code = state.phase.code();
+            let clock = GameClock { game: &name, phase: &phase_code, deadline, paused: false, missing: &missing };
+            let actions = plan_tick(now, &clock, log, &g.game.settings.deadlines);
+            let contacts = Self::contacts_of(&g.game);
+            for action in &actions {
+                match action {
+                    TickAction::Process => match self.process(&name, Some(state.phase), now) {
+                        Ok(text) => done.push(format!("{name}: {text}")),
+                        Err(e) => done.push(format!("{name}: not processed: {e}")),
+                    },
+                    TickAction::Remind { power, .. } => done.push(format!("{name}: reminded {power}")),
+                    TickAction::LateNotice { power, .. } => done.push(format!("{name}: late notice to {power}")),
+                    TickAction::OutageSuspected { .. } => {
+                        done.push(format!("{name}: deadline passed during an outage; held, the master was told"))
+                    }
+                }
+            }
+            self.mails.extend(tick_mails(&name, now, &actions, &contacts));
+            log.record(now, &clock, &actions);
+        }
+        done
+    }
+
+    fn change_settings<T>(
+        &self,
+        game: &str,
+        change: impl FnOnce(&Map, &mut crate::game::settings::Settings) -> Result<T, GameError>,
+    ) -> Result<T, HostError> {
+        let path = self.path_of(game)?;
+        let mut g = session::open_read_only(&path).map_err(host_error)?;
+        let map = g.game.map.clone();
+        g.update_settings(|s| change(&map, s)).map_err(host_error)
+    }
+
+    fn set_deadline(&self, game: &str, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), HostError> {
+        let mut g = session::open_read_only(&self.path_of(game)?).map_err(host_error)?;
+        g.set_deadline(deadline, now).map_err(host_error)
+    }
+
+    /// Hand `power` to a new player at `address` with a fresh password, mailed to them.
+    fn replace(&mut self, game: &str, power: &str, address: &str) -> Result<String, HostError> {
+        if !address.contains('@') || address.contains(|c: char| c.is_whitespace() || c.is_control()) {
+            return Err(HostError(format!("`{}` is not an email address", header_safe(address, 80))));
+        }
+        let password = generate_password(10);
+        let hash = hash_password(&password).map_err(|e| HostError(e.to_string()))?;
+        let (power_name, game_name) = self.change_settings(game, |map, s| {
+            let p = resolve_power(map, power).ok_or_else(|| GameError::Invalid(format!("no power `{power}`")))?;
+            let key = map.power(p).key.clone();
+            match s.players.iter_mut().find(|pl| map.lookup_power(&pl.power) == Some(p)) {
+                Some(player) => {
+                    player.email = address.to_string();
+                    player.password_hash = Some(hash.clone());
+                    player.timezone = None;
+                }
+                None => s.players.push(Player {
+                    power: key,
+                    name: address.to_string(),
+                    email: address.to_string(),
+                    timezone: None,
+                    password_hash: Some(hash.clone()),
+                }),
+            }
+            Ok((map.power(p).name.clone(), s.name.clone()))
+        })?;
+        self.mails.push(OutgoingMail {
+            to: address.to_string(),
+            subject: header_safe(&format!("{game_name}: you now play {power_name}"), 120),
+            body: format!(
+                "The game master of {game_name} has given you {power_name}.\n\
+                 Sign on to the judge with:\n\n  SIGNON {}@{game_name} {password}\n\n\
+                 Reply with `status` after that line to see the game.\n",
+                power_name.to_ascii_lowercase()
+            ),
+            in_reply_to: None,
+            references: Vec::new(),
+            kind: MailKind::Generated,
+        });
+        Ok(format!("{power_name} is now played by {address}; a new password was mailed there."))
+    }
+}
+
+fn who_label(who: &Identity) -> String {
+    match &who.role {
+        Role::Power(p) => p.clone(),
+        Role::Master => "master".into(),
+    }
+}
+
+impl GameHost for JudgeHost {
+    fn game_exists(&self, game: &str) -> bool {
+        self.game_dir(game).is_some()
+    }
+
+    fn sign_on(&self, game: &str, who: &str) -> Result<SignOnRecord, SignOnError> {
+        let (name, path) = self.game_dir(game).ok_or(SignOnError::NoSuchGame)?;
+        let g = session::open_read_only(&path).map_err(|_| SignOnError::NoSuchGame)?;
+        let (map, settings) = (&g.game.map, &g.game.settings);
+        if matches!(who.to_ascii_lowercase().as_str(), "master" | "gm") {
+            return Ok(SignOnRecord {
+                identity: Identity {
+                    game: name,
+                    role: Role::Master,
+                    address: settings.master.email.clone(),
+                    timezone: zone(settings.master.timezone.as_deref()),
+                },
+                password_hash: settings.master.password_hash.clone(),
+            });
+        }
+        let power = resolve_power(map, who).ok_or_else(|| SignOnError::NoSuchPower {
+            powers: map.powers().iter().map(|p| p.name.clone()).collect(),
+        })?;
+        let player = settings.player(map, power);
+        Ok(SignOnRecord {
+            identity: Identity {
+                game: name,
+                role: Role::Power(map.power(power).name.clone()),
+                address: player.map(|p| p.email.clone()),
+                timezone: zone(player.and_then(|p| p.timezone.as_deref())),
+            },
+            password_hash: player.and_then(|p| p.password_hash.clone()),
+        })
+    }
+
+    fn submit_orders(&mut self, who: &Identity, text: &str, now: DateTime<Utc>) -> Result<Ack, HostError> {
+        let mut g = self.read(&who.game)?;
+        let power = power_of(&g.game, who)?;
+        let ack = g.submit(power, text, false, now).map_err(host_error)?;
+        Ok(to_ack(&ack, g.game.state.deadline))
+    }
+
+    fn status(&self, who: &Identity) -> Result<String, HostError> {
+        let g = self.read(&who.game)?;
+        let viewer = power_of(&g.game, who).ok();
+        Ok(status_text(&g.game, viewer, who.timezone))
+    }
+
+    fn history(&self, who: &Identity) -> Result<String, HostError> {
+        let g = self.read(&who.game)?;
+        let reports = g.reports();
+        let Some(last) = reports.last() else { return Ok("No phase has been adjudicated yet.".into()) };
+        let phases: Vec<String> = reports.iter().map(|r| r.phase.code()).collect();
+        Ok(format!("Phases adjudicated: {}\n\nThe last results:\n{}", phases.join(" "), last.to_text()))
+    }
+
+    fn press(
+        &mut self,
+        who: &Identity,
+        to: &PressTo,
+        text: &str,
+        now: DateTime<Utc>,
+    ) -> Result<PressDelivery, HostError> {
+        let mut g = self.read(&who.game)?;
+        let me = power_of(&g.game, who).ok();
+        let map = g.game.map.clone();
+        let players: Vec<(PowerId, String)> = g
+            .game
+            .settings
+            .players
+            .iter()
+            .filter_map(|p| Some((map.lookup_power(&p.power)?, p.email.clone())))
+            .filter(|(p, _)| Some(*p) != me)
+            .collect();
+        let (to_label, names, addresses) = match to {
+            PressTo::All => {
+                let mut addresses: Vec<String> = players.iter().map(|(_, a)| a.clone()).collect();
+                addresses.extend(g.game.settings.observers.iter().cloned());
+                ("to everyone".to_string(), vec!["everyone".to_string()], addresses)
+            }
+            PressTo::Powers(written) => {
+                let mut chosen = Vec::new();
+                for w in written {
+                    let p = resolve_power(&map, w).ok_or_else(|| {
+                        let names: Vec<&str> = map.powers().iter().map(|p| p.name.as_str()).collect();
+                        HostError(format!("no power `{}`; the powers are {}", header_safe(w, 40), names.join(", ")))
+                    })?;
+                    if !chosen.contains(&p) {
+                        chosen.push(p);
+                    }
+                }
+                let names: Vec<String> = chosen.iter().map(|p| map.power(*p).name.clone()).collect();
+                let addresses =
+                    players.iter().filter(|(p, _)| chosen.contains(p)).map(|(_, a)| a.clone()).collect::<Vec<_>>();
+                (format!("to {}", names.join(", ")), names, addresses)
+            }
+        };
+        if addresses.is_empty() {
+            return Err(HostError("nobody plays the powers named, so no one would read it".into()));
+        }
+        g.record_press(&who_label(who), names, text, now).map_err(host_error)?;
+        let from_label = match me {
+            Some(p) => map.power(p).name.clone(),
+            None => "the game master".into(),
+        };
+        Ok(PressDelivery { from_label, to_label, addresses })
+    }
+
+    fn set_password(&mut self, who: &Identity, password_hash: &str) -> Result<(), HostError> {
+        let role = who.role.clone();
+        self.change_settings(&who.game, |map, s| set_secret(map, s, &role, Secret::Password(password_hash)))
+    }
+
+    fn set_timezone(&mut self, who: &Identity, zone: Tz) -> Result<(), HostError> {
+        let role = who.role.clone();
+        self.change_settings(&who.game, |map, s| set_secret(map, s, &role, Secret::Zone(zone.name())))
+    }
+
+    fn master(&mut self, who: &Identity, command: &MasterCommand, now: DateTime<Utc>) -> Result<String, HostError> {
+        if who.role != Role::Master {
+            return Err(HostError("only the game master may do that".into()));
+        }
+        let game = who.game.as_str();
+        match command {
+            MasterCommand::Process => self.process(game, None, now).map_err(host_error),
+            MasterCommand::Extend { hours } => {
+                let current = self.read(game)?.game.state.deadline;
+                // From the deadline if it is still ahead, else from now: an extension after
+                // the deadline passed (an outage) gives the players real time.
+                let base = current.filter(|d| *d > now).unwrap_or(now);
+                let at = base + Duration::hours(i64::from(*hours));
+                self.set_deadline(game, Some(at), now)?;
+                Ok(format!("Deadline extended by {hours} hour(s) to {}.", format_deadline(at, who.timezone)))
+            }
+            MasterCommand::Pause => {
+                self.set_deadline(game, None, now)?;
+                Ok("Game paused: no deadline until `resume`.".into())
+            }
+            MasterCommand::Resume => {
+                let g = self.read(game)?;
+                if g.game.state.end.is_some() {
+                    return Err(HostError("the game is over".into()));
+                }
+                let at = g
+                    .game
+                    .settings
+                    .deadlines
+                    .schedule
+                    .deadline_for(g.game.state.phase.kind, now)
+                    .map_err(|e| HostError(e.to_string()))?;
+                self.set_deadline(game, Some(at), now)?;
+                Ok(format!("Game resumed. New deadline: {}.", format_deadline(at, who.timezone)))
+            }
+            MasterCommand::Replace { power, address } => self.replace(game, power, address),
+        }
+    }
+
+    fn deadline(&self, game: &str) -> Option<DateTime<Utc>> {
+        self.read(game).ok()?.game.state.deadline
+    }
+
+    fn contacts(&self, game: &str) -> Vec<Contact> {
+        self.read(game).map(|g| Self::contacts_of(&g.game)).unwrap_or_default()
+    }
+}
+
+/// What a role keeps in game.toml.
+enum Secret<'a> {
+    Password(&'a str),
+    Zone(&'a str),
+}
+
+fn set_secret(
+    map: &Map,
+    settings: &mut crate::game::settings::Settings,
+    role: &Role,
+    secret: Secret<'_>,
+) -> Result<(), GameError> {
+    let (hash, zone) = match role {
+        Role::Master => (&mut settings.master.password_hash, &mut settings.master.timezone),
+        Role::Power(name) => {
+            let power = map.lookup_power(name).ok_or_else(|| GameError::Invalid(format!("no power `{name}`")))?;
+            let player = settings
+                .players
+                .iter_mut()
+                .find(|p| map.lookup_power(&p.power) == Some(power))
+                .ok_or_else(|| GameError::Invalid(format!("nobody plays {name} in this game")))?;
+            (&mut player.password_hash, &mut player.timezone)
+        }
+    };
+    match secret {
+        Secret::Password(h) => *hash = Some(h.to_string()),
+        Secret::Zone(z) => *zone = Some(z.to_string()),
+    }
+    Ok(())
+}
+
+/// Set a role's password in the game at `path` (the game master's `mail password`).
+pub fn set_password_at(path: &Path, who: &str, password_hash: &str) -> Result<(Role, Option<String>), GameError> {
+    let mut g = session::open_read_only(path)?;
+    let map = g.game.map.clone();
+    let role = if matches!(who.to_ascii_lowercase().as_str(), "master" | "gm") {
+        Role::Master
+    } else {
+        let p = resolve_power(&map, who).ok_or_else(|| {
+            let names: Vec<&str> = map.powers().iter().map(|p| p.name.as_str()).collect();
+            GameError::Invalid(format!("no power `{who}`; the powers are {} (or `master`)", names.join(", ")))
+        })?;
+        Role::Power(map.power(p).name.clone())
+    };
+    let address = g.update_settings(|s| {
+        set_secret(&map, s, &role, Secret::Password(password_hash))?;
+        Ok(match &role {
+            Role::Master => s.master.email.clone(),
+            Role::Power(name) => {
+                s.players.iter().find(|p| map.lookup_power(&p.power) == map.lookup_power(name)).map(|p| p.email.clone())
+            }
+        })
+    })?;
+    Ok((role, address))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn powers_resolve_by_name_abbreviation_and_unique_prefix() {
+        let map = Map::standard();
+        let name = |w: &str| resolve_power(&map, w).map(|p| map.power(p).name.clone());
+        assert_eq!(name("france").as_deref(), Some("France"));
+        assert_eq!(name("FRA").as_deref(), Some("France"));
+        assert_eq!(name("f").as_deref(), Some("France"));
+        assert_eq!(name("g").as_deref(), Some("Germany"));
+        assert_eq!(name("t").as_deref(), Some("Turkey"));
+        assert_eq!(name("x"), None);
+        assert_eq!(name(""), None);
+    }
+
+    #[test]
+    fn game_names_cannot_leave_the_games_directory() {
+        assert!(plausible_name("my-game_2"));
+        assert!(!plausible_name("../etc"));
+        assert!(!plausible_name(".hidden"));
+        assert!(!plausible_name("a/b"));
+    }
+}

@@ -1,0 +1,166 @@
+//! When phases are due: the [`Schedule`] of a game and the [`DeadlinePolicy`] around it
+//! (grace, reminders, how often the tick runs), as `game.toml`'s `[deadlines]` holds them.
+//!
+//! One schedule type serves the whole judge: the session computes each new deadline with
+//! [`Schedule::deadline_for`], and the mail tick ([`crate::mail::deadline`]) reads the same
+//! policy. Pure: the start time is passed in, nothing reads the clock.
+
+use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc, Weekday};
+use chrono_tz::Tz;
+use serde::{Deserialize, Serialize};
+
+use crate::game::phase::PhaseKind;
+
+/// A bad schedule.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DeadlineError {
+    #[error("`{0}` is not a time zone name (e.g. `Europe/Paris`)")]
+    UnknownZone(String),
+    #[error("hour {0} is not between 0 and 23")]
+    BadHour(u32),
+}
+
+/// When phases are due (`[deadlines.schedule]` in game.toml, or in judge.toml as the
+/// default for new games).
+///
+/// ```toml
+/// [deadlines.schedule]
+/// kind = "interval"          # hours after the phase starts
+/// movement_hours = 48
+/// retreat_hours = 24
+/// adjustment_hours = 24
+///
+/// # kind = "weekly"          # movement due on a fixed weekday and hour
+/// # weekday = "sun"
+/// # hour = 20
+/// # zone = "Europe/Paris"
+/// # min_hours = 24           # a movement phase lasts at least this long
+/// # short_phase_hours = 24   # retreats and adjustments
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Schedule {
+    Interval {
+        #[serde(default = "h48")]
+        movement_hours: u32,
+        #[serde(default = "h24")]
+        retreat_hours: u32,
+        #[serde(default = "h24")]
+        adjustment_hours: u32,
+    },
+    Weekly {
+        weekday: Weekday,
+        hour: u32,
+        zone: String,
+        #[serde(default = "h24")]
+        min_hours: u32,
+        #[serde(default = "h24")]
+        short_phase_hours: u32,
+    },
+}
+
+fn h48() -> u32 {
+    48
+}
+fn h24() -> u32 {
+    24
+}
+
+impl Default for Schedule {
+    fn default() -> Schedule {
+        Schedule::Interval { movement_hours: 48, retreat_hours: 24, adjustment_hours: 24 }
+    }
+}
+
+impl Schedule {
+    /// Whether the schedule can compute deadlines at all (a known zone, a real hour).
+    pub fn check(&self) -> Result<(), DeadlineError> {
+        self.deadline_for(PhaseKind::Movement, DateTime::<Utc>::UNIX_EPOCH).map(|_| ())
+    }
+
+    /// The deadline of a phase of this kind that starts at `start`.
+    pub fn deadline_for(&self, kind: PhaseKind, start: DateTime<Utc>) -> Result<DateTime<Utc>, DeadlineError> {
+        match self {
+            Schedule::Interval { movement_hours, retreat_hours, adjustment_hours } => {
+                let hours = match kind {
+                    PhaseKind::Movement => movement_hours,
+                    PhaseKind::Retreats => retreat_hours,
+                    PhaseKind::Adjustments => adjustment_hours,
+                };
+                Ok(start + Duration::hours(i64::from(*hours)))
+            }
+            Schedule::Weekly { weekday, hour, zone, min_hours, short_phase_hours } => {
+                if kind != PhaseKind::Movement {
+                    return Ok(start + Duration::hours(i64::from(*short_phase_hours)));
+                }
+                if *hour > 23 {
+                    return Err(DeadlineError::BadHour(*hour));
+                }
+                let tz: Tz = zone.parse().map_err(|_| DeadlineError::UnknownZone(zone.clone()))?;
+                let earliest = start + Duration::hours(i64::from(*min_hours));
+                let first_day = earliest.with_timezone(&tz).date_naive();
+                // Within 8 days of the earliest moment there is always the weekday; 15
+                // covers a skipped hour too.
+                for offset in 0..15 {
+                    let day = first_day + Duration::days(offset);
+                    if day.weekday() != *weekday {
+                        continue;
+                    }
+                    if let Some(at) = local_hour(tz, day, *hour) {
+                        if at >= earliest {
+                            return Ok(at);
+                        }
+                    }
+                }
+                // Unreachable for a valid zone; fall back to the minimum rather than fail.
+                Ok(earliest)
+            }
+        }
+    }
+}
+
+/// `hour`:00 local time on `day`; the earlier instant when clocks go back, the first
+/// hour after the gap when they go forward.
+fn local_hour(tz: Tz, day: NaiveDate, hour: u32) -> Option<DateTime<Utc>> {
+    (hour..24).find_map(|h| {
+        let naive = day.and_hms_opt(h, 0, 0)?;
+        tz.from_local_datetime(&naive).earliest().map(|t| t.with_timezone(&Utc))
+    })
+}
+
+/// How the tick treats deadlines (`[deadlines]`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DeadlinePolicy {
+    pub schedule: Schedule,
+    /// Hours after the deadline during which late orders are still taken.
+    pub grace_hours: u32,
+    /// A reminder goes this many hours before the deadline (0: none).
+    pub remind_hours_before: u32,
+    /// How often the tick is expected to run.
+    pub tick_minutes: u32,
+    /// A gap between ticks this many times longer than usual, across a deadline, is an
+    /// outage: the judge holds the game and tells the master instead of processing.
+    pub outage_factor: u32,
+}
+
+impl Default for DeadlinePolicy {
+    fn default() -> DeadlinePolicy {
+        DeadlinePolicy {
+            schedule: Schedule::default(),
+            grace_hours: 0,
+            remind_hours_before: 24,
+            tick_minutes: 15,
+            outage_factor: 8,
+        }
+    }
+}
+
+impl DeadlinePolicy {
+    /// The gap between two ticks that counts as an outage.
+    pub fn outage_gap(&self) -> Duration {
+        // Never less than an hour: a tick a few minutes late is not an outage.
+        Duration::minutes(i64::from(self.tick_minutes.max(1)) * i64::from(self.outage_factor.max(2)))
+            .max(Duration::hours(1))
+    }
+}

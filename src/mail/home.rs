@@ -1,0 +1,156 @@
+//! The judge directory: one directory holds everything a running judge keeps.
+//!
+//! ```text
+//! JUDGE/
+//!   judge.toml          [mail] settings (see mail::settings) and [deadlines], the policy
+//!                       new games made with `shadowjudge new --judge JUDGE` start with
+//!   games/<name>/       one game directory each, as `shadowjudge new` makes them; the
+//!                       directory's name is the game's name in SIGNON lines
+//!   spool/              every inbound message, kept before it is read (StoreIntake)
+//!   claims/             one marker per Message-ID taken, so a message applies once
+//!   outbox/             outgoing mail as .eml files (the default `files` transport)
+//!   tick.json           what `mail tick` already did per game (reminders, processing)
+//!   tick.lock           held while a tick runs, so two ticks never overlap
+//! ```
+//!
+//! The mail commands find it with `--judge DIR` or the `SHADOWJUDGE_HOME` variable.
+//! This module owns the layout, `judge.toml` and `tick.json`; it never opens a game.
+
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
+
+use fs4::fs_std::FileExt;
+use serde::{Deserialize, Serialize};
+
+use crate::game::schedule::DeadlinePolicy;
+use crate::mail::deadline::TickLog;
+use crate::mail::ingest::StoreIntake;
+use crate::mail::settings::{MailSettings, TransportSettings};
+use crate::store::write_atomic;
+
+/// The environment variable naming the judge directory when `--judge` is not given.
+pub const HOME_VAR: &str = "SHADOWJUDGE_HOME";
+
+/// A judge directory that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum HomeError {
+    #[error("{}: {message}", .path.display())]
+    Io { path: PathBuf, message: String },
+    #[error("{}: {message}", .path.display())]
+    Config { path: PathBuf, message: String },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> HomeError + '_ {
+    move |e| HomeError::Io { path: path.to_path_buf(), message: e.to_string() }
+}
+
+/// `judge.toml`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JudgeConfig {
+    pub mail: MailSettings,
+    /// The deadline policy new games start with (each game keeps its own copy).
+    #[serde(default)]
+    pub deadlines: DeadlinePolicy,
+}
+
+/// An opened judge directory: its root and its configuration.
+#[derive(Clone, Debug)]
+pub struct JudgeHome {
+    root: PathBuf,
+    pub config: JudgeConfig,
+}
+
+impl JudgeHome {
+    /// Open `root`: read `judge.toml` and make the `files` transport's directory
+    /// relative to the judge directory.
+    pub fn open(root: &Path) -> Result<JudgeHome, HomeError> {
+        let path = root.join("judge.toml");
+        let text = std::fs::read_to_string(&path).map_err(io_error(&path))?;
+        let mut config: JudgeConfig =
+            toml::from_str(&text).map_err(|e| HomeError::Config { path: path.clone(), message: e.to_string() })?;
+        config.deadlines.schedule.check().map_err(|e| HomeError::Config { path, message: e.to_string() })?;
+        if let TransportSettings::Files { dir } = &mut config.mail.transport {
+            if dir.is_relative() {
+                *dir = root.join(&*dir);
+            }
+        }
+        Ok(JudgeHome { root: root.to_path_buf(), config })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Where the game directories are.
+    pub fn games_dir(&self) -> PathBuf {
+        self.root.join("games")
+    }
+
+    /// The spool and claims (`spool/`, `claims/`).
+    pub fn intake(&self) -> Result<StoreIntake, HomeError> {
+        StoreIntake::open(&self.root).map_err(|message| HomeError::Io { path: self.root.clone(), message })
+    }
+
+    /// Take the tick lock, waiting for a running tick to finish. Held until dropped.
+    pub fn lock_tick(&self) -> Result<TickLock, HomeError> {
+        let path = self.root.join("tick.lock");
+        let file = OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(io_error(&path))?;
+        FileExt::lock_exclusive(&file).map_err(io_error(&path))?;
+        Ok(TickLock { _file: file, path: self.root.join("tick.json") })
+    }
+}
+
+/// The held tick lock; reads and writes `tick.json`.
+#[derive(Debug)]
+pub struct TickLock {
+    _file: File,
+    path: PathBuf,
+}
+
+impl TickLock {
+    /// Every game's tick log (empty when no tick ran yet).
+    pub fn read(&self) -> Result<BTreeMap<String, TickLog>, HomeError> {
+        match std::fs::read(&self.path) {
+            Ok(bytes) => serde_json::from_slice(&bytes)
+                .map_err(|e| HomeError::Config { path: self.path.clone(), message: e.to_string() }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeMap::new()),
+            Err(e) => Err(io_error(&self.path)(e)),
+        }
+    }
+
+    /// Replace `tick.json` atomically.
+    pub fn write(&self, logs: &BTreeMap<String, TickLog>) -> Result<(), HomeError> {
+        let mut bytes = serde_json::to_vec_pretty(logs).expect("tick logs serialize");
+        bytes.push(b'\n');
+        write_atomic(&self.path, &bytes).map_err(|e| HomeError::Io { path: self.path.clone(), message: e.to_string() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_transport_is_relative_to_the_judge() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("judge.toml"), "[mail]\naddress = \"judge@example.org\"\n").unwrap();
+        let home = JudgeHome::open(tmp.path()).unwrap();
+        assert_eq!(home.config.mail.transport, TransportSettings::Files { dir: tmp.path().join("outbox") });
+        assert_eq!(home.config.deadlines, DeadlinePolicy::default());
+    }
+
+    #[test]
+    fn tick_logs_round_trip() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("judge.toml"), "[mail]\naddress = \"judge@example.org\"\n").unwrap();
+        let home = JudgeHome::open(tmp.path()).unwrap();
+        let lock = home.lock_tick().unwrap();
+        assert!(lock.read().unwrap().is_empty());
+        let mut logs = BTreeMap::new();
+        logs.insert("g".to_string(), TickLog { phase: "S1901M".into(), processed: true, ..TickLog::default() });
+        lock.write(&logs).unwrap();
+        assert_eq!(lock.read().unwrap(), logs);
+    }
+}

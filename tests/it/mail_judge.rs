@@ -1,0 +1,409 @@
+//! Play by email against real game directories (issue 6): the built binary's `mail`
+//! commands over a judge directory, the file transport writing .eml files into its
+//! outbox, and the clock fixed with `SHADOWJUDGE_NOW`. No network.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use chrono::{TimeZone, Utc};
+use mail_parser::MessageParser;
+
+use shadowjudge::game::host::{set_password_at, JudgeHost};
+use shadowjudge::game::journal::Entry;
+use shadowjudge::game::session;
+use shadowjudge::game::settings::{parse_players, Settings, VariantKind};
+use shadowjudge::game::state::GameState;
+use shadowjudge::mail::home::JudgeHome;
+use shadowjudge::mail::ingest as ingest_one;
+use shadowjudge::mail::ingest::{Disposition, StoreIntake};
+use shadowjudge::mail::password::hash_password_with_cost;
+use shadowjudge::map::Map;
+use shadowjudge::store::GameDir;
+
+const PLAYERS: &str =
+    "france, Ann, ann@example.org, Europe/Paris\nitaly, Bob, bob@example.org\ngermany, Cy, cy@example.org\n";
+
+/// One mail the judge wrote.
+#[derive(Debug)]
+struct Eml {
+    to: String,
+    subject: String,
+    in_reply_to: Option<String>,
+    body: String,
+}
+
+/// A judge directory in a temp dir, driven through the real binary.
+struct Judge {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    seen: HashSet<PathBuf>,
+}
+
+impl Judge {
+    fn new(extra_deadlines: &str) -> Judge {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("judge");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(
+            root.join("judge.toml"),
+            format!("[mail]\naddress = \"judge@example.org\"\n\n[deadlines]\n{extra_deadlines}"),
+        )
+        .unwrap();
+        std::fs::write(root.join("players.txt"), PLAYERS).unwrap();
+        Judge { _tmp: tmp, root, seen: HashSet::new() }
+    }
+
+    fn run(&self, now: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_shadowjudge"));
+        cmd.args(args)
+            .env("SHADOWJUDGE_NOW", now)
+            .env("SHADOWJUDGE_HOME", &self.root)
+            .current_dir(&self.root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        {
+            use std::io::Write;
+            let mut input = child.stdin.take().unwrap();
+            if let Some(bytes) = stdin {
+                input.write_all(bytes).unwrap();
+            }
+        }
+        child.wait_with_output().unwrap()
+    }
+
+    fn ok(&self, now: &str, args: &[&str]) -> String {
+        let out = self.run(now, args, None);
+        assert!(out.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// Ingest one message like an MTA pipe; its exit code.
+    fn deliver(&self, now: &str, raw: &str) -> i32 {
+        let out = self.run(now, &["mail", "ingest"], Some(raw.as_bytes()));
+        out.status.code().unwrap()
+    }
+
+    fn new_game(&self, now: &str, name: &str) {
+        self.ok(
+            now,
+            &[
+                "new",
+                name,
+                "--judge",
+                ".",
+                "--variant",
+                "shadow-worlds",
+                "--players",
+                "players.txt",
+                "--master",
+                "gm@example.org",
+                "--observer",
+                "obs@example.org",
+            ],
+        );
+    }
+
+    /// `mail password GAME WHO`: the password it printed.
+    fn password(&self, now: &str, game: &str, who: &str) -> String {
+        let out = self.ok(now, &["mail", "password", game, who]);
+        out.lines().next().unwrap().rsplit(' ').next().unwrap().to_string()
+    }
+
+    /// The mails written since the last call.
+    fn new_mails(&mut self) -> Vec<Eml> {
+        let dir = self.root.join("outbox");
+        let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
+            Ok(d) => d.map(|e| e.unwrap().path()).filter(|p| !self.seen.contains(p)).collect(),
+            Err(_) => Vec::new(),
+        };
+        files.sort();
+        let mut mails = Vec::new();
+        for f in files {
+            let raw = std::fs::read(&f).unwrap();
+            let m = MessageParser::default().parse(&raw[..]).unwrap();
+            mails.push(Eml {
+                to: m.to().and_then(|a| a.first()).and_then(|a| a.address()).unwrap_or("").to_string(),
+                subject: m.subject().unwrap_or("").to_string(),
+                in_reply_to: m.in_reply_to().as_text().map(str::to_string),
+                body: m.body_text(0).unwrap_or_default().into_owned(),
+            });
+            self.seen.insert(f);
+        }
+        mails
+    }
+
+    fn game_dir(&self, game: &str) -> PathBuf {
+        self.root.join("games").join(game)
+    }
+
+    fn journal(&self, game: &str) -> Vec<Entry> {
+        GameDir::open_for_reading(self.game_dir(game))
+            .unwrap()
+            .journal::<Entry>()
+            .unwrap()
+            .into_records()
+            .into_iter()
+            .map(|r| r.entry)
+            .collect()
+    }
+
+    fn phase(&self, game: &str) -> String {
+        session::open_read_only(&self.game_dir(game)).unwrap().game.state.phase.code()
+    }
+}
+
+fn message(from: &str, id: &str, body: &str) -> String {
+    format!("From: {from}\r\nTo: judge@example.org\r\nSubject: orders\r\nMessage-ID: <{id}>\r\n\r\n{body}")
+}
+
+fn to_addresses(mails: &[Eml]) -> Vec<&str> {
+    let mut v: Vec<&str> = mails.iter().map(|m| m.to.as_str()).collect();
+    v.sort();
+    v
+}
+
+const FRANCE_S1901: &str =
+    "Board A\nA par - bur\nA mar - spa\nF bre - mao\nBoard B\nA par H\nA mar - pie\nF bre - eng\n";
+
+/// The whole game by mail: passwords from `mail password`, orders in and acknowledged in
+/// the thread, a reminder only to the powers without orders, the master's `process` and
+/// the tick at the deadline both adjudicating, and the results mailed to everyone.
+#[test]
+fn issue_6_a_game_played_by_mail_end_to_end() {
+    // A 3-hour tick: a 12-hour gap between test ticks is not an outage.
+    let mut j = Judge::new("remind_hours_before = 24\ntick_minutes = 180\n");
+    let t0 = "2025-03-01T12:00:00Z";
+    j.new_game(t0, "game1");
+    let france = j.password(t0, "game1", "france");
+    let master = j.password(t0, "game1", "master");
+    // Italy's password goes by mail.
+    let out = j.ok(t0, &["mail", "password", "game1", "italy", "--mail"]);
+    assert!(out.contains("mailed to bob@example.org"), "{out}");
+    let mails = j.new_mails();
+    assert_eq!(to_addresses(&mails), ["bob@example.org"]);
+    let italy =
+        mails[0].body.split("SIGNON italy@game1 ").nth(1).unwrap().split_whitespace().next().unwrap().to_string();
+
+    // France's orders, acknowledged in the thread with line numbers and the deadline.
+    let code = j.deliver(
+        "2025-03-01T13:00:00Z",
+        &message("Ann <ann@example.org>", "fr1@example.org", &format!("SIGNON france@game1 {france}\n{FRANCE_S1901}")),
+    );
+    assert_eq!(code, 0);
+    let mails = j.new_mails();
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    let ack = &mails[0];
+    assert_eq!(ack.to, "ann@example.org");
+    assert_eq!(ack.in_reply_to.as_deref(), Some("fr1@example.org"));
+    assert!(ack.body.contains("Orders for France, Spring 1901 movement:"), "{}", ack.body);
+    assert!(ack.body.contains("line   3: [A] A par - bur"), "{}", ack.body);
+    assert!(ack.body.contains("line   9: [B] F bre - eng"), "{}", ack.body);
+    assert!(ack.body.contains("Every unit has an order."), "{}", ack.body);
+    assert!(ack.body.contains("Deadline: Mon 2025-03-03 12:00 UTC"), "{}", ack.body);
+
+    // The reminder, 12 hours before the deadline, goes to Italy and Germany only; a
+    // second tick sends nothing more.
+    j.ok("2025-03-03T00:00:00Z", &["mail", "tick"]);
+    let mails = j.new_mails();
+    assert_eq!(to_addresses(&mails), ["bob@example.org", "cy@example.org"]);
+    assert!(mails.iter().all(|m| m.subject == "game1: reminder, orders due"));
+    j.ok("2025-03-03T00:10:00Z", &["mail", "tick"]);
+    assert!(j.new_mails().is_empty());
+
+    // The master processes by mail: results (both boards) to every player, observer, master.
+    let code = j.deliver(
+        "2025-03-03T06:00:00Z",
+        &message("gm@example.org", "gm1@example.org", &format!("SIGNON master@game1 {master}\nprocess\n")),
+    );
+    assert_eq!(code, 0);
+    let mails = j.new_mails();
+    let results: Vec<&Eml> = mails.iter().filter(|m| m.subject == "game1: results of Spring 1901 movement").collect();
+    let mut got: Vec<&str> = results.iter().map(|m| m.to.as_str()).collect();
+    got.sort();
+    assert_eq!(got, ["ann@example.org", "bob@example.org", "cy@example.org", "gm@example.org", "obs@example.org"]);
+    for r in &results {
+        assert!(r.body.contains("=== Board A ===") && r.body.contains("=== Board B ==="), "{}", r.body);
+        assert!(r.body.contains("Next deadline: Wed 2025-03-05 06:00 UTC"), "{}", r.body);
+    }
+    let reply = mails.iter().find(|m| m.in_reply_to.as_deref() == Some("gm1@example.org")).unwrap();
+    assert!(reply.body.contains("Spring 1901 movement processed"), "{}", reply.body);
+    assert_eq!(j.phase("game1"), "F1901M");
+
+    // Fall: Italy orders, then the tick after the deadline processes and mails the results;
+    // a second tick does nothing.
+    let code = j.deliver(
+        "2025-03-04T10:00:00Z",
+        &message("bob@example.org", "it2@example.org", &format!("SIGNON italy@game1 {italy}\nA ven H\n")),
+    );
+    assert_eq!(code, 0);
+    let ack = j.new_mails();
+    assert!(ack[0].body.contains("Orders for Italy, Fall 1901 movement:"), "{}", ack[0].body);
+    j.ok("2025-03-04T20:00:00Z", &["mail", "tick"]); // reminders
+    j.new_mails();
+    j.ok("2025-03-05T06:05:00Z", &["mail", "tick"]);
+    let mails = j.new_mails();
+    assert_eq!(mails.iter().filter(|m| m.subject == "game1: results of Fall 1901 movement").count(), 5, "{mails:?}");
+    // The next tick processes nothing again (it may remind of the Winter phase now due
+    // in 24 hours); the one after that has nothing left to do at all.
+    j.ok("2025-03-05T06:10:00Z", &["mail", "tick"]);
+    assert!(j.new_mails().iter().all(|m| m.subject.contains("reminder")));
+    j.ok("2025-03-05T06:15:00Z", &["mail", "tick"]);
+    assert!(j.new_mails().is_empty());
+    let adjudicated = j.journal("game1").iter().filter(|e| matches!(e, Entry::Adjudicated { .. })).count();
+    assert_eq!(adjudicated, 2);
+    assert_ne!(j.phase("game1"), "F1901M");
+}
+
+/// A wrong password changes nothing and gets a short reply; a message for no game, too.
+#[test]
+fn issue_6_a_wrong_password_changes_nothing() {
+    let mut j = Judge::new("");
+    let t0 = "2025-03-01T12:00:00Z";
+    j.new_game(t0, "game1");
+    j.password(t0, "game1", "france");
+    let before = j.journal("game1").len();
+    let code = j.deliver(
+        t0,
+        &message("ann@example.org", "bad@example.org", "SIGNON france@game1 not-the-password\nA par - bur\n"),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(j.journal("game1").len(), before);
+    let mails = j.new_mails();
+    assert_eq!(mails.len(), 1);
+    assert!(mails[0].body.contains("wrong password for France in game1. Nothing was done."), "{}", mails[0].body);
+    assert!(mails[0].body.len() < 600, "{}", mails[0].body);
+    assert_eq!(j.deliver(t0, &message("x@example.org", "nogame@example.org", "SIGNON france@nosuch pw\n")), 0);
+    assert!(j.new_mails()[0].body.contains("there is no game `nosuch` here"));
+}
+
+/// A tick that did not run across a deadline holds the game and tells the master only;
+/// the master's `extend` lets it go on.
+#[test]
+fn issue_6_an_outage_holds_the_game_and_tells_the_master() {
+    let mut j = Judge::new("remind_hours_before = 0\n");
+    let t0 = "2025-03-01T12:00:00Z";
+    j.new_game(t0, "game1");
+    let master = j.password(t0, "game1", "master");
+    j.ok("2025-03-01T12:15:00Z", &["mail", "tick"]);
+    // The judge was down from then until after the deadline (2025-03-03 12:00).
+    j.ok("2025-03-03T20:00:00Z", &["mail", "tick"]);
+    let mails = j.new_mails();
+    assert_eq!(to_addresses(&mails), ["gm@example.org"]);
+    assert!(mails[0].body.contains("the game was NOT processed"), "{}", mails[0].body);
+    assert_eq!(j.phase("game1"), "S1901M");
+    j.ok("2025-03-03T20:15:00Z", &["mail", "tick"]);
+    assert!(j.new_mails().is_empty());
+    assert_eq!(j.phase("game1"), "S1901M");
+    // The master extends by a day; the tick processes at the new deadline.
+    let code = j.deliver(
+        "2025-03-03T20:20:00Z",
+        &message("gm@example.org", "ext@example.org", &format!("SIGNON master@game1 {master}\nextend 24\n")),
+    );
+    assert_eq!(code, 0);
+    assert!(j.new_mails()[0].body.contains("Deadline extended by 24 hour(s) to Tue 2025-03-04 20:20 UTC"));
+    for hour in ["2025-03-04T08:00:00Z", "2025-03-04T16:00:00Z", "2025-03-04T20:10:00Z"] {
+        j.ok(hour, &["mail", "tick"]);
+    }
+    assert_eq!(j.phase("game1"), "S1901M");
+    j.ok("2025-03-04T20:30:00Z", &["mail", "tick"]);
+    assert_eq!(j.phase("game1"), "F1901M");
+    assert_eq!(j.new_mails().len(), 5);
+}
+
+/// 200 messages ingested at once by 8 threads into one real game, 20 of them delivered
+/// twice: each is applied exactly once (its orders and its press are in the journal once),
+/// each second delivery not at all.
+#[test]
+fn issue_6_two_hundred_concurrent_messages_apply_exactly_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    std::fs::write(root.join("judge.toml"), "[mail]\naddress = \"judge@example.org\"\n").unwrap();
+    let home = JudgeHome::open(root).unwrap();
+    let map = Map::standard();
+    let mut settings = Settings::new("big", VariantKind::Standard);
+    settings.players = parse_players(PLAYERS, "players", &map).unwrap();
+    let now = Utc.with_ymd_and_hms(2025, 3, 1, 12, 0, 0).unwrap();
+    let game = home.games_dir().join("big");
+    session::create(&game, &settings, GameState::start(&map, 1), now).unwrap();
+    // A cheap hash: the test is about exactly-once, not about argon2's cost.
+    set_password_at(&game, "france", &hash_password_with_cost("secret42", 64, 1).unwrap()).unwrap();
+
+    let mut messages: Vec<(usize, String)> = (0..200)
+        .map(|i| {
+            let orders = ["A par - bur", "A par H", "A mar - spa", "F bre - mao"][i % 4];
+            let body = format!("SIGNON france@big secret42\n{orders}\npress to italy\nmessage number {i}\nendpress\n");
+            (i, message("ann@example.org", &format!("m{i}@example.org"), &body))
+        })
+        .collect();
+    let again: Vec<(usize, String)> = (0..20).map(|i| (i * 10, messages[i * 10].1.clone())).collect();
+    messages.extend(again);
+    // Spread the second deliveries among the threads, so they race with the first ones.
+    let len = messages.len();
+    let mut order: Vec<usize> = (0..len).collect();
+    order.sort_by_key(|k| (k * 37) % len);
+    let messages: Vec<(usize, String)> = order.into_iter().map(|k| messages[k].clone()).collect();
+    let intake = StoreIntake::open(root).unwrap();
+    let settings = home.config.mail.clone();
+    let outcomes: Vec<(usize, Disposition)> = std::thread::scope(|s| {
+        let handles: Vec<_> = messages
+            .chunks(28)
+            .map(|chunk| {
+                let (intake, settings, games) = (&intake, &settings, home.games_dir());
+                s.spawn(move || {
+                    let mut host = JudgeHost::new(games);
+                    chunk
+                        .iter()
+                        .map(|(i, raw)| (*i, ingest_one(raw.as_bytes(), &mut host, intake, settings, now).disposition))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    });
+
+    let applied = outcomes.iter().filter(|(_, d)| matches!(d, Disposition::Applied { .. })).count();
+    let duplicates = outcomes.iter().filter(|(_, d)| matches!(d, Disposition::Duplicate { .. })).count();
+    assert_eq!((applied, duplicates), (200, 20), "{outcomes:?}");
+    let entries: Vec<Entry> = GameDir::open_for_reading(&game)
+        .unwrap()
+        .journal::<Entry>()
+        .unwrap()
+        .into_records()
+        .into_iter()
+        .map(|r| r.entry)
+        .collect();
+    let submitted = entries.iter().filter(|e| matches!(e, Entry::Submitted { .. })).count();
+    assert_eq!(submitted, 200);
+    let mut press_count: BTreeMap<usize, usize> = BTreeMap::new();
+    for e in &entries {
+        if let Entry::Press { from, to, text } = e {
+            assert_eq!((from.as_str(), to.as_slice()), ("France", &["Italy".to_string()][..]));
+            let n: usize = text.trim().strip_prefix("message number ").unwrap().parse().unwrap();
+            *press_count.entry(n).or_default() += 1;
+        }
+    }
+    assert_eq!(press_count.len(), 200);
+    assert!(press_count.values().all(|&c| c == 1), "{press_count:?}");
+    // The state cache agrees with the journal: reopening replays nothing new.
+    let g = session::open(&game).unwrap();
+    assert!(g.notes.is_empty(), "{:?}", g.notes);
+    assert_eq!(g.entries.len(), entries.len());
+}
+
+/// A message that cannot be kept (no usable judge directory) asks the MTA to retry (75);
+/// one that was kept is never bounced (0), even when it names no game.
+#[test]
+fn issue_6_ingest_exit_codes_are_for_the_mta() {
+    let j = Judge::new("");
+    let raw = message("ann@example.org", "x1@example.org", "SIGNON france@nosuch pw\n");
+    let missing = j.root.join("no-such-judge");
+    let out =
+        j.run("2025-03-01T12:00:00Z", &["mail", "ingest", "--judge", missing.to_str().unwrap()], Some(raw.as_bytes()));
+    assert_eq!(out.status.code(), Some(75), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(j.deliver("2025-03-01T12:00:00Z", &raw), 0);
+    let spool = shadowjudge::store::Spool::open(j.root.join("spool")).unwrap();
+    assert_eq!(spool.list().unwrap().len(), 1);
+}
