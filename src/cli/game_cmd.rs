@@ -123,6 +123,11 @@ fn open(dir: &Path) -> Result<OpenGame, CliError> {
     Ok(g)
 }
 
+/// Open a game only to read it: no lock, nothing written.
+fn open_to_read(dir: &Path) -> Result<OpenGame, CliError> {
+    session::open_read_only(dir).map_err(game_error)
+}
+
 fn deadline_text(d: Option<DateTime<Utc>>) -> String {
     match d {
         Some(d) => d.format("%A %-d %B %Y, %H:%M UTC").to_string(),
@@ -279,61 +284,19 @@ fn status_json(game: &Game) -> serde_json::Value {
 }
 
 pub fn status(a: DirArgs) -> Result<ExitCode, CliError> {
-    let g = open(&a.dir)?;
+    let g = open_to_read(&a.dir)?;
     let game = &g.game;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&status_json(game)).expect("serializable"));
         return Ok(ExitCode::SUCCESS);
     }
-    let map = &game.map;
-    println!("{} ({}): {}", game.settings.name, game.settings.variant.name(), game.state.phase);
-    for line in game.option_lines() {
-        println!("  {line}");
-    }
-    if let Some(e) = &game.state.end {
-        println!("{}", game.end_notice(e));
-    } else {
-        println!("Deadline: {}", deadline_text(game.state.deadline));
-    }
-    let boards = game.state.boards.len();
-    for p in map.power_ids() {
-        let mark = if game.state.eliminated.contains(&p) {
-            "out"
-        } else if game.state.submitted.contains(&p) {
-            "orders in"
-        } else if game.has_duty(p) {
-            "waiting"
-        } else {
-            "-"
-        };
-        let centers: Vec<String> = game.state.boards.iter().map(|b| b.ownership.count(p).to_string()).collect();
-        let units: Vec<String> =
-            game.state.boards.iter().map(|b| b.units.iter().filter(|u| u.power == p).count().to_string()).collect();
-        let per = if boards > 1 { " (A+B)" } else { "" };
-        println!(
-            "  {:<8} {:<10} centers {}{per}, units {}{per}",
-            map.power(p).name,
-            mark,
-            centers.join("+"),
-            units.join("+")
-        );
-    }
-    let ledger = game.ledger();
-    if !ledger.is_empty() {
-        println!("Ledger: power, count (control list), units A+B, delta");
-        for l in ledger {
-            println!(
-                "  {:<8} {:>3} ({:>2}) {:>2}+{:<2} {:+}",
-                l.power, l.count, l.control_list, l.units_a, l.units_b, l.delta
-            );
-        }
-    }
+    print!("{}", crate::game::host::status_text(game, None, None));
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn history(a: DirArgs) -> Result<ExitCode, CliError> {
     use crate::game::journal::Entry;
-    let g = open(&a.dir)?;
+    let g = open_to_read(&a.dir)?;
     let records = g.dir.journal::<Entry>().map_err(|e| CliError::Io(e.to_string()))?;
     let mut rows = Vec::new();
     for r in records.records() {
@@ -363,7 +326,7 @@ pub fn history(a: DirArgs) -> Result<ExitCode, CliError> {
 }
 
 pub fn results(a: ResultsArgs) -> Result<ExitCode, CliError> {
-    let g = open(&a.dir)?;
+    let g = open_to_read(&a.dir)?;
     let reports = g.reports();
     let report = match &a.phase {
         None => reports.last().copied().ok_or_else(|| CliError::Usage("no phase has been adjudicated yet".into()))?,
@@ -434,7 +397,7 @@ pub fn draw(a: DrawArgs) -> Result<ExitCode, CliError> {
 }
 
 pub fn ledger(a: DirArgs) -> Result<ExitCode, CliError> {
-    let g = open(&a.dir)?;
+    let g = open_to_read(&a.dir)?;
     if g.game.settings.variant != VariantKind::ShadowWorlds {
         return Err(CliError::Usage("the ledger belongs to Shadow Worlds games".into()));
     }

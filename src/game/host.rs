@@ -124,6 +124,9 @@ pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> St
     let map = &game.map;
     let mut out = String::new();
     let _ = writeln!(out, "{} ({}): {}", game.settings.name, game.settings.variant.name(), game.state.phase);
+    for line in game.option_lines() {
+        let _ = writeln!(out, "  {line}");
+    }
     match (&game.state.end, game.state.deadline) {
         (Some(end), _) => {
             let _ = writeln!(out, "{}", game.end_notice(end));
@@ -157,6 +160,17 @@ pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> St
             centers.join("+"),
             units.join("+")
         );
+    }
+    let ledger = game.ledger();
+    if !ledger.is_empty() {
+        let _ = writeln!(out, "Ledger: power, count (control list), units A+B, delta");
+        for l in ledger {
+            let _ = writeln!(
+                out,
+                "  {:<8} {:>3} ({:>2}) {:>2}+{:<2} {:+}",
+                l.power, l.count, l.control_list, l.units_a, l.units_b, l.delta
+            );
+        }
     }
     if let Some(me) = viewer {
         let mine: Vec<&str> = game.state.orders.iter().filter(|o| o.power == me).map(|o| o.text.as_str()).collect();
