@@ -41,7 +41,7 @@ use serde::Serialize;
 
 use self::names::Names;
 use self::rules::{is_name_char, Header, OrderLine, Stuck};
-use crate::map::{Map, PowerId};
+use crate::map::{Coast, Map, PowerId, RegionId};
 use crate::order::{Board, Order, Place};
 
 /// What the grammar made of a file: the orders it understood and one diagnostic per
@@ -112,6 +112,30 @@ impl<'m> OrderParser<'m> {
         match parse_order_content(content, &self.names) {
             Ok(parsed) => Ok((parsed.power, parsed.order)),
             Err(stuck) => Err(diagnose(content, stuck, &self.names, 1, 0)),
+        }
+    }
+
+    /// A power by name, like [`Map::lookup_power`], without allocating.
+    pub fn power(&self, name: &str) -> Option<PowerId> {
+        self.names.power_exact(name)
+    }
+
+    /// A region by its canonical name, like [`Map::parse_region`], without allocating
+    /// for the province name.
+    pub fn region(&self, text: &str) -> Option<RegionId> {
+        let map = self.names.map;
+        let t = text.trim();
+        let (prov, coast) = match t.find(['/', '(']) {
+            Some(i) => {
+                let c = t[i + 1..].trim_end_matches(')');
+                (&t[..i], Some(Coast::from_short(c)?))
+            }
+            None => (t, None),
+        };
+        let p = self.names.province_exact(prov)?;
+        match coast {
+            Some(c) => map.province(p).coasts.iter().copied().find(|r| map.region(*r).coast == Some(c)),
+            None => Some(map.province(p).main_region),
         }
     }
 

@@ -65,6 +65,22 @@ impl<'m> Names<'m> {
         }
     }
 
+    /// Exactly [`Map::lookup_province`] (any length), from the tables when they exist.
+    pub(super) fn province_exact(&self, name: &str) -> Option<ProvinceId> {
+        match &self.places {
+            Some(table) if name.len() <= LONGEST_CANDIDATE => with_normalized(name, |n| table.get(n).copied()),
+            _ => self.map.lookup_province(name),
+        }
+    }
+
+    /// Exactly [`Map::lookup_power`] (any length), from the tables when they exist.
+    pub(super) fn power_exact(&self, name: &str) -> Option<PowerId> {
+        match &self.powers {
+            Some(table) if name.len() <= LONGEST_CANDIDATE => with_normalized(name, |n| table.get(n).copied()),
+            _ => self.map.lookup_power(name),
+        }
+    }
+
     /// The power whose name is closest to a misspelt one, for "did you mean".
     pub(super) fn suggest_power(&self, misspelt: &str) -> Option<PowerId> {
         if misspelt.len() > LONGEST_CANDIDATE {
