@@ -187,7 +187,8 @@ impl<'m> OrderParser<'m> {
 /// The line without its comment (`#` or `//` to the end) and its `\r`.
 fn strip_comment(line: &str) -> &str {
     let line = line.strip_suffix('\r').unwrap_or(line);
-    let cut = match (line.find('#'), line.find("//")) {
+    let double_slash = line.bytes().zip(line.bytes().skip(1)).position(|(a, b)| a == b'/' && b == b'/');
+    let cut = match (line.find('#'), double_slash) {
         (Some(a), Some(b)) => a.min(b),
         (Some(a), None) | (None, Some(a)) => a,
         (None, None) => line.len(),

@@ -168,6 +168,11 @@ impl<'t> Reader<'t, '_> {
 
 /// Would the grammar read a coast after a blank here (`nc`, `north coast`, `s coast`)?
 fn strict_coast_follows(text: &str) -> bool {
+    let text = text.trim_start();
+    // Every coast word starts with one of these letters.
+    if !text.starts_with(['n', 's', 'e', 'w', 'N', 'S', 'E', 'W']) {
+        return false;
+    }
     const COASTS: [(&str, [&str; 2]); 4] =
         [("nc", ["north", "n"]), ("sc", ["south", "s"]), ("ec", ["east", "e"]), ("wc", ["west", "w"])];
     let text = text.trim_start();
