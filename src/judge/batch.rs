@@ -86,16 +86,74 @@ pub struct BatchResolver<'m> {
     parser: OrderParser<'m>,
     rulebook: Rulebook,
     adjudicator: Adjudicator,
-    /// Upper-case power names and region names, as the output writes them.
-    power_upper: Vec<String>,
-    region_upper: Vec<String>,
+    /// Every unit line the output can hold (`"FRANCE A PAR"`, JSON-escaped), by
+    /// [`unit_key`], and its rank when the lines are sorted as strings.
+    unit_lines: UnitLines,
     occupied: Vec<bool>,
     units: Vec<Unit>,
     /// The output line being written.
     out: Vec<u8>,
-    /// Unit lines (`FRANCE A PAR`) for sorting, as ranges of `text`.
-    text: String,
-    ranges: Vec<(usize, usize)>,
+    ranks: Vec<u32>,
+}
+
+/// The unit lines of a map, written and ranked once.
+struct UnitLines {
+    regions: usize,
+    /// By key: the byte range of its JSON string in `json`, and its sort rank.
+    entries: Vec<(u32, u32, u32)>,
+    /// By rank: the key.
+    by_rank: Vec<u32>,
+    json: Vec<u8>,
+}
+
+fn unit_key(regions: usize, u: &Unit) -> usize {
+    ((u.power.0 as usize * 2) + (u.kind == UnitType::Fleet) as usize) * regions + u.region.0 as usize
+}
+
+impl UnitLines {
+    fn new(map: &Map) -> UnitLines {
+        let regions = map.region_count();
+        let mut texts = Vec::with_capacity(map.powers().len() * 2 * regions);
+        for p in map.powers() {
+            let power = p.name.to_uppercase();
+            for kind in [UnitType::Army, UnitType::Fleet] {
+                for r in 0..regions {
+                    let region = map.region_name(crate::map::RegionId(r as u16)).to_uppercase();
+                    texts.push(format!("{power} {} {region}", kind.letter()));
+                }
+            }
+        }
+        let mut by_rank: Vec<u32> = (0..texts.len() as u32).collect();
+        by_rank.sort_by(|a, b| texts[*a as usize].cmp(&texts[*b as usize]));
+        let mut entries = vec![(0, 0, 0); texts.len()];
+        let mut json = Vec::new();
+        for (key, text) in texts.iter().enumerate() {
+            let start = json.len() as u32;
+            json_str(&mut json, text);
+            entries[key] = (start, json.len() as u32, 0);
+        }
+        for (rank, key) in by_rank.iter().enumerate() {
+            entries[*key as usize].2 = rank as u32;
+        }
+        UnitLines { regions, entries, by_rank, json }
+    }
+
+    /// `["FRANCE A PAR","RUSSIA F STP/SC"]`: the units as text, sorted as strings.
+    fn write<'u>(&self, out: &mut Vec<u8>, ranks: &mut Vec<u32>, units: impl Iterator<Item = &'u Unit>) {
+        ranks.clear();
+        ranks.extend(units.map(|u| self.entries[unit_key(self.regions, u)].2));
+        // Equal ranks are equal lines.
+        ranks.sort_unstable();
+        out.push(b'[');
+        for (k, rank) in ranks.iter().enumerate() {
+            if k > 0 {
+                out.push(b',');
+            }
+            let (start, end, _) = self.entries[self.by_rank[*rank as usize] as usize];
+            out.extend_from_slice(&self.json[start as usize..end as usize]);
+        }
+        out.push(b']');
+    }
 }
 
 impl<'m> BatchResolver<'m> {
@@ -105,15 +163,11 @@ impl<'m> BatchResolver<'m> {
             parser: OrderParser::new(map),
             rulebook,
             adjudicator: Adjudicator::default(),
-            power_upper: map.powers().iter().map(|p| p.name.to_uppercase()).collect(),
-            region_upper: (0..map.region_count())
-                .map(|r| map.region_name(crate::map::RegionId(r as u16)).to_uppercase())
-                .collect(),
+            unit_lines: UnitLines::new(map),
             occupied: Vec::new(),
             units: Vec::new(),
             out: Vec::new(),
-            text: String::new(),
-            ranges: Vec::new(),
+            ranks: Vec::new(),
         }
     }
 
@@ -200,11 +254,9 @@ impl<'m> BatchResolver<'m> {
         out.extend_from_slice(b"{\"id\":");
         json_value(out, id);
         out.extend_from_slice(b",\"units_after\":");
-        let after = result.units_after.iter();
-        sorted_unit_list(out, &mut self.text, &mut self.ranges, &self.power_upper, &self.region_upper, after);
+        self.unit_lines.write(out, &mut self.ranks, result.units_after.iter());
         out.extend_from_slice(b",\"dislodged\":");
-        let dislodged = result.dislodged.iter().map(|d| &d.dislodgement.unit);
-        sorted_unit_list(out, &mut self.text, &mut self.ranges, &self.power_upper, &self.region_upper, dislodged);
+        self.unit_lines.write(out, &mut self.ranks, result.dislodged.iter().map(|d| &d.dislodgement.unit));
         out.extend_from_slice(b",\"orders\":[");
         let mut resolved = phase.written.iter();
         for (k, (text, p)) in order_texts.iter().zip(&parsed).enumerate() {
@@ -252,37 +304,6 @@ fn json_str(out: &mut Vec<u8>, s: &str) {
 
 fn json_value(out: &mut Vec<u8>, v: &Value) {
     let _ = serde_json::to_writer(&mut *out, v);
-}
-
-/// `["FRANCE A PAR","RUSSIA F STP/SC"]`: the units as text, sorted.
-fn sorted_unit_list<'u>(
-    out: &mut Vec<u8>,
-    text: &mut String,
-    ranges: &mut Vec<(usize, usize)>,
-    power_upper: &[String],
-    region_upper: &[String],
-    units: impl Iterator<Item = &'u Unit>,
-) {
-    text.clear();
-    ranges.clear();
-    for u in units {
-        let start = text.len();
-        text.push_str(&power_upper[u.power.0 as usize]);
-        text.push(' ');
-        text.push(u.kind.letter());
-        text.push(' ');
-        text.push_str(&region_upper[u.region.0 as usize]);
-        ranges.push((start, text.len()));
-    }
-    ranges.sort_by(|a, b| text[a.0..a.1].cmp(&text[b.0..b.1]));
-    out.push(b'[');
-    for (k, r) in ranges.iter().enumerate() {
-        if k > 0 {
-            out.push(b',');
-        }
-        json_str(out, &text[r.0..r.1]);
-    }
-    out.push(b']');
 }
 
 /// Adjudicate one case on the standard map by the default rulebook (see the module
