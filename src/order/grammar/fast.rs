@@ -98,7 +98,8 @@ impl<'t> Reader<'t, '_> {
     /// The text up to the next space (or the end).
     fn token(&self) -> &'t str {
         let rest = self.rest();
-        &rest[..rest.find(' ').unwrap_or(rest.len())]
+        // Tokens are a few bytes: a plain loop beats a searcher here.
+        &rest[..rest.bytes().position(|b| b == b' ').unwrap_or(rest.len())]
     }
 
     /// Exactly one space, then something that is not blank.
@@ -123,12 +124,13 @@ impl<'t> Reader<'t, '_> {
 
     /// `A par`, `F stp/sc`: a unit with its type written.
     fn unit(&mut self) -> Option<UnitRef<Place>> {
-        let kind = match self.token() {
+        let token = self.token();
+        let kind = match token {
             t if t.eq_ignore_ascii_case("a") || t.eq_ignore_ascii_case("army") => UnitType::Army,
             t if t.eq_ignore_ascii_case("f") || t.eq_ignore_ascii_case("fleet") => UnitType::Fleet,
             _ => return None,
         };
-        self.pos += self.token().len();
+        self.pos += token.len();
         self.space()?;
         let at = self.place()?;
         Some(UnitRef { kind: Some(kind), at })
