@@ -199,6 +199,41 @@ pub fn unit_in(map: &Map, units: &[Unit], province: ProvinceId) -> Option<usize>
     units.iter().position(|u| map.province_of(u.region) == province)
 }
 
+/// The units of a phase with what the legality checks ask of them again and again:
+/// who stands in each province, and which seas hold fleets (worked out when first asked).
+struct Board<'a> {
+    map: &'a Map,
+    units: &'a [Unit],
+    /// Per province: the first unit standing there, or `u32::MAX`. Empty: ask
+    /// [`unit_in`] (a single order, or units outside the map).
+    unit_at: Vec<u32>,
+    fleets: std::cell::OnceCell<Vec<bool>>,
+}
+
+impl<'a> Board<'a> {
+    fn new(map: &'a Map, units: &'a [Unit], indexed: bool) -> Board<'a> {
+        let mut unit_at = Vec::new();
+        if indexed && units.iter().all(|u| (u.region.0 as usize) < map.region_count()) {
+            unit_at.resize(map.provinces().len(), u32::MAX);
+            for (i, u) in units.iter().enumerate().rev() {
+                unit_at[map.province_of(u.region).0 as usize] = i as u32;
+            }
+        }
+        Board { map, units, unit_at, fleets: std::cell::OnceCell::new() }
+    }
+
+    fn unit_in(&self, province: ProvinceId) -> Option<usize> {
+        if self.unit_at.is_empty() {
+            return unit_in(self.map, self.units, province);
+        }
+        self.unit_at.get(province.0 as usize).filter(|i| **i != u32::MAX).map(|i| *i as usize)
+    }
+
+    fn fleets(&self) -> &[bool] {
+        self.fleets.get_or_init(|| fleets_at_sea(self.map, self.units))
+    }
+}
+
 /// Turn a movement-phase order as written into a resolved order for an existing unit.
 ///
 /// `power` is the power the order was written for, when known (an order for another
@@ -210,11 +245,21 @@ pub fn resolve_main_order(
     order: &Order<Place>,
     rulebook: &Rulebook,
 ) -> Result<(usize, MainOrder), Illegal> {
+    resolve_on_board(&Board::new(map, units, false), power, order, rulebook)
+}
+
+fn resolve_on_board(
+    board: &Board,
+    power: Option<PowerId>,
+    order: &Order<Place>,
+    rulebook: &Rulebook,
+) -> Result<(usize, MainOrder), Illegal> {
+    let (map, units) = (board.map, board.units);
     let Some(unit_ref) = order.unit() else {
         return Err(Illegal::NotAMovementOrder);
     };
     let at = unit_ref.at.province;
-    let index = unit_in(map, units, at).ok_or(Illegal::NoUnit { at })?;
+    let index = board.unit_in(at).ok_or(Illegal::NoUnit { at })?;
     let unit = units[index];
     if let Some(power) = power {
         if power != unit.power {
@@ -229,13 +274,13 @@ pub fn resolve_main_order(
     // A coast written for the ordered unit is ignored (DATC 4.B.5, 6.B.10).
     let resolved = match *order {
         Order::Hold { .. } => MainOrder::Hold,
-        Order::Move { to, via_convoy, .. } => resolve_move(map, units, unit, to, via_convoy, rulebook)?,
+        Order::Move { to, via_convoy, .. } => resolve_move(board, unit, to, via_convoy, rulebook)?,
         Order::SupportHold { supported, .. } => {
             let target = supported.at.province;
             if target == at {
                 return Err(Illegal::SupportOwnPosition { unit });
             }
-            if unit_in(map, units, target).is_none() {
+            if board.unit_in(target).is_none() {
                 return Err(Illegal::NoSupportedUnit { unit, at: target });
             }
             if !map.can_reach_province(unit.kind, unit.region, target) {
@@ -249,12 +294,12 @@ pub fn resolve_main_order(
             if from == at {
                 return Err(Illegal::SupportOwnPosition { unit });
             }
-            let supported_index = unit_in(map, units, from).ok_or(Illegal::NoSupportedUnit { unit, at: from })?;
+            let supported_index = board.unit_in(from).ok_or(Illegal::NoSupportedUnit { unit, at: from })?;
             let mover = units[supported_index];
             if dest == at || !map.can_reach_province(unit.kind, unit.region, dest) {
                 return Err(Illegal::SupportUnreachable { unit, to: dest });
             }
-            if !move_possible(map, &fleets_at_sea(map, units), mover, dest, Some(at)) {
+            if !move_possible(map, board, mover, dest, Some(at)) {
                 return Err(Illegal::SupportedMoveImpossible { unit, from, to: dest });
             }
             let to_coast = match (mover.kind, to.coast) {
@@ -269,7 +314,7 @@ pub fn resolve_main_order(
             if unit.kind != UnitType::Fleet || map.province(at).terrain != Terrain::Sea {
                 return Err(Illegal::ConvoyNotAtSea { unit });
             }
-            let army_index = unit_in(map, units, from).ok_or(Illegal::NoSupportedUnit { unit, at: from })?;
+            let army_index = board.unit_in(from).ok_or(Illegal::NoSupportedUnit { unit, at: from })?;
             let convoyed = units[army_index];
             if convoyed.kind != UnitType::Army
                 || from == dest
@@ -278,7 +323,7 @@ pub fn resolve_main_order(
             {
                 return Err(Illegal::ConvoyImpossible { unit, from, to: dest });
             }
-            if !necessary_for_a_route(map, &fleets_at_sea(map, units), from, dest, at) {
+            if !necessary_for_a_route(map, board.fleets(), from, dest, at) {
                 return Err(Illegal::ConvoyOffRoute { unit, from, to: dest });
             }
             MainOrder::Convoy { from, to: dest }
@@ -291,13 +336,13 @@ pub fn resolve_main_order(
 }
 
 fn resolve_move(
-    map: &Map,
-    units: &[Unit],
+    board: &Board,
     unit: Unit,
     to: Place,
     via_convoy: bool,
     rulebook: &Rulebook,
 ) -> Result<MainOrder, Illegal> {
+    let map = board.map;
     let from = map.province_of(unit.region);
     let dest = to.province;
     if dest == from {
@@ -312,7 +357,7 @@ fn resolve_move(
             }
             let target = province.main_region;
             if map.can_move(UnitType::Army, unit.region, target)
-                || sea_route_exists(map, &fleets_at_sea(map, units), from, dest, None)
+                || sea_route_exists(map, board.fleets(), from, dest, None)
             {
                 Ok(MainOrder::Move { to: target, via_convoy })
             } else {
@@ -334,7 +379,7 @@ fn resolve_move(
             let written = to.coast.and_then(|c| map.region_for(UnitType::Fleet, dest, Some(c)));
             match (written, first, second) {
                 (_, None, _) => {
-                    if unit_could_be_convoyed_fleet(map, &fleets_at_sea(map, units), unit, dest) {
+                    if unit_could_be_convoyed_fleet(map, board.fleets(), unit, dest) {
                         Err(Illegal::FleetConvoyed { unit })
                     } else {
                         Err(Illegal::Unreachable { unit, to: dest })
@@ -385,7 +430,7 @@ pub fn fleets_at_sea(map: &Map, units: &[Unit]) -> Vec<bool> {
 
 /// Could `mover` move to `dest` (coasts ignored), over land or, for an army, by a convoy
 /// that does not pass through `excluded` (the supporting fleet's own province)?
-fn move_possible(map: &Map, fleets: &[bool], mover: Unit, dest: ProvinceId, excluded: Option<ProvinceId>) -> bool {
+fn move_possible(map: &Map, board: &Board, mover: Unit, dest: ProvinceId, excluded: Option<ProvinceId>) -> bool {
     let from = map.province_of(mover.region);
     if from == dest {
         return false;
@@ -393,7 +438,7 @@ fn move_possible(map: &Map, fleets: &[bool], mover: Unit, dest: ProvinceId, excl
     if map.can_reach_province(mover.kind, mover.region, dest) {
         return true;
     }
-    mover.kind == UnitType::Army && sea_route_exists(map, fleets, from, dest, excluded)
+    mover.kind == UnitType::Army && sea_route_exists(map, board.fleets(), from, dest, excluded)
 }
 
 /// Is there a chain of seas holding fleets from a coastal province to another, avoiding
@@ -516,8 +561,9 @@ pub fn collect_orders(map: &Map, units: &[Unit], written: &[WrittenOrder], ruleb
     let mut conflicting = vec![false; units.len()];
     let mut illegal_for_unit: Vec<Option<Illegal>> = vec![None; units.len()];
     let mut results = Vec::with_capacity(written.len());
+    let board = Board::new(map, units, true);
     for w in written {
-        match resolve_main_order(map, units, w.power, &w.order, rulebook) {
+        match resolve_on_board(&board, w.power, &w.order, rulebook) {
             Ok((i, o)) => {
                 results.push(Ok(i));
                 if !given[i] {
@@ -532,7 +578,7 @@ pub fn collect_orders(map: &Map, units: &[Unit], written: &[WrittenOrder], ruleb
                 }
             }
             Err(e) => {
-                if let Some(i) = illegal_target(map, units, &w.order, &e) {
+                if let Some(i) = illegal_target(&board, &w.order, &e) {
                     illegal_for_unit[i].get_or_insert(e);
                 }
                 results.push(Err(e));
@@ -558,10 +604,10 @@ pub fn collect_orders(map: &Map, units: &[Unit], written: &[WrittenOrder], ruleb
 }
 
 /// The unit an illegal order was meant for, when it is the writer's own unit.
-fn illegal_target(map: &Map, units: &[Unit], order: &Order<Place>, e: &Illegal) -> Option<usize> {
+fn illegal_target(board: &Board, order: &Order<Place>, e: &Illegal) -> Option<usize> {
     match e {
         Illegal::NoUnit { .. } | Illegal::ForeignUnit { .. } | Illegal::NotAMovementOrder => None,
-        _ => unit_in(map, units, order.unit()?.at.province),
+        _ => board.unit_in(order.unit()?.at.province),
     }
 }
 

@@ -230,6 +230,8 @@ pub struct Adjudicator {
     recursion_hits: u32,
     uncertain: bool,
     counts: Vec<u32>,
+    /// Per province: does a unit stand there after the moves?
+    occupied_after: Vec<bool>,
 }
 
 struct Solver<'a> {
@@ -787,13 +789,20 @@ impl Solver<'_> {
             }
         }
         let mut standoffs = Vec::new();
-        for p in 0..map.provinces().len() {
+        let mut occupied_after = std::mem::take(&mut self.s.occupied_after);
+        occupied_after.clear();
+        occupied_after.resize(map.provinces().len(), false);
+        for u in &units_after {
+            if let Some(o) = occupied_after.get_mut(map.province_of(u.region).0 as usize) {
+                *o = true;
+            }
+        }
+        for (p, &occupied) in occupied_after.iter().enumerate() {
             let range = self.moves_into(p as u16);
             if range.is_empty() {
                 continue;
             }
             let arrived = range.clone().any(|k| moved(self.s, self.s.moves_into[k] as usize));
-            let occupied = units_after.iter().any(|u| map.province_of(u.region).0 as usize == p);
             if !arrived && !occupied {
                 let mut bounced = false;
                 for k in range {
@@ -805,6 +814,7 @@ impl Solver<'_> {
                 }
             }
         }
+        self.s.occupied_after = occupied_after;
         let mut dislodged = Vec::new();
         for (i, by) in dislodged_by.iter().enumerate() {
             if let Some(by) = *by {

@@ -31,6 +31,7 @@
 //! is read in time linear in its length. The grammar never checks that an order is
 //! possible on the map or in the position: that is "illegal", decided later.
 
+mod fast;
 mod names;
 mod rules;
 
@@ -41,7 +42,7 @@ use serde::Serialize;
 
 use self::names::Names;
 use self::rules::{is_name_char, Header, OrderLine, Stuck};
-use crate::map::{Map, PowerId};
+use crate::map::{Coast, Map, PowerId, RegionId};
 use crate::order::{Board, Order, Place};
 
 /// What the grammar made of a file: the orders it understood and one diagnostic per
@@ -115,6 +116,30 @@ impl<'m> OrderParser<'m> {
         }
     }
 
+    /// A power by name, like [`Map::lookup_power`], without allocating.
+    pub fn power(&self, name: &str) -> Option<PowerId> {
+        self.names.power_exact(name)
+    }
+
+    /// A region by its canonical name, like [`Map::parse_region`], without allocating
+    /// for the province name.
+    pub fn region(&self, text: &str) -> Option<RegionId> {
+        let map = self.names.map;
+        let t = text.trim();
+        let (prov, coast) = match t.find(['/', '(']) {
+            Some(i) => {
+                let c = t[i + 1..].trim_end_matches(')');
+                (&t[..i], Some(Coast::from_short(c)?))
+            }
+            None => (t, None),
+        };
+        let p = self.names.province_exact(prov)?;
+        match coast {
+            Some(c) => map.province(p).coasts.iter().copied().find(|r| map.region(*r).coast == Some(c)),
+            None => Some(map.province(p).main_region),
+        }
+    }
+
     /// Like [`parse_orders`], with this parser's tables.
     pub fn parse_orders(&self, text: &str) -> ParsedFile {
         let mut file = ParsedFile::default();
@@ -162,7 +187,8 @@ impl<'m> OrderParser<'m> {
 /// The line without its comment (`#` or `//` to the end) and its `\r`.
 fn strip_comment(line: &str) -> &str {
     let line = line.strip_suffix('\r').unwrap_or(line);
-    let cut = match (line.find('#'), line.find("//")) {
+    let double_slash = line.bytes().zip(line.bytes().skip(1)).position(|(a, b)| a == b'/' && b == b'/');
+    let cut = match (line.find('#'), double_slash) {
         (Some(a), Some(b)) => a.min(b),
         (Some(a), None) | (None, Some(a)) => a,
         (None, None) => line.len(),
@@ -175,6 +201,16 @@ fn span<'a>(content: &'a str, names: &'a Names<'a>) -> rules::In<'a> {
 }
 
 fn parse_order_content(content: &str, names: &Names) -> Result<OrderLine, Stuck> {
+    // Lines in the exact shape machines write are read without the combinators; the
+    // fast path gives up on anything else (see `fast`).
+    if let Some(parsed) = fast::order_line(content, names) {
+        return Ok(parsed);
+    }
+    nom_order_content(content, names)
+}
+
+/// The order grammar proper, without the fast path.
+fn nom_order_content(content: &str, names: &Names) -> Result<OrderLine, Stuck> {
     match rules::order_line(span(content, names)) {
         Ok((_, parsed)) => Ok(parsed),
         Err(nom::Err::Error(s) | nom::Err::Failure(s)) => Err(s),
@@ -347,6 +383,117 @@ mod tests {
         assert_eq!(strip_comment("F stp/sc - bot # north"), "F stp/sc - bot ");
         assert_eq!(strip_comment("F stp/sc - bot // north"), "F stp/sc - bot ");
         assert_eq!(strip_comment("A par H\r"), "A par H");
+    }
+
+    /// The fast path reads what the grammar reads, and reads it the same way; it reads
+    /// every canonical order of the random phases.
+    #[test]
+    fn the_fast_path_agrees_with_the_grammar() {
+        use rand::seq::SliceRandom;
+        use rand::{Rng, SeedableRng};
+        let map = Map::standard();
+        let names = Names::indexed(&map);
+        let mut canonical = Vec::new();
+        for seed in 0..200 {
+            let phase = crate::judge::random::random_phase(&map, seed);
+            for w in &phase.written {
+                let power = w.power.map(|p| format!("{}: ", map.power(p).name.to_uppercase())).unwrap_or_default();
+                canonical.push(format!("{power}{}", w.order.canonical(&map)));
+            }
+        }
+        for line in &canonical {
+            let fast = fast::order_line(line, &names).unwrap_or_else(|| panic!("not on the fast path: {line}"));
+            assert_eq!(Ok(fast), nom_order_content(line, &names), "{line}");
+        }
+        let words = [
+            "A",
+            "F",
+            "a",
+            "army",
+            "Fleet",
+            "-",
+            "->",
+            "S",
+            "s",
+            "C",
+            "c",
+            "H",
+            "h",
+            "holds",
+            "via",
+            "convoy",
+            "by",
+            "FRANCE:",
+            "fra:",
+            "Frnace:",
+            "ENG:",
+            "eng",
+            "PAR",
+            "BUR",
+            "NTH",
+            "North",
+            "Sea",
+            "north",
+            "coast",
+            "nc",
+            "sc",
+            "n",
+            "/nc",
+            "/sc",
+            "/xx",
+            "STP/SC",
+            "stp/nc",
+            "spa",
+            "SPA/NC",
+            "spa/n",
+            "(nc)",
+            "(",
+            ")",
+            "R",
+            "D",
+            "St.",
+            "Petersburg",
+            "Mid-Atlantic",
+            "Ocean",
+            "mao",
+            "lon",
+            "bel",
+            "nwy",
+            "mun",
+            "bul/ec",
+            ".",
+            ";",
+            "(B)",
+            ":",
+            "",
+            "xyz",
+            "é",
+            "\t",
+        ];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut fast_read = 0;
+        for _ in 0..100_000 {
+            let line = if rng.gen_bool(0.5) {
+                let n = rng.gen_range(1..9);
+                (0..n).map(|_| *words.choose(&mut rng).unwrap()).collect::<Vec<_>>().join(" ")
+            } else {
+                let mut t: Vec<String> = canonical.choose(&mut rng).unwrap().split(' ').map(String::from).collect();
+                let i = rng.gen_range(0..t.len());
+                match rng.gen_range(0..3) {
+                    0 => t[i] = words.choose(&mut rng).unwrap().to_string(),
+                    1 => t.insert(i, words.choose(&mut rng).unwrap().to_string()),
+                    _ => {
+                        t.remove(i);
+                    }
+                }
+                t.join(if rng.gen_bool(0.9) { " " } else { "  " })
+            };
+            if let Some(fast) = fast::order_line(&line, &names) {
+                fast_read += 1;
+                assert_eq!(Ok(fast), nom_order_content(&line, &names), "{line:?}");
+            }
+        }
+        assert!(fast_read > 3_000, "{fast_read}");
     }
 
     #[test]

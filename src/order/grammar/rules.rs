@@ -138,8 +138,22 @@ fn longest_name<'a, T>(
     label: Option<&'static str>,
     lookup: impl Fn(&str) -> Option<T>,
 ) -> Res<'a, T> {
+    match longest_name_in(i.fragment(), max_words, lookup) {
+        Some((end, found)) => {
+            let (rest, _) = i.take_split(end);
+            Ok((rest, found))
+        }
+        None => stuck(&i, label),
+    }
+}
+
+/// [`longest_name`] on plain text: the length of the name found, and what it names.
+pub(super) fn longest_name_in<T>(
+    text: &str,
+    max_words: usize,
+    lookup: impl Fn(&str) -> Option<T>,
+) -> Option<(usize, T)> {
     const MAX_WORDS: usize = 8;
-    let text = *i.fragment();
     let mut ends = [0usize; MAX_WORDS];
     let mut count = 0;
     let mut pos = 0;
@@ -164,11 +178,10 @@ fn longest_name<'a, T>(
     }
     for &end in ends[..count].iter().rev() {
         if let Some(found) = lookup(&text[..end]) {
-            let (rest, _) = i.take_split(end);
-            return Ok((rest, found));
+            return Some((end, found));
         }
     }
-    stuck(&i, label)
+    None
 }
 
 fn province(i: In) -> Res<ProvinceId> {
