@@ -396,6 +396,12 @@ impl Map {
 
     /// Parse a canonical region name (`par`, `stp/sc`, `SPA/NC`, `spa(nc)`).
     pub fn parse_region(&self, text: &str) -> Option<RegionId> {
+        self.parse_region_by(text, |name| self.lookup_province(name))
+    }
+
+    /// Parse a canonical region name, finding the province with `find` (a faster lookup
+    /// table, for example).
+    pub fn parse_region_by(&self, text: &str, find: impl Fn(&str) -> Option<ProvinceId>) -> Option<RegionId> {
         let t = text.trim();
         let (prov, coast) = match t.find(['/', '(']) {
             Some(i) => {
@@ -404,7 +410,7 @@ impl Map {
             }
             None => (t, None),
         };
-        let p = self.lookup_province(prov)?;
+        let p = find(prov)?;
         match coast {
             Some(c) => self.province(p).coasts.iter().copied().find(|r| self.region(*r).coast == Some(c)),
             None => Some(self.province(p).main_region),

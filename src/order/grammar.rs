@@ -42,7 +42,7 @@ use serde::Serialize;
 
 use self::names::Names;
 use self::rules::{is_name_char, Header, OrderLine, Stuck};
-use crate::map::{Coast, Map, PowerId, RegionId};
+use crate::map::{Map, PowerId, RegionId};
 use crate::order::{Board, Order, Place};
 
 /// What the grammar made of a file: the orders it understood and one diagnostic per
@@ -124,20 +124,7 @@ impl<'m> OrderParser<'m> {
     /// A region by its canonical name, like [`Map::parse_region`], without allocating
     /// for the province name.
     pub fn region(&self, text: &str) -> Option<RegionId> {
-        let map = self.names.map;
-        let t = text.trim();
-        let (prov, coast) = match t.find(['/', '(']) {
-            Some(i) => {
-                let c = t[i + 1..].trim_end_matches(')');
-                (&t[..i], Some(Coast::from_short(c)?))
-            }
-            None => (t, None),
-        };
-        let p = self.names.province_exact(prov)?;
-        match coast {
-            Some(c) => map.province(p).coasts.iter().copied().find(|r| map.region(*r).coast == Some(c)),
-            None => Some(map.province(p).main_region),
-        }
+        self.names.map.parse_region_by(text, |name| self.names.province_exact(name))
     }
 
     /// Like [`parse_orders`], with this parser's tables.
