@@ -74,18 +74,16 @@ pub fn run(a: ResolveArgs) -> Result<ExitCode, CliError> {
             break;
         }
         for chunk in adjudicate_block(&s, &block)? {
-            for line in chunk {
-                out.write_all(line.as_bytes()).map_err(io)?;
-                out.write_all(b"\n").map_err(io)?;
-            }
+            out.write_all(chunk.as_bytes()).map_err(io)?;
         }
     }
     out.flush().map_err(io)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Adjudicate a block on `jobs` threads; the chunks come back in input order.
-fn adjudicate_block(s: &Settings, block: &[String]) -> Result<Vec<Vec<String>>, CliError> {
+/// Adjudicate a block on `jobs` threads; the chunks come back in input order, each as
+/// its output lines, every line ending in a newline.
+fn adjudicate_block(s: &Settings, block: &[String]) -> Result<Vec<String>, CliError> {
     let per = block.len().div_ceil(s.jobs.max(1)).max(1);
     std::thread::scope(|scope| {
         let workers: Vec<_> = block
@@ -93,7 +91,12 @@ fn adjudicate_block(s: &Settings, block: &[String]) -> Result<Vec<Vec<String>>, 
             .map(|chunk| {
                 std::thread::Builder::new().stack_size(WORKER_STACK).spawn_scoped(scope, move || {
                     let mut resolver = BatchResolver::new(&s.map, s.rulebook.clone());
-                    chunk.iter().map(|line| resolver.resolve_line(line)).collect::<Vec<String>>()
+                    let mut out = String::new();
+                    for line in chunk {
+                        resolver.resolve_line_into(line, &mut out);
+                        out.push('\n');
+                    }
+                    out
                 })
             })
             .collect();

@@ -12,20 +12,24 @@
 //!
 //! Pure: strings in, strings out; the command line does the reading and writing.
 
-use std::borrow::Cow;
+mod case_json;
 
-use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+
+use serde::Deserialize;
 use serde_json::Value;
 
 use crate::judge::legality::{collect_orders, Illegal, WrittenOrder};
 use crate::judge::movement::Adjudicator;
 use crate::judge::rulebook::Rulebook;
 use crate::judge::Unit;
-use crate::map::{Map, UnitType};
-use crate::order::grammar::OrderParser;
+use crate::map::{Map, PowerId, UnitType};
+use crate::order::grammar::{Diagnostic, OrderParser};
+use crate::order::{Order, Place};
+use case_json::CaseSpans;
 
-/// A case as read through a `serde_json::Value` (the general path: it gives the exact
-/// error messages for malformed cases).
+/// A case as read through a `serde_json::Value`: the general path, for every line the
+/// quick reader in [`case_json`] declines. It gives the exact error messages.
 #[derive(Deserialize)]
 struct CaseIn {
     #[serde(default)]
@@ -43,39 +47,8 @@ struct UnitIn {
     loc: String,
 }
 
-/// A case read straight from the text, borrowing its strings where they hold no escapes.
-/// Any case this cannot read (duplicate keys, wrong types, not an object...) goes the
-/// general way, so both ways give the same answers.
-#[derive(Deserialize)]
-struct FastCase<'a> {
-    #[serde(default)]
-    id: Value,
-    #[serde(default, borrow)]
-    season: Option<Text<'a>>,
-    #[serde(borrow)]
-    units: Vec<FastUnit<'a>>,
-    #[serde(default, borrow)]
-    orders: Vec<Text<'a>>,
-}
-
-#[derive(Deserialize)]
-struct Text<'a>(#[serde(borrow)] Cow<'a, str>);
-
-#[derive(Deserialize)]
-struct FastUnit<'a> {
-    #[serde(borrow)]
-    power: Text<'a>,
-    #[serde(rename = "type", borrow)]
-    kind: Text<'a>,
-    #[serde(borrow)]
-    loc: Text<'a>,
-}
-
-#[derive(Serialize)]
-struct ErrorOut<'a> {
-    id: &'a Value,
-    error: String,
-}
+/// One order line as the parser read it.
+type ParsedOrder = Result<(Option<PowerId>, Order<Place>), Diagnostic>;
 
 /// One unit as the case gives it: power, type, place.
 type UnitText<'a> = (&'a str, &'a str, &'a str);
@@ -89,11 +62,14 @@ pub struct BatchResolver<'m> {
     /// Every unit line the output can hold (`"FRANCE A PAR"`, JSON-escaped), by
     /// [`unit_key`], and its rank when the lines are sorted as strings.
     unit_lines: UnitLines,
+    spans: CaseSpans,
     occupied: Vec<bool>,
     units: Vec<Unit>,
-    /// The output line being written.
-    out: Vec<u8>,
+    parsed: Vec<ParsedOrder>,
+    written: Vec<WrittenOrder>,
     ranks: Vec<u32>,
+    /// The reason being written.
+    reason: String,
 }
 
 /// The unit lines of a map, written and ranked once.
@@ -103,7 +79,7 @@ struct UnitLines {
     entries: Vec<(u32, u32, u32)>,
     /// By rank: the key.
     by_rank: Vec<u32>,
-    json: Vec<u8>,
+    json: String,
 }
 
 fn unit_key(regions: usize, u: &Unit) -> usize {
@@ -126,10 +102,10 @@ impl UnitLines {
         let mut by_rank: Vec<u32> = (0..texts.len() as u32).collect();
         by_rank.sort_by(|a, b| texts[*a as usize].cmp(&texts[*b as usize]));
         let mut entries = vec![(0, 0, 0); texts.len()];
-        let mut json = Vec::new();
+        let mut json = String::new();
         for (key, text) in texts.iter().enumerate() {
             let start = json.len() as u32;
-            json_str(&mut json, text);
+            push_json_str(&mut json, text);
             entries[key] = (start, json.len() as u32, 0);
         }
         for (rank, key) in by_rank.iter().enumerate() {
@@ -139,20 +115,20 @@ impl UnitLines {
     }
 
     /// `["FRANCE A PAR","RUSSIA F STP/SC"]`: the units as text, sorted as strings.
-    fn write<'u>(&self, out: &mut Vec<u8>, ranks: &mut Vec<u32>, units: impl Iterator<Item = &'u Unit>) {
+    fn write<'u>(&self, out: &mut String, ranks: &mut Vec<u32>, units: impl Iterator<Item = &'u Unit>) {
         ranks.clear();
         ranks.extend(units.map(|u| self.entries[unit_key(self.regions, u)].2));
         // Equal ranks are equal lines.
         ranks.sort_unstable();
-        out.push(b'[');
+        out.push('[');
         for (k, rank) in ranks.iter().enumerate() {
             if k > 0 {
-                out.push(b',');
+                out.push(',');
             }
             let (start, end, _) = self.entries[self.by_rank[*rank as usize] as usize];
-            out.extend_from_slice(&self.json[start as usize..end as usize]);
+            out.push_str(&self.json[start as usize..end as usize]);
         }
-        out.push(b']');
+        out.push(']');
     }
 }
 
@@ -164,109 +140,134 @@ impl<'m> BatchResolver<'m> {
             rulebook,
             adjudicator: Adjudicator::default(),
             unit_lines: UnitLines::new(map),
+            spans: CaseSpans::default(),
             occupied: Vec::new(),
             units: Vec::new(),
-            out: Vec::new(),
+            parsed: Vec::new(),
+            written: Vec::new(),
             ranks: Vec::new(),
+            reason: String::new(),
         }
     }
 
     /// One input line to one output line (without the newline). Never panics.
     pub fn resolve_line(&mut self, line: &str) -> String {
-        // A case that is an object with the expected fields is read directly; anything
-        // else goes through a `Value` for the exact error message.
-        if line.trim_start().starts_with('{') {
-            if let Ok(case) = serde_json::from_str::<FastCase>(line) {
-                let units: Vec<UnitText> = case.units.iter().map(|u| (&*u.power.0, &*u.kind.0, &*u.loc.0)).collect();
-                let orders: Vec<&str> = case.orders.iter().map(|o| &*o.0).collect();
-                return match self.resolve_case(&case.id, case.season.as_ref().map(|s| &*s.0), &units, &orders) {
-                    Ok(out) => out,
-                    Err(message) => error_line(&case.id, message),
-                };
-            }
+        let mut out = String::new();
+        self.resolve_line_into(line, &mut out);
+        out
+    }
+
+    /// [`BatchResolver::resolve_line`], appending the output line to `out`.
+    pub fn resolve_line_into(&mut self, line: &str, out: &mut String) {
+        let mut spans = std::mem::take(&mut self.spans);
+        if spans.read(line) {
+            let text = |r: &std::ops::Range<usize>| &line[r.clone()];
+            let units: Vec<UnitText> = spans.units.iter().map(|[p, k, l]| (text(p), text(k), text(l))).collect();
+            let orders: Vec<&str> = spans.orders.iter().map(text).collect();
+            let id = spans.id.as_ref().map_or("null", text);
+            self.case_into(out, id, spans.season.as_ref().map(text), &units, &orders);
+            self.spans = spans;
+            return;
         }
+        self.spans = spans;
+        self.resolve_general(line, out);
+    }
+
+    /// Any line, read through a `serde_json::Value`.
+    fn resolve_general(&mut self, line: &str, out: &mut String) {
         let value: Value = match serde_json::from_str(line) {
             Ok(v) => v,
-            Err(e) => return error_line(&Value::Null, format!("not a JSON object: {e}")),
+            Err(e) => return error_into(out, "null", &format!("not a JSON object: {e}")),
         };
-        let id = value.get("id").unwrap_or(&Value::Null);
-        match self.resolve_value(&value, id) {
-            Ok(out) => out,
-            Err(message) => error_line(id, message),
-        }
-    }
-
-    fn resolve_value(&mut self, value: &Value, id: &Value) -> Result<String, String> {
+        let id = value.get("id").unwrap_or(&Value::Null).to_string();
         if !value.is_object() {
-            return Err("a case must be a JSON object".into());
+            return error_into(out, &id, "a case must be a JSON object");
         }
-        let case = CaseIn::deserialize(value).map_err(|e| format!("bad case: {e}"))?;
-        let units: Vec<UnitText> = case.units.iter().map(|u| (&*u.power, &*u.kind, &*u.loc)).collect();
-        let orders: Vec<&str> = case.orders.iter().map(|o| o.as_str()).collect();
-        self.resolve_case(id, case.season.as_deref(), &units, &orders)
+        match CaseIn::deserialize(&value) {
+            Ok(case) => {
+                let units: Vec<UnitText> = case.units.iter().map(|u| (&*u.power, &*u.kind, &*u.loc)).collect();
+                let orders: Vec<&str> = case.orders.iter().map(|o| o.as_str()).collect();
+                self.case_into(out, &id, case.season.as_deref(), &units, &orders);
+            }
+            Err(e) => error_into(out, &id, &format!("bad case: {e}")),
+        }
     }
 
-    fn resolve_case(
+    /// The output line of a case whose id is `id` (as JSON text): its result or its error.
+    fn case_into(&mut self, out: &mut String, id: &str, season: Option<&str>, units: &[UnitText], orders: &[&str]) {
+        let start = out.len();
+        if let Err(message) = self.write_case(out, id, season, units, orders) {
+            out.truncate(start);
+            error_into(out, id, &message);
+        }
+    }
+
+    fn write_case(
         &mut self,
-        id: &Value,
+        out: &mut String,
+        id: &str,
         season: Option<&str>,
         unit_texts: &[UnitText],
         order_texts: &[&str],
-    ) -> Result<String, String> {
+    ) -> Result<(), String> {
         if let Some(season) = season {
             if !["spring", "fall", "autumn"].iter().any(|s| season.eq_ignore_ascii_case(s)) {
                 return Err(format!("a movement phase is in spring or fall, not `{season}`"));
             }
         }
         let map = self.map;
-        let mut units = std::mem::take(&mut self.units);
+        let units = &mut self.units;
         units.clear();
         self.occupied.clear();
         self.occupied.resize(map.provinces().len(), false);
         for u in unit_texts {
-            let unit = match read_unit(map, &self.parser, *u) {
-                Ok(unit) => unit,
-                Err(e) => {
-                    self.units = units;
-                    return Err(e);
-                }
-            };
+            let unit = read_unit(map, &self.parser, *u)?;
             let p = map.province_of(unit.region).0 as usize;
             if self.occupied[p] {
-                self.units = units;
                 return Err(format!("two units in {}", map.province(map.province_of(unit.region)).key.to_uppercase()));
             }
             self.occupied[p] = true;
             units.push(unit);
         }
-        let parsed: Vec<_> = order_texts.iter().map(|o| self.parser.parse_order_line(o)).collect();
-        let written: Vec<WrittenOrder> = parsed
-            .iter()
-            .filter_map(|p| p.as_ref().ok())
-            .map(|(power, order)| WrittenOrder { power: *power, order: *order })
-            .collect();
-        let phase = collect_orders(map, &units, &written, &self.rulebook);
-        let result = self.adjudicator.adjudicate(map, &units, &phase.orders, &self.rulebook);
+        let units = &self.units;
+        self.parsed.clear();
+        self.parsed.extend(order_texts.iter().map(|o| self.parser.parse_order_line(o)));
+        self.written.clear();
+        self.written.extend(
+            self.parsed
+                .iter()
+                .filter_map(|p| p.as_ref().ok())
+                .map(|(power, order)| WrittenOrder { power: *power, order: *order }),
+        );
+        let phase = collect_orders(map, units, &self.written, &self.rulebook);
+        let result = self.adjudicator.adjudicate(map, units, &phase.orders, &self.rulebook);
 
         // The output, written as serde_json would write the same fields.
-        let out = &mut self.out;
-        out.clear();
-        out.extend_from_slice(b"{\"id\":");
-        json_value(out, id);
-        out.extend_from_slice(b",\"units_after\":");
+        out.push_str("{\"id\":");
+        out.push_str(id);
+        out.push_str(",\"units_after\":");
         self.unit_lines.write(out, &mut self.ranks, result.units_after.iter());
-        out.extend_from_slice(b",\"dislodged\":");
+        out.push_str(",\"dislodged\":");
         self.unit_lines.write(out, &mut self.ranks, result.dislodged.iter().map(|d| &d.dislodgement.unit));
-        out.extend_from_slice(b",\"orders\":[");
+        out.push_str(",\"orders\":[");
         let mut resolved = phase.written.iter();
-        for (k, (text, p)) in order_texts.iter().zip(&parsed).enumerate() {
-            let (result_word, reason) = match p {
-                Err(d) => ("invalid", Cow::Borrowed(d.message.as_str())),
+        let reason = &mut self.reason;
+        for (k, (text, p)) in order_texts.iter().zip(&self.parsed).enumerate() {
+            reason.clear();
+            let result_word = match p {
+                Err(d) => {
+                    reason.push_str(&d.message);
+                    "invalid"
+                }
                 Ok(_) => match resolved.next() {
                     Some(Ok(i)) => {
                         let o = &result.outcomes[*i];
-                        let word = if o.succeeded { "succeeds" } else { "fails" };
-                        (word, Cow::Owned(o.reason.describe(map, &units, &phase.orders)))
+                        o.reason.write(reason, map, units, &phase.orders);
+                        if o.succeeded {
+                            "succeeds"
+                        } else {
+                            "fails"
+                        }
                     }
                     Some(Err(e)) => {
                         let holds = !matches!(
@@ -274,36 +275,41 @@ impl<'m> BatchResolver<'m> {
                             Illegal::NoUnit { .. } | Illegal::ForeignUnit { .. } | Illegal::NotAMovementOrder
                         );
                         let suffix = if holds { "; the unit holds" } else { "" };
-                        ("illegal", Cow::Owned(format!("{}{suffix}", e.describe(map))))
+                        let _ = write!(reason, "{}{suffix}", e.describe(map));
+                        "illegal"
                     }
-                    None => ("invalid", Cow::Borrowed("not understood")),
+                    None => {
+                        reason.push_str("not understood");
+                        "invalid"
+                    }
                 },
             };
             if k > 0 {
-                out.push(b',');
+                out.push(',');
             }
-            out.extend_from_slice(b"{\"order\":");
-            json_str(out, text);
-            out.extend_from_slice(b",\"result\":");
-            json_str(out, result_word);
-            out.extend_from_slice(b",\"reason\":");
-            json_str(out, &reason);
-            out.push(b'}');
+            out.push_str("{\"order\":");
+            push_json_str(out, text);
+            out.push_str(",\"result\":\"");
+            out.push_str(result_word);
+            out.push_str("\",\"reason\":");
+            push_json_str(out, reason);
+            out.push('}');
         }
-        out.extend_from_slice(b"]}");
-        self.units = units;
-        String::from_utf8(self.out.clone()).map_err(|e| format!("cannot write the result: {e}"))
+        out.push_str("]}");
+        Ok(())
     }
 }
 
-/// A JSON string, escaped by serde_json.
-fn json_str(out: &mut Vec<u8>, s: &str) {
-    // Writing a string into a Vec cannot fail.
-    let _ = serde_json::to_writer(&mut *out, s);
-}
-
-fn json_value(out: &mut Vec<u8>, v: &Value) {
-    let _ = serde_json::to_writer(&mut *out, v);
+/// A JSON string as serde_json writes it: quoted, and escaped only where it must be.
+fn push_json_str(out: &mut String, s: &str) {
+    if case_json::plain_len(s.as_bytes()) == s.len() {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        // Serializing a string cannot fail.
+        out.push_str(&serde_json::to_string(s).unwrap_or_default());
+    }
 }
 
 /// Adjudicate one case on the standard map by the default rulebook (see the module
@@ -313,9 +319,13 @@ pub fn resolve_line(line: &str) -> String {
     BatchResolver::new(&map, Rulebook::default()).resolve_line(line)
 }
 
-fn error_line(id: &Value, error: String) -> String {
-    serde_json::to_string(&ErrorOut { id, error: error.clone() })
-        .unwrap_or_else(|_| format!("{{\"id\":null,\"error\":{:?}}}", error))
+/// `{"id":...,"error":"..."}`, the id given as JSON text.
+fn error_into(out: &mut String, id: &str, error: &str) {
+    out.push_str("{\"id\":");
+    out.push_str(id);
+    out.push_str(",\"error\":");
+    push_json_str(out, error);
+    out.push('}');
 }
 
 fn read_unit(map: &Map, parser: &OrderParser, (power, kind, loc): UnitText) -> Result<Unit, String> {
@@ -359,6 +369,33 @@ mod tests {
         assert_eq!(out["dislodged"], serde_json::json!(["GERMANY A BUR"]));
         assert_eq!(out["orders"][0]["result"], "succeeds");
         assert_eq!(out["orders"][1]["reason"], "support given");
+    }
+
+    #[test]
+    fn the_quick_reader_and_serde_give_the_same_bytes() {
+        let map = Map::standard();
+        let mut resolver = BatchResolver::new(&map, Rulebook::default());
+        let mut lines: Vec<String> = (0..300u64)
+            .map(|seed| crate::judge::random::random_phase(&map, seed).to_json_line(&map, &format!("r{seed}")))
+            .collect();
+        lines.extend(
+            [
+                r#"{"units": [{"power": "FRANCE", "type": "A", "loc": "PAR"}], "orders": ["A PAR - BUR", "xyz"], "id": 12}"#,
+                r#" { "id" : null , "season" : null , "units" : [ ] } "#,
+                r#"{"id": true, "season": "winter", "units": []}"#,
+                r#"{"id": "x", "units": [{"power": "FRANCE", "type": "A", "loc": "PAR"}, {"power": "ITALY", "type": "F", "loc": "PAR"}]}"#,
+                r#"{"id": "y", "units": [{"power": "MARS", "type": "A", "loc": "PAR"}], "extra": {"a": [1, -2, "b"]}}"#,
+            ]
+            .map(String::from),
+        );
+        for line in &lines {
+            let mut spans = CaseSpans::default();
+            assert!(spans.read(line), "the quick reader should take {line}");
+            let (mut quick, mut general) = (String::new(), String::new());
+            resolver.resolve_line_into(line, &mut quick);
+            resolver.resolve_general(line, &mut general);
+            assert_eq!(quick, general, "{line}");
+        }
     }
 
     #[test]

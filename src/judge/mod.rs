@@ -31,7 +31,24 @@ pub struct Unit {
 impl Unit {
     /// `A par`, `F stp/sc`.
     pub fn describe(&self, map: &Map) -> String {
-        format!("{} {}", self.kind.letter(), map.region_name(self.region))
+        self.label(map).to_string()
+    }
+
+    /// [`Unit::describe`] without allocating: `A par`.
+    pub fn label<'m>(&self, map: &'m Map) -> UnitLabel<'m> {
+        UnitLabel { letter: self.kind.letter(), region: map.region_label(self.region) }
+    }
+}
+
+/// A unit as text (see [`Unit::label`]).
+pub struct UnitLabel<'m> {
+    letter: char,
+    region: crate::map::RegionLabel<'m>,
+}
+
+impl std::fmt::Display for UnitLabel<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.letter, self.region)
     }
 }
 

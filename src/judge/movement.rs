@@ -81,62 +81,109 @@ impl Reason {
     /// A short English sentence in the words of the game, e.g. `bounced with A mun
     /// (Germany)`, `cut by A ruh - bur`.
     pub fn describe(&self, map: &Map, units: &[Unit], orders: &[MainOrder]) -> String {
-        let unit = |i: &usize| unit_label(map, units, *i);
-        let order = |i: &usize| order_label(map, units, orders, *i);
-        match self {
-            Reason::Moved => "moved".to_string(),
-            Reason::Bounced { against } => format!("bounced with {}", unit(against)),
-            Reason::LostHeadToHead { to } => format!("lost the head-to-head battle with {}", unit(to)),
-            Reason::OwnUnitInTheWay { unit: u } => format!("cannot dislodge its own {}", unit(u)),
-            Reason::NoConvoyRoute => "no convoy route".to_string(),
-            Reason::ConvoyDisrupted { fleet } => format!("convoy disrupted: {} did not convoy", unit(fleet)),
-            Reason::SupportGiven => "support given".to_string(),
-            Reason::SupportCut { by } => format!("cut by {}", order(by)),
-            Reason::SupportVoid => "void: the supported unit did something else".to_string(),
-            Reason::ConvoyCarried => "convoyed".to_string(),
-            Reason::ConvoyFleetDislodged { by } => format!("convoy failed: dislodged by {}", order(by)),
-            Reason::ConvoyParadox => "convoy paradox: the fleet holds (Szykman rule)".to_string(),
-            Reason::ConvoyVoid => "void: the army did not make that move".to_string(),
-            Reason::ConvoyNotUsed => "not used: the army moved over land".to_string(),
-            Reason::Paradox => "failed: part of a paradox with no resolution".to_string(),
-            Reason::Held => "held".to_string(),
-            Reason::Dislodged { by } => format!("dislodged by {}", order(by)),
+        let mut out = String::new();
+        self.write(&mut out, map, units, orders);
+        out
+    }
+
+    /// [`Reason::describe`], appended to `out` (the batch path writes many of these).
+    pub fn write(&self, out: &mut String, map: &Map, units: &[Unit], orders: &[MainOrder]) {
+        use std::fmt::Write;
+        let unit = |i: &usize| UnitOf { map, units, i: *i };
+        let order = |i: &usize| OrderLabel { map, units, orders, i: *i };
+        // Writing into a String cannot fail.
+        let _ = match self {
+            Reason::Moved => out.write_str("moved"),
+            Reason::Bounced { against } => write!(out, "bounced with {}", unit(against)),
+            Reason::LostHeadToHead { to } => write!(out, "lost the head-to-head battle with {}", unit(to)),
+            Reason::OwnUnitInTheWay { unit: u } => write!(out, "cannot dislodge its own {}", unit(u)),
+            Reason::NoConvoyRoute => out.write_str("no convoy route"),
+            Reason::ConvoyDisrupted { fleet } => write!(out, "convoy disrupted: {} did not convoy", unit(fleet)),
+            Reason::SupportGiven => out.write_str("support given"),
+            Reason::SupportCut { by } => write!(out, "cut by {}", order(by)),
+            Reason::SupportVoid => out.write_str("void: the supported unit did something else"),
+            Reason::ConvoyCarried => out.write_str("convoyed"),
+            Reason::ConvoyFleetDislodged { by } => write!(out, "convoy failed: dislodged by {}", order(by)),
+            Reason::ConvoyParadox => out.write_str("convoy paradox: the fleet holds (Szykman rule)"),
+            Reason::ConvoyVoid => out.write_str("void: the army did not make that move"),
+            Reason::ConvoyNotUsed => out.write_str("not used: the army moved over land"),
+            Reason::Paradox => out.write_str("failed: part of a paradox with no resolution"),
+            Reason::Held => out.write_str("held"),
+            Reason::Dislodged { by } => write!(out, "dislodged by {}", order(by)),
             Reason::Illegal { illegal, dislodged_by } => match dislodged_by {
-                Some(by) => format!("illegal: {}; held and dislodged by {}", illegal.describe(map), order(by)),
-                None => format!("illegal: {}; held", illegal.describe(map)),
+                Some(by) => write!(out, "illegal: {}; held and dislodged by {}", illegal.describe(map), order(by)),
+                None => write!(out, "illegal: {}; held", illegal.describe(map)),
             },
-        }
+        };
     }
 }
 
 /// `A mun (Germany)`; `a unit` for an index out of range.
-fn unit_label(map: &Map, units: &[Unit], i: usize) -> String {
-    match units.get(i) {
-        Some(u) => format!("{} ({})", u.describe(map), map.power(u.power).name),
-        None => "a unit".to_string(),
+struct UnitOf<'a> {
+    map: &'a Map,
+    units: &'a [Unit],
+    i: usize,
+}
+
+impl std::fmt::Display for UnitOf<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.units.get(self.i) {
+            Some(u) => write!(f, "{} ({})", u.label(self.map), self.map.power(u.power).name),
+            None => f.write_str("a unit"),
+        }
     }
 }
 
 /// `A ruh - bur`, `F nth C A lon - nwy`, `A mun S A bur`, `A par H`.
 pub fn order_label(map: &Map, units: &[Unit], orders: &[MainOrder], i: usize) -> String {
-    let Some(u) = units.get(i) else { return "a unit".to_string() };
-    let key = |p: ProvinceId| map.province(p).key.clone();
-    let unit_at = |p: ProvinceId| match units.iter().find(|v| map.province_of(v.region) == p) {
-        Some(v) => v.describe(map),
-        None => key(p),
-    };
-    match orders.get(i).copied().unwrap_or_default() {
-        MainOrder::Hold => format!("{} H", u.describe(map)),
-        MainOrder::Move { to, via_convoy } => {
-            let via = if via_convoy { " via convoy" } else { "" };
-            format!("{} - {}{via}", u.describe(map), map.region_name(to))
+    OrderLabel { map, units, orders, i }.to_string()
+}
+
+struct OrderLabel<'a> {
+    map: &'a Map,
+    units: &'a [Unit],
+    orders: &'a [MainOrder],
+    i: usize,
+}
+
+impl std::fmt::Display for OrderLabel<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (map, units) = (self.map, self.units);
+        let Some(u) = units.get(self.i) else { return f.write_str("a unit") };
+        let key = |p: ProvinceId| map.province(p).key.as_str();
+        // The unit standing in a province, or the province's name when there is none.
+        let unit_at = |f: &mut std::fmt::Formatter<'_>, p: ProvinceId| match units
+            .iter()
+            .find(|v| map.province_of(v.region) == p)
+        {
+            Some(v) => write!(f, "{}", v.label(map)),
+            None => f.write_str(key(p)),
+        };
+        write!(f, "{}", u.label(map))?;
+        match self.orders.get(self.i).copied().unwrap_or_default() {
+            MainOrder::Hold => f.write_str(" H"),
+            MainOrder::Move { to, via_convoy } => {
+                let via = if via_convoy { " via convoy" } else { "" };
+                write!(f, " - {}{via}", map.region_label(to))
+            }
+            MainOrder::SupportHold { target } => {
+                f.write_str(" S ")?;
+                unit_at(f, target)
+            }
+            MainOrder::SupportMove { from, to, to_coast } => {
+                f.write_str(" S ")?;
+                unit_at(f, from)?;
+                match to_coast {
+                    Some(r) => write!(f, " - {}", map.region_label(r)),
+                    None => write!(f, " - {}", key(to)),
+                }
+            }
+            MainOrder::Convoy { from, to } => {
+                f.write_str(" C ")?;
+                unit_at(f, from)?;
+                write!(f, " - {}", key(to))
+            }
         }
-        MainOrder::SupportHold { target } => format!("{} S {}", u.describe(map), unit_at(target)),
-        MainOrder::SupportMove { from, to, to_coast } => {
-            let dest = to_coast.map(|r| map.region_name(r)).unwrap_or_else(|| key(to));
-            format!("{} S {} - {}", u.describe(map), unit_at(from), dest)
-        }
-        MainOrder::Convoy { from, to } => format!("{} C {} - {}", u.describe(map), unit_at(from), key(to)),
     }
 }
 
@@ -804,10 +851,13 @@ impl Solver<'_> {
             }
             let arrived = range.clone().any(|k| moved(self.s, self.s.moves_into[k] as usize));
             if !arrived && !occupied {
+                // A standoff needs a move that still contested the province: one that
+                // lost a head-to-head battle to the unit leaving it did not (its prevent
+                // strength is 0, DATC 5.B.6 and 6.H.9).
                 let mut bounced = false;
                 for k in range {
                     let j = self.s.moves_into[k] as usize;
-                    bounced |= self.path(j, true);
+                    bounced |= self.prevent_strength(j, true) > 0;
                 }
                 if bounced {
                     standoffs.push(ProvinceId(p as u16));

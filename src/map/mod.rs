@@ -376,12 +376,13 @@ impl Map {
 
     /// The canonical short name of a region: `par`, `stp/sc`.
     pub fn region_name(&self, region: RegionId) -> String {
+        self.region_label(region).to_string()
+    }
+
+    /// [`Map::region_name`] without allocating, for writing into a longer text.
+    pub fn region_label(&self, region: RegionId) -> RegionLabel<'_> {
         let r = self.region(region);
-        let p = self.province(r.province);
-        match r.coast {
-            Some(c) => format!("{}/{}", p.key, c.short()),
-            None => p.key.clone(),
-        }
+        RegionLabel { key: &self.province(r.province).key, coast: r.coast }
     }
 
     /// The full name of a region: `Paris`, `St Petersburg (south coast)`.
@@ -420,6 +421,21 @@ impl Map {
     /// The home centers of a power.
     pub fn home_centers(&self, power: PowerId) -> &[ProvinceId] {
         &self.power(power).home_centers
+    }
+}
+
+/// A region as text: `par`, `stp/sc` (see [`Map::region_label`]).
+pub struct RegionLabel<'m> {
+    key: &'m str,
+    coast: Option<Coast>,
+}
+
+impl std::fmt::Display for RegionLabel<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.coast {
+            Some(c) => write!(f, "{}/{}", self.key, c.short()),
+            None => f.write_str(self.key),
+        }
     }
 }
 

@@ -44,12 +44,15 @@ pub(super) struct Names<'m> {
     /// Normalized place names; `None` means "ask the map" (cheaper for one line).
     places: Option<Table<'m, ProvinceId>>,
     powers: Option<Table<'m, PowerId>>,
-    /// Normalized place names of three letters `a`-`z` (most short names), by
-    /// [`three_letters`]: the province + 1, or 0. Exactly the table's entries of that shape.
-    short: Vec<u16>,
+    /// The table's place names of one word (see [`pack`]): a candidate that packs is
+    /// answered here, without normalizing or hashing it as text.
+    place_words_table: WordTable,
+    power_words_table: WordTable,
     /// The first words of the table's names of several words: a normalized candidate
     /// with a space whose first word is not here is no name.
     first_words: Table<'m, ()>,
+    /// The same first words, packed (those that pack).
+    first_words_packed: WordTable,
     /// The most words in any place name ("north atlantic ocean": 3).
     pub(super) place_words: usize,
     /// The most words in any power name ("austria hungary": 2).
@@ -67,17 +70,23 @@ impl<'m> Names<'m> {
         let powers: Table<PowerId> = map.power_names().collect();
         let place_words = places.keys().map(|n| words_in(n)).max().unwrap_or(1);
         let power_words = powers.keys().map(|n| words_in(n)).max().unwrap_or(1);
-        let mut short = vec![0u16; 26 * 26 * 26];
         let mut first_words = Table::default();
-        for (name, p) in &places {
-            if let Some(i) = three_letters(name) {
-                short[i] = p.0.saturating_add(1);
-            }
+        for name in places.keys() {
             if let Some((first, _)) = name.split_once(' ') {
                 first_words.insert(first, ());
             }
         }
-        Names { map, places: Some(places), powers: Some(powers), short, first_words, place_words, power_words }
+        Names {
+            map,
+            place_words_table: WordTable::new(places.iter().map(|(n, p)| (*n, p.0))),
+            power_words_table: WordTable::new(powers.iter().map(|(n, p)| (*n, p.0 as u16))),
+            first_words_packed: WordTable::new(first_words.keys().map(|n| (*n, 0))),
+            places: Some(places),
+            powers: Some(powers),
+            first_words,
+            place_words,
+            power_words,
+        }
     }
 
     /// No tables: every lookup asks the map (for a single line, where hashing every
@@ -89,8 +98,10 @@ impl<'m> Names<'m> {
             map,
             places: None,
             powers: None,
-            short: Vec::new(),
+            place_words_table: WordTable::default(),
+            power_words_table: WordTable::default(),
             first_words: Table::default(),
+            first_words_packed: WordTable::default(),
             place_words,
             power_words,
         }
@@ -98,7 +109,7 @@ impl<'m> Names<'m> {
 
     pub(super) fn province(&self, candidate: &str) -> Option<ProvinceId> {
         match &self.places {
-            Some(table) => with_normalized(candidate, |n| self.indexed_province(table, n)),
+            Some(table) => self.indexed_province(table, candidate),
             None if candidate.len() <= LONGEST_CANDIDATE => self.map.lookup_province(candidate),
             None => None,
         }
@@ -106,32 +117,43 @@ impl<'m> Names<'m> {
 
     pub(super) fn power(&self, candidate: &str) -> Option<PowerId> {
         match &self.powers {
-            Some(table) => with_normalized(candidate, |n| table.get(n).copied()),
+            Some(table) => self.indexed_power(table, candidate),
             None if candidate.len() <= LONGEST_CANDIDATE => self.map.lookup_power(candidate),
             None => None,
         }
     }
 
-    /// A normalized name in the tables: `table.get(n)`, answered without hashing when
-    /// the short table or the first words settle it.
-    fn indexed_province(&self, table: &Table<'m, ProvinceId>, n: &str) -> Option<ProvinceId> {
-        if let Some(i) = three_letters(n) {
-            return self.short[i].checked_sub(1).map(ProvinceId);
+    /// A candidate (at most [`LONGEST_CANDIDATE`] bytes) in the tables, as
+    /// `table.get(normalize_name(candidate))` answers: from the packed words when the
+    /// candidate is one word, else normalized, unless its first word settles it.
+    fn indexed_province(&self, table: &Table<'m, ProvinceId>, candidate: &str) -> Option<ProvinceId> {
+        if let Some(word) = pack(candidate.as_bytes()) {
+            return self.place_words_table.get(word).map(ProvinceId);
         }
-        if let Some((first, _)) = n.split_once(' ') {
-            if !self.first_words.contains_key(first) {
-                return None;
+        if let Some(first) = first_of_several_words(candidate) {
+            self.first_words_packed.get(first)?;
+        }
+        with_normalized(candidate, |n| {
+            if let Some((first, _)) = n.split_once(' ') {
+                if !self.first_words.contains_key(first) {
+                    return None;
+                }
             }
+            table.get(n).copied()
+        })
+    }
+
+    fn indexed_power(&self, table: &Table<'m, PowerId>, candidate: &str) -> Option<PowerId> {
+        if let Some(word) = pack(candidate.as_bytes()) {
+            return self.power_words_table.get(word).map(|p| PowerId(p as _));
         }
-        table.get(n).copied()
+        with_normalized(candidate, |n| table.get(n).copied())
     }
 
     /// Exactly [`Map::lookup_province`] (any length), from the tables when they exist.
     pub(super) fn province_exact(&self, name: &str) -> Option<ProvinceId> {
         match &self.places {
-            Some(table) if name.len() <= LONGEST_CANDIDATE => {
-                with_normalized(name, |n| self.indexed_province(table, n))
-            }
+            Some(table) if name.len() <= LONGEST_CANDIDATE => self.indexed_province(table, name),
             _ => self.map.lookup_province(name),
         }
     }
@@ -139,7 +161,7 @@ impl<'m> Names<'m> {
     /// Exactly [`Map::lookup_power`] (any length), from the tables when they exist.
     pub(super) fn power_exact(&self, name: &str) -> Option<PowerId> {
         match &self.powers {
-            Some(table) if name.len() <= LONGEST_CANDIDATE => with_normalized(name, |n| table.get(n).copied()),
+            Some(table) if name.len() <= LONGEST_CANDIDATE => self.indexed_power(table, name),
             _ => self.map.lookup_power(name),
         }
     }
@@ -161,13 +183,82 @@ impl<'m> Names<'m> {
     }
 }
 
-/// The index of a name of exactly three letters `a`-`z` in a 26^3 table.
-fn three_letters(n: &str) -> Option<usize> {
-    match *n.as_bytes() {
-        [a @ b'a'..=b'z', b @ b'a'..=b'z', c @ b'a'..=b'z'] => {
-            Some(((a - b'a') as usize * 26 + (b - b'a') as usize) * 26 + (c - b'a') as usize)
+/// A word of 1 to 16 ASCII letters and digits, lower-cased and packed into an integer
+/// (little-endian, zero-padded): what `normalize_name` makes of it, as a number.
+fn pack(word: &[u8]) -> Option<u128> {
+    if word.is_empty() || word.len() > 16 {
+        return None;
+    }
+    // Shifted into a register: writing bytes to memory and reading them back as one
+    // number would stall the load.
+    let mut packed = 0u128;
+    for (i, &b) in word.iter().enumerate() {
+        if !b.is_ascii_alphanumeric() {
+            return None;
         }
-        _ => None,
+        packed |= u128::from(b.to_ascii_lowercase()) << (8 * i);
+    }
+    Some(packed)
+}
+
+/// The first word of a candidate that normalizes to several words, packed, when that is
+/// plain to see: letters and digits up to a blank, `-` or `_`, with more to come.
+fn first_of_several_words(candidate: &str) -> Option<u128> {
+    let b = candidate.as_bytes();
+    let len = b.iter().position(|c| !c.is_ascii_alphanumeric())?;
+    let separator = |c: &u8| c.is_ascii_whitespace() || matches!(c, b'-' | b'_');
+    if !separator(&b[len]) {
+        return None;
+    }
+    // A second word is there when anything follows that normalizing keeps.
+    let more = b[len..].iter().any(|c| !(separator(c) || matches!(c, b'.' | b'\'')));
+    if more {
+        pack(&b[..len])
+    } else {
+        None
+    }
+}
+
+/// Packed words (see [`pack`]) to numbers, by open addressing: a lookup is a multiply
+/// and, nearly always, one comparison.
+#[derive(Default)]
+struct WordTable {
+    /// Key 0 marks an empty slot (no word packs to 0).
+    slots: Vec<(u128, u16)>,
+}
+
+impl WordTable {
+    /// The names that pack (the others are never asked for here).
+    fn new<'a>(names: impl Iterator<Item = (&'a str, u16)>) -> WordTable {
+        let words: Vec<(u128, u16)> = names.filter_map(|(n, v)| Some((pack(n.as_bytes())?, v))).collect();
+        let mut table = WordTable { slots: vec![(0, 0); (words.len() * 2).next_power_of_two().max(16)] };
+        for (key, value) in words {
+            let mut i = table.slot(key);
+            while table.slots[i].0 != 0 && table.slots[i].0 != key {
+                i = (i + 1) & (table.slots.len() - 1);
+            }
+            table.slots[i] = (key, value);
+        }
+        table
+    }
+
+    fn slot(&self, key: u128) -> usize {
+        let mixed = (key as u64) ^ ((key >> 64) as u64).rotate_left(31);
+        (mixed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & (self.slots.len() - 1)
+    }
+
+    fn get(&self, key: u128) -> Option<u16> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mut i = self.slot(key);
+        loop {
+            match self.slots[i] {
+                (0, _) => return None,
+                (k, v) if k == key => return Some(v),
+                _ => i = (i + 1) & (self.slots.len() - 1),
+            }
+        }
     }
 }
 
@@ -230,5 +321,28 @@ mod tests {
             assert_eq!(indexed.power(name), direct.power(name), "{name}");
         }
         assert_eq!(indexed.place_words, 3);
+    }
+
+    #[test]
+    fn packed_words_agree_with_normalizing() {
+        let map = Map::standard();
+        let (indexed, direct) = (Names::indexed(&map), Names::direct(&map));
+        let words = ["north", "NTH", "sea", "St.", "st", "petersburg", "gulf", "of", "lyon", "x", "", "é", "mid"];
+        let gaps = [" ", "-", "  ", "_", ". ", "'", " -", "/", "\t"];
+        for a in words {
+            for gap in gaps {
+                for b in words {
+                    for tail in ["", " ", "-", ".", " atlantic", "-ocean"] {
+                        let name = format!("{a}{gap}{b}{tail}");
+                        assert_eq!(indexed.province(&name), direct.province(&name), "{name:?}");
+                        assert_eq!(indexed.power(&name), direct.power(&name), "{name:?}");
+                    }
+                }
+            }
+        }
+        for name in ["abcdefghijklmnopq", "austria", "AUSTRIA-hungary", "0", "england", "ENG", "eng"] {
+            assert_eq!(indexed.province(name), direct.province(name), "{name:?}");
+            assert_eq!(indexed.power(name), direct.power(name), "{name:?}");
+        }
     }
 }
