@@ -2,11 +2,14 @@
 //! `tests/data/datc/6h.json`, `6i.json` and `6j.json` (made by `convert_phases.py` there).
 //!
 //! Orders are read from their structured fields, not their text, so these tests do not
-//! depend on the order grammar. A retreat case starts from the position after its movement
-//! phase as the data file gives it (derived from the DATC's expected move results).
+//! depend on the order grammar (the data file helpers are in `datc_common`). A retreat case
+//! starts from the position after its movement phase as the data file gives it (derived from
+//! the DATC's expected move results by `convert_phases.py`, not by the movement engine); the
+//! tests in `after_movement` check that position against the movement adjudicator.
 
 use std::collections::BTreeMap;
 
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use shadowjudge::judge::adjustment::{
     adjudicate_adjustments, AdjustmentIllegal, AdjustmentOrderResult, AdjustmentRules, BuildIllegal, CivilDisorderRule,
@@ -15,46 +18,13 @@ use shadowjudge::judge::adjustment::{
 use shadowjudge::judge::retreat::{
     adjudicate_retreats, retreat_target, RetreatFate, RetreatIllegal, RetreatOrderStatus, RetreatPhase,
 };
-use shadowjudge::judge::{Dislodgement, Ownership, Unit};
-use shadowjudge::map::{Coast, Map, PowerId, ProvinceId, RegionId, UnitType};
-use shadowjudge::order::{Order, Place, UnitRef};
+use shadowjudge::judge::{Dislodgement, Edition, Ownership, Rulebook, Unit};
+use shadowjudge::map::{Map, PowerId, ProvinceId, RegionId, UnitType};
+use shadowjudge::order::{Order, Place};
 
-const SECTION_6H: &str = include_str!("../data/datc/6h.json");
-const SECTION_6I: &str = include_str!("../data/datc/6i.json");
-const SECTION_6J: &str = include_str!("../data/datc/6j.json");
-
-#[derive(Deserialize)]
-struct Section<C> {
-    license: String,
-    cases: Vec<C>,
-}
-
-#[derive(Deserialize, Clone)]
-struct UnitData {
-    power: String,
-    #[serde(rename = "type")]
-    kind: String,
-    place: String,
-    coast: Option<String>,
-}
-
-#[derive(Deserialize, Clone)]
-struct OrderData {
-    text: String,
-    power: String,
-    kind: String,
-    unit_type: Option<String>,
-    place: Option<String>,
-    coast: Option<String>,
-    to: Option<String>,
-    to_coast: Option<String>,
-    #[serde(default)]
-    via_convoy: bool,
-    target_type: Option<String>,
-    target_place: Option<String>,
-    target_coast: Option<String>,
-    expect: Option<String>,
-}
+use crate::datc_common::{
+    adjudicate, cases, coast, order, power, province, unexpected_results, unit, OrderData, UnitData,
+};
 
 #[derive(Deserialize)]
 struct DislodgedData {
@@ -81,7 +51,10 @@ struct FateData {
 #[derive(Deserialize)]
 struct RetreatCase {
     test: String,
+    edition: String,
     convoyed_attack_opens_origin: bool,
+    /// The movement phase before the retreats: every unit's order with its expected result.
+    movement: Vec<OrderData>,
     after_movement: AfterMovement,
     orders: Vec<OrderData>,
     fates: Vec<FateData>,
@@ -99,54 +72,8 @@ struct AdjustmentCase {
     builds_waived: BTreeMap<String, usize>,
 }
 
-fn province(map: &Map, name: &str) -> ProvinceId {
-    map.lookup_province(name).unwrap_or_else(|| panic!("unknown province {name}"))
-}
-
-fn coast(name: &Option<String>) -> Option<Coast> {
-    name.as_deref().map(|c| Coast::from_short(c).unwrap_or_else(|| panic!("unknown coast {c}")))
-}
-
-fn power(map: &Map, name: &str) -> PowerId {
-    map.lookup_power(name).unwrap_or_else(|| panic!("unknown power {name}"))
-}
-
-fn kind(letter: &str) -> UnitType {
-    match letter {
-        "A" => UnitType::Army,
-        "F" => UnitType::Fleet,
-        other => panic!("unknown unit type {other}"),
-    }
-}
-
-fn place(map: &Map, name: &Option<String>, c: &Option<String>) -> Place {
-    Place { province: province(map, name.as_deref().expect("a place")), coast: coast(c) }
-}
-
-fn unit(map: &Map, u: &UnitData) -> Unit {
-    let k = kind(&u.kind);
-    let region = map.region_for(k, province(map, &u.place), coast(&u.coast)).expect("a unit's region");
-    Unit { power: power(map, &u.power), kind: k, region }
-}
-
-fn order(map: &Map, o: &OrderData) -> (PowerId, Order<Place>) {
-    let unit_ref = || UnitRef { kind: o.unit_type.as_deref().map(kind), at: place(map, &o.place, &o.coast) };
-    let target =
-        || UnitRef { kind: o.target_type.as_deref().map(kind), at: place(map, &o.target_place, &o.target_coast) };
-    let to = || place(map, &o.to, &o.to_coast);
-    let order = match o.kind.as_str() {
-        "hold" => Order::Hold { unit: unit_ref() },
-        "move" => Order::Move { unit: unit_ref(), to: to(), via_convoy: o.via_convoy },
-        "retreat" => Order::Retreat { unit: unit_ref(), to: to() },
-        "support_hold" => Order::SupportHold { unit: unit_ref(), supported: target() },
-        "support_move" => Order::SupportMove { unit: unit_ref(), supported: target(), to: to() },
-        "convoy" => Order::Convoy { unit: unit_ref(), army: target(), to: to() },
-        "disband" | "remove" => Order::Disband { unit: unit_ref() },
-        "build" => Order::Build { kind: o.unit_type.as_deref().map(kind), at: place(map, &o.place, &o.coast) },
-        "waive" => Order::Waive,
-        other => panic!("unknown order kind {other}"),
-    };
-    (power(map, &o.power), order)
+fn orders(map: &Map, data: &[OrderData]) -> Vec<(PowerId, Order<Place>)> {
+    data.iter().map(|o| (power(map, &o.power), order(map, o))).collect()
 }
 
 fn sorted(mut units: Vec<Unit>) -> Vec<Unit> {
@@ -154,31 +81,32 @@ fn sorted(mut units: Vec<Unit>) -> Vec<Unit> {
     units
 }
 
-fn find_case<C: for<'de> Deserialize<'de>>(text: &str, test: &str, name: impl Fn(&C) -> &str) -> C {
-    let section: Section<C> = serde_json::from_str(text).expect("a valid data file");
-    assert!(section.license.contains("MIT"), "the data file keeps its licence notice");
-    section.cases.into_iter().find(|c| name(c) == test).unwrap_or_else(|| panic!("no case {test}"))
+fn find_case<C: DeserializeOwned>(section: &str, test: &str, name: impl Fn(&C) -> &str) -> C {
+    cases::<C>(section).into_iter().find(|c| name(c) == test).unwrap_or_else(|| panic!("no case {test}"))
+}
+
+/// The position after the moves as the data file stores it.
+fn stored_retreat_phase(map: &Map, after: &AfterMovement) -> RetreatPhase {
+    RetreatPhase {
+        units_after: after.units.iter().map(|u| unit(map, u)).collect(),
+        dislodged: after
+            .dislodged
+            .iter()
+            .map(|d| Dislodgement {
+                unit: unit(map, &d.unit),
+                attacker_from: province(map, &d.attacker_from),
+                via_convoy: d.via_convoy,
+            })
+            .collect(),
+        standoffs: after.standoffs.iter().map(|p| province(map, p)).collect(),
+    }
 }
 
 fn run_retreat_case(test: &str) {
     let map = Map::standard();
-    let case: RetreatCase = find_case(SECTION_6H, test, |c: &RetreatCase| &c.test);
-    let phase = RetreatPhase {
-        units_after: case.after_movement.units.iter().map(|u| unit(&map, u)).collect(),
-        dislodged: case
-            .after_movement
-            .dislodged
-            .iter()
-            .map(|d| Dislodgement {
-                unit: unit(&map, &d.unit),
-                attacker_from: province(&map, &d.attacker_from),
-                via_convoy: d.via_convoy,
-            })
-            .collect(),
-        standoffs: case.after_movement.standoffs.iter().map(|p| province(&map, p)).collect(),
-    };
-    let orders: Vec<(PowerId, Order<Place>)> = case.orders.iter().map(|o| order(&map, o)).collect();
-    let result = adjudicate_retreats(&map, &phase, &orders, case.convoyed_attack_opens_origin);
+    let case: RetreatCase = find_case("6h", test, |c: &RetreatCase| &c.test);
+    let phase = stored_retreat_phase(&map, &case.after_movement);
+    let result = adjudicate_retreats(&map, &phase, &orders(&map, &case.orders), case.convoyed_attack_opens_origin);
 
     for (data, report) in case.orders.iter().zip(&result.orders) {
         let got = match report.status {
@@ -229,15 +157,94 @@ fn run_retreat_case(test: &str) {
     }
 }
 
-fn run_adjustment_case(text: &str, test: &str) {
+/// The unit an order is for, where the order says it stands.
+fn ordered_unit(map: &Map, o: &OrderData) -> Unit {
+    let u = UnitData {
+        power: o.power.clone(),
+        kind: o.unit_type.clone().expect("a unit type"),
+        place: o.place.clone().expect("a place"),
+        coast: o.coast.clone(),
+    };
+    unit(map, &u)
+}
+
+/// `F kie (england)`.
+fn unit_name(map: &Map, u: &Unit) -> String {
+    format!("{} ({})", u.describe(map), map.power(u.power).key)
+}
+
+/// Sorted, so that two lists compare as sets and a difference reads well.
+fn sorted_names<T>(items: impl IntoIterator<Item = T>, name: impl Fn(T) -> String) -> Vec<String> {
+    let mut names: Vec<String> = items.into_iter().map(name).collect();
+    names.sort();
+    names
+}
+
+/// `A mar (italy) dislodged from gas via convoy`.
+fn dislodgement_name(map: &Map, d: &Dislodgement) -> String {
+    let via = if d.via_convoy { " via convoy" } else { "" };
+    format!("{} dislodged from {}{via}", unit_name(map, &d.unit), map.province(d.attacker_from).key)
+}
+
+/// The position a retreat case starts from is the one the movement adjudicator reaches from
+/// the case's movement phase. DATC 6.H gives every unit of a movement phase an order, so the
+/// units before the moves are the ones the orders are for. The phase runs under the 2023
+/// rules with the case's choice on retreating to a convoyed attacker's origin (DATC 4.A.5);
+/// every order must get its expected result, and the units left standing, the dislodged
+/// units (with where the attack came from and whether by convoy), the standoffs and each
+/// dislodged unit's retreat options must be the ones the retreat phase starts from.
+fn check_after_movement(test: &str) {
     let map = Map::standard();
-    let case: AdjustmentCase = find_case(text, test, |c: &AdjustmentCase| &c.test);
+    let case: RetreatCase = find_case("6h", test, |c: &RetreatCase| &c.test);
+    assert!(!case.movement.is_empty(), "{test}: the data has no movement phase");
+    let units: Vec<Unit> = case.movement.iter().map(|o| ordered_unit(&map, o)).collect();
+    for (i, u) in units.iter().enumerate() {
+        let province = map.province_of(u.region);
+        let twice = units[..i].iter().any(|v| map.province_of(v.region) == province);
+        assert!(!twice, "{test}: two units ordered in {}", map.province(province).key);
+    }
+    let edition = match case.edition.as_str() {
+        "any" => Edition::E2023,
+        e => Edition::parse(e).unwrap_or_else(|| panic!("{test}: unknown edition {e}")),
+    };
+    let rulebook =
+        Rulebook { retreat_to_convoy_origin: Some(case.convoyed_attack_opens_origin), ..Rulebook::edition(edition) };
+    let (orders, result) = adjudicate(&map, &units, &case.movement, &rulebook);
+    let mut failures = unexpected_results(&map, &units, &case.movement, &orders, &result);
+
+    let stored = stored_retreat_phase(&map, &case.after_movement);
+    let mut compare = |what: &str, adjudicated: Vec<String>, stored: Vec<String>| {
+        if adjudicated != stored {
+            failures.push(format!("{what}: adjudicated {adjudicated:?}, stored {stored:?}"));
+        }
+    };
+    let units = |units: &[Unit]| sorted_names(units, |u| unit_name(&map, u));
+    compare("units after the moves", units(&result.units_after), units(&stored.units_after));
+    let adjudicated = sorted_names(&result.dislodged, |d| dislodgement_name(&map, &d.dislodgement));
+    compare("dislodged", adjudicated, sorted_names(&stored.dislodged, |d| dislodgement_name(&map, d)));
+    let provinces = |provinces: &[ProvinceId]| sorted_names(provinces, |p| map.province(*p).key.clone());
+    compare("standoffs", provinces(&result.standoffs), provinces(&stored.standoffs));
+    // The options the movement phase reports are the ones the retreat phase gives.
+    let retreat_phase = adjudicate_retreats(&map, &stored, &[], case.convoyed_attack_opens_origin);
+    let regions = |regions: &[RegionId]| sorted_names(regions, |r| map.region_name(*r));
+    for d in &result.dislodged {
+        if let Some(outcome) = retreat_phase.outcomes.iter().find(|o| o.unit == d.dislodgement.unit) {
+            let what = format!("retreats of {}", d.dislodgement.unit.describe(&map));
+            compare(&what, regions(&d.retreats), regions(&outcome.options));
+        }
+    }
+    assert!(failures.is_empty(), "{test}:\n  {}", failures.join("\n  "));
+}
+
+fn run_adjustment_case(section: &str, test: &str) {
+    let map = Map::standard();
+    let case: AdjustmentCase = find_case(section, test, |c: &AdjustmentCase| &c.test);
     let mut ownership = Ownership::initial(&map);
     for (p, owner) in &case.ownership {
         ownership.set(province(&map, p), Some(power(&map, owner)));
     }
     let units: Vec<Unit> = case.units.iter().map(|u| unit(&map, u)).collect();
-    let orders: Vec<(PowerId, Order<Place>)> = case.orders.iter().map(|o| order(&map, o)).collect();
+    let orders = orders(&map, &case.orders);
     let civil_disorder = match case.edition.as_str() {
         "1971" => CivilDisorderRule::HomeCenters1971,
         _ => CivilDisorderRule::Rulebook2023,
@@ -251,7 +258,7 @@ fn run_adjustment_case(text: &str, test: &str) {
         match (data.expect.as_deref(), got) {
             (Some("built"), AdjustmentOrderResult::Built { unit }) => {
                 let k = unit.kind;
-                let coast = if k == UnitType::Fleet { coast(&data.coast) } else { None };
+                let coast = if k == UnitType::Fleet { coast(data.coast.as_deref()) } else { None };
                 let region = map.region_for(k, province(&map, data.place.as_deref().expect("a place")), coast);
                 assert_eq!(Some(unit.region), region, "{what}");
                 expected_units.push(*unit);
@@ -286,15 +293,22 @@ fn run_adjustment_case(text: &str, test: &str) {
     assert_eq!(sorted(result.units.clone()), sorted(expected_units));
 }
 
+/// Two tests per retreat case: the retreat phase from the stored position, and (in module
+/// `after_movement`) that position against the movement adjudicator. Attributes written
+/// before a case's name apply to its `after_movement` test only.
 macro_rules! retreat_cases {
-    ($($name:ident),* $(,)?) => {
+    ($($(#[$after_movement:meta])* $name:ident),* $(,)?) => {
         $( #[test] fn $name() { run_retreat_case(stringify!($name)); } )*
         const RETREAT_TESTS: &[&str] = &[$(stringify!($name)),*];
+
+        mod after_movement {
+            $( #[test] $(#[$after_movement])* fn $name() { super::check_after_movement(stringify!($name)); } )*
+        }
     };
 }
 
 macro_rules! adjustment_cases {
-    ($section:ident, $list:ident: $($name:ident),* $(,)?) => {
+    ($section:literal, $list:ident: $($name:ident),* $(,)?) => {
         $( #[test] fn $name() { run_adjustment_case($section, stringify!($name)); } )*
         const $list: &[&str] = &[$(stringify!($name)),*];
     };
@@ -309,6 +323,10 @@ retreat_cases!(
     datc_6_h_6_unit_may_not_retreat_to_a_contested_area,
     datc_6_h_7_multiple_retreat_to_same_area_will_disband_units,
     datc_6_h_8_triple_retreat_to_same_area_will_disband_units,
+    // The movement adjudicator makes Berlin a standoff (the Russian army that lost its
+    // head-to-head battle there is counted as a bounce), so it offers the fleet in Kiel no
+    // retreat to Berlin; the DATC text: "The fleet in Kiel can retreat to Berlin."
+    #[ignore = "movement adjudicator bug: Berlin reported as a standoff, DATC 6.H.9 lets F kie retreat there"]
     datc_6_h_9_dislodged_unit_will_not_make_attackers_area_contested,
     datc_6_h_10_not_retreating_to_attacker_does_not_mean_contested,
     datc_6_h_11_retreat_when_dislodged_by_adjacent_convoy,
@@ -321,7 +339,7 @@ retreat_cases!(
     datc_6_h_16_contested_for_both_coasts,
 );
 
-adjustment_cases!(SECTION_6I, BUILD_TESTS:
+adjustment_cases!("6i", BUILD_TESTS:
     datc_6_i_1_too_many_build_orders,
     datc_6_i_2_fleets_can_not_be_build_in_land_areas,
     datc_6_i_3_supply_center_must_be_empty_for_building,
@@ -331,7 +349,7 @@ adjustment_cases!(SECTION_6I, BUILD_TESTS:
     datc_6_i_7_only_one_build_in_a_home_supply_center,
 );
 
-adjustment_cases!(SECTION_6J, DISORDER_TESTS:
+adjustment_cases!("6j", DISORDER_TESTS:
     datc_6_j_1_too_many_remove_orders,
     datc_6_j_2_removing_the_same_unit_twice,
     datc_6_j_3_civil_disorder_two_armies_with_different_distance,
@@ -355,9 +373,9 @@ struct Named {
 /// Every case in the data files has its test above, and every test its case.
 #[test]
 fn every_phase_case_has_a_test() {
-    for (text, tests) in [(SECTION_6H, RETREAT_TESTS), (SECTION_6I, BUILD_TESTS), (SECTION_6J, DISORDER_TESTS)] {
-        let section: Section<Named> = serde_json::from_str(text).expect("a valid data file");
-        let mut in_data: Vec<&str> = section.cases.iter().map(|c| c.test.as_str()).collect();
+    for (section, tests) in [("6h", RETREAT_TESTS), ("6i", BUILD_TESTS), ("6j", DISORDER_TESTS)] {
+        let named = cases::<Named>(section);
+        let mut in_data: Vec<&str> = named.iter().map(|c| c.test.as_str()).collect();
         let mut in_code = tests.to_vec();
         in_data.sort();
         in_code.sort();
@@ -386,7 +404,7 @@ fn datc_6_i_builds_fail_for_the_datc_reason() {
         }),
     ];
     for (test, check) in expected {
-        let case: AdjustmentCase = find_case(SECTION_6I, test, |c: &AdjustmentCase| &c.test);
+        let case: AdjustmentCase = find_case("6i", test, |c: &AdjustmentCase| &c.test);
         let ownership = {
             let mut o = Ownership::initial(&map);
             for (p, owner) in &case.ownership {
@@ -395,8 +413,8 @@ fn datc_6_i_builds_fail_for_the_datc_reason() {
             o
         };
         let units: Vec<Unit> = case.units.iter().map(|u| unit(&map, u)).collect();
-        let orders: Vec<(PowerId, Order<Place>)> = case.orders.iter().map(|o| order(&map, o)).collect();
-        let result = adjudicate_adjustments(&map, &units, &ownership, &orders, AdjustmentRules::default());
+        let result =
+            adjudicate_adjustments(&map, &units, &ownership, &orders(&map, &case.orders), AdjustmentRules::default());
         let reasons: Vec<BuildIllegal> = result
             .outcomes
             .iter()

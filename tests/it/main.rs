@@ -1,6 +1,7 @@
 //! The integration tests: one binary, one module per area.
 mod cli_game;
 mod datc;
+mod datc_common;
 mod datc_phases;
 mod game_engine;
 mod grammar;

@@ -4,8 +4,9 @@
 Input: datc.json and datc-extra.json as shared with the team (from the `diplomacy` crate's
 repository, MIT, see LICENSE beside this script). Output: 6a.json ... 6g.json beside this
 script, one per section, each order stored both as its original text and as structured
-fields, so the runner does not depend on the order grammar; and the list of test cases
-between the GENERATED markers of tests/it/datc.rs.
+fields (read by order_text.py, shared with convert_phases.py), so the runner does not
+depend on the order grammar; and the list of test cases between the GENERATED markers of
+tests/it/datc.rs.
 
 Usage: python3 convert.py /path/to/datc.json /path/to/datc-extra.json
 """
@@ -14,11 +15,10 @@ import os
 import re
 import sys
 
+from order_text import parse_order, unit
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNNER = os.path.join(HERE, "..", "..", "it", "datc.rs")
-
-POWERS = {"AUS": "austria", "ENG": "england", "FRA": "france", "GER": "germany",
-          "ITA": "italy", "RUS": "russia", "TUR": "turkey"}
 
 LICENSE = ("Derived from the DATC test cases of the `diplomacy` crate (https://github.com/"
            "TedDriggs/diplomacy), Copyright (c) 2025 Ted Driggs, MIT License (full text in "
@@ -49,54 +49,6 @@ OVERRIDES = {
     },
 }
 
-PLACE = r"([a-z]{3})(?:\(([a-z]{2})\))?"
-
-
-def place(text):
-    m = re.fullmatch(PLACE, text)
-    if not m:
-        raise ValueError(f"bad place {text!r}")
-    return m.group(1), m.group(2)
-
-
-def parse(text):
-    """'ENG: F nth convoys lon -> bel' -> structured fields."""
-    power, rest = text.split(": ", 1)
-    words = rest.split()
-    o = {"text": text, "power": POWERS[power]}
-    if words[-1].lower() == "build":
-        o.update(kind="build", unit_type=words[0], place=place(words[1])[0], coast=place(words[1])[1])
-        return o
-    o["unit_type"] = words[0]
-    o["place"], o["coast"] = place(words[1])
-    verb = words[2].lower() if len(words) > 2 else "hold"
-    tail = words[3:]
-    if verb in ("hold", "holds"):
-        o["kind"] = "hold"
-    elif verb == "->":
-        o["kind"] = "move"
-        o["to"], o["to_coast"] = place(tail[0])
-        o["via_convoy"] = [w.lower() for w in tail[1:]] == ["via", "convoy"]
-    elif verb == "supports":
-        o["target_type"] = tail[0]
-        o["target_place"] = place(tail[1])[0]
-        if len(tail) > 2:
-            assert tail[2] == "->", text
-            o["kind"] = "support_move"
-            o["to"], o["to_coast"] = place(tail[3])
-        else:
-            o["kind"] = "support_hold"
-    elif verb in ("convoys", "convoy"):
-        o["kind"] = "convoy"
-        o["target_type"] = "A"
-        o["target_place"] = place(tail[0])[0]
-        assert tail[1] == "->", text
-        o["to"] = place(tail[2])[0]
-    else:
-        raise ValueError(f"cannot read {text!r}")
-    return o
-
-
 def test_name(case):
     m = re.fullmatch(r"t6([a-z])(\d\d)_(.*)", case["name"])
     section, number, title = m.group(1), int(m.group(2)), m.group(3)
@@ -107,7 +59,7 @@ def test_name(case):
 
 
 def convert(case):
-    orders = [parse(t) for t in case["orders"]]
+    orders = [parse_order(t) for t in case["orders"]]
     notes = []
     for o in orders:
         o["expect"] = {"Succeeds": "succeeds", "Fails": "fails", None: None}[case["orders"][o["text"]]]
@@ -119,10 +71,8 @@ def convert(case):
     seen = set()
     for s in case.get("starting_state", []):
         power, rest = s.split(": ", 1)
-        t, p = rest.split()
-        prov, coast = place(p)
-        units.append({"power": POWERS[power], "type": t, "place": prov, "coast": coast})
-        seen.add(prov)
+        units.append(unit(power, *rest.split()))
+        seen.add(units[-1]["place"])
     for o in orders:
         if o["kind"] != "build" and o["place"] not in seen:
             units.append({"power": o["power"], "type": o["unit_type"], "place": o["place"], "coast": o["coast"]})

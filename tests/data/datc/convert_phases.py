@@ -16,8 +16,8 @@ chapter 6 may be copied freely), because datc.json predates the v3.1 corrections
 6.J.5, 6.J.9 and 6.J.10, leaves out ownerships the text states (6.I.1, 6.J.2, 6.J.11) and
 changes some orders (6.I.1, 6.I.4, 6.I.7). Each case says what it adds to the text.
 
-Every order is stored as its text and as structured fields (the field names of 6a-6g.json),
-so the runner does not depend on the order grammar.
+Every order is stored as its text and as structured fields (read by order_text.py, shared
+with convert.py), so the runner does not depend on the order grammar.
 
 Usage: python3 convert_phases.py /path/to/datc.json
 """
@@ -27,11 +27,10 @@ import re
 import sys
 import tomllib
 
+from order_text import POWERS, parse_order, split_place, unit
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAP = os.path.join(HERE, "..", "..", "..", "maps", "standard.toml")
-
-POWERS = {"AUS": "austria", "ENG": "england", "FRA": "france", "GER": "germany",
-          "ITA": "italy", "RUS": "russia", "TUR": "turkey"}
 
 LICENSE = ("6.H derived from the DATC test cases of the `diplomacy` crate (https://github.com/"
            "TedDriggs/diplomacy), Copyright (c) 2025 Ted Driggs, MIT License (full text in "
@@ -51,56 +50,7 @@ def full_name(place):
     return f"{name}({coast})" if coast else name
 
 
-def split_place(text):
-    """`spa(nc)` or `spa/nc` -> (`spa`, `nc`)."""
-    m = re.fullmatch(r"([a-z]{3})(?:[(/]([a-z]{2})\)?)?", text)
-    if not m:
-        raise ValueError(f"not a place: {text}")
-    return m.group(1), m.group(2)
-
-
-def unit(power, unit_type, place):
-    prov, coast = split_place(place)
-    return {"power": POWERS[power], "type": unit_type, "place": prov, "coast": coast}
-
-
 # --- 6.H --------------------------------------------------------------------------------
-
-ORDER = re.compile(
-    r"(?P<power>[A-Z]{3}): (?P<type>[AF]) (?P<place>[a-z()]+) (?:"
-    r"(?P<hold>hold)"
-    r"|supports (?P<stype>[AF]) (?P<splace>[a-z()]+)(?: -> (?P<sto>[a-z()]+))?"
-    r"|convoys (?P<cfrom>[a-z]+) -> (?P<cto>[a-z]+)"
-    r"|-> (?P<to>[a-z()]+)(?P<via> via convoy)?"
-    r")$",
-    re.IGNORECASE,
-)
-
-
-def parse_order(text):
-    """A datc.json order line -> structured fields (the names of 6a-6g.json)."""
-    m = ORDER.fullmatch(text)
-    if not m:
-        raise ValueError(f"cannot read {text!r}")
-    place, coast = split_place(m["place"])
-    o = {"text": text, "power": POWERS[m["power"]], "unit_type": m["type"], "place": place, "coast": coast}
-    if m["hold"]:
-        o["kind"] = "hold"
-    elif m["stype"]:
-        tp, tc = split_place(m["splace"])
-        o.update(target_type=m["stype"], target_place=tp, target_coast=tc)
-        if m["sto"]:
-            to, to_coast = split_place(m["sto"])
-            o.update(kind="support_move", to=to, to_coast=to_coast)
-        else:
-            o["kind"] = "support_hold"
-    elif m["cfrom"]:
-        o.update(kind="convoy", target_type="A", target_place=m["cfrom"], to=m["cto"])
-    else:
-        to, to_coast = split_place(m["to"])
-        o.update(kind="move", to=to, to_coast=to_coast, via_convoy=bool(m["via"]))
-    return o
-
 
 def retreat_order(text):
     """A retreat-phase line: a move means a retreat; supports and convoys stay as they are."""
