@@ -323,10 +323,6 @@ retreat_cases!(
     datc_6_h_6_unit_may_not_retreat_to_a_contested_area,
     datc_6_h_7_multiple_retreat_to_same_area_will_disband_units,
     datc_6_h_8_triple_retreat_to_same_area_will_disband_units,
-    // The movement adjudicator makes Berlin a standoff (the Russian army that lost its
-    // head-to-head battle there is counted as a bounce), so it offers the fleet in Kiel no
-    // retreat to Berlin; the DATC text: "The fleet in Kiel can retreat to Berlin."
-    #[ignore = "movement adjudicator bug: Berlin reported as a standoff, DATC 6.H.9 lets F kie retreat there"]
     datc_6_h_9_dislodged_unit_will_not_make_attackers_area_contested,
     datc_6_h_10_not_retreating_to_attacker_does_not_mean_contested,
     datc_6_h_11_retreat_when_dislodged_by_adjacent_convoy,
