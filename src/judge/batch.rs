@@ -47,6 +47,17 @@ struct UnitIn {
     loc: String,
 }
 
+/// A case as read from its line, by either reader.
+struct Case<'a> {
+    /// The id as JSON text.
+    id: &'a str,
+    season: Option<&'a str>,
+    units: &'a [UnitText<'a>],
+    orders: &'a [&'a str],
+    /// The order texts need no escaping in JSON.
+    plain: bool,
+}
+
 /// One order line as the parser read it.
 type ParsedOrder = Result<(Option<PowerId>, Order<Place>), Diagnostic>;
 
@@ -165,7 +176,9 @@ impl<'m> BatchResolver<'m> {
             let units: Vec<UnitText> = spans.units.iter().map(|[p, k, l]| (text(p), text(k), text(l))).collect();
             let orders: Vec<&str> = spans.orders.iter().map(text).collect();
             let id = spans.id.as_ref().map_or("null", text);
-            self.case_into(out, id, spans.season.as_ref().map(text), &units, &orders);
+            let season = spans.season.as_ref().map(text);
+            // The quick reader took strings without escapes: they are written back as they are.
+            self.case_into(out, Case { id, season, units: &units, orders: &orders, plain: true });
             self.spans = spans;
             return;
         }
@@ -187,30 +200,25 @@ impl<'m> BatchResolver<'m> {
             Ok(case) => {
                 let units: Vec<UnitText> = case.units.iter().map(|u| (&*u.power, &*u.kind, &*u.loc)).collect();
                 let orders: Vec<&str> = case.orders.iter().map(|o| o.as_str()).collect();
-                self.case_into(out, &id, case.season.as_deref(), &units, &orders);
+                let season = case.season.as_deref();
+                self.case_into(out, Case { id: &id, season, units: &units, orders: &orders, plain: false });
             }
             Err(e) => error_into(out, &id, &format!("bad case: {e}")),
         }
     }
 
-    /// The output line of a case whose id is `id` (as JSON text): its result or its error.
-    fn case_into(&mut self, out: &mut String, id: &str, season: Option<&str>, units: &[UnitText], orders: &[&str]) {
+    /// The output line of a case: its result or its error.
+    fn case_into(&mut self, out: &mut String, case: Case) {
         let start = out.len();
-        if let Err(message) = self.write_case(out, id, season, units, orders) {
+        if let Err(message) = self.write_case(out, &case) {
             out.truncate(start);
-            error_into(out, id, &message);
+            error_into(out, case.id, &message);
         }
     }
 
-    fn write_case(
-        &mut self,
-        out: &mut String,
-        id: &str,
-        season: Option<&str>,
-        unit_texts: &[UnitText],
-        order_texts: &[&str],
-    ) -> Result<(), String> {
-        if let Some(season) = season {
+    fn write_case(&mut self, out: &mut String, case: &Case) -> Result<(), String> {
+        let (id, unit_texts, order_texts) = (case.id, case.units, case.orders);
+        if let Some(season) = case.season {
             if !["spring", "fall", "autumn"].iter().any(|s| season.eq_ignore_ascii_case(s)) {
                 return Err(format!("a movement phase is in spring or fall, not `{season}`"));
             }
@@ -288,7 +296,13 @@ impl<'m> BatchResolver<'m> {
                 out.push(',');
             }
             out.push_str("{\"order\":");
-            push_json_str(out, text);
+            if case.plain {
+                out.push('"');
+                out.push_str(text);
+                out.push('"');
+            } else {
+                push_json_str(out, text);
+            }
             out.push_str(",\"result\":\"");
             out.push_str(result_word);
             out.push_str("\",\"reason\":");

@@ -174,13 +174,10 @@ impl<'m> OrderParser<'m> {
 /// The line without its comment (`#` or `//` to the end) and its `\r`.
 fn strip_comment(line: &str) -> &str {
     let line = line.strip_suffix('\r').unwrap_or(line);
-    let double_slash = line.bytes().zip(line.bytes().skip(1)).position(|(a, b)| a == b'/' && b == b'/');
-    let cut = match (line.find('#'), double_slash) {
-        (Some(a), Some(b)) => a.min(b),
-        (Some(a), None) | (None, Some(a)) => a,
-        (None, None) => line.len(),
-    };
-    &line[..cut]
+    let b = line.as_bytes();
+    // The first `#` or `//`, in one pass.
+    let cut = (0..b.len()).find(|&i| b[i] == b'#' || (b[i] == b'/' && b.get(i + 1) == Some(&b'/')));
+    &line[..cut.unwrap_or(line.len())]
 }
 
 fn span<'a>(content: &'a str, names: &'a Names<'a>) -> rules::In<'a> {

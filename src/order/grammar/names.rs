@@ -44,8 +44,8 @@ pub(super) struct Names<'m> {
     /// Normalized place names; `None` means "ask the map" (cheaper for one line).
     places: Option<Table<'m, ProvinceId>>,
     powers: Option<Table<'m, PowerId>>,
-    /// The table's place names of one word (see [`pack`]): a candidate that packs is
-    /// answered here, without normalizing or hashing it as text.
+    /// The table's place names of one short word (see [`pack`]): a candidate that packs
+    /// is answered here, without normalizing or hashing it as text.
     place_words_table: WordTable,
     power_words_table: WordTable,
     /// The first words of the table's names of several words: a normalized candidate
@@ -183,27 +183,28 @@ impl<'m> Names<'m> {
     }
 }
 
-/// A word of 1 to 16 ASCII letters and digits, lower-cased and packed into an integer
-/// (little-endian, zero-padded): what `normalize_name` makes of it, as a number.
-fn pack(word: &[u8]) -> Option<u128> {
-    if word.is_empty() || word.len() > 16 {
+/// A word of 1 to 8 ASCII letters and digits (nearly every name players and machines
+/// write), lower-cased and packed into an integer, little-endian and zero-padded: what
+/// `normalize_name` makes of it, as a number.
+fn pack(word: &[u8]) -> Option<u64> {
+    if word.is_empty() || word.len() > 8 {
         return None;
     }
     // Shifted into a register: writing bytes to memory and reading them back as one
     // number would stall the load.
-    let mut packed = 0u128;
+    let mut packed = 0u64;
     for (i, &b) in word.iter().enumerate() {
         if !b.is_ascii_alphanumeric() {
             return None;
         }
-        packed |= u128::from(b.to_ascii_lowercase()) << (8 * i);
+        packed |= u64::from(b.to_ascii_lowercase()) << (8 * i);
     }
     Some(packed)
 }
 
 /// The first word of a candidate that normalizes to several words, packed, when that is
 /// plain to see: letters and digits up to a blank, `-` or `_`, with more to come.
-fn first_of_several_words(candidate: &str) -> Option<u128> {
+fn first_of_several_words(candidate: &str) -> Option<u64> {
     let b = candidate.as_bytes();
     let len = b.iter().position(|c| !c.is_ascii_alphanumeric())?;
     let separator = |c: &u8| c.is_ascii_whitespace() || matches!(c, b'-' | b'_');
@@ -224,13 +225,13 @@ fn first_of_several_words(candidate: &str) -> Option<u128> {
 #[derive(Default)]
 struct WordTable {
     /// Key 0 marks an empty slot (no word packs to 0).
-    slots: Vec<(u128, u16)>,
+    slots: Vec<(u64, u16)>,
 }
 
 impl WordTable {
     /// The names that pack (the others are never asked for here).
     fn new<'a>(names: impl Iterator<Item = (&'a str, u16)>) -> WordTable {
-        let words: Vec<(u128, u16)> = names.filter_map(|(n, v)| Some((pack(n.as_bytes())?, v))).collect();
+        let words: Vec<(u64, u16)> = names.filter_map(|(n, v)| Some((pack(n.as_bytes())?, v))).collect();
         let mut table = WordTable { slots: vec![(0, 0); (words.len() * 2).next_power_of_two().max(16)] };
         for (key, value) in words {
             let mut i = table.slot(key);
@@ -242,12 +243,11 @@ impl WordTable {
         table
     }
 
-    fn slot(&self, key: u128) -> usize {
-        let mixed = (key as u64) ^ ((key >> 64) as u64).rotate_left(31);
-        (mixed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & (self.slots.len() - 1)
+    fn slot(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & (self.slots.len() - 1)
     }
 
-    fn get(&self, key: u128) -> Option<u16> {
+    fn get(&self, key: u64) -> Option<u16> {
         if self.slots.is_empty() {
             return None;
         }
@@ -340,7 +340,18 @@ mod tests {
                 }
             }
         }
-        for name in ["abcdefghijklmnopq", "austria", "AUSTRIA-hungary", "0", "england", "ENG", "eng"] {
+        for name in [
+            "abcdefghijklmnopq",
+            "abcdefgh",
+            "abcdefghi",
+            "piedmont",
+            "austria",
+            "AUSTRIA-hungary",
+            "0",
+            "england",
+            "ENG",
+            "eng",
+        ] {
             assert_eq!(indexed.province(name), direct.province(name), "{name:?}");
             assert_eq!(indexed.power(name), direct.power(name), "{name:?}");
         }
