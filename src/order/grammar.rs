@@ -453,6 +453,11 @@ mod tests {
             "xyz",
             "é",
             "\t",
+            "'",
+            "-.",
+            "par.",
+            "lon'",
+            "nthé",
         ];
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let mut fast_read = 0;

@@ -140,7 +140,17 @@ impl<'t> Reader<'t, '_> {
     /// `/nc`. Any other coast, or anything the grammar might read as one, gives up.
     fn place(&mut self) -> Option<Place> {
         let names = self.names;
-        let (len, province) = longest_name_in(self.rest(), names.place_words, |n| names.province(n))?;
+        let rest = self.rest();
+        let word = rest.bytes().position(|b| !b.is_ascii_alphanumeric()).unwrap_or(rest.len());
+        // A word that begins no longer name is the name, unless `.` or `'` (or a letter
+        // outside ASCII) carries it on. A longer match the shortcut misses can only add
+        // words that normalize to nothing (`par .`), and no order shape this reader takes
+        // has such a word after a place, so it gives up there as it should.
+        let ends_word = rest.as_bytes().get(word).is_none_or(|b| b.is_ascii() && !matches!(b, b'.' | b'\''));
+        let (len, province) = match names.one_word_province(&rest[..word]) {
+            Some(found) if ends_word => (word, found?),
+            _ => longest_name_in(rest, names.place_words, |n| names.province(n))?,
+        };
         self.pos += len;
         let rest = self.rest();
         let coast = if let Some(after) = rest.strip_prefix('/') {

@@ -150,6 +150,18 @@ impl<'m> Names<'m> {
         with_normalized(candidate, |n| table.get(n).copied())
     }
 
+    /// What one word of letters and digits names when no longer name can start with it
+    /// (it begins no name of several words): `Some` of the answer, which may be "no
+    /// province"; `None` when the word alone cannot settle it.
+    pub(super) fn one_word_province(&self, word: &str) -> Option<Option<ProvinceId>> {
+        self.places.as_ref()?;
+        let packed = pack(word.as_bytes())?;
+        if self.first_words_packed.get(packed).is_some() {
+            return None;
+        }
+        Some(self.place_words_table.get(packed).map(ProvinceId))
+    }
+
     /// Exactly [`Map::lookup_province`] (any length), from the tables when they exist.
     pub(super) fn province_exact(&self, name: &str) -> Option<ProvinceId> {
         match &self.places {
