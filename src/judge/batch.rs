@@ -20,7 +20,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::judge::legality::{collect_orders, Illegal, WrittenOrder};
-use crate::judge::movement::Adjudicator;
+use crate::judge::movement::{Adjudicator, MovementResult};
 use crate::judge::rulebook::Rulebook;
 use crate::judge::Unit;
 use crate::map::{Map, PowerId, UnitType};
@@ -81,6 +81,7 @@ pub struct BatchResolver<'m> {
     ranks: Vec<u32>,
     /// The reason being written.
     reason: String,
+    result: MovementResult,
 }
 
 /// The unit lines of a map, written and ranked once.
@@ -158,6 +159,7 @@ impl<'m> BatchResolver<'m> {
             written: Vec::new(),
             ranks: Vec::new(),
             reason: String::new(),
+            result: MovementResult::default(),
         }
     }
 
@@ -248,7 +250,8 @@ impl<'m> BatchResolver<'m> {
                 .map(|(power, order)| WrittenOrder { power: *power, order: *order }),
         );
         let phase = collect_orders(map, units, &self.written, &self.rulebook);
-        let result = self.adjudicator.adjudicate(map, units, &phase.orders, &self.rulebook);
+        let result = &mut self.result;
+        self.adjudicator.adjudicate_into(map, units, &phase.orders, &self.rulebook, result);
 
         // The output, written as serde_json would write the same fields.
         out.push_str("{\"id\":");

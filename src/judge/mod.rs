@@ -31,24 +31,16 @@ pub struct Unit {
 impl Unit {
     /// `A par`, `F stp/sc`.
     pub fn describe(&self, map: &Map) -> String {
-        self.label(map).to_string()
+        let mut text = String::new();
+        self.push_describe(&mut text, map);
+        text
     }
 
-    /// [`Unit::describe`] without allocating: `A par`.
-    pub fn label<'m>(&self, map: &'m Map) -> UnitLabel<'m> {
-        UnitLabel { letter: self.kind.letter(), region: map.region_label(self.region) }
-    }
-}
-
-/// A unit as text (see [`Unit::label`]).
-pub struct UnitLabel<'m> {
-    letter: char,
-    region: crate::map::RegionLabel<'m>,
-}
-
-impl std::fmt::Display for UnitLabel<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {}", self.letter, self.region)
+    /// [`Unit::describe`], appended to a longer text.
+    pub fn push_describe(&self, out: &mut String, map: &Map) {
+        out.push(self.kind.letter());
+        out.push(' ');
+        map.push_region_name(out, self.region);
     }
 }
 

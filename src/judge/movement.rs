@@ -88,101 +88,105 @@ impl Reason {
 
     /// [`Reason::describe`], appended to `out` (the batch path writes many of these).
     pub fn write(&self, out: &mut String, map: &Map, units: &[Unit], orders: &[MainOrder]) {
-        use std::fmt::Write;
-        let unit = |i: &usize| UnitOf { map, units, i: *i };
-        let order = |i: &usize| OrderLabel { map, units, orders, i: *i };
-        // Writing into a String cannot fail.
-        let _ = match self {
-            Reason::Moved => out.write_str("moved"),
-            Reason::Bounced { against } => write!(out, "bounced with {}", unit(against)),
-            Reason::LostHeadToHead { to } => write!(out, "lost the head-to-head battle with {}", unit(to)),
-            Reason::OwnUnitInTheWay { unit: u } => write!(out, "cannot dislodge its own {}", unit(u)),
-            Reason::NoConvoyRoute => out.write_str("no convoy route"),
-            Reason::ConvoyDisrupted { fleet } => write!(out, "convoy disrupted: {} did not convoy", unit(fleet)),
-            Reason::SupportGiven => out.write_str("support given"),
-            Reason::SupportCut { by } => write!(out, "cut by {}", order(by)),
-            Reason::SupportVoid => out.write_str("void: the supported unit did something else"),
-            Reason::ConvoyCarried => out.write_str("convoyed"),
-            Reason::ConvoyFleetDislodged { by } => write!(out, "convoy failed: dislodged by {}", order(by)),
-            Reason::ConvoyParadox => out.write_str("convoy paradox: the fleet holds (Szykman rule)"),
-            Reason::ConvoyVoid => out.write_str("void: the army did not make that move"),
-            Reason::ConvoyNotUsed => out.write_str("not used: the army moved over land"),
-            Reason::Paradox => out.write_str("failed: part of a paradox with no resolution"),
-            Reason::Held => out.write_str("held"),
-            Reason::Dislodged { by } => write!(out, "dislodged by {}", order(by)),
-            Reason::Illegal { illegal, dislodged_by } => match dislodged_by {
-                Some(by) => write!(out, "illegal: {}; held and dislodged by {}", illegal.describe(map), order(by)),
-                None => write!(out, "illegal: {}; held", illegal.describe(map)),
-            },
+        let (text, named, after) = match *self {
+            Reason::Moved => ("moved", Named::Nothing, ""),
+            Reason::Bounced { against } => ("bounced with ", Named::Unit(against), ""),
+            Reason::LostHeadToHead { to } => ("lost the head-to-head battle with ", Named::Unit(to), ""),
+            Reason::OwnUnitInTheWay { unit } => ("cannot dislodge its own ", Named::Unit(unit), ""),
+            Reason::NoConvoyRoute => ("no convoy route", Named::Nothing, ""),
+            Reason::ConvoyDisrupted { fleet } => ("convoy disrupted: ", Named::Unit(fleet), " did not convoy"),
+            Reason::SupportGiven => ("support given", Named::Nothing, ""),
+            Reason::SupportCut { by } => ("cut by ", Named::Order(by), ""),
+            Reason::SupportVoid => ("void: the supported unit did something else", Named::Nothing, ""),
+            Reason::ConvoyCarried => ("convoyed", Named::Nothing, ""),
+            Reason::ConvoyFleetDislodged { by } => ("convoy failed: dislodged by ", Named::Order(by), ""),
+            Reason::ConvoyParadox => ("convoy paradox: the fleet holds (Szykman rule)", Named::Nothing, ""),
+            Reason::ConvoyVoid => ("void: the army did not make that move", Named::Nothing, ""),
+            Reason::ConvoyNotUsed => ("not used: the army moved over land", Named::Nothing, ""),
+            Reason::Paradox => ("failed: part of a paradox with no resolution", Named::Nothing, ""),
+            Reason::Held => ("held", Named::Nothing, ""),
+            Reason::Dislodged { by } => ("dislodged by ", Named::Order(by), ""),
+            Reason::Illegal { illegal, dislodged_by } => {
+                out.push_str("illegal: ");
+                out.push_str(&illegal.describe(map));
+                match dislodged_by {
+                    Some(by) => ("; held and dislodged by ", Named::Order(by), ""),
+                    None => ("; held", Named::Nothing, ""),
+                }
+            }
         };
+        out.push_str(text);
+        match named {
+            Named::Nothing => {}
+            Named::Unit(i) => push_unit_of(out, map, units, i),
+            Named::Order(i) => push_order_label(out, map, units, orders, i),
+        }
+        out.push_str(after);
     }
 }
 
-/// `A mun (Germany)`; `a unit` for an index out of range.
-struct UnitOf<'a> {
-    map: &'a Map,
-    units: &'a [Unit],
-    i: usize,
+/// What a reason names between its words.
+enum Named {
+    Nothing,
+    Unit(usize),
+    Order(usize),
 }
 
-impl std::fmt::Display for UnitOf<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.units.get(self.i) {
-            Some(u) => write!(f, "{} ({})", u.label(self.map), self.map.power(u.power).name),
-            None => f.write_str("a unit"),
+/// `A mun (Germany)`; `a unit` for an index out of range.
+fn push_unit_of(out: &mut String, map: &Map, units: &[Unit], i: usize) {
+    match units.get(i) {
+        Some(u) => {
+            u.push_describe(out, map);
+            out.push_str(" (");
+            out.push_str(&map.power(u.power).name);
+            out.push(')');
         }
+        None => out.push_str("a unit"),
     }
 }
 
 /// `A ruh - bur`, `F nth C A lon - nwy`, `A mun S A bur`, `A par H`.
 pub fn order_label(map: &Map, units: &[Unit], orders: &[MainOrder], i: usize) -> String {
-    OrderLabel { map, units, orders, i }.to_string()
+    let mut label = String::new();
+    push_order_label(&mut label, map, units, orders, i);
+    label
 }
 
-struct OrderLabel<'a> {
-    map: &'a Map,
-    units: &'a [Unit],
-    orders: &'a [MainOrder],
-    i: usize,
-}
-
-impl std::fmt::Display for OrderLabel<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (map, units) = (self.map, self.units);
-        let Some(u) = units.get(self.i) else { return f.write_str("a unit") };
-        let key = |p: ProvinceId| map.province(p).key.as_str();
-        // The unit standing in a province, or the province's name when there is none.
-        let unit_at = |f: &mut std::fmt::Formatter<'_>, p: ProvinceId| match units
-            .iter()
-            .find(|v| map.province_of(v.region) == p)
-        {
-            Some(v) => write!(f, "{}", v.label(map)),
-            None => f.write_str(key(p)),
-        };
-        write!(f, "{}", u.label(map))?;
-        match self.orders.get(self.i).copied().unwrap_or_default() {
-            MainOrder::Hold => f.write_str(" H"),
-            MainOrder::Move { to, via_convoy } => {
-                let via = if via_convoy { " via convoy" } else { "" };
-                write!(f, " - {}{via}", map.region_label(to))
+fn push_order_label(out: &mut String, map: &Map, units: &[Unit], orders: &[MainOrder], i: usize) {
+    let Some(u) = units.get(i) else { return out.push_str("a unit") };
+    // The unit standing in a province, or the province's name when there is none.
+    let push_unit_at = |out: &mut String, p: ProvinceId| match units.iter().find(|v| map.province_of(v.region) == p) {
+        Some(v) => v.push_describe(out, map),
+        None => out.push_str(&map.province(p).key),
+    };
+    u.push_describe(out, map);
+    match orders.get(i).copied().unwrap_or_default() {
+        MainOrder::Hold => out.push_str(" H"),
+        MainOrder::Move { to, via_convoy } => {
+            out.push_str(" - ");
+            map.push_region_name(out, to);
+            if via_convoy {
+                out.push_str(" via convoy");
             }
-            MainOrder::SupportHold { target } => {
-                f.write_str(" S ")?;
-                unit_at(f, target)
+        }
+        MainOrder::SupportHold { target } => {
+            out.push_str(" S ");
+            push_unit_at(out, target);
+        }
+        MainOrder::SupportMove { from, to, to_coast } => {
+            out.push_str(" S ");
+            push_unit_at(out, from);
+            out.push_str(" - ");
+            match to_coast {
+                Some(r) => map.push_region_name(out, r),
+                None => out.push_str(&map.province(to).key),
             }
-            MainOrder::SupportMove { from, to, to_coast } => {
-                f.write_str(" S ")?;
-                unit_at(f, from)?;
-                match to_coast {
-                    Some(r) => write!(f, " - {}", map.region_label(r)),
-                    None => write!(f, " - {}", key(to)),
-                }
-            }
-            MainOrder::Convoy { from, to } => {
-                f.write_str(" C ")?;
-                unit_at(f, from)?;
-                write!(f, " - {}", key(to))
-            }
+        }
+        MainOrder::Convoy { from, to } => {
+            out.push_str(" C ");
+            push_unit_at(out, from);
+            out.push_str(" - ");
+            out.push_str(&map.province(to).key);
         }
     }
 }
@@ -198,7 +202,7 @@ pub struct Dislodged {
 }
 
 /// The result of a movement phase.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MovementResult {
     /// One outcome per unit, same index as the units and orders.
     pub outcomes: Vec<OrderOutcome>,
@@ -279,6 +283,8 @@ pub struct Adjudicator {
     counts: Vec<u32>,
     /// Per province: does a unit stand there after the moves?
     occupied_after: Vec<bool>,
+    /// Per unit: the unit that dislodged it.
+    dislodged_by: Vec<Option<usize>>,
 }
 
 struct Solver<'a> {
@@ -327,6 +333,20 @@ impl Adjudicator {
         orders: &[MainOrder],
         rulebook: &Rulebook,
     ) -> MovementResult {
+        let mut result = MovementResult::default();
+        self.adjudicate_into(map, units, orders, rulebook, &mut result);
+        result
+    }
+
+    /// [`Adjudicator::adjudicate`] into a result whose space is reused.
+    pub fn adjudicate_into(
+        &mut self,
+        map: &Map,
+        units: &[Unit],
+        orders: &[MainOrder],
+        rulebook: &Rulebook,
+        result: &mut MovementResult,
+    ) {
         let mut solver = Solver {
             map,
             units,
@@ -342,7 +362,7 @@ impl Adjudicator {
                 solver.resolve_top(d);
             }
         }
-        solver.result(rulebook)
+        solver.result(rulebook, result);
     }
 }
 
@@ -809,12 +829,14 @@ impl Solver<'_> {
         1 + self.support_count(i, upper, None)
     }
 
-    fn result(&mut self, rulebook: &Rulebook) -> MovementResult {
+    fn result(&mut self, rulebook: &Rulebook, result: &mut MovementResult) {
         let n = self.units.len();
         let map = self.map;
         let moved = |s: &Adjudicator, i: usize| s.kind[i] == Kind::Move && s.resolution[i];
         // Who arrived where.
-        let mut dislodged_by = vec![None; n];
+        let mut dislodged_by = std::mem::take(&mut self.s.dislodged_by);
+        dislodged_by.clear();
+        dislodged_by.resize(n, None);
         for i in 0..n {
             if moved(self.s, i) {
                 let j = self.s.unit_at[self.s.dest[i] as usize];
@@ -823,23 +845,24 @@ impl Solver<'_> {
                 }
             }
         }
-        let mut outcomes = Vec::with_capacity(n);
+        let MovementResult { outcomes, units_after, dislodged, standoffs } = result;
+        outcomes.clear();
         for (i, by) in dislodged_by.iter().enumerate() {
             let (succeeded, reason) = self.explain(i, *by);
             outcomes.push(OrderOutcome { succeeded, reason, dislodged_by: *by });
         }
-        let mut units_after = Vec::with_capacity(n);
+        units_after.clear();
         for (i, u) in self.units.iter().enumerate() {
             if dislodged_by[i].is_none() {
                 let region = if moved(self.s, i) { self.s.dest_region[i] } else { u.region };
                 units_after.push(Unit { region, ..*u });
             }
         }
-        let mut standoffs = Vec::new();
+        standoffs.clear();
         let mut occupied_after = std::mem::take(&mut self.s.occupied_after);
         occupied_after.clear();
         occupied_after.resize(map.provinces().len(), false);
-        for u in &units_after {
+        for u in units_after.iter() {
             if let Some(o) = occupied_after.get_mut(map.province_of(u.region).0 as usize) {
                 *o = true;
             }
@@ -865,16 +888,16 @@ impl Solver<'_> {
             }
         }
         self.s.occupied_after = occupied_after;
-        let mut dislodged = Vec::new();
+        dislodged.clear();
         for (i, by) in dislodged_by.iter().enumerate() {
             if let Some(by) = *by {
                 let via_convoy = self.uses_convoy(by, true);
                 let d = Dislodgement { unit: self.units[i], attacker_from: ProvinceId(self.s.origin[by]), via_convoy };
-                let retreats = retreat_options(map, &units_after, &standoffs, &d, rulebook.retreat_to_convoy_origin());
+                let retreats = retreat_options(map, units_after, standoffs, &d, rulebook.retreat_to_convoy_origin());
                 dislodged.push(Dislodged { index: i, dislodgement: d, retreats });
             }
         }
-        MovementResult { outcomes, units_after, dislodged, standoffs }
+        self.s.dislodged_by = dislodged_by;
     }
 
     /// The outcome of a settled order, naming the unit responsible.

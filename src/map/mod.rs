@@ -376,13 +376,19 @@ impl Map {
 
     /// The canonical short name of a region: `par`, `stp/sc`.
     pub fn region_name(&self, region: RegionId) -> String {
-        self.region_label(region).to_string()
+        let mut name = String::new();
+        self.push_region_name(&mut name, region);
+        name
     }
 
-    /// [`Map::region_name`] without allocating, for writing into a longer text.
-    pub fn region_label(&self, region: RegionId) -> RegionLabel<'_> {
+    /// [`Map::region_name`], appended to a longer text.
+    pub fn push_region_name(&self, out: &mut String, region: RegionId) {
         let r = self.region(region);
-        RegionLabel { key: &self.province(r.province).key, coast: r.coast }
+        out.push_str(&self.province(r.province).key);
+        if let Some(c) = r.coast {
+            out.push('/');
+            out.push_str(c.short());
+        }
     }
 
     /// The full name of a region: `Paris`, `St Petersburg (south coast)`.
@@ -421,21 +427,6 @@ impl Map {
     /// The home centers of a power.
     pub fn home_centers(&self, power: PowerId) -> &[ProvinceId] {
         &self.power(power).home_centers
-    }
-}
-
-/// A region as text: `par`, `stp/sc` (see [`Map::region_label`]).
-pub struct RegionLabel<'m> {
-    key: &'m str,
-    coast: Option<Coast>,
-}
-
-impl std::fmt::Display for RegionLabel<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.coast {
-            Some(c) => write!(f, "{}/{}", self.key, c.short()),
-            None => f.write_str(self.key),
-        }
     }
 }
 
