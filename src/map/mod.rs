@@ -410,7 +410,7 @@ impl Map {
     /// table, for example).
     pub fn parse_region_by(&self, text: &str, find: impl Fn(&str) -> Option<ProvinceId>) -> Option<RegionId> {
         let t = text.trim();
-        let (prov, coast) = match t.find(['/', '(']) {
+        let (prov, coast) = match t.bytes().position(|b| b == b'/' || b == b'(') {
             Some(i) => {
                 let c = t[i + 1..].trim_end_matches(')');
                 (&t[..i], Some(Coast::from_short(c)?))

@@ -121,13 +121,15 @@ pub(super) fn plain_len(b: &[u8]) -> usize {
     while let Some(chunk) = b.get(i..i + 8) {
         let x = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
         let (quote, backslash) = (x ^ (ONES * u64::from(b'"')), x ^ (ONES * u64::from(b'\\')));
-        // A byte is flagged when it is zero after the xor (or below 0x20): exact for the
-        // first such byte, which is all that matters here.
-        let flagged = (quote.wrapping_sub(ONES) & !quote)
+        // The high bit of a byte is set when the byte is zero after the xor (or below
+        // 0x20). Borrows may flag bytes after the first such byte, never before it, so
+        // the lowest flag is exact.
+        let flagged = ((quote.wrapping_sub(ONES) & !quote)
             | (backslash.wrapping_sub(ONES) & !backslash)
-            | (x.wrapping_sub(ONES * 0x20) & !x);
-        if flagged & HIGH != 0 {
-            break;
+            | (x.wrapping_sub(ONES * 0x20) & !x))
+            & HIGH;
+        if flagged != 0 {
+            return i + flagged.trailing_zeros() as usize / 8;
         }
         i += 8;
     }
