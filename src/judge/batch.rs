@@ -19,7 +19,7 @@ use std::fmt::Write;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::judge::legality::{collect_orders, Illegal, WrittenOrder};
+use crate::judge::legality::{Illegal, OrderCollector, PhaseOrders, WrittenOrder};
 use crate::judge::movement::{Adjudicator, MovementResult};
 use crate::judge::rulebook::Rulebook;
 use crate::judge::Unit;
@@ -81,6 +81,8 @@ pub struct BatchResolver<'m> {
     ranks: Vec<u32>,
     /// The reason being written.
     reason: String,
+    collector: OrderCollector,
+    phase: PhaseOrders,
     result: MovementResult,
 }
 
@@ -159,6 +161,8 @@ impl<'m> BatchResolver<'m> {
             written: Vec::new(),
             ranks: Vec::new(),
             reason: String::new(),
+            collector: OrderCollector::default(),
+            phase: PhaseOrders::default(),
             result: MovementResult::default(),
         }
     }
@@ -249,7 +253,8 @@ impl<'m> BatchResolver<'m> {
                 .filter_map(|p| p.as_ref().ok())
                 .map(|(power, order)| WrittenOrder { power: *power, order: *order }),
         );
-        let phase = collect_orders(map, units, &self.written, &self.rulebook);
+        let phase = &mut self.phase;
+        self.collector.collect_into(map, units, &self.written, &self.rulebook, phase);
         let result = &mut self.result;
         self.adjudicator.adjudicate_into(map, units, &phase.orders, &self.rulebook, result);
 

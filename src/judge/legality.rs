@@ -211,8 +211,9 @@ struct Board<'a> {
 }
 
 impl<'a> Board<'a> {
-    fn new(map: &'a Map, units: &'a [Unit], indexed: bool) -> Board<'a> {
-        let mut unit_at = Vec::new();
+    /// `unit_at` is space to reuse for the index (cleared here); `indexed` asks for one.
+    fn new(map: &'a Map, units: &'a [Unit], indexed: bool, mut unit_at: Vec<u32>) -> Board<'a> {
+        unit_at.clear();
         if indexed && units.iter().all(|u| (u.region.0 as usize) < map.region_count()) {
             unit_at.resize(map.provinces().len(), u32::MAX);
             for (i, u) in units.iter().enumerate().rev() {
@@ -245,7 +246,7 @@ pub fn resolve_main_order(
     order: &Order<Place>,
     rulebook: &Rulebook,
 ) -> Result<(usize, MainOrder), Illegal> {
-    resolve_on_board(&Board::new(map, units, false), power, order, rulebook)
+    resolve_on_board(&Board::new(map, units, false, Vec::new()), power, order, rulebook)
 }
 
 fn resolve_on_board(
@@ -541,7 +542,7 @@ pub struct WrittenOrder {
 
 /// The orders of a movement phase, one per unit, with what happened to each written
 /// order on the way.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PhaseOrders {
     /// One order per unit (same index as the units); `Hold` when none stands.
     pub orders: Vec<MainOrder>,
@@ -556,51 +557,79 @@ pub struct PhaseOrders {
 /// (DATC 4.D.3, by the rulebook): identical orders count once, an illegal order beside a
 /// legal one is ignored, different legal orders follow [`Rulebook::duplicate_orders`].
 pub fn collect_orders(map: &Map, units: &[Unit], written: &[WrittenOrder], rulebook: &Rulebook) -> PhaseOrders {
-    let mut orders = vec![MainOrder::Hold; units.len()];
-    let mut given = vec![false; units.len()];
-    let mut conflicting = vec![false; units.len()];
-    let mut illegal_for_unit: Vec<Option<Illegal>> = vec![None; units.len()];
-    let mut results = Vec::with_capacity(written.len());
-    let board = Board::new(map, units, true);
-    for w in written {
-        match resolve_on_board(&board, w.power, &w.order, rulebook) {
-            Ok((i, o)) => {
-                results.push(Ok(i));
-                if !given[i] {
-                    given[i] = true;
-                    orders[i] = o;
-                } else if orders[i] != o {
-                    match rulebook.duplicate_orders() {
-                        DuplicateOrders::Hold => conflicting[i] = true,
-                        DuplicateOrders::First => {}
-                        DuplicateOrders::Last => orders[i] = o,
+    let mut phase = PhaseOrders::default();
+    OrderCollector::default().collect_into(map, units, written, rulebook, &mut phase);
+    phase
+}
+
+/// Space reused by [`collect_orders`] over many phases.
+#[derive(Default, Debug)]
+pub struct OrderCollector {
+    unit_at: Vec<u32>,
+    /// Per unit: given a legal order, given different ones.
+    given: Vec<(bool, bool)>,
+}
+
+impl OrderCollector {
+    /// [`collect_orders`] into `phase`, whose space is reused.
+    pub fn collect_into(
+        &mut self,
+        map: &Map,
+        units: &[Unit],
+        written: &[WrittenOrder],
+        rulebook: &Rulebook,
+        phase: &mut PhaseOrders,
+    ) {
+        let PhaseOrders { orders, illegal_for_unit, written: results } = phase;
+        orders.clear();
+        orders.resize(units.len(), MainOrder::Hold);
+        illegal_for_unit.clear();
+        illegal_for_unit.resize(units.len(), None);
+        results.clear();
+        let given = &mut self.given;
+        given.clear();
+        given.resize(units.len(), (false, false));
+        let board = Board::new(map, units, true, std::mem::take(&mut self.unit_at));
+        for w in written {
+            match resolve_on_board(&board, w.power, &w.order, rulebook) {
+                Ok((i, o)) => {
+                    results.push(Ok(i));
+                    if !given[i].0 {
+                        given[i].0 = true;
+                        orders[i] = o;
+                    } else if orders[i] != o {
+                        match rulebook.duplicate_orders() {
+                            DuplicateOrders::Hold => given[i].1 = true,
+                            DuplicateOrders::First => {}
+                            DuplicateOrders::Last => orders[i] = o,
+                        }
+                    }
+                }
+                Err(e) => {
+                    if let Some(i) = illegal_target(&board, &w.order, &e) {
+                        illegal_for_unit[i].get_or_insert(e);
+                    }
+                    results.push(Err(e));
+                }
+            }
+        }
+        for (i, &(legal, conflicting)) in given.iter().enumerate() {
+            if legal {
+                illegal_for_unit[i] = None;
+            }
+            if conflicting {
+                orders[i] = MainOrder::Hold;
+                let e = Illegal::ConflictingOrders { unit: units[i] };
+                illegal_for_unit[i] = Some(e);
+                for (r, w) in results.iter_mut().zip(written) {
+                    if *r == Ok(i) && w.order.unit().is_some() {
+                        *r = Err(e);
                     }
                 }
             }
-            Err(e) => {
-                if let Some(i) = illegal_target(&board, &w.order, &e) {
-                    illegal_for_unit[i].get_or_insert(e);
-                }
-                results.push(Err(e));
-            }
         }
+        self.unit_at = board.unit_at;
     }
-    for i in 0..units.len() {
-        if given[i] {
-            illegal_for_unit[i] = None;
-        }
-        if conflicting[i] {
-            orders[i] = MainOrder::Hold;
-            let e = Illegal::ConflictingOrders { unit: units[i] };
-            illegal_for_unit[i] = Some(e);
-            for (r, w) in results.iter_mut().zip(written) {
-                if *r == Ok(i) && w.order.unit().is_some() {
-                    *r = Err(e);
-                }
-            }
-        }
-    }
-    PhaseOrders { orders, illegal_for_unit, written: results }
 }
 
 /// The unit an illegal order was meant for, when it is the writer's own unit.
