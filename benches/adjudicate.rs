@@ -14,7 +14,7 @@ use diplomacy::judge::{MappedMainOrder, OrderState, Rulebook as TheirRules, Subm
 use diplomacy::UnitPosition;
 use shadowjudge::judge::batch::BatchResolver;
 use shadowjudge::judge::legality::{collect_orders, WrittenOrder};
-use shadowjudge::judge::movement::Adjudicator;
+use shadowjudge::judge::movement::{Adjudicator, MovementResult};
 use shadowjudge::judge::random::{random_phase, RandomPhase};
 use shadowjudge::judge::{Rulebook, Unit};
 use shadowjudge::map::{Map, RegionId, UnitType};
@@ -139,20 +139,23 @@ fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("adjudicate");
     group.throughput(Throughput::Elements(phases.len() as u64));
     group.bench_function("random_phases", |b| {
-        let mut adjudicator = Adjudicator::default();
+        // The scratch space and the result are reused from phase to phase, as a batch does.
+        let (mut adjudicator, mut result) = (Adjudicator::default(), MovementResult::default());
         b.iter(|| {
             for p in &phases {
-                black_box(adjudicator.adjudicate(&map, &p.units, &p.orders, &rules));
+                adjudicator.adjudicate_into(&map, &p.units, &p.orders, &rules, &mut result);
+                black_box(result.units_after.len());
             }
         })
     });
     let datc = datc_phases(&map);
     group.throughput(Throughput::Elements(datc.len() as u64));
     group.bench_function("datc", |b| {
-        let mut adjudicator = Adjudicator::default();
+        let (mut adjudicator, mut result) = (Adjudicator::default(), MovementResult::default());
         b.iter(|| {
             for (units, orders, rules) in &datc {
-                black_box(adjudicator.adjudicate(&map, units, orders, rules));
+                adjudicator.adjudicate_into(&map, units, orders, rules, &mut result);
+                black_box(result.units_after.len());
             }
         })
     });

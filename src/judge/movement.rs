@@ -809,10 +809,10 @@ impl Solver<'_> {
         1 + self.support_count(i, upper, None)
     }
 
-    /// DATC 5.B.6, with DATC 4.A.7 as the rulebook says.
-    fn prevent_strength(&mut self, i: usize, upper: bool) -> u32 {
+    /// Does the move contest its destination at all (a prevent strength above 0)?
+    fn contests(&mut self, i: usize, upper: bool) -> bool {
         if !self.path(i, upper) {
-            return 0;
+            return false;
         }
         let opposing = if self.bounce_unless_h2h {
             self.head_to_head(i, upper)
@@ -823,8 +823,16 @@ impl Solver<'_> {
         };
         if let Some(j) = opposing {
             if self.resolve(j, !upper) {
-                return 0;
+                return false;
             }
+        }
+        true
+    }
+
+    /// DATC 5.B.6, with DATC 4.A.7 as the rulebook says.
+    fn prevent_strength(&mut self, i: usize, upper: bool) -> u32 {
+        if !self.contests(i, upper) {
+            return 0;
         }
         1 + self.support_count(i, upper, None)
     }
@@ -847,11 +855,13 @@ impl Solver<'_> {
         }
         let MovementResult { outcomes, units_after, dislodged, standoffs } = result;
         outcomes.clear();
+        outcomes.reserve(n);
         for (i, by) in dislodged_by.iter().enumerate() {
             let (succeeded, reason) = self.explain(i, *by);
             outcomes.push(OrderOutcome { succeeded, reason, dislodged_by: *by });
         }
         units_after.clear();
+        units_after.reserve(n);
         for (i, u) in self.units.iter().enumerate() {
             if dislodged_by[i].is_none() {
                 let region = if moved(self.s, i) { self.s.dest_region[i] } else { u.region };
@@ -880,7 +890,7 @@ impl Solver<'_> {
                 let mut bounced = false;
                 for k in range {
                     let j = self.s.moves_into[k] as usize;
-                    bounced |= self.prevent_strength(j, true) > 0;
+                    bounced |= self.contests(j, true);
                 }
                 if bounced {
                     standoffs.push(ProvinceId(p as u16));
