@@ -420,6 +420,52 @@ mod tests {
         }
     }
 
+    mod quick_and_general {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(400))]
+
+            /// Whatever shape a case takes (ids of every kind, escapes, extra fields, pretty
+            /// printing), the quick reader either declines or answers as serde does.
+            #[test]
+            fn the_quick_reader_never_answers_differently(
+                id in prop_oneof![
+                    any::<i64>().prop_map(Value::from),
+                    any::<f64>().prop_map(Value::from),
+                    ".{0,12}".prop_map(Value::from),
+                    Just(Value::Null),
+                    any::<bool>().prop_map(Value::from),
+                ],
+                season in prop::option::of("spring|fall|Winter|spr\"ing"),
+                units in prop::collection::vec(
+                    ("FRANCE|ENGLAND|Russia|MARS|fr\\a", "A|F|army|Q", "PAR|BUR|NTH|STP/SC|SPA|ENG|X\"Y"), 0..8),
+                orders in prop::collection::vec("(FRANCE: )?(A|F) (PAR|BUR|NTH|ENG) (- (BUR|PAR|PIC)|H|S A PAR - BUR)|.{0,12}", 0..8),
+                extra in prop::option::of(".{0,8}"),
+                pretty in any::<bool>(),
+            ) {
+                let units: Vec<Value> =
+                    units.iter().map(|(p, t, l)| serde_json::json!({"power": p, "type": t, "loc": l})).collect();
+                let mut case = serde_json::json!({"id": id, "units": units, "orders": orders});
+                if let Some(season) = season {
+                    case["season"] = Value::from(season);
+                }
+                if let Some(extra) = extra {
+                    case["note"] = serde_json::json!([extra, 1, {"x": null}]);
+                }
+                let line = if pretty { serde_json::to_string_pretty(&case) } else { serde_json::to_string(&case) };
+                let line = line.expect("a JSON value");
+                let map = Map::standard();
+                let mut resolver = BatchResolver::new(&map, Rulebook::default());
+                let (mut quick, mut general) = (String::new(), String::new());
+                resolver.resolve_line_into(&line, &mut quick);
+                resolver.resolve_general(&line, &mut general);
+                prop_assert_eq!(quick, general, "{}", line);
+            }
+        }
+    }
+
     #[test]
     fn impossible_cases_are_errors_with_their_id() {
         let out = resolve_line(r#"{"id": 7, "units": [{"power": "FRANCE", "type": "A", "loc": "ENG"}], "orders": []}"#);
