@@ -17,13 +17,13 @@ use chrono::{DateTime, Utc};
 use clap::Subcommand;
 
 use super::{now, CliError};
-use crate::game::host::{set_password_at, JudgeHost};
+use crate::game::host::{set_password_at, tick_judge, JudgeHost};
 use crate::mail::home::{JudgeHome, HOME_VAR};
 use crate::mail::host::Role;
 use crate::mail::ingest::{Intake, StoreIntake, EX_TEMPFAIL};
 use crate::mail::password::{generate_password, hash_password};
 use crate::mail::reply::{MailKind, OutgoingMail};
-use crate::mail::send::build_outbox;
+use crate::mail::send::{Mailer, SendError};
 use crate::mail::{ingest, poll_maildir, IngestOutcome};
 
 #[derive(clap::Args, Debug)]
@@ -83,27 +83,25 @@ fn open_home(root: &Path) -> Result<JudgeHome, CliError> {
     JudgeHome::open(root).map_err(|e| CliError::Io(e.to_string()))
 }
 
-/// Send mails; a failure is logged and does not stop the others.
+/// Send one mail through the judge's transport; a failure is logged here and returned.
+fn send_one(mailer: &mut Mailer<'_>, mail: &OutgoingMail) -> Result<(), SendError> {
+    mailer.send(mail).inspect_err(|e| eprintln!("error: mail to {} not sent: {e}", mail.to))
+}
+
+/// Send mails; a failure is logged and does not stop the others. How many were sent.
 fn send(home: &JudgeHome, mails: &[OutgoingMail], now: DateTime<Utc>) -> usize {
-    if mails.is_empty() {
-        return 0;
+    let mut mailer = Mailer::new(&home.config.mail, now);
+    mails.iter().filter(|m| send_one(&mut mailer, m).is_ok()).count()
+}
+
+/// Mail the results owed in the games `host` adjudicated (waiting for a tick that is
+/// mailing them), before the replies: they are what must not be lost.
+fn mail_results(home: &JudgeHome, host: &JudgeHost, now: DateTime<Utc>) -> Vec<String> {
+    if host.adjudicated().is_empty() {
+        return Vec::new();
     }
-    let settings = &home.config.mail;
-    let outbox = match build_outbox(settings, |k| std::env::var(k).ok()) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: no outgoing mail could be sent: {e}");
-            return 0;
-        }
-    };
-    let mut sent = 0;
-    for (mail, result) in mails.iter().zip(outbox.send_all(settings, mails, now)) {
-        match result {
-            Ok(()) => sent += 1,
-            Err(e) => eprintln!("error: mail to {} not sent: {e}", mail.to),
-        }
-    }
-    sent
+    let mut mailer = Mailer::new(&home.config.mail, now);
+    host.mail_results(Some(host.adjudicated()), true, now, &mut |m| send_one(&mut mailer, m))
 }
 
 /// An intake that remembers whether the message reached the spool, so a failure after
@@ -155,6 +153,9 @@ fn ingest_stdin(root: &Path) -> ExitCode {
         }
         Err(_) => return retry("internal error before the message was kept".into()),
     };
+    for line in mail_results(&home, &host, now) {
+        eprintln!("shadowjudge mail ingest: {line}");
+    }
     let mut mails = outcome.mails.clone();
     mails.extend(host.take_mails());
     let sent = send(&home, &mails, now);
@@ -174,6 +175,9 @@ fn poll(root: &Path, maildir: &Path) -> Result<ExitCode, CliError> {
         println!("{}: {:?}", p.file.display(), p.outcome.disposition);
         mails.extend(p.outcome.mails.iter().cloned());
     }
+    for line in mail_results(&home, &host, now) {
+        println!("{line}");
+    }
     mails.extend(host.take_mails());
     let sent = send(&home, &mails, now);
     println!("{} message(s) taken, {sent} mail(s) sent.", polled.len());
@@ -182,19 +186,11 @@ fn poll(root: &Path, maildir: &Path) -> Result<ExitCode, CliError> {
 
 fn tick(root: &Path) -> Result<ExitCode, CliError> {
     let home = open_home(root)?;
-    let lock = home.lock_tick().map_err(|e| CliError::Io(e.to_string()))?;
-    let mut logs = lock.read().map_err(|e| CliError::Io(e.to_string()))?;
     let now = now();
-    let mut host = JudgeHost::new(home.games_dir());
-    let done = host.tick(now, &mut logs);
-    let mails = host.take_mails();
-    let sent = send(&home, &mails, now);
-    lock.write(&logs).map_err(|e| CliError::Io(e.to_string()))?;
+    let mut mailer = Mailer::new(&home.config.mail, now);
+    let done = tick_judge(&home, now, &mut |m| send_one(&mut mailer, m)).map_err(|e| CliError::Io(e.to_string()))?;
     for line in &done {
         println!("{line}");
-    }
-    if !mails.is_empty() {
-        println!("{sent} of {} mail(s) sent.", mails.len());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -7,9 +7,13 @@
 //! game afresh, so any number of hosts, threads and processes may serve one game at once:
 //! the store's lock orders the writes.
 //!
-//! Commands that produce mail for others (the results after `process`, a new player's
-//! password after `replace`) put it in [`JudgeHost::take_mails`]; the caller sends it
-//! with the replies. Nothing here sends mail or reads the clock.
+//! Commands that produce mail for others (a new player's password after `replace`, the
+//! tick's reminders) put it in [`JudgeHost::take_mails`]; the caller sends it with the
+//! replies. Results are different: an adjudication journals that its results are owed
+//! (see [`session`]'s notes), and [`JudgeHost::mail_results`] mails what is owed, through
+//! a sender the caller gives, and records it per address. A crash between the two only
+//! delays the results to the next `mail tick`, which mails whatever is still owed.
+//! Nothing here reads the clock or opens a transport.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -20,16 +24,17 @@ use chrono_tz::Tz;
 
 use crate::game::engine::{Acknowledgement, Game};
 use crate::game::phase::Phase;
-use crate::game::session::{self, GameError, OpenGame};
+use crate::game::session::{self, GameError, MailingOutcome, OpenGame, OwedResults};
 use crate::game::settings::Player;
 use crate::mail::deadline::{plan_tick, tick_mails, GameClock, TickAction, TickLog};
+use crate::mail::home::{HomeError, JudgeHome};
 use crate::mail::host::{
     Ack, AckOrder, AckProblem, Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, PressDelivery,
     PressTo, Role, SignOnError, SignOnRecord,
 };
 use crate::mail::password::{generate_password, hash_password};
 use crate::mail::reply::{format_deadline, header_safe, MailKind, OutgoingMail};
-use crate::mail::send::{results_mails, PhaseResults};
+use crate::mail::send::{results_mails, PhaseResults, SendError};
 use crate::map::{normalize_name, Map, PowerId};
 
 /// The games of one judge directory, as mail sees them.
@@ -37,7 +42,12 @@ use crate::map::{normalize_name, Map, PowerId};
 pub struct JudgeHost {
     games: PathBuf,
     mails: Vec<OutgoingMail>,
+    /// Games this host adjudicated, whose results the caller should mail now.
+    adjudicated: Vec<String>,
 }
+
+/// Hands one mail to the transport (the caller's: SMTP, sendmail, files, or a test's).
+pub type Sender<'a> = dyn FnMut(&OutgoingMail) -> Result<(), SendError> + 'a;
 
 fn host_error(e: GameError) -> HostError {
     HostError(e.to_string())
@@ -193,7 +203,13 @@ pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> St
 impl JudgeHost {
     /// A host for the games under `games_dir` (`JUDGE/games`).
     pub fn new(games_dir: impl Into<PathBuf>) -> JudgeHost {
-        JudgeHost { games: games_dir.into(), mails: Vec::new() }
+        JudgeHost { games: games_dir.into(), mails: Vec::new(), adjudicated: Vec::new() }
+    }
+
+    /// The games this host adjudicated so far (their results are owed): what the caller
+    /// passes to [`mail_results`](Self::mail_results) after a message.
+    pub fn adjudicated(&self) -> &[String] {
+        &self.adjudicated
     }
 
     /// Mails the commands so far produced for others; the caller sends them.
@@ -269,24 +285,128 @@ impl JudgeHost {
         contacts
     }
 
-    /// Adjudicate the current phase now (missing orders or not) and queue its results for
-    /// every player, observer and the master. With `expected`, only if the game is still
-    /// in that phase. Returns what was done, in a line.
+    /// Everyone who receives results, one contact per address (the first listed).
+    fn recipients_of(game: &Game) -> Vec<Contact> {
+        let mut recipients: Vec<Contact> = Vec::new();
+        for c in Self::contacts_of(game) {
+            if !recipients.iter().any(|r| r.address.eq_ignore_ascii_case(&c.address)) {
+                recipients.push(c);
+            }
+        }
+        recipients
+    }
+
+    /// Adjudicate the current phase now (missing orders or not); its results are owed to
+    /// every player, observer and the master (see [`mail_results`](Self::mail_results)).
+    /// With `expected`, only if the game is still in that phase. Returns what was done,
+    /// in a line.
     pub fn process(&mut self, game: &str, expected: Option<Phase>, now: DateTime<Utc>) -> Result<String, GameError> {
-        let path = self.path_of(game).map_err(|e| GameError::Invalid(e.0))?;
+        let (name, path) =
+            self.game_dir(game).ok_or_else(|| GameError::Invalid(format!("there is no game `{game}`")))?;
         let mut g = session::open_read_only(&path)?;
-        let report = g.adjudicate_phase(expected, true, now)?;
-        let text = report.to_text();
-        let phase = report.phase.to_string();
-        let results = PhaseResults {
-            game: &g.game.settings.name,
-            phase: &phase,
-            report: &text,
-            next_deadline: g.game.state.deadline,
+        let report = g.adjudicate_to_mail(expected, true, now)?;
+        if !self.adjudicated.contains(&name) {
+            self.adjudicated.push(name);
+        }
+        let readers = Self::recipients_of(&g.game).len();
+        Ok(format!("{} processed; the results go to {readers} address(es).", report.phase))
+    }
+
+    /// Mail the results still owed in `games` (every game when `None`), oldest first, each
+    /// mail through `send`, and record who had them. With `wait`, wait for another run
+    /// mailing the same game to finish (then mail what it left); without, leave that game
+    /// to it. One line per game where something was mailed or went wrong.
+    pub fn mail_results(
+        &self,
+        games: Option<&[String]>,
+        wait: bool,
+        now: DateTime<Utc>,
+        send: &mut Sender<'_>,
+    ) -> Vec<String> {
+        let names = games.map(<[String]>::to_vec).unwrap_or_else(|| self.game_names());
+        let mut done = Vec::new();
+        for name in names {
+            let Some((name, path)) = self.game_dir(&name) else { continue };
+            if let Err(e) = Self::mail_game_results(&name, &path, wait, now, send, &mut done) {
+                done.push(format!("{name}: results not mailed: {e}"));
+            }
+        }
+        done
+    }
+
+    fn mail_game_results(
+        name: &str,
+        path: &Path,
+        wait: bool,
+        now: DateTime<Utc>,
+        send: &mut Sender<'_>,
+        done: &mut Vec<String>,
+    ) -> Result<(), GameError> {
+        // A look without any lock first: most of the time nothing is owed.
+        let g = session::open_read_only(path)?;
+        if g.results_owed()?.is_empty() {
+            return Ok(());
+        }
+        let Some(_mailing) = g.lock_mailing(wait)? else {
+            done.push(format!("{name}: results being mailed by another run; left to it"));
+            return Ok(());
         };
-        let contacts = Self::contacts_of(&g.game);
-        self.mails.extend(results_mails(&results, &contacts));
-        Ok(format!("{phase} processed; the results were mailed to {} address(es).", contacts.len()))
+        // Read again under the mailing lock: the other run may have mailed them.
+        let mut g = session::open_read_only(path)?;
+        for owed in g.results_owed()? {
+            let outcome = Self::mail_owed(&g.game, &owed, send);
+            let phase = owed.report.phase;
+            let all = outcome.sent.len() + outcome.retry.len() + outcome.undeliverable.len();
+            let mut line = if all == 0 {
+                format!("{name}: results of {phase}: no one to mail them to")
+            } else {
+                format!("{name}: results of {phase} mailed to {} of {all} address(es)", outcome.sent.len())
+            };
+            if !outcome.retry.is_empty() {
+                line.push_str(&format!("; to mail again at the next tick: {}", outcome.retry.join(", ")));
+            }
+            if !outcome.undeliverable.is_empty() {
+                line.push_str(&format!("; not addresses, given up: {}", outcome.undeliverable.join(", ")));
+            }
+            done.push(line);
+            // A retry that changed nothing need not be written again.
+            let unchanged = owed.only_to.is_some() && outcome.sent.is_empty() && outcome.undeliverable.is_empty();
+            if unchanged {
+                continue;
+            }
+            if let Err(e) = g.record_results_mailed(owed.seq, &outcome, now) {
+                done.push(format!("{name}: results of {phase} not recorded as mailed, so they will go out again: {e}"));
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Mail one adjudication's owed results; what became of each address.
+    fn mail_owed(game: &Game, owed: &OwedResults, send: &mut Sender<'_>) -> MailingOutcome {
+        let mut recipients = Self::recipients_of(game);
+        if let Some(only) = &owed.only_to {
+            recipients.retain(|c| only.iter().any(|a| a.eq_ignore_ascii_case(&c.address)));
+            // Owed to an address that is no longer in the game: mailed all the same.
+            for a in only {
+                if !recipients.iter().any(|c| c.address.eq_ignore_ascii_case(a)) {
+                    recipients.push(Contact { role: ContactRole::Observer, address: a.clone(), timezone: None });
+                }
+            }
+        }
+        let text = owed.report.to_text();
+        let phase = owed.report.phase.to_string();
+        let results =
+            PhaseResults { game: &game.settings.name, phase: &phase, report: &text, next_deadline: owed.next_deadline };
+        let mut outcome = MailingOutcome::default();
+        for mail in results_mails(&results, &recipients) {
+            match send(&mail) {
+                Ok(()) => outcome.sent.push(mail.to),
+                Err(e) if e.is_permanent() => outcome.undeliverable.push(mail.to),
+                Err(_) => outcome.retry.push(mail.to),
+            }
+        }
+        outcome
     }
 
     /// One tick over every game: plan with each game's own deadline policy and its log,
@@ -391,6 +511,26 @@ impl JudgeHost {
         });
         Ok(format!("{power_name} is now played by {address}; a new password was mailed there."))
     }
+}
+
+/// Everything one `mail tick` does over the judge directory `home`: under the tick lock,
+/// plan and act for every game ([`JudgeHost::tick`]), mail every result still owed in any
+/// game (the ones just processed, and any a crash left unsent), send the reminders and
+/// notices, then record the tick in `tick.json`. Returns what was done, line by line.
+/// Running it twice does nothing twice.
+pub fn tick_judge(home: &JudgeHome, now: DateTime<Utc>, send: &mut Sender<'_>) -> Result<Vec<String>, HomeError> {
+    let lock = home.lock_tick()?;
+    let mut logs = lock.read()?;
+    let mut host = JudgeHost::new(home.games_dir());
+    let mut done = host.tick(now, &mut logs);
+    done.extend(host.mail_results(None, false, now, send));
+    let mails = host.take_mails();
+    let sent = mails.iter().filter(|m| send(m).is_ok()).count();
+    if !mails.is_empty() {
+        done.push(format!("{sent} of {} reminder and notice mail(s) sent.", mails.len()));
+    }
+    lock.write(&logs)?;
+    Ok(done)
 }
 
 fn who_label(who: &Identity) -> String {

@@ -5,6 +5,8 @@
 //! [`replay`]. Replaying re-runs every submission and adjudication, so a replay that ends
 //! in a different state than the one recorded is reported, never hidden.
 
+use std::collections::BTreeSet;
+
 use serde::{Deserialize, Serialize};
 
 use crate::game::engine::Game;
@@ -20,8 +22,19 @@ pub enum Entry {
     Created { state: GameState },
     /// A power's orders were accepted (the text as sent; it is parsed again on replay).
     Submitted { phase: Phase, power: String, text: String },
-    /// A phase was adjudicated; `state` is the state after it.
-    Adjudicated { phase: Phase, forced: bool, report: Box<PhaseReport>, state: GameState },
+    /// A phase was adjudicated; `state` is the state after it. `mail_results`: the mail
+    /// judge adjudicated it and owes its results to every player, observer and the master
+    /// until `mailed.json` (see [`crate::game::session`]) says they went out. Absent (false)
+    /// in journals written before results delivery was tracked, and for adjudications by
+    /// hand (`shadowjudge adjudicate`), which mail nothing.
+    Adjudicated {
+        phase: Phase,
+        forced: bool,
+        report: Box<PhaseReport>,
+        state: GameState,
+        #[serde(default, skip_serializing_if = "is_false")]
+        mail_results: bool,
+    },
     /// The game master rolled the game back to the start of `to`; `state` is that state.
     RolledBack { to: Phase, state: GameState },
     /// The game master declared a draw (or every surviving power agreed to one).
@@ -33,6 +46,10 @@ pub enum Entry {
     /// A press message, as sent by mail: who from (a power's name, or `master`), the
     /// recipients as delivered, and the text. Changes no state.
     Press { from: String, to: Vec<String>, text: String },
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A replay that disagrees with what the journal recorded.
@@ -82,20 +99,48 @@ pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
 
 /// The state at the start of `phase`, from the journal (the last time the game was there).
 pub fn state_at(entries: &[Entry], phase: Phase) -> Option<GameState> {
+    start_of(entries, phase).map(|(_, s)| {
+        let mut s = s.clone();
+        s.orders.clear();
+        s.submitted.clear();
+        s
+    })
+}
+
+/// The last entry that started `phase` (a game not over), and its state.
+fn start_of(entries: &[Entry], phase: Phase) -> Option<(usize, &GameState)> {
     let mut found = None;
-    for e in entries {
+    for (index, e) in entries.iter().enumerate() {
         let s = match e {
             Entry::Created { state } | Entry::RolledBack { state, .. } | Entry::Adjudicated { state, .. } => state,
             _ => continue,
         };
         if s.phase == phase && s.end.is_none() {
-            let mut s = s.clone();
-            s.orders.clear();
-            s.submitted.clear();
-            found = Some(s);
+            found = Some((index, s));
         }
     }
     found
+}
+
+/// The indexes (into `entries`) of the adjudications a later rollback undid: those after
+/// the entry the rollback went back to, and before the rollback.
+pub fn undone_by_rollback(entries: &[Entry]) -> BTreeSet<usize> {
+    let mut undone = BTreeSet::new();
+    for (at, e) in entries.iter().enumerate() {
+        let Entry::RolledBack { to, .. } = e else { continue };
+        let from = start_of(&entries[..at], *to).map_or(0, |(index, _)| index + 1);
+        undone.extend((from..at).filter(|i| matches!(entries[*i], Entry::Adjudicated { .. })));
+    }
+    undone
+}
+
+/// Whether the entry changes the game's state wholesale (a new phase, a rollback, a
+/// declared draw): after one, an earlier phase's "next deadline" is no longer the game's.
+pub fn moves_the_game(entry: &Entry) -> bool {
+    matches!(
+        entry,
+        Entry::Created { .. } | Entry::Adjudicated { .. } | Entry::RolledBack { .. } | Entry::DrawDeclared { .. }
+    )
 }
 
 /// Every adjudication report, in order.

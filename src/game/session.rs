@@ -4,10 +4,23 @@
 //! acknowledged), then rewrites the state cache. Loading reads the state cache and, when
 //! the journal has entries the cache lacks (a crash between the two writes), replays them.
 //! The clock is passed in; nothing here reads it.
+//!
+//! # Results owed by mail
+//! An adjudication made for the mail judge ([`OpenGame::adjudicate_to_mail`]) is journaled
+//! with `mail_results`, which makes its results owed to every player, observer and the
+//! master. The side file `mailed.json` ([`MailedFile`]) records, per adjudication (its
+//! journal seq), who has had them; [`OpenGame::results_owed`] is the journal minus that
+//! file. The mailer takes the game's `mailing` task lock, mails what is owed, and records
+//! it with [`OpenGame::record_results_mailed`] only after the transport took the mail: a
+//! crash in between sends them again (twice rather than never). Adjudications without the
+//! flag (older journals, `shadowjudge adjudicate`) owe nothing, and one a rollback undid
+//! is no longer owed.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
 
 use crate::game::engine::{Acknowledgement, Game};
 use crate::game::journal::{self, Entry};
@@ -16,7 +29,63 @@ use crate::game::settings::Settings;
 use crate::game::state::GameState;
 use crate::map::{Map, PowerId};
 use crate::report::PhaseReport;
-use crate::store::{GameDir, GameLock, StoreError};
+use crate::store::{GameDir, GameLock, StoreError, TaskLock};
+
+/// The side file recording which adjudications' results were mailed, and to whom.
+pub const MAILED_FILE: &str = "mailed.json";
+/// The task lock held while a game's results are mailed.
+pub const MAILING_TASK: &str = "mailing";
+
+/// `mailed.json`: for each adjudication whose results were mailed (by its journal seq),
+/// who had them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MailedFile {
+    #[serde(default)]
+    pub results: BTreeMap<u64, ResultsMailed>,
+}
+
+/// What became of one adjudication's results.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResultsMailed {
+    /// The phase adjudicated (checked against the journal entry at that seq).
+    pub phase: Phase,
+    /// When they were last mailed.
+    pub at: DateTime<Utc>,
+    /// The addresses the transport took them for.
+    #[serde(default)]
+    pub to: Vec<String>,
+    /// Addresses still owed them: the transport failed and may not next time.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retry: Vec<String>,
+    /// Addresses no mail can be built for (not an address); not tried again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub undeliverable: Vec<String>,
+}
+
+/// One adjudication's results, still owed to someone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwedResults {
+    /// The journal seq of the adjudication.
+    pub seq: u64,
+    /// Its report, as journaled.
+    pub report: PhaseReport,
+    /// The deadline to announce with it: the game's current one while the game is still
+    /// in the phase this adjudication began (none once it has moved on, or is over).
+    pub next_deadline: Option<DateTime<Utc>>,
+    /// `None`: owed to everyone who receives results (never mailed yet); else only to
+    /// these addresses (an earlier mailing failed for them).
+    pub only_to: Option<Vec<String>>,
+}
+
+/// What one mailing of an adjudication's results did, address by address.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MailingOutcome {
+    pub sent: Vec<String>,
+    pub retry: Vec<String>,
+    pub undeliverable: Vec<String>,
+}
 
 /// Why a game command could not be carried out.
 #[derive(Debug, thiserror::Error)]
@@ -161,6 +230,28 @@ impl OpenGame {
         force: bool,
         now: DateTime<Utc>,
     ) -> Result<PhaseReport, GameError> {
+        self.adjudicate_entry(expected, force, false, now)
+    }
+
+    /// [`adjudicate_phase`](Self::adjudicate_phase) for the mail judge: the journal entry
+    /// says its results are owed by mail (see [`results_owed`](Self::results_owed)), in
+    /// the same durable write as the adjudication itself.
+    pub fn adjudicate_to_mail(
+        &mut self,
+        expected: Option<Phase>,
+        force: bool,
+        now: DateTime<Utc>,
+    ) -> Result<PhaseReport, GameError> {
+        self.adjudicate_entry(expected, force, true, now)
+    }
+
+    fn adjudicate_entry(
+        &mut self,
+        expected: Option<Phase>,
+        force: bool,
+        mail_results: bool,
+        now: DateTime<Utc>,
+    ) -> Result<PhaseReport, GameError> {
         let mut lock = self.relock()?;
         if self.game.state.end.is_some() {
             return Err(GameError::Over);
@@ -188,6 +279,7 @@ impl OpenGame {
             forced: force,
             report: Box::new(report.clone()),
             state: self.game.state.clone(),
+            mail_results,
         };
         self.record(&mut lock, now, entry)?;
         Ok(report)
@@ -269,5 +361,83 @@ impl OpenGame {
     /// Every adjudication report so far (rolled-back phases included, in journal order).
     pub fn reports(&self) -> Vec<&PhaseReport> {
         journal::reports(&self.entries).collect()
+    }
+
+    /// What `mailed.json` says was mailed (empty if nothing ever was).
+    pub fn mailed(&self) -> Result<MailedFile, GameError> {
+        Ok(self.dir.read_side(MAILED_FILE)?.unwrap_or_default())
+    }
+
+    /// The results owed by mail, oldest first: every adjudication journaled with
+    /// `mail_results` that no rollback undid, less what `mailed.json` says went out.
+    pub fn results_owed(&self) -> Result<Vec<OwedResults>, GameError> {
+        let mailed = self.mailed()?;
+        let undone = journal::undone_by_rollback(&self.entries);
+        let mut owed = Vec::new();
+        for (index, entry) in self.entries.iter().enumerate() {
+            let Entry::Adjudicated { phase, report, mail_results: true, .. } = entry else { continue };
+            if undone.contains(&index) {
+                continue;
+            }
+            let seq = index as u64 + 1;
+            let only_to = match mailed.results.get(&seq) {
+                None => None,
+                Some(done) if done.phase != *phase => {
+                    return Err(GameError::Invalid(format!(
+                        "{}: results of seq {seq} are recorded for {}, but the journal has {phase} there",
+                        self.dir.path().join(MAILED_FILE).display(),
+                        done.phase
+                    )))
+                }
+                Some(done) if done.retry.is_empty() => continue,
+                Some(done) => Some(done.retry.clone()),
+            };
+            let current = !self.entries[index + 1..].iter().any(journal::moves_the_game);
+            let next_deadline = self.game.state.deadline.filter(|_| current && self.game.state.end.is_none());
+            owed.push(OwedResults { seq, report: report.as_ref().clone(), next_deadline, only_to });
+        }
+        Ok(owed)
+    }
+
+    /// Take the lock of the results mailing (see the module notes); `None` without `wait`
+    /// when another run is mailing this game's results now.
+    pub fn lock_mailing(&self, wait: bool) -> Result<Option<TaskLock>, GameError> {
+        Ok(self.dir.lock_task(MAILING_TASK, wait)?)
+    }
+
+    /// Record in `mailed.json`, under the game's lock, what mailing the results of the
+    /// adjudication at `seq` did. Addresses to retry stay owed; the rest are done.
+    pub fn record_results_mailed(
+        &mut self,
+        seq: u64,
+        outcome: &MailingOutcome,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        let lock = self.relock()?;
+        let phase = match usize::try_from(seq).ok().and_then(|s| self.entries.get(s.checked_sub(1)?)) {
+            Some(Entry::Adjudicated { phase, .. }) => *phase,
+            _ => return Err(GameError::Invalid(format!("journal entry {seq} is not an adjudication"))),
+        };
+        let mut mailed: MailedFile = lock.read_side(MAILED_FILE)?.unwrap_or_default();
+        let record = mailed.results.entry(seq).or_insert_with(|| ResultsMailed {
+            phase,
+            at: now,
+            to: Vec::new(),
+            retry: Vec::new(),
+            undeliverable: Vec::new(),
+        });
+        record.at = now;
+        let done = |a: &String| outcome.sent.contains(a) || outcome.undeliverable.contains(a);
+        record.retry.retain(|a| !done(a));
+        for a in &outcome.retry {
+            if !record.retry.contains(a) {
+                record.retry.push(a.clone());
+            }
+        }
+        for (list, new) in [(&mut record.to, &outcome.sent), (&mut record.undeliverable, &outcome.undeliverable)] {
+            list.extend(new.iter().filter(|a| !list.contains(a)).cloned().collect::<Vec<_>>());
+        }
+        lock.write_side(MAILED_FILE, &mailed)?;
+        Ok(())
     }
 }

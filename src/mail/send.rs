@@ -32,6 +32,14 @@ pub enum SendError {
     Send(String),
 }
 
+impl SendError {
+    /// Whether sending this mail again can never work: the address is not one, or the
+    /// message cannot be built. A transport or server failure may pass.
+    pub fn is_permanent(&self) -> bool {
+        matches!(self, SendError::Address(_) | SendError::Build(_))
+    }
+}
+
 #[derive(Clone)]
 struct AutoSubmitted(String);
 
@@ -167,6 +175,36 @@ impl Outbox {
         now: DateTime<Utc>,
     ) -> Vec<Result<(), SendError>> {
         mails.iter().map(|m| self.send(settings, m, now)).collect()
+    }
+}
+
+/// The judge's transport for one run, built on the first mail (so a run that sends
+/// nothing opens nothing), one mail at a time: what `mail tick` and `mail ingest` hand to
+/// the results mailing. A transport that cannot be built fails every mail, as a transport
+/// failure (tried again later), never as a bad address.
+pub struct Mailer<'a> {
+    settings: &'a MailSettings,
+    now: DateTime<Utc>,
+    outbox: Option<Result<Outbox, String>>,
+}
+
+impl<'a> Mailer<'a> {
+    /// A mailer for `settings`; `now` is the Date of every mail. The SMTP password, if
+    /// any, comes from the environment variable the settings name.
+    pub fn new(settings: &'a MailSettings, now: DateTime<Utc>) -> Mailer<'a> {
+        Mailer { settings, now, outbox: None }
+    }
+
+    /// Send one mail.
+    pub fn send(&mut self, mail: &OutgoingMail) -> Result<(), SendError> {
+        let settings = self.settings;
+        let outbox = self
+            .outbox
+            .get_or_insert_with(|| build_outbox(settings, |k| std::env::var(k).ok()).map_err(|e| e.to_string()));
+        match outbox {
+            Ok(outbox) => outbox.send(settings, mail, self.now),
+            Err(e) => Err(SendError::Transport(e.clone())),
+        }
     }
 }
 

@@ -15,6 +15,12 @@
 //!   entries 1..=N. A cache: compare N with the journal and replay what is missing.
 //! - `.lock`: the per-game lock file (`flock`), serialising every writer.
 //! - `journal.jsonl.torn-<seq>`: an interrupted append, set aside by recovery.
+//! - side files (`<name>.json`): small caller records beside the journal that are not
+//!   part of the game's history (the mail judge's `mailed.json`: which results went to
+//!   whom). Read with [`GameDir::read_side`], replaced atomically under the lock with
+//!   [`GameLock::write_side`].
+//! - `.<task>.lock`: a [`TaskLock`], for a slow task that must not run twice at once on
+//!   one game (mailing results) without holding back the game's writers meanwhile.
 //!
 //! # Writers and readers
 //! Every change goes through a [`GameLock`] from [`GameDir::lock`] (or [`GameDir::try_lock`]),
@@ -91,6 +97,24 @@ pub const STATE_FILE: &str = "state.json";
 pub const JOURNAL_FILE: &str = "journal.jsonl";
 /// The lock file.
 pub const LOCK_FILE: &str = ".lock";
+
+/// Whether `name` may name a side file: a plain lowercase name ending in `.json`, none of
+/// the store's own files.
+fn side_name_ok(name: &str) -> bool {
+    name.strip_suffix(".json").is_some_and(task_name_ok) && name != STATE_FILE
+}
+
+/// Whether `task` may name a [`TaskLock`]: lowercase letters, digits, `-` and `_`.
+fn task_name_ok(task: &str) -> bool {
+    !task.is_empty()
+        && task.len() <= 40
+        && task.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+}
+
+fn bad_name(path: PathBuf, what: &str) -> StoreError {
+    let source = io::Error::new(io::ErrorKind::InvalidInput, format!("not a usable name for a {what}"));
+    StoreError::Io { path, source }
+}
 
 /// A repair made while taking the lock, for the caller to print or log.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -251,6 +275,45 @@ impl GameDir {
         Ok(Some((state.seq_applied, state.state)))
     }
 
+    /// Reads the side file `name` (`mailed.json`): `None` if it was never written. A file
+    /// that does not parse is an error naming it, never read as empty.
+    pub fn read_side<T: DeserializeOwned>(&self, name: &str) -> Result<Option<T>, StoreError> {
+        let path = self.file(name);
+        if !side_name_ok(name) {
+            return Err(bad_name(path, "side file"));
+        }
+        let bytes = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => return Err(StoreError::Io { path, source }),
+        };
+        serde_json::from_slice(&bytes).map(Some).map_err(|e| StoreError::Parse {
+            file: path,
+            line: e.line(),
+            column: e.column(),
+            message: journal::json_message(&e),
+        })
+    }
+
+    /// Takes the lock of a task (`.<task>.lock`), separate from the game's own lock: two
+    /// runs of the task exclude each other, the game's writers go on. With `wait` false,
+    /// `None` when another run holds it. The task still writes through a [`GameLock`];
+    /// it must never wait for a task lock while holding the game's lock.
+    pub fn lock_task(&self, task: &str, wait: bool) -> Result<Option<TaskLock>, StoreError> {
+        let path = self.file(&format!(".{task}.lock"));
+        if !task_name_ok(task) {
+            return Err(bad_name(path, "task lock"));
+        }
+        let file = OpenOptions::new().create(true).truncate(false).write(true).open(&path);
+        let file = file.map_err(StoreError::io(&path))?;
+        if wait {
+            FileExt::lock_exclusive(&file).map_err(StoreError::io(&path))?;
+        } else if !FileExt::try_lock_exclusive(&file).map_err(StoreError::io(&path))? {
+            return Ok(None);
+        }
+        Ok(Some(TaskLock { _file: file }))
+    }
+
     fn file(&self, name: &str) -> PathBuf {
         self.root.join(name)
     }
@@ -312,6 +375,13 @@ impl GameDir {
         }
         candidate
     }
+}
+
+/// A task's lock ([`GameDir::lock_task`]), held until dropped.
+#[derive(Debug)]
+pub struct TaskLock {
+    /// Held open for the flock; closing it releases the lock.
+    _file: File,
 }
 
 /// The game's lock, held until dropped. Every write goes through it. Derefs to the
@@ -386,6 +456,18 @@ impl GameLock {
             return Err(StoreError::StateAheadOfJournal { path, seq_applied, journal_seq: self.last_seq });
         }
         let mut bytes = serde_json::to_vec_pretty(&StateOut { seq_applied, state })
+            .map_err(|e| StoreError::Serialize { path: path.clone(), message: e.to_string() })?;
+        bytes.push(b'\n');
+        write_atomic(&path, &bytes)
+    }
+
+    /// Replaces the side file `name` (see [`GameDir::read_side`]) atomically with `value`.
+    pub fn write_side<T: Serialize>(&self, name: &str, value: &T) -> Result<(), StoreError> {
+        let path = self.dir.file(name);
+        if !side_name_ok(name) {
+            return Err(bad_name(path, "side file"));
+        }
+        let mut bytes = serde_json::to_vec_pretty(value)
             .map_err(|e| StoreError::Serialize { path: path.clone(), message: e.to_string() })?;
         bytes.push(b'\n');
         write_atomic(&path, &bytes)

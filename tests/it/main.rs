@@ -7,6 +7,7 @@ mod game_engine;
 mod grammar;
 mod mail;
 mod mail_judge;
+mod mail_results;
 mod map_files;
 mod orders_position;
 mod resolve;

@@ -318,6 +318,63 @@ fn try_lock_reports_locked_by_another_writer() {
 }
 
 #[test]
+fn side_files_round_trip_under_the_lock_and_leave_the_journal_alone() {
+    let (_tmp, game) = new_game();
+    assert_eq!(game.read_side::<BTreeMap<String, u64>>("mailed.json").unwrap(), None);
+    let mut lock = game.lock().unwrap();
+    lock.append(time(1), &entry("a", 1)).unwrap();
+    let value = BTreeMap::from([("seq".to_string(), 1u64)]);
+    lock.write_side("mailed.json", &value).unwrap();
+    drop(lock);
+    assert_eq!(game.read_side::<BTreeMap<String, u64>>("mailed.json").unwrap(), Some(value));
+    assert_eq!(game.journal::<Entry>().unwrap().last_seq(), 1);
+    // Reopening recovers nothing: a side file is neither a temp file nor part of the journal.
+    assert!(GameDir::open(game.path()).unwrap().recovered().is_empty());
+    let names: BTreeSet<String> =
+        fs::read_dir(game.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert!(names.contains("mailed.json") && !names.iter().any(|n| n.contains(".tmp-")), "{names:?}");
+}
+
+#[test]
+fn a_broken_side_file_names_its_line_and_is_not_read_as_empty() {
+    let (_tmp, game) = new_game();
+    fs::write(game.path().join("mailed.json"), "{\n  \"results\": {,\n}\n").unwrap();
+    let err = game.read_side::<serde_json::Value>("mailed.json").unwrap_err();
+    assert!(matches!(err, StoreError::Parse { line: 2, .. }), "{err}");
+    assert!(err.to_string().contains("mailed.json:2:"), "{err}");
+}
+
+#[test]
+fn side_files_and_task_locks_refuse_names_that_are_not_theirs() {
+    let (_tmp, game) = new_game();
+    let lock = game.lock().unwrap();
+    for name in ["state.json", "game.toml", "journal.jsonl", "../mailed.json", "Mailed.json", ".x.json", "x", ".json"] {
+        assert!(lock.write_side(name, &1).is_err(), "{name} was accepted as a side file");
+        assert!(game.read_side::<u64>(name).is_err(), "{name} was read as a side file");
+    }
+    drop(lock);
+    assert_eq!(game.read_state::<State>().unwrap(), None, "state.json was written through write_side");
+    for task in ["", "../x", "Mailing", "a b"] {
+        assert!(game.lock_task(task, false).is_err(), "task `{task}` was accepted");
+    }
+}
+
+#[test]
+fn a_task_lock_excludes_a_second_run_and_not_the_games_writers() {
+    let (_tmp, game) = new_game();
+    let held = game.lock_task("mailing", false).unwrap().expect("free at first");
+    let other = GameDir::open_for_reading(game.path()).unwrap();
+    assert!(other.lock_task("mailing", false).unwrap().is_none(), "a second run took the task lock");
+    assert!(other.lock_task("another", false).unwrap().is_some(), "tasks share one lock");
+    // The game's own lock is free meanwhile: writers are not held back by the task.
+    let mut writer = other.try_lock().unwrap();
+    writer.append(time(1), &entry("w", 1)).unwrap();
+    drop(writer);
+    drop(held);
+    assert!(other.lock_task("mailing", false).unwrap().is_some());
+}
+
+#[test]
 fn write_atomic_is_usable_on_its_own() {
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("out.txt");
