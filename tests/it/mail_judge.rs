@@ -2,13 +2,13 @@
 //! commands over a judge directory, the file transport writing .eml files into its
 //! outbox, and the clock fixed with `SHADOWJUDGE_NOW`. No network.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 use chrono::{TimeZone, Utc};
-use mail_parser::MessageParser;
 
+use crate::judge_dir::{self, message, Eml, Outbox};
 use shadowjudge::game::host::{set_password_at, JudgeHost};
 use shadowjudge::game::journal::Entry;
 use shadowjudge::game::session;
@@ -24,20 +24,11 @@ use shadowjudge::store::GameDir;
 const PLAYERS: &str =
     "france, Ann, ann@example.org, Europe/Paris\nitaly, Bob, bob@example.org\ngermany, Cy, cy@example.org\n";
 
-/// One mail the judge wrote.
-#[derive(Debug)]
-struct Eml {
-    to: String,
-    subject: String,
-    in_reply_to: Option<String>,
-    body: String,
-}
-
 /// A judge directory in a temp dir, driven through the real binary.
 struct Judge {
     _tmp: tempfile::TempDir,
     root: PathBuf,
-    seen: HashSet<PathBuf>,
+    outbox: Outbox,
 }
 
 impl Judge {
@@ -51,7 +42,7 @@ impl Judge {
         )
         .unwrap();
         std::fs::write(root.join("players.txt"), PLAYERS).unwrap();
-        Judge { _tmp: tmp, root, seen: HashSet::new() }
+        Judge { _tmp: tmp, root, outbox: Outbox::default() }
     }
 
     fn run(&self, now: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
@@ -114,25 +105,7 @@ impl Judge {
 
     /// The mails written since the last call.
     fn new_mails(&mut self) -> Vec<Eml> {
-        let dir = self.root.join("outbox");
-        let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
-            Ok(d) => d.map(|e| e.unwrap().path()).filter(|p| !self.seen.contains(p)).collect(),
-            Err(_) => Vec::new(),
-        };
-        files.sort();
-        let mut mails = Vec::new();
-        for f in files {
-            let raw = std::fs::read(&f).unwrap();
-            let m = MessageParser::default().parse(&raw[..]).unwrap();
-            mails.push(Eml {
-                to: m.to().and_then(|a| a.first()).and_then(|a| a.address()).unwrap_or("").to_string(),
-                subject: m.subject().unwrap_or("").to_string(),
-                in_reply_to: m.in_reply_to().as_text().map(str::to_string),
-                body: m.body_text(0).unwrap_or_default().into_owned(),
-            });
-            self.seen.insert(f);
-        }
-        mails
+        self.outbox.new_mails(&self.root)
     }
 
     fn game_dir(&self, game: &str) -> PathBuf {
@@ -140,23 +113,12 @@ impl Judge {
     }
 
     fn journal(&self, game: &str) -> Vec<Entry> {
-        GameDir::open_for_reading(self.game_dir(game))
-            .unwrap()
-            .journal::<Entry>()
-            .unwrap()
-            .into_records()
-            .into_iter()
-            .map(|r| r.entry)
-            .collect()
+        judge_dir::journal(&self.game_dir(game))
     }
 
     fn phase(&self, game: &str) -> String {
         session::open_read_only(&self.game_dir(game)).unwrap().game.state.phase.code()
     }
-}
-
-fn message(from: &str, id: &str, body: &str) -> String {
-    format!("From: {from}\r\nTo: judge@example.org\r\nSubject: orders\r\nMessage-ID: <{id}>\r\n\r\n{body}")
 }
 
 fn to_addresses(mails: &[Eml]) -> Vec<&str> {

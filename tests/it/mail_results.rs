@@ -8,7 +8,7 @@
 //! ([`tick_judge`], what the binary runs) and is SIGKILLed at a chosen step; the parent
 //! then runs the real binary's `mail tick` and counts the .eml files in the outbox.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -17,8 +17,8 @@ use std::sync::{mpsc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
-use mail_parser::MessageParser;
 
+use crate::judge_dir::{self, message, Eml, Outbox};
 use shadowjudge::game::host::{set_password_at, tick_judge, JudgeHost};
 use shadowjudge::game::journal::Entry;
 use shadowjudge::game::phase::Phase;
@@ -49,20 +49,12 @@ fn at(t: &str) -> DateTime<Utc> {
     t.parse().unwrap()
 }
 
-/// One mail the judge wrote to the outbox.
-#[derive(Debug, Clone)]
-struct Eml {
-    to: String,
-    subject: String,
-    body: String,
-}
-
 /// A judge directory with one standard game, `game1`, created at [`T0`] with France's
 /// orders in; the files transport writes to `outbox/`.
 struct Judge {
     _tmp: tempfile::TempDir,
     root: PathBuf,
-    seen: HashSet<PathBuf>,
+    outbox: Outbox,
 }
 
 impl Judge {
@@ -71,7 +63,7 @@ impl Judge {
         let root = tmp.path().join("judge");
         std::fs::create_dir_all(&root).unwrap();
         std::fs::write(root.join("judge.toml"), "[mail]\naddress = \"judge@example.org\"\n").unwrap();
-        let j = Judge { _tmp: tmp, root, seen: HashSet::new() };
+        let j = Judge { _tmp: tmp, root, outbox: Outbox::default() };
         let map = Map::standard();
         let mut settings = Settings::new("game1", VariantKind::Standard);
         settings.players = parse_players(PLAYERS, "players", &map).unwrap();
@@ -121,34 +113,11 @@ impl Judge {
 
     /// The mails written to the outbox since the last call.
     fn new_mails(&mut self) -> Vec<Eml> {
-        let mut files: Vec<PathBuf> = match std::fs::read_dir(self.root.join("outbox")) {
-            Ok(d) => d.map(|e| e.unwrap().path()).filter(|p| !self.seen.contains(p)).collect(),
-            Err(_) => Vec::new(),
-        };
-        files.sort();
-        let mut mails = Vec::new();
-        for f in files {
-            let raw = std::fs::read(&f).unwrap();
-            let m = MessageParser::default().parse(&raw[..]).unwrap();
-            mails.push(Eml {
-                to: m.to().and_then(|a| a.first()).and_then(|a| a.address()).unwrap_or("").to_string(),
-                subject: m.subject().unwrap_or("").to_string(),
-                body: m.body_text(0).unwrap_or_default().into_owned(),
-            });
-            self.seen.insert(f);
-        }
-        mails
+        self.outbox.new_mails(&self.root)
     }
 
     fn entries(&self) -> Vec<Entry> {
-        GameDir::open_for_reading(self.game())
-            .unwrap()
-            .journal::<Entry>()
-            .unwrap()
-            .into_records()
-            .into_iter()
-            .map(|r| r.entry)
-            .collect()
+        judge_dir::journal(&self.game())
     }
 
     /// The journal seqs of the adjudications, with their phase and `mail_results`.
@@ -183,10 +152,6 @@ fn count(mails: &[Eml], subject: &str) -> BTreeMap<String, usize> {
 
 fn once_each() -> BTreeMap<String, usize> {
     EVERYONE.iter().map(|a| (a.to_string(), 1)).collect()
-}
-
-fn message(from: &str, id: &str, body: &str) -> String {
-    format!("From: {from}\r\nTo: judge@example.org\r\nSubject: orders\r\nMessage-ID: <{id}>\r\n\r\n{body}")
 }
 
 /// A cheap master password (the test is about delivery, not argon2's cost).

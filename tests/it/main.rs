@@ -5,6 +5,7 @@ mod datc_common;
 mod datc_phases;
 mod game_engine;
 mod grammar;
+mod judge_dir;
 mod mail;
 mod mail_judge;
 mod mail_results;

@@ -1,0 +1,66 @@
+//! What the tests of a judge directory share: reading the mails the `files` transport
+//! wrote to `outbox/`, a game's journal, and an incoming message.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use mail_parser::MessageParser;
+
+use shadowjudge::game::journal::Entry;
+use shadowjudge::store::GameDir;
+
+/// One mail the judge wrote.
+#[derive(Debug, Clone)]
+pub struct Eml {
+    pub to: String,
+    pub subject: String,
+    pub in_reply_to: Option<String>,
+    pub body: String,
+}
+
+/// A judge's `outbox/`, read a little at a time.
+#[derive(Default)]
+pub struct Outbox {
+    seen: HashSet<PathBuf>,
+}
+
+impl Outbox {
+    /// The mails written to `root/outbox` since the last call, in file-name order.
+    pub fn new_mails(&mut self, root: &Path) -> Vec<Eml> {
+        let mut files: Vec<PathBuf> = match std::fs::read_dir(root.join("outbox")) {
+            Ok(d) => d.map(|e| e.unwrap().path()).filter(|p| !self.seen.contains(p)).collect(),
+            Err(_) => Vec::new(),
+        };
+        files.sort();
+        let mut mails = Vec::new();
+        for f in files {
+            let raw = std::fs::read(&f).unwrap();
+            let m = MessageParser::default().parse(&raw[..]).unwrap();
+            mails.push(Eml {
+                to: m.to().and_then(|a| a.first()).and_then(|a| a.address()).unwrap_or("").to_string(),
+                subject: m.subject().unwrap_or("").to_string(),
+                in_reply_to: m.in_reply_to().as_text().map(str::to_string),
+                body: m.body_text(0).unwrap_or_default().into_owned(),
+            });
+            self.seen.insert(f);
+        }
+        mails
+    }
+}
+
+/// Every entry of a game's journal.
+pub fn journal(game_dir: &Path) -> Vec<Entry> {
+    GameDir::open_for_reading(game_dir)
+        .unwrap()
+        .journal::<Entry>()
+        .unwrap()
+        .into_records()
+        .into_iter()
+        .map(|r| r.entry)
+        .collect()
+}
+
+/// A message to the judge, as an MTA hands it over.
+pub fn message(from: &str, id: &str, body: &str) -> String {
+    format!("From: {from}\r\nTo: judge@example.org\r\nSubject: orders\r\nMessage-ID: <{id}>\r\n\r\n{body}")
+}
