@@ -125,13 +125,10 @@ impl<'m> Names<'m> {
 
     /// A candidate (at most [`LONGEST_CANDIDATE`] bytes) in the tables, as
     /// `table.get(normalize_name(candidate))` answers: from the packed words when the
-    /// candidate is one word, else normalized, unless its first word settles it.
+    /// candidate is one short word, else normalized, unless its first word settles it.
     fn indexed_province(&self, table: &Table<'m, ProvinceId>, candidate: &str) -> Option<ProvinceId> {
         if let Some(word) = pack(candidate.as_bytes()) {
             return self.place_words_table.get(word).map(ProvinceId);
-        }
-        if let Some(first) = first_of_several_words(candidate) {
-            self.first_words_packed.get(first)?;
         }
         with_normalized(candidate, |n| {
             if let Some((first, _)) = n.split_once(' ') {
@@ -212,24 +209,6 @@ fn pack(word: &[u8]) -> Option<u64> {
         packed |= u64::from(b.to_ascii_lowercase()) << (8 * i);
     }
     Some(packed)
-}
-
-/// The first word of a candidate that normalizes to several words, packed, when that is
-/// plain to see: letters and digits up to a blank, `-` or `_`, with more to come.
-fn first_of_several_words(candidate: &str) -> Option<u64> {
-    let b = candidate.as_bytes();
-    let len = b.iter().position(|c| !c.is_ascii_alphanumeric())?;
-    let separator = |c: &u8| c.is_ascii_whitespace() || matches!(c, b'-' | b'_');
-    if !separator(&b[len]) {
-        return None;
-    }
-    // A second word is there when anything follows that normalizing keeps.
-    let more = b[len..].iter().any(|c| !(separator(c) || matches!(c, b'.' | b'\'')));
-    if more {
-        pack(&b[..len])
-    } else {
-        None
-    }
 }
 
 /// Packed words (see [`pack`]) to numbers, by open addressing: a lookup is a multiply
