@@ -6,7 +6,9 @@
 //! Worlds), [`report`] (results), [`store`] (game directories), [`cli`]. See
 //! ARCHITECTURE.md for the whole picture.
 pub mod cli;
+pub mod dice;
 pub mod game;
+pub mod games;
 pub mod judge;
 pub mod mail;
 pub mod map;

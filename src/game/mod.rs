@@ -12,3 +12,4 @@ pub mod script;
 pub mod session;
 pub mod settings;
 pub mod state;
+pub mod turn;

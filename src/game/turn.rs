@@ -1,0 +1,137 @@
+//! The turn-game contract: what every game the judge runs is, seen from the store, the
+//! journal, the deadlines, the mail host and the CLI.
+//!
+//! A game is created from its players and options, takes one player's turn file at a
+//! time, says whose input it awaits, runs its automatic steps by itself, applies deadline
+//! defaults when forced, and reports as text and JSON. All randomness comes through the
+//! [`Dice`] in the [`TurnContext`]; the clock only through `ctx.now`. An engine does no IO.
+//!
+//! The layer above ([`crate::game::turn_session`]) journals every submission with the
+//! rolls it caused, replays the journal to rebuild or check the state, rolls back, and
+//! runs deadlines; it knows nothing of any particular game. The small games live in
+//! [`crate::games`] and never import Diplomacy code; the Diplomacy engine implements this
+//! contract too ([`crate::game::engine::Game`]).
+
+use chrono::{DateTime, Utc};
+
+use crate::dice::Dice;
+
+/// What an engine gets for one call: the game's dice and the time the input counts as
+/// received (journaled, so a replay sees the same time).
+pub struct TurnContext<'a> {
+    pub dice: &'a mut Dice,
+    pub now: DateTime<Utc>,
+}
+
+/// The answer to one line of a turn file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineAnswer {
+    /// 1-based line in the text submitted.
+    pub line: usize,
+    /// 1-based column where the problem is (1 for an accepted line).
+    pub column: usize,
+    /// For an accepted line, what was understood and done (`P3: shift +1 to NF3`); for a
+    /// refused one, the reason.
+    pub text: String,
+    pub accepted: bool,
+    /// A suggestion for a refused line.
+    pub hint: Option<String>,
+}
+
+impl LineAnswer {
+    pub fn accepted(line: usize, text: impl Into<String>) -> LineAnswer {
+        LineAnswer { line, column: 1, text: text.into(), accepted: true, hint: None }
+    }
+
+    pub fn refused(line: usize, column: usize, reason: impl Into<String>) -> LineAnswer {
+        LineAnswer { line, column, text: reason.into(), accepted: false, hint: None }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> LineAnswer {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+/// An engine's answer to a turn file: one answer per line that said something, and
+/// events the submission caused at once (a roll and what it allows).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TurnAck {
+    pub lines: Vec<LineAnswer>,
+    pub events: Vec<String>,
+}
+
+impl TurnAck {
+    /// Whether anything was accepted (and so must be journaled).
+    pub fn changed(&self) -> bool {
+        self.lines.iter().any(|l| l.accepted)
+    }
+}
+
+/// Whose input the game waits for, and for what.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Awaiting {
+    /// Player indexes (seat order).
+    pub players: Vec<usize>,
+    /// What is awaited, in the words of the game (`bids`, `Ann's activation`).
+    pub what: String,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Ending {
+    /// These players won (one, or a shared win).
+    Won { players: Vec<usize> },
+    /// Nobody won: every player lost.
+    Lost,
+    /// The game was drawn (a round limit).
+    Drawn,
+}
+
+/// One game the judge runs.
+pub trait TurnGame: std::fmt::Debug + Send {
+    /// The game's kind as written in game.toml (`duplexity`).
+    fn kind(&self) -> &'static str;
+
+    /// The players' names in seat order.
+    fn players(&self) -> Vec<String>;
+
+    /// Take one player's turn file: check every line, apply what is legal, refuse the
+    /// rest with its reason. Never panics on any text.
+    fn submit(&mut self, player: usize, text: &str, ctx: &mut TurnContext<'_>) -> TurnAck;
+
+    /// Whose input is awaited now (empty when the game is over).
+    fn awaiting(&self) -> Awaiting;
+
+    /// Run the automatic steps that need no input, as far as they go; return what
+    /// happened, one line per event (empty when there was nothing to do). The layer calls
+    /// it after every accepted submission and every forced deadline.
+    fn advance(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String>;
+
+    /// The deadline passed: apply the defaults for every awaited input. Returns what was
+    /// done, one line per default.
+    fn force(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String>;
+
+    /// The end of the game, once it is over.
+    fn ending(&self) -> Option<Ending>;
+
+    /// The round under way, from 1 (0 before the first round: setup). `rollback DIR N`
+    /// goes back to the start of round N.
+    fn round(&self) -> u32;
+
+    /// Where the game stands, short (`round 3, act`): headers, history, rollback targets.
+    fn step_label(&self) -> String;
+
+    /// The rules options in force, one line each, named as in game.toml.
+    fn option_lines(&self) -> Vec<String>;
+
+    /// The whole position at a glance, as text for players.
+    fn report_text(&self) -> String;
+
+    /// The position as JSON for `status --json` (the layer adds the common fields).
+    fn status_json(&self) -> serde_json::Value;
+
+    /// The state to store (state.json and the journal); [`crate::games::load`] reads it back.
+    fn save(&self) -> serde_json::Value;
+}

@@ -1,0 +1,47 @@
+//! The small games the judge runs besides Diplomacy, one module each, every one an
+//! implementation of [`crate::game::turn::TurnGame`].
+//!
+//! A game module owns its rules, its turn-file grammar and its reports. It rolls only
+//! through the [`crate::dice::Dice`] it is handed, reads no clock but `ctx.now`, does no
+//! IO, and imports nothing of Diplomacy (`map`, `order`, `judge`, `variant`). This file is
+//! the one list of the games: [`create`] makes a new game of a kind, [`load`] reads a
+//! stored one back.
+
+use std::collections::BTreeMap;
+
+use crate::game::turn::{TurnContext, TurnGame};
+
+/// The kinds of game this module runs, as written in game.toml (`game = "..."`).
+pub const KINDS: &[&str] = &[];
+
+/// Whether `kind` names one of the small games.
+pub fn is_known(kind: &str) -> bool {
+    KINDS.contains(&kind)
+}
+
+/// Options as given on the command line (`--option pawn_limit=12`) or in game.toml.
+pub type Options = BTreeMap<String, String>;
+
+/// Create a new game of `kind` for these players (seat order), with its setup rolls made
+/// through `ctx`. Errors say what is wrong with the players or options.
+pub fn create(
+    kind: &str,
+    _players: Vec<String>,
+    _options: &Options,
+    _ctx: &mut TurnContext<'_>,
+) -> Result<Box<dyn TurnGame>, String> {
+    Err(unknown(kind))
+}
+
+/// Read a stored game back (from state.json or the journal).
+pub fn load(kind: &str, _state: &serde_json::Value) -> Result<Box<dyn TurnGame>, String> {
+    Err(unknown(kind))
+}
+
+fn unknown(kind: &str) -> String {
+    if KINDS.is_empty() {
+        format!("unknown game `{kind}`")
+    } else {
+        format!("unknown game `{kind}`: the judge runs {}", KINDS.join(", "))
+    }
+}
