@@ -22,12 +22,23 @@ use crate::variant::shadow::VictoryCounts;
 pub struct NewArgs {
     /// The game directory to create (it must not exist, or be empty).
     pub dir: PathBuf,
-    /// `standard` or `shadow-worlds`.
-    #[arg(long, default_value = "standard")]
-    pub variant: String,
-    /// The players: one line each, `power, name, email` (optionally `, time zone`).
+    /// `standard` (the default) or `shadow-worlds`.
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Run one of the small games instead of Diplomacy: `duplexity`.
+    #[arg(long, value_name = "GAME", conflicts_with_all = ["variant", "from", "short_game", "rulebook"])]
+    pub game: Option<String>,
+    /// The players: one line each, `power, name, email` (optionally `, time zone`); for a
+    /// small game `name, email` (optionally `, time zone`), in seat order.
     #[arg(long)]
     pub players: PathBuf,
+    /// Small games: the dice's secret seed, 64 hex digits (default: drawn from the
+    /// operating system). For tests and replays: a known seed makes known rolls.
+    #[arg(long, value_name = "HEX", requires = "game")]
+    pub seed: Option<String>,
+    /// Small games: a rules option, `KEY=VALUE` (repeat for more; see the game's docs).
+    #[arg(long = "option", value_name = "KEY=VALUE", requires = "game")]
+    pub options: Vec<String>,
     /// Start from this position (a TOML file: season, year, phase, units, centers, and
     /// dislodged units in a retreat phase; see docs/positions.md) instead of Spring 1901.
     #[arg(long)]
@@ -59,8 +70,14 @@ pub struct NewArgs {
 pub struct SubmitArgs {
     pub dir: PathBuf,
     /// The power the orders are for (`france`, `FRA`, `French`).
+    #[arg(long, required_unless_present = "player", conflicts_with = "player")]
+    pub power: Option<String>,
+    /// Small games: the player whose turn file it is (their name in the players file).
     #[arg(long)]
-    pub power: String,
+    pub player: Option<String>,
+    /// Small games: when the turn counts as received (RFC 3339; default: now).
+    #[arg(long, value_name = "RFC3339", requires = "player")]
+    pub at: Option<String>,
     /// The order file; `-` or nothing reads standard input.
     pub file: Option<PathBuf>,
     /// Check the orders and print what the judge understood, without keeping them.
@@ -94,7 +111,8 @@ pub struct DirArgs {
 #[derive(clap::Args, Debug)]
 pub struct ResultsArgs {
     pub dir: PathBuf,
-    /// The phase (`S1901M`, `F1901R`, `W1901A`, "fall 1901"); default: the last one.
+    /// The phase (`S1901M`, `F1901R`, `W1901A`, "fall 1901"); default: the last one. In a
+    /// small game, the journal entry's number (as `history` shows it).
     pub phase: Option<String>,
     #[arg(long)]
     pub json: bool,
@@ -103,11 +121,12 @@ pub struct ResultsArgs {
 #[derive(clap::Args, Debug)]
 pub struct RollbackArgs {
     pub dir: PathBuf,
-    /// The phase to go back to the start of (`S1902M`).
+    /// The phase to go back to the start of (`S1902M`); in a small game, the round (`3`,
+    /// `round 3`; `0` is the setup).
     pub phase: String,
 }
 
-fn game_error(e: GameError) -> CliError {
+pub(super) fn game_error(e: GameError) -> CliError {
     match e {
         GameError::NotReady(_) => CliError::NotReady(e.to_string()),
         GameError::Store(_) | GameError::Replay(_) => CliError::Io(e.to_string()),
@@ -128,7 +147,7 @@ fn open_to_read(dir: &Path) -> Result<OpenGame, CliError> {
     session::open_read_only(dir).map_err(game_error)
 }
 
-fn deadline_text(d: Option<DateTime<Utc>>) -> String {
+pub(super) fn deadline_text(d: Option<DateTime<Utc>>) -> String {
     match d {
         Some(d) => d.format("%A %-d %B %Y, %H:%M UTC").to_string(),
         None => "none".into(),
@@ -136,8 +155,9 @@ fn deadline_text(d: Option<DateTime<Utc>>) -> String {
 }
 
 pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
-    let variant = VariantKind::parse(&a.variant).ok_or_else(|| {
-        CliError::Usage(format!("unknown variant `{}`: use `standard` or `shadow-worlds`", a.variant))
+    let variant_name = a.variant.as_deref().unwrap_or("standard");
+    let variant = VariantKind::parse(variant_name).ok_or_else(|| {
+        CliError::Usage(format!("unknown variant `{variant_name}`: use `standard` or `shadow-worlds`"))
     })?;
     let name = a
         .name
@@ -203,8 +223,11 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
 
 pub fn submit(a: SubmitArgs) -> Result<ExitCode, CliError> {
     let mut g = open(&a.dir)?;
+    let Some(power_name) = &a.power else {
+        return Err(CliError::Usage("this is a Diplomacy game: say whose orders with --power".into()));
+    };
     let power =
-        g.game.map.lookup_power(&a.power).ok_or_else(|| CliError::Usage(format!("unknown power `{}`", a.power)))?;
+        g.game.map.lookup_power(power_name).ok_or_else(|| CliError::Usage(format!("unknown power `{power_name}`")))?;
     let (text, _) = read_input(a.file.as_deref())?;
     let ack = g.submit(power, &text, a.check, now()).map_err(game_error)?;
     if a.json {

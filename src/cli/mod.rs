@@ -9,12 +9,14 @@ mod mail_cmd;
 mod map_cmd;
 mod orders_cmd;
 mod resolve_cmd;
+mod turn_cmd;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// A play-by-email judge for Shadow Worlds Diplomacy and standard Diplomacy.
+/// A play-by-email judge for Shadow Worlds Diplomacy, standard Diplomacy and small
+/// turn-file games (Duplexity).
 #[derive(Parser, Debug)]
 #[command(name = "shadowjudge", version, about, long_about = None)]
 pub struct Cli {
@@ -50,6 +52,10 @@ enum Command {
     Draw(game_cmd::DrawArgs),
     /// Shadow Worlds: the combined ledger of both boards.
     Ledger(game_cmd::DirArgs),
+    /// Small games: recompute every roll from the revealed seed and its commitment.
+    Verify(turn_cmd::VerifyArgs),
+    /// Small games: reveal the dice's seed now (it is revealed anyway when the game ends).
+    Reveal(turn_cmd::VerifyArgs),
     /// Play by email: take messages (ingest, poll), run deadlines (tick), set passwords.
     Mail(mail_cmd::MailArgs),
 }
@@ -85,13 +91,18 @@ pub fn main() -> ExitCode {
         Command::Orders(c) => orders_cmd::run(c),
         Command::Map(c) => map_cmd::run(c),
         Command::Resolve(a) => resolve_cmd::run(a),
-        Command::New(a) => game_cmd::new(a),
-        Command::Submit(a) => game_cmd::submit(a),
-        Command::Adjudicate(a) => game_cmd::adjudicate(a),
-        Command::Status(a) => game_cmd::status(a),
-        Command::History(a) => game_cmd::history(a),
-        Command::Results(a) => game_cmd::results(a),
-        Command::Rollback(a) => game_cmd::rollback(a),
+        Command::New(a) => match a.game.clone() {
+            Some(kind) => turn_cmd::new(a, &kind),
+            None => game_cmd::new(a),
+        },
+        Command::Submit(a) => by_kind(&a.dir.clone(), a, turn_cmd::submit, game_cmd::submit),
+        Command::Adjudicate(a) => by_kind(&a.dir.clone(), a, turn_cmd::adjudicate, game_cmd::adjudicate),
+        Command::Status(a) => by_kind(&a.dir.clone(), a, turn_cmd::status, game_cmd::status),
+        Command::History(a) => by_kind(&a.dir.clone(), a, turn_cmd::history, game_cmd::history),
+        Command::Results(a) => by_kind(&a.dir.clone(), a, turn_cmd::results, game_cmd::results),
+        Command::Rollback(a) => by_kind(&a.dir.clone(), a, turn_cmd::rollback, game_cmd::rollback),
+        Command::Verify(a) => turn_cmd::verify(a),
+        Command::Reveal(a) => turn_cmd::reveal(a),
         Command::Draw(a) => game_cmd::draw(a),
         Command::Ledger(a) => game_cmd::ledger(a),
         Command::Mail(a) => mail_cmd::run(a),
@@ -102,6 +113,21 @@ pub fn main() -> ExitCode {
             eprintln!("error: {e}");
             e.exit_code()
         }
+    }
+}
+
+/// Run a game command with the small games' version or Diplomacy's, by what the game
+/// directory holds.
+fn by_kind<A>(
+    dir: &std::path::Path,
+    args: A,
+    turn_game: fn(A) -> Result<ExitCode, CliError>,
+    diplomacy: fn(A) -> Result<ExitCode, CliError>,
+) -> Result<ExitCode, CliError> {
+    if turn_cmd::is_turn_game(dir)? {
+        turn_game(args)
+    } else {
+        diplomacy(args)
     }
 }
 

@@ -26,6 +26,7 @@ use crate::game::engine::{Acknowledgement, Game};
 use crate::game::phase::Phase;
 use crate::game::session::{self, GameError, MailingOutcome, OpenGame, OwedResults};
 use crate::game::settings::Player;
+use crate::game::{turn_host, turn_session};
 use crate::mail::deadline::{plan_tick, tick_mails, GameClock, TickAction, TickLog};
 use crate::mail::home::{HomeError, JudgeHome};
 use crate::mail::host::{
@@ -245,6 +246,19 @@ impl JudgeHost {
         Some((found, path))
     }
 
+    /// The directory of a small game (one whose game.toml names a `game`), by name.
+    fn turn_game(&self, game: &str) -> Option<(String, PathBuf)> {
+        let (name, path) = self.game_dir(game)?;
+        matches!(turn_session::kind_of(&path), Ok(Some(_))).then_some((name, path))
+    }
+
+    /// Note that a game owes mail now (the caller mails it after the message).
+    fn owes_mail(&mut self, name: String) {
+        if !self.adjudicated.contains(&name) {
+            self.adjudicated.push(name);
+        }
+    }
+
     fn read(&self, game: &str) -> Result<OpenGame, HostError> {
         let (_, path) = self.game_dir(game).ok_or_else(|| HostError(format!("there is no game `{game}`")))?;
         session::open_read_only(&path).map_err(host_error)
@@ -327,6 +341,13 @@ impl JudgeHost {
         let mut done = Vec::new();
         for name in names {
             let Some((name, path)) = self.game_dir(&name) else { continue };
+            if matches!(turn_session::kind_of(&path), Ok(Some(_))) {
+                match turn_host::mail_reports(&name, &path, wait, send) {
+                    Ok(lines) => done.extend(lines),
+                    Err(e) => done.push(format!("{name}: reports not mailed: {e}")),
+                }
+                continue;
+            }
             if let Err(e) = Self::mail_game_results(&name, &path, wait, now, send, &mut done) {
                 done.push(format!("{name}: results not mailed: {e}"));
             }
@@ -416,6 +437,20 @@ impl JudgeHost {
         let mut done = Vec::new();
         for name in self.game_names() {
             let log = logs.entry(name.clone()).or_default();
+            let path = self.games.join(&name);
+            if matches!(turn_session::kind_of(&path), Ok(Some(_))) {
+                match turn_host::tick(&name, &path, now, log) {
+                    Ok((lines, mails, processed)) => {
+                        done.extend(lines);
+                        self.mails.extend(mails);
+                        if processed {
+                            self.owes_mail(name.clone());
+                        }
+                    }
+                    Err(e) => done.push(format!("{name}: not read: {e}")),
+                }
+                continue;
+            }
             let g = match session::open_read_only(&self.games.join(&name)) {
                 Ok(g) => g,
                 Err(e) => {
@@ -547,6 +582,9 @@ impl GameHost for JudgeHost {
 
     fn sign_on(&self, game: &str, who: &str) -> Result<SignOnRecord, SignOnError> {
         let (name, path) = self.game_dir(game).ok_or(SignOnError::NoSuchGame)?;
+        if matches!(turn_session::kind_of(&path), Ok(Some(_))) {
+            return turn_host::sign_on(name, &path, who);
+        }
         let g = session::open_read_only(&path).map_err(|_| SignOnError::NoSuchGame)?;
         let (map, settings) = (&g.game.map, &g.game.settings);
         if matches!(who.to_ascii_lowercase().as_str(), "master" | "gm") {
@@ -576,6 +614,13 @@ impl GameHost for JudgeHost {
     }
 
     fn submit_orders(&mut self, who: &Identity, text: &str, now: DateTime<Utc>) -> Result<Ack, HostError> {
+        if let Some((name, path)) = self.turn_game(&who.game) {
+            let (ack, kept) = turn_host::submit(&path, who, text, now)?;
+            if kept {
+                self.owes_mail(name);
+            }
+            return Ok(ack);
+        }
         let mut g = self.read(&who.game)?;
         let power = power_of(&g.game, who)?;
         let ack = g.submit(power, text, false, now).map_err(host_error)?;
@@ -583,12 +628,18 @@ impl GameHost for JudgeHost {
     }
 
     fn status(&self, who: &Identity) -> Result<String, HostError> {
+        if let Some((_, path)) = self.turn_game(&who.game) {
+            return turn_host::status(&path);
+        }
         let g = self.read(&who.game)?;
         let viewer = power_of(&g.game, who).ok();
         Ok(status_text(&g.game, viewer, who.timezone))
     }
 
     fn history(&self, who: &Identity) -> Result<String, HostError> {
+        if let Some((_, path)) = self.turn_game(&who.game) {
+            return turn_host::history(&path);
+        }
         let g = self.read(&who.game)?;
         let reports = g.reports();
         let Some(last) = reports.last() else { return Ok("No phase has been adjudicated yet.".into()) };
@@ -603,6 +654,9 @@ impl GameHost for JudgeHost {
         text: &str,
         now: DateTime<Utc>,
     ) -> Result<PressDelivery, HostError> {
+        if self.turn_game(&who.game).is_some() {
+            return Err(HostError("press is for Diplomacy games; this game has none".into()));
+        }
         let mut g = self.read(&who.game)?;
         let me = power_of(&g.game, who).ok();
         let map = g.game.map.clone();
@@ -649,11 +703,17 @@ impl GameHost for JudgeHost {
     }
 
     fn set_password(&mut self, who: &Identity, password_hash: &str) -> Result<(), HostError> {
+        if let Some((_, path)) = self.turn_game(&who.game) {
+            return turn_host::set_secret(&path, &who.role, Some(password_hash), None).map_err(host_error);
+        }
         let role = who.role.clone();
         self.change_settings(&who.game, |map, s| set_secret(map, s, &role, Secret::Password(password_hash)))
     }
 
     fn set_timezone(&mut self, who: &Identity, zone: Tz) -> Result<(), HostError> {
+        if let Some((_, path)) = self.turn_game(&who.game) {
+            return turn_host::set_secret(&path, &who.role, None, Some(zone.name())).map_err(host_error);
+        }
         let role = who.role.clone();
         self.change_settings(&who.game, |map, s| set_secret(map, s, &role, Secret::Zone(zone.name())))
     }
@@ -661,6 +721,14 @@ impl GameHost for JudgeHost {
     fn master(&mut self, who: &Identity, command: &MasterCommand, now: DateTime<Utc>) -> Result<String, HostError> {
         if who.role != Role::Master {
             return Err(HostError("only the game master may do that".into()));
+        }
+        if let Some((name, path)) = self.turn_game(&who.game) {
+            let (text, mails) = turn_host::master(&path, who, command, now)?;
+            self.mails.extend(mails);
+            if *command == MasterCommand::Process {
+                self.owes_mail(name);
+            }
+            return Ok(text);
         }
         let game = who.game.as_str();
         match command {
@@ -698,10 +766,16 @@ impl GameHost for JudgeHost {
     }
 
     fn deadline(&self, game: &str) -> Option<DateTime<Utc>> {
+        if let Some((_, path)) = self.turn_game(game) {
+            return turn_session::open_read_only(&path).ok()?.meta.deadline;
+        }
         self.read(game).ok()?.game.state.deadline
     }
 
     fn contacts(&self, game: &str) -> Vec<Contact> {
+        if let Some((_, path)) = self.turn_game(game) {
+            return turn_session::open_read_only(&path).map(|g| turn_host::contacts(&g)).unwrap_or_default();
+        }
         self.read(game).map(|g| Self::contacts_of(&g.game)).unwrap_or_default()
     }
 }
@@ -739,6 +813,9 @@ fn set_secret(
 
 /// Set a role's password in the game at `path` (the game master's `mail password`).
 pub fn set_password_at(path: &Path, who: &str, password_hash: &str) -> Result<(Role, Option<String>), GameError> {
+    if turn_session::kind_of(path)?.is_some() {
+        return turn_host::set_password_at(path, who, password_hash);
+    }
     let mut g = session::open_read_only(path)?;
     let map = g.game.map.clone();
     let role = if matches!(who.to_ascii_lowercase().as_str(), "master" | "gm") {

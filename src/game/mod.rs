@@ -13,3 +13,5 @@ pub mod session;
 pub mod settings;
 pub mod state;
 pub mod turn;
+pub mod turn_host;
+pub mod turn_session;

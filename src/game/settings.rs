@@ -125,7 +125,7 @@ pub struct Master {
 }
 
 impl Master {
-    fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         *self == Master::default()
     }
 }

@@ -1,0 +1,898 @@
+//! A turn game on disk: any [`TurnGame`] over the store, with its verifiable dice.
+//!
+//! The directory holds what every game holds (`game.toml`, `journal.jsonl`, `state.json`,
+//! the lock; see [`crate::store`]) and one more file, `seed.json`: the dice's secret seed,
+//! kept apart from the journal so the journal can be shown to anyone. The journal's first
+//! entry publishes the seed's commitment.
+//!
+//! Every change takes the game's lock, runs the engine (the submission, then its automatic
+//! steps), and appends one [`TurnEntry`] holding the turn text as sent, every roll it made,
+//! the events, and the state after it; the state cache is written after the journal is
+//! durable. Replaying a journal re-runs every submission with the same dice and checks each
+//! roll and each state against the record ([`replay`]). A rollback restores the state and
+//! the dice counter recorded at the start of a round, so the rounds replay with the same
+//! rolls. When the game ends the seed is revealed in the journal; `verify` recomputes every
+//! roll from it.
+//!
+//! The clock is passed in; nothing here reads it. Games are reached only through
+//! [`crate::games`] and the [`TurnGame`] trait.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::dice::{self, Dice, Roll, Seed};
+use crate::game::journal::ReplayError;
+use crate::game::phase::PhaseKind;
+use crate::game::schedule::DeadlinePolicy;
+use crate::game::session::GameError;
+use crate::game::settings::Master;
+use crate::game::turn::{Ending, TurnAck, TurnContext, TurnGame};
+use crate::games::{self, Options};
+use crate::store::{GameDir, GameLock, StoreError};
+
+/// The side file holding the dice's secret seed.
+pub const SEED_FILE: &str = "seed.json";
+/// The side file recording which entries' reports were mailed, and to whom.
+pub const REPORTED_FILE: &str = "reported.json";
+
+/// `game.toml` of a turn game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnSettings {
+    pub name: String,
+    /// The kind of game (`duplexity`).
+    pub game: String,
+    /// Addresses that get every report but play no seat.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub observers: Vec<String>,
+    /// When input is due: every awaited input gets the schedule's movement deadline.
+    #[serde(default)]
+    pub deadlines: DeadlinePolicy,
+    pub players: Vec<TurnPlayer>,
+    #[serde(default, skip_serializing_if = "Master::is_empty")]
+    pub master: Master,
+}
+
+/// A seat: the player's name (one word; what they sign on with), address, zone, password.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnPlayer {
+    pub name: String,
+    pub email: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timezone: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password_hash: Option<String>,
+}
+
+/// Whether `name` can name a seat: one word of letters, digits, `-` or `_`, not a word
+/// the judge keeps for itself.
+pub fn plausible_player_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 32
+        && name.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+        && !matches!(name.to_ascii_lowercase().as_str(), "master" | "gm" | "none" | "all")
+}
+
+/// Read a players file for a turn game: one line each, `name, email[, time zone]`, seat
+/// order = file order; `#` starts a comment.
+pub fn parse_turn_players(text: &str, file: &str) -> Result<Vec<TurnPlayer>, String> {
+    let mut players: Vec<TurnPlayer> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let at = format!("{file}:{}", i + 1);
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        if fields.len() < 2 || fields.len() > 3 {
+            return Err(format!("{at}: expected `name, email` (and optionally a time zone), found `{line}`"));
+        }
+        let name = fields[0];
+        if !plausible_player_name(name) {
+            return Err(format!(
+                "{at}: `{name}` cannot be a player's name: one word of letters, digits, `-` or `_` (players sign on with it)"
+            ));
+        }
+        if players.iter().any(|p| p.name.eq_ignore_ascii_case(name)) {
+            return Err(format!("{at}: two players are called `{name}`"));
+        }
+        let email = fields[1];
+        if !email.contains('@') || email.contains(char::is_whitespace) {
+            return Err(format!("{at}: `{email}` is not an email address"));
+        }
+        let timezone = match fields.get(2) {
+            Some(tz) if tz.parse::<chrono_tz::Tz>().is_err() => {
+                return Err(format!("{at}: unknown time zone `{tz}` (write it like Europe/Paris)"))
+            }
+            Some(tz) => Some(tz.to_string()),
+            None => None,
+        };
+        players.push(TurnPlayer { name: name.to_string(), email: email.to_string(), timezone, password_hash: None });
+    }
+    Ok(players)
+}
+
+/// What one change did, as journaled: the rolls, the events, where the game stands after
+/// it, and the whole state (so a rollback and a replay check need nothing else).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rolls: Vec<Roll>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<String>,
+    /// `step_label` after the change.
+    pub label: String,
+    pub round: u32,
+    /// The number of the next roll after the change.
+    pub next_roll: u64,
+    pub deadline: Option<DateTime<Utc>>,
+    /// The engine's state after the change.
+    pub state: serde_json::Value,
+    /// Its report is owed by mail to every player, observer and the master.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mail: bool,
+}
+
+/// One journal entry of a turn game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TurnEntry {
+    /// The game was created: its kind, seats, options and the dice's commitment.
+    Created { game: String, players: Vec<String>, options: Options, commitment: String, step: Step },
+    /// A player's turn file, as sent, and when it counts as received.
+    Submitted { player: String, text: String, at: DateTime<Utc>, step: Step },
+    /// A deadline passed (or the master processed): the defaults were applied.
+    Forced { step: Step },
+    /// The master went back to the start of a round.
+    RolledBack { to_round: u32, step: Step },
+    /// The deadline was moved, or cleared (paused).
+    DeadlineSet { deadline: Option<DateTime<Utc>> },
+    /// The seed was revealed (the game ended, or the master asked).
+    Revealed { seed: String },
+}
+
+impl TurnEntry {
+    pub fn step(&self) -> Option<&Step> {
+        match self {
+            TurnEntry::Created { step, .. }
+            | TurnEntry::Submitted { step, .. }
+            | TurnEntry::Forced { step }
+            | TurnEntry::RolledBack { step, .. } => Some(step),
+            TurnEntry::DeadlineSet { .. } | TurnEntry::Revealed { .. } => None,
+        }
+    }
+}
+
+/// `state.json` of a turn game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnState {
+    pub game: String,
+    pub commitment: String,
+    pub next_roll: u64,
+    pub rolls: u64,
+    pub deadline: Option<DateTime<Utc>>,
+    #[serde(default)]
+    pub paused: bool,
+    /// The journal seq that set the current deadline (the tick's notion of "phase").
+    pub deadline_seq: u64,
+    pub revealed: Option<String>,
+    pub state: serde_json::Value,
+}
+
+/// `reported.json`: for each entry whose report was mailed (by seq), who had it and who
+/// is still owed it (the transport failed for them and may not next time).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportedFile {
+    #[serde(default)]
+    pub mailed: BTreeMap<u64, Reported>,
+}
+
+/// An entry whose report is still owed: to every recipient (`only_to` is `None`), or to
+/// the addresses an earlier mailing failed for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwedReport {
+    pub seq: u64,
+    pub only_to: Option<Vec<String>>,
+}
+
+/// What became of one entry's report.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reported {
+    #[serde(default)]
+    pub to: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retry: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeedFile {
+    seed: String,
+}
+
+/// A turn game opened from its directory.
+#[derive(Debug)]
+pub struct OpenTurnGame {
+    pub dir: GameDir,
+    pub settings: TurnSettings,
+    pub meta: TurnState,
+    pub game: Box<dyn TurnGame>,
+    /// The journal, with each record's seq and time.
+    pub entries: Vec<(u64, DateTime<Utc>, TurnEntry)>,
+    seed: Seed,
+    /// Repairs the store made on opening (print them).
+    pub notes: Vec<String>,
+}
+
+/// The kind of game in a directory: `Some("duplexity")` for a turn game, `None` for
+/// Diplomacy (whose game.toml has no `game` key).
+pub fn kind_of(path: &Path) -> Result<Option<String>, GameError> {
+    let dir = GameDir::open_for_reading(path)?;
+    let raw: toml::Table = dir.read_settings()?;
+    match raw.get("game") {
+        None => Ok(None),
+        Some(toml::Value::String(kind)) => Ok(Some(kind.clone())),
+        Some(_) => Err(GameError::Invalid(format!(
+            "{}: `game` must be a name like \"duplexity\"",
+            path.join("game.toml").display()
+        ))),
+    }
+}
+
+fn deadline_after(
+    settings: &TurnSettings,
+    over: bool,
+    paused: bool,
+    now: DateTime<Utc>,
+) -> Result<Option<DateTime<Utc>>, GameError> {
+    if over || paused {
+        return Ok(None);
+    }
+    settings
+        .deadlines
+        .schedule
+        .deadline_for(PhaseKind::Movement, now)
+        .map(Some)
+        .map_err(|e| GameError::Invalid(format!("game.toml [deadlines.schedule]: {e}")))
+}
+
+/// Run the automatic steps until none is left (each call may unlock the next).
+fn run_automatic(game: &mut dyn TurnGame, ctx: &mut TurnContext<'_>, events: &mut Vec<String>) {
+    // An engine that keeps answering with events would loop for ever: a bound far above
+    // any real chain of steps keeps a bug from hanging the judge.
+    for _ in 0..10_000 {
+        let more = game.advance(ctx);
+        if more.is_empty() {
+            return;
+        }
+        events.extend(more);
+    }
+}
+
+/// Create a game directory: settings, the seed beside the journal, and the first entry
+/// (the setup rolls and the commitment).
+pub fn create(
+    path: &Path,
+    settings: &TurnSettings,
+    options: &Options,
+    seed: Seed,
+    now: DateTime<Utc>,
+) -> Result<OpenTurnGame, GameError> {
+    if !games::is_known(&settings.game) {
+        return Err(GameError::Invalid(format!(
+            "unknown game `{}`: the judge runs {}",
+            settings.game,
+            games::KINDS.join(", ")
+        )));
+    }
+    settings.deadlines.schedule.check().map_err(|e| GameError::Invalid(format!("[deadlines.schedule]: {e}")))?;
+    let players: Vec<String> = settings.players.iter().map(|p| p.name.clone()).collect();
+    let mut dice = Dice::new(seed.clone(), &settings.name, 0);
+    let mut ctx = TurnContext { dice: &mut dice, now };
+    let mut game = games::create(&settings.game, players.clone(), options, &mut ctx).map_err(GameError::Invalid)?;
+    let mut events = Vec::new();
+    run_automatic(game.as_mut(), &mut ctx, &mut events);
+    let over = game.ending().is_some();
+    let deadline = deadline_after(settings, over, false, now)?;
+    let rolls = dice.take_rolls();
+    let step = Step {
+        rolls,
+        events,
+        label: game.step_label(),
+        round: game.round(),
+        next_roll: dice.next_index(),
+        deadline,
+        state: game.save(),
+        mail: true,
+    };
+    let entry = TurnEntry::Created {
+        game: settings.game.clone(),
+        players,
+        options: options.clone(),
+        commitment: seed.commitment(),
+        step: step.clone(),
+    };
+    let dir = GameDir::create(path, settings)?;
+    let mut lock = dir.lock()?;
+    lock.write_side(SEED_FILE, &SeedFile { seed: seed.to_hex() })?;
+    let seq = lock.append(now, &entry)?;
+    let meta = TurnState {
+        game: settings.game.clone(),
+        commitment: seed.commitment(),
+        next_roll: step.next_roll,
+        rolls: step.rolls.len() as u64,
+        deadline,
+        paused: false,
+        deadline_seq: seq,
+        revealed: None,
+        state: step.state.clone(),
+    };
+    lock.write_state(seq, &meta)?;
+    drop(lock);
+    Ok(OpenTurnGame {
+        dir,
+        settings: settings.clone(),
+        meta,
+        game,
+        entries: vec![(seq, now, entry)],
+        seed,
+        notes: Vec::new(),
+    })
+}
+
+/// Open a turn game to change it (taking the lock once repairs what a crash left).
+pub fn open(path: &Path) -> Result<OpenTurnGame, GameError> {
+    let dir = GameDir::open(path)?;
+    let notes = dir.recovered().iter().map(|r| r.to_string()).collect();
+    load(dir, notes)
+}
+
+/// Open a turn game only to read it: no lock, nothing written.
+pub fn open_read_only(path: &Path) -> Result<OpenTurnGame, GameError> {
+    load(GameDir::open_for_reading(path)?, Vec::new())
+}
+
+fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenTurnGame, GameError> {
+    let settings: TurnSettings = dir.read_settings()?;
+    let seed_file: SeedFile = dir.read_side(SEED_FILE)?.ok_or_else(|| {
+        GameError::Invalid(format!("{}: the dice's seed file is missing", dir.path().join(SEED_FILE).display()))
+    })?;
+    let seed = Seed::from_hex(&seed_file.seed)
+        .map_err(|e| GameError::Invalid(format!("{}: {e}", dir.path().join(SEED_FILE).display())))?;
+    let journal = dir.journal::<TurnEntry>()?;
+    let entries: Vec<(u64, DateTime<Utc>, TurnEntry)> =
+        journal.records().iter().map(|r| (r.seq, r.at, r.entry.clone())).collect();
+    if entries.is_empty() {
+        return Err(GameError::Invalid(format!("{}: the journal is empty", dir.path().display())));
+    }
+    let cached: Option<(u64, TurnState)> = dir.read_state()?;
+    let meta = match cached {
+        Some((seq, meta)) if seq == journal.last_seq() => meta,
+        _ => replay(&settings, &seed, &entries)?,
+    };
+    if meta.game != settings.game {
+        return Err(GameError::Invalid(format!(
+            "game.toml says `{}` but the journal holds a game of `{}`",
+            settings.game, meta.game
+        )));
+    }
+    let game = games::load(&meta.game, &meta.state)
+        .map_err(|e| GameError::Invalid(format!("{}: {e}", dir.path().join("state.json").display())))?;
+    Ok(OpenTurnGame { dir, settings, meta, game, entries, seed, notes })
+}
+
+/// Rebuild the state from the journal by re-running every submission and deadline with
+/// the game's dice; every roll and every state must match the record.
+pub fn replay(
+    settings: &TurnSettings,
+    seed: &Seed,
+    entries: &[(u64, DateTime<Utc>, TurnEntry)],
+) -> Result<TurnState, GameError> {
+    let err = |index: u64, message: String| GameError::Replay(ReplayError { index: index as usize, message });
+    let mut meta: Option<TurnState> = None;
+    let mut game: Option<Box<dyn TurnGame>> = None;
+    for (seq, at, entry) in entries {
+        let seq = *seq;
+        match entry {
+            TurnEntry::Created { game: kind, players, options, commitment, step } => {
+                if *commitment != seed.commitment() {
+                    return Err(err(seq, "the seed file does not match the commitment published at creation".into()));
+                }
+                let mut dice = Dice::new(seed.clone(), &settings.name, 0);
+                let mut ctx = TurnContext { dice: &mut dice, now: *at };
+                let mut g = games::create(kind, players.clone(), options, &mut ctx).map_err(|e| err(seq, e))?;
+                let mut events = Vec::new();
+                run_automatic(g.as_mut(), &mut ctx, &mut events);
+                check_step(seq, &mut dice, g.as_ref(), step)?;
+                meta = Some(TurnState {
+                    game: kind.clone(),
+                    commitment: commitment.clone(),
+                    next_roll: step.next_roll,
+                    rolls: step.rolls.len() as u64,
+                    deadline: step.deadline,
+                    paused: false,
+                    deadline_seq: seq,
+                    revealed: None,
+                    state: step.state.clone(),
+                });
+                game = Some(g);
+            }
+            other => {
+                let (Some(m), Some(g)) = (meta.as_mut(), game.as_mut()) else {
+                    return Err(err(seq, "the journal does not start with the game's creation".into()));
+                };
+                match other {
+                    TurnEntry::Submitted { player, text, at, step } => {
+                        let p = g
+                            .players()
+                            .iter()
+                            .position(|n| n == player)
+                            .ok_or_else(|| err(seq, format!("no player `{player}`")))?;
+                        let mut dice = Dice::new(seed.clone(), &settings.name, m.next_roll);
+                        let mut ctx = TurnContext { dice: &mut dice, now: *at };
+                        g.submit(p, text, &mut ctx);
+                        let mut events = Vec::new();
+                        run_automatic(g.as_mut(), &mut ctx, &mut events);
+                        check_step(seq, &mut dice, g.as_ref(), step)?;
+                        apply_step(m, step, seq);
+                    }
+                    TurnEntry::Forced { step } => {
+                        let mut dice = Dice::new(seed.clone(), &settings.name, m.next_roll);
+                        let mut ctx = TurnContext { dice: &mut dice, now: *at };
+                        g.force(&mut ctx);
+                        let mut events = Vec::new();
+                        run_automatic(g.as_mut(), &mut ctx, &mut events);
+                        check_step(seq, &mut dice, g.as_ref(), step)?;
+                        apply_step(m, step, seq);
+                    }
+                    TurnEntry::RolledBack { step, .. } => {
+                        *g = games::load(&m.game, &step.state).map_err(|e| err(seq, e))?;
+                        apply_step(m, step, seq);
+                    }
+                    TurnEntry::DeadlineSet { deadline } => {
+                        m.deadline = *deadline;
+                        m.paused = deadline.is_none();
+                        m.deadline_seq = seq;
+                    }
+                    TurnEntry::Revealed { seed: revealed } => m.revealed = Some(revealed.clone()),
+                    TurnEntry::Created { .. } => unreachable!("matched above"),
+                }
+            }
+        }
+    }
+    meta.ok_or_else(|| err(0, "the journal is empty".into()))
+}
+
+/// Check a replayed change against the record: the same rolls, the same state.
+fn check_step(seq: u64, dice: &mut Dice, game: &dyn TurnGame, step: &Step) -> Result<(), GameError> {
+    let err = |message: String| GameError::Replay(ReplayError { index: seq as usize, message });
+    let rolls = dice.take_rolls();
+    if rolls != step.rolls {
+        let first = rolls.iter().zip(&step.rolls).find(|(a, b)| a != b);
+        return Err(err(match first {
+            Some((made, recorded)) => format!(
+                "roll {} ({}): the journal says {}, the seed gives {}",
+                recorded.k, recorded.purpose, recorded.result, made.result
+            ),
+            None => format!("the journal records {} roll(s), the replay makes {}", step.rolls.len(), rolls.len()),
+        }));
+    }
+    if game.save() != step.state {
+        return Err(err("replaying it gives a different state than the one recorded".into()));
+    }
+    Ok(())
+}
+
+fn apply_step(meta: &mut TurnState, step: &Step, seq: u64) {
+    meta.next_roll = step.next_roll;
+    meta.rolls += step.rolls.len() as u64;
+    if meta.deadline != step.deadline || step.mail {
+        meta.deadline_seq = seq;
+    }
+    meta.deadline = step.deadline;
+    meta.state = step.state.clone();
+}
+
+/// The answer to a submission: the engine's answer per line, and whether it was kept.
+#[derive(Clone, Debug)]
+pub struct Submission {
+    pub ack: TurnAck,
+    /// Events of the automatic steps that followed.
+    pub events: Vec<String>,
+    /// The journal seq of the entry, when anything was accepted.
+    pub seq: Option<u64>,
+}
+
+impl OpenTurnGame {
+    fn relock(&mut self) -> Result<GameLock, GameError> {
+        let lock = self.dir.lock()?;
+        // Another writer may have changed the game since it was read: read it again.
+        let fresh = load(self.dir.clone(), Vec::new())?;
+        self.settings = fresh.settings;
+        self.meta = fresh.meta;
+        self.game = fresh.game;
+        self.entries = fresh.entries;
+        Ok(lock)
+    }
+
+    fn record(&mut self, lock: &mut GameLock, now: DateTime<Utc>, entry: TurnEntry) -> Result<u64, GameError> {
+        let seq = lock.append(now, &entry)?;
+        lock.write_state(seq, &self.meta)?;
+        self.entries.push((seq, now, entry));
+        Ok(seq)
+    }
+
+    fn dice(&self) -> Dice {
+        Dice::new(self.seed.clone(), &self.settings.name, self.meta.next_roll)
+    }
+
+    /// A seat by name (any case).
+    pub fn player_index(&self, name: &str) -> Option<usize> {
+        self.settings.players.iter().position(|p| p.name.eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// The seats' names, in seat order.
+    pub fn player_names(&self) -> Vec<String> {
+        self.settings.players.iter().map(|p| p.name.clone()).collect()
+    }
+
+    /// Names of the players whose input is awaited.
+    pub fn awaiting_names(&self) -> Vec<String> {
+        let names = self.game.players();
+        self.game.awaiting().players.iter().filter_map(|i| names.get(*i).cloned()).collect()
+    }
+
+    /// The change of a submission or a forced deadline, once the engine ran: build the step,
+    /// reveal the seed if the game just ended, journal it.
+    fn finish(
+        &mut self,
+        lock: &mut GameLock,
+        dice: &mut Dice,
+        events: Vec<String>,
+        now: DateTime<Utc>,
+        entry: impl FnOnce(Step) -> TurnEntry,
+    ) -> Result<u64, GameError> {
+        let over = self.game.ending().is_some();
+        let deadline = deadline_after(&self.settings, over, self.meta.paused, now)?;
+        let rolls = dice.take_rolls();
+        let step = Step {
+            rolls,
+            events,
+            label: self.game.step_label(),
+            round: self.game.round(),
+            next_roll: dice.next_index(),
+            deadline,
+            state: self.game.save(),
+            mail: true,
+        };
+        let next_seq = lock.last_seq() + 1;
+        apply_step(&mut self.meta, &step, next_seq);
+        let seq = self.record(lock, now, entry(step))?;
+        if over && self.meta.revealed.is_none() {
+            self.reveal_locked(lock, now)?;
+        }
+        Ok(seq)
+    }
+
+    /// Take a player's turn file. `at` is when it counts as received (journaled); `now`
+    /// is the journal time. Nothing is journaled when no line was accepted.
+    pub fn submit(
+        &mut self,
+        player: usize,
+        text: &str,
+        at: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Submission, GameError> {
+        let mut lock = self.relock()?;
+        if self.game.ending().is_some() {
+            return Err(GameError::Over);
+        }
+        let name = self
+            .settings
+            .players
+            .get(player)
+            .map(|p| p.name.clone())
+            .ok_or_else(|| GameError::Invalid(format!("no seat {player}")))?;
+        let mut dice = self.dice();
+        let mut ctx = TurnContext { dice: &mut dice, now: at };
+        let ack = self.game.submit(player, text, &mut ctx);
+        if !ack.changed() {
+            // Nothing taken: the game is as it was (the engine must not have rolled).
+            self.game = games::load(&self.meta.game, &self.meta.state).map_err(GameError::Invalid)?;
+            return Ok(Submission { ack, events: Vec::new(), seq: None });
+        }
+        let mut events = ack.events.clone();
+        run_automatic(self.game.as_mut(), &mut ctx, &mut events);
+        let after = events[ack.events.len()..].to_vec();
+        let text = text.to_string();
+        let seq = self.finish(&mut lock, &mut dice, events, now, |step| TurnEntry::Submitted {
+            player: name,
+            text,
+            at,
+            step,
+        })?;
+        Ok(Submission { ack, events: after, seq: Some(seq) })
+    }
+
+    /// The deadline passed, or the master processes: apply the defaults for every awaited
+    /// input, then the automatic steps. Without `force`, only the automatic steps (if the
+    /// game waits for nobody); the error names who is awaited.
+    pub fn force(&mut self, force: bool, now: DateTime<Utc>) -> Result<Vec<String>, GameError> {
+        let mut lock = self.relock()?;
+        if self.game.ending().is_some() {
+            return Err(GameError::Over);
+        }
+        if !force && !self.game.awaiting().players.is_empty() {
+            return Err(GameError::NotReady(self.awaiting_names()));
+        }
+        let mut dice = self.dice();
+        let mut ctx = TurnContext { dice: &mut dice, now };
+        let mut events = self.game.force(&mut ctx);
+        run_automatic(self.game.as_mut(), &mut ctx, &mut events);
+        self.finish(&mut lock, &mut dice, events.clone(), now, |step| TurnEntry::Forced { step })?;
+        Ok(events)
+    }
+
+    /// Go back to the start of round `round` (0: the setup). The dice go back too.
+    pub fn rollback(&mut self, round: u32, now: DateTime<Utc>) -> Result<String, GameError> {
+        let mut lock = self.relock()?;
+        let mut found: Option<Step> = None;
+        let mut previous_round: Option<u32> = None;
+        for (_, _, e) in &self.entries {
+            let Some(step) = e.step() else { continue };
+            let starts = matches!(e, TurnEntry::Created { .. }) || previous_round.is_some_and(|r| r < step.round);
+            if step.round == round && starts {
+                found = Some(step.clone());
+            }
+            previous_round = Some(step.round);
+        }
+        let Some(mut step) = found else {
+            return Err(GameError::Invalid(format!(
+                "the game never started round {round} (it is in {})",
+                self.game.step_label()
+            )));
+        };
+        self.game = games::load(&self.meta.game, &step.state).map_err(GameError::Invalid)?;
+        step.rolls.clear();
+        step.events = vec![format!("The game master rolled the game back to the start of {}.", step.label)];
+        step.deadline = deadline_after(&self.settings, self.game.ending().is_some(), self.meta.paused, now)?;
+        step.mail = true;
+        let next_seq = lock.last_seq() + 1;
+        self.meta.next_roll = step.next_roll;
+        self.meta.deadline = step.deadline;
+        self.meta.deadline_seq = next_seq;
+        self.meta.state = step.state.clone();
+        let label = step.label.clone();
+        self.record(&mut lock, now, TurnEntry::RolledBack { to_round: round, step })?;
+        Ok(label)
+    }
+
+    /// Move the deadline, or clear it (pause: `None`).
+    pub fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError> {
+        let mut lock = self.relock()?;
+        self.meta.deadline = deadline;
+        self.meta.paused = deadline.is_none();
+        self.meta.deadline_seq = lock.last_seq() + 1;
+        self.record(&mut lock, now, TurnEntry::DeadlineSet { deadline })?;
+        Ok(())
+    }
+
+    fn reveal_locked(&mut self, lock: &mut GameLock, now: DateTime<Utc>) -> Result<String, GameError> {
+        let seed = self.seed.to_hex();
+        self.meta.revealed = Some(seed.clone());
+        self.record(lock, now, TurnEntry::Revealed { seed: seed.clone() })?;
+        Ok(seed)
+    }
+
+    /// Reveal the seed now (the master's `reveal`; the game goes on, its rolls now known).
+    /// Revealing twice journals nothing more.
+    pub fn reveal(&mut self, now: DateTime<Utc>) -> Result<String, GameError> {
+        let mut lock = self.relock()?;
+        match &self.meta.revealed {
+            Some(seed) => Ok(seed.clone()),
+            None => self.reveal_locked(&mut lock, now),
+        }
+    }
+
+    /// Every roll the journal holds, in order (a rollback's rolls made again included).
+    pub fn journaled_rolls(&self) -> Vec<Roll> {
+        self.entries.iter().filter_map(|(_, _, e)| e.step()).flat_map(|s| s.rolls.iter().cloned()).collect()
+    }
+
+    /// Recompute every journaled roll from the revealed seed and check the seed against
+    /// the commitment of the first entry.
+    pub fn verify(&self) -> Result<usize, VerifyFailure> {
+        let revealed = self
+            .entries
+            .iter()
+            .find_map(|(_, _, e)| match e {
+                TurnEntry::Revealed { seed } => Some(seed.clone()),
+                _ => None,
+            })
+            .ok_or(VerifyFailure::NotRevealed)?;
+        let commitment = self
+            .entries
+            .iter()
+            .find_map(|(_, _, e)| match e {
+                TurnEntry::Created { commitment, .. } => Some(commitment.clone()),
+                _ => None,
+            })
+            .ok_or(VerifyFailure::NotRevealed)?;
+        let seed = Seed::from_hex(&revealed).map_err(|e| VerifyFailure::BadSeed(e.to_string()))?;
+        dice::verify(&seed, &commitment, &self.settings.name, &self.journaled_rolls()).map_err(VerifyFailure::Dice)
+    }
+
+    /// The header and the board, as every report shows it.
+    pub fn report_text(&self) -> String {
+        let mut out = format!("{} ({}): {}\n", self.settings.name, self.meta.game, self.game.step_label());
+        let options = self.game.option_lines();
+        if !options.is_empty() {
+            out.push_str(&format!("Options: {}\n", options.join("; ")));
+        }
+        out.push('\n');
+        out.push_str(&self.game.report_text());
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push('\n');
+        match self.game.ending() {
+            Some(ending) => out.push_str(&format!("The game is over: {}.\n", self.ending_text(&ending))),
+            None => {
+                let waiting = self.game.awaiting();
+                let names = self.awaiting_names();
+                if !names.is_empty() {
+                    out.push_str(&format!("Waiting for {}: {}.\n", names.join(" and "), waiting.what));
+                }
+                out.push_str(&match self.meta.deadline {
+                    Some(d) => format!("Deadline: {}\n", d.format("%A %-d %B %Y, %H:%M UTC")),
+                    None if self.meta.paused => "Deadline: none (paused)\n".to_string(),
+                    None => "Deadline: none\n".to_string(),
+                });
+            }
+        }
+        out.push_str(&format!("Dice: commitment {} ({} roll(s) so far)", self.meta.commitment, self.meta.rolls));
+        match &self.meta.revealed {
+            Some(seed) => out.push_str(&format!("; seed revealed: {seed}\n")),
+            None => out.push('\n'),
+        }
+        out
+    }
+
+    /// How the game ended, in words.
+    pub fn ending_text(&self, ending: &Ending) -> String {
+        let names = self.game.players();
+        match ending {
+            Ending::Won { players } if players.len() == 1 => {
+                format!("{} wins", names.get(players[0]).map_or("?", String::as_str))
+            }
+            Ending::Won { players } => format!(
+                "{} share the win",
+                players.iter().filter_map(|p| names.get(*p).cloned()).collect::<Vec<_>>().join(" and ")
+            ),
+            Ending::Lost => "every player lost".into(),
+            Ending::Drawn => "drawn".into(),
+        }
+    }
+
+    /// `status --json`: the engine's fields plus `name`, `deadline` and `dice`.
+    pub fn status_json(&self) -> serde_json::Value {
+        let mut v = self.game.status_json();
+        if let Some(obj) = v.as_object_mut() {
+            obj.insert("name".into(), self.settings.name.clone().into());
+            obj.insert("deadline".into(), serde_json::to_value(self.meta.deadline).unwrap_or_default());
+            obj.insert(
+                "dice".into(),
+                serde_json::json!({
+                    "commitment": self.meta.commitment,
+                    "seed": self.meta.revealed,
+                    "rolls": self.meta.rolls,
+                }),
+            );
+        }
+        v
+    }
+
+    /// Change game.toml under the lock.
+    pub fn update_settings<T>(
+        &mut self,
+        change: impl FnOnce(&mut TurnSettings) -> Result<T, GameError>,
+    ) -> Result<T, GameError> {
+        let lock = self.relock()?;
+        let mut settings = self.settings.clone();
+        let out = change(&mut settings)?;
+        lock.write_settings(&settings)?;
+        self.settings = settings;
+        Ok(out)
+    }
+
+    /// The entries whose reports are still owed by mail, oldest first: (seq, `None` when
+    /// owed to every recipient, else the addresses still owed it).
+    pub fn reports_owed(&self) -> Result<Vec<OwedReport>, GameError> {
+        let reported: ReportedFile = self.dir.read_side(REPORTED_FILE)?.unwrap_or_default();
+        Ok(self
+            .entries
+            .iter()
+            .filter(|(_, _, e)| e.step().is_some_and(|s| s.mail))
+            .filter_map(|(seq, _, _)| match reported.mailed.get(seq) {
+                None => Some(OwedReport { seq: *seq, only_to: None }),
+                Some(r) if !r.retry.is_empty() => Some(OwedReport { seq: *seq, only_to: Some(r.retry.clone()) }),
+                Some(_) => None,
+            })
+            .collect())
+    }
+
+    /// Record what became of the report of entry `seq`: `sent` had it, `retry` are owed it.
+    pub fn record_reported(&mut self, seq: u64, sent: &[String], retry: &[String]) -> Result<(), GameError> {
+        let lock = self.dir.lock()?;
+        let mut reported: ReportedFile = self.dir.read_side(REPORTED_FILE)?.unwrap_or_default();
+        let r = reported.mailed.entry(seq).or_default();
+        for a in sent {
+            if !r.to.iter().any(|h| h.eq_ignore_ascii_case(a)) {
+                r.to.push(a.clone());
+            }
+        }
+        r.retry = retry.to_vec();
+        lock.write_side(REPORTED_FILE, &reported)?;
+        Ok(())
+    }
+
+    /// Every address that gets reports: players, observers, the master (once each).
+    pub fn recipients(&self) -> Vec<String> {
+        let mut all: Vec<String> = self.settings.players.iter().map(|p| p.email.clone()).collect();
+        all.extend(self.settings.observers.iter().cloned());
+        all.extend(self.settings.master.email.iter().cloned());
+        let mut unique: Vec<String> = Vec::new();
+        for a in all {
+            if !unique.iter().any(|u| u.eq_ignore_ascii_case(&a)) {
+                unique.push(a);
+            }
+        }
+        unique
+    }
+
+    /// The report of one journal entry: what happened, then the board now.
+    pub fn entry_report(&self, seq: u64) -> Option<String> {
+        let (_, _, entry) = self.entries.iter().find(|(s, _, _)| *s == seq)?;
+        let step = entry.step()?;
+        let mut out = String::new();
+        match entry {
+            TurnEntry::Created { .. } => out.push_str("The game begins.\n"),
+            TurnEntry::Submitted { player, .. } => out.push_str(&format!("{player} played.\n")),
+            TurnEntry::Forced { .. } => out.push_str("The deadline passed; the defaults were applied.\n"),
+            TurnEntry::RolledBack { .. } => {}
+            _ => {}
+        }
+        for e in &step.events {
+            out.push_str(&format!("  {e}\n"));
+        }
+        for r in &step.rolls {
+            out.push_str(&format!("  roll {}: d{} for {}: {}\n", r.k, r.n, r.purpose, r.result));
+        }
+        Some(out)
+    }
+}
+
+/// Why `verify` could not confirm the rolls.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyFailure {
+    #[error("the seed is not revealed yet: it is revealed when the game ends, or by the game master with `shadowjudge reveal`")]
+    NotRevealed,
+    #[error("the revealed seed is not a seed: {0}")]
+    BadSeed(String),
+    #[error(transparent)]
+    Dice(dice::VerifyError),
+}
+
+impl From<StoreError> for VerifyFailure {
+    fn from(e: StoreError) -> Self {
+        VerifyFailure::BadSeed(e.to_string())
+    }
+}
