@@ -8,7 +8,6 @@ use chrono::{DateTime, Utc};
 use serde_json::json;
 
 use super::{now, read_input, CliError};
-use crate::game::engine::Game;
 use crate::game::phase::Phase;
 use crate::game::position::parse_position;
 use crate::game::session::{self, GameError, OpenGame};
@@ -269,48 +268,14 @@ pub fn adjudicate(a: AdjudicateArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn status_json(game: &Game) -> serde_json::Value {
-    let map = &game.map;
-    let powers: Vec<serde_json::Value> = game
-        .map
-        .power_ids()
-        .map(|p| {
-            let centers: Vec<usize> = game.state.boards.iter().map(|b| b.ownership.count(p)).collect();
-            let units: Vec<Vec<String>> = game
-                .state
-                .boards
-                .iter()
-                .map(|b| b.units.iter().filter(|u| u.power == p).map(|u| u.describe(map)).collect())
-                .collect();
-            json!({
-                "power": map.power(p).name,
-                "player": game.settings.player(map, p).map(|pl| pl.name.clone()),
-                "submitted": game.state.submitted.contains(&p),
-                "waiting": game.waiting_for().contains(&p),
-                "eliminated": game.state.eliminated.contains(&p),
-                "centers": centers,
-                "units": units,
-            })
-        })
-        .collect();
-    json!({
-        "game": game.settings.name,
-        "variant": game.settings.variant.name(),
-        "phase": game.state.phase.to_string(),
-        "phase_code": game.state.phase.code(),
-        "deadline": game.state.deadline,
-        "options": game.option_lines(),
-        "over": game.state.end.as_ref().map(|e| game.end_notice(e)),
-        "powers": powers,
-        "ledger": game.ledger(),
-    })
-}
-
 pub fn status(a: DirArgs) -> Result<ExitCode, CliError> {
     let g = open_to_read(&a.dir)?;
     let game = &g.game;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&status_json(game)).expect("serializable"));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&crate::game::diplomacy_turn::status_json(game)).expect("serializable")
+        );
         return Ok(ExitCode::SUCCESS);
     }
     print!("{}", crate::game::host::status_text(game, None, None));
