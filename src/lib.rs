@@ -3,8 +3,9 @@
 //!
 //! The layers, from the bottom: [`map`] (geography), [`order`] (order types and grammar),
 //! [`judge`] (pure adjudication), [`game`] (the phase machine), [`variant`] (Shadow
-//! Worlds), [`report`] (results), [`store`] (game directories), [`cli`]. See
-//! ARCHITECTURE.md for the whole picture.
+//! Worlds), [`report`] (results), [`store`] (game directories), [`mail`], [`cli`]. Beside
+//! Diplomacy: [`dice`] (verifiable rolls), [`game::turn`] (the contract every game
+//! implements) and [`games`] (the small games). See ARCHITECTURE.md for the whole picture.
 pub mod cli;
 pub mod dice;
 pub mod game;
