@@ -71,7 +71,8 @@ pub struct SubmitArgs {
     /// The power the orders are for (`france`, `FRA`, `French`).
     #[arg(long, required_unless_present = "player", conflicts_with = "player")]
     pub power: Option<String>,
-    /// Small games: the player whose turn file it is (their name in the players file).
+    /// Small games: the player whose turn file it is (their name in the players file, or
+    /// `master` for the game master's lines).
     #[arg(long)]
     pub player: Option<String>,
     /// Small games: when the turn counts as received (RFC 3339; default: now).

@@ -14,7 +14,8 @@ use super::game_cmd::{
 use super::{now, read_input, CliError};
 use crate::dice::Seed;
 use crate::game::settings::Master;
-use crate::game::turn_session::{self, parse_turn_players, OpenTurnGame, TurnEntry, TurnSettings, VerifyFailure};
+use crate::game::turn::MASTER;
+use crate::game::turn_session::{self, parse_turn_players, OpenTurnGame, Seat, TurnEntry, TurnSettings, VerifyFailure};
 use crate::games::Options;
 
 /// The largest turn file taken (a turn is a few lines; this is hundreds of them).
@@ -129,9 +130,16 @@ pub fn submit(a: SubmitArgs) -> Result<ExitCode, CliError> {
         )));
     }
     let mut g = open(&a.dir)?;
-    let seat = g.player_index(player).ok_or_else(|| {
-        CliError::Usage(format!("no player `{player}` in this game; the players are {}", g.player_names().join(", ")))
-    })?;
+    let seat = if player.eq_ignore_ascii_case(MASTER) {
+        Seat::Master
+    } else {
+        Seat::Player(g.player_index(player).ok_or_else(|| {
+            CliError::Usage(format!(
+                "no player `{player}` in this game; the players are {} (or `master`)",
+                g.player_names().join(", ")
+            ))
+        })?)
+    };
     let sub = g.submit(seat, &text, at, now()).map_err(game_error)?;
     let refused = sub.ack.lines.iter().filter(|l| !l.accepted).count();
     if a.json {

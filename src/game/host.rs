@@ -627,6 +627,10 @@ impl GameHost for JudgeHost {
         Ok(to_ack(&ack, g.game.state.deadline))
     }
 
+    fn takes_master_lines(&self, game: &str) -> bool {
+        self.turn_game(game).is_some()
+    }
+
     fn status(&self, who: &Identity) -> Result<String, HostError> {
         if let Some((_, path)) = self.turn_game(&who.game) {
             return turn_host::status(&path);

@@ -134,4 +134,26 @@ pub trait TurnGame: std::fmt::Debug + Send {
 
     /// The state to store (state.json and the journal); [`crate::games::load`] reads it back.
     fn save(&self) -> serde_json::Value;
+
+    /// A deadline the game sets itself (an answer or challenge window that closes at a
+    /// set time). `None`, the default: the game's schedule gives each awaited input its
+    /// deadline. When it passes, the layer calls [`TurnGame::force`].
+    fn deadline(&self) -> Option<DateTime<Utc>> {
+        None
+    }
+
+    /// Lines from the game master (`uphold`, `reject`), for games where the master rules
+    /// on something. By default the master has no lines: each is refused.
+    fn master(&mut self, text: &str, _ctx: &mut TurnContext<'_>) -> TurnAck {
+        let lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(i, _)| LineAnswer::refused(i + 1, 1, "the game master has no lines to send in this game"))
+            .collect();
+        TurnAck { lines, events: Vec::new() }
+    }
 }
+
+/// The name a master's lines are journaled under (no player may take it).
+pub const MASTER: &str = "master";

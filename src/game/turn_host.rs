@@ -12,7 +12,7 @@ use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Tz;
 
 use crate::game::session::GameError;
-use crate::game::turn_session::{self, OpenTurnGame, TurnPlayer};
+use crate::game::turn_session::{self, OpenTurnGame, Seat, TurnPlayer};
 use crate::mail::deadline::{plan_tick, tick_mails, GameClock, TickAction, TickLog};
 use crate::mail::host::{
     Ack, AckOrder, AckProblem, Contact, ContactRole, HostError, Identity, MasterCommand, Role, SignOnError,
@@ -36,10 +36,12 @@ fn read(path: &Path) -> Result<OpenTurnGame, HostError> {
     turn_session::open_read_only(path).map_err(host_error)
 }
 
-fn seat_of(g: &OpenTurnGame, who: &Identity) -> Result<usize, HostError> {
+fn seat_of(g: &OpenTurnGame, who: &Identity) -> Result<Seat, HostError> {
     match &who.role {
-        Role::Power(name) => g.player_index(name).ok_or_else(|| HostError(format!("no player `{name}` in this game"))),
-        Role::Master => Err(HostError("the game master has no seat: sign on as a player to play".into())),
+        Role::Power(name) => {
+            g.player_index(name).map(Seat::Player).ok_or_else(|| HostError(format!("no player `{name}` in this game")))
+        }
+        Role::Master => Ok(Seat::Master),
     }
 }
 

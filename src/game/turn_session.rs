@@ -29,7 +29,7 @@ use crate::game::phase::PhaseKind;
 use crate::game::schedule::DeadlinePolicy;
 use crate::game::session::GameError;
 use crate::game::settings::Master;
-use crate::game::turn::{Ending, TurnAck, TurnContext, TurnGame};
+use crate::game::turn::{Ending, TurnAck, TurnContext, TurnGame, MASTER};
 use crate::games::{self, Options};
 use crate::store::{GameDir, GameLock, StoreError};
 
@@ -249,12 +249,15 @@ pub fn kind_of(path: &Path) -> Result<Option<String>, GameError> {
 
 fn deadline_after(
     settings: &TurnSettings,
-    over: bool,
+    game: &dyn TurnGame,
     paused: bool,
     now: DateTime<Utc>,
 ) -> Result<Option<DateTime<Utc>>, GameError> {
-    if over || paused {
+    if game.ending().is_some() || paused {
         return Ok(None);
+    }
+    if let Some(own) = game.deadline() {
+        return Ok(Some(own));
     }
     settings
         .deadlines
@@ -300,8 +303,7 @@ pub fn create(
     let mut game = games::create(&settings.game, players.clone(), options, &mut ctx).map_err(GameError::Invalid)?;
     let mut events = Vec::new();
     run_automatic(game.as_mut(), &mut ctx, &mut events);
-    let over = game.ending().is_some();
-    let deadline = deadline_after(settings, over, false, now)?;
+    let deadline = deadline_after(settings, game.as_ref(), false, now)?;
     let rolls = dice.take_rolls();
     let step = Step {
         rolls,
@@ -431,14 +433,19 @@ pub fn replay(
                 };
                 match other {
                     TurnEntry::Submitted { player, text, at, step } => {
-                        let p = g
-                            .players()
-                            .iter()
-                            .position(|n| n == player)
-                            .ok_or_else(|| err(seq, format!("no player `{player}`")))?;
+                        let seat = if player == MASTER {
+                            Seat::Master
+                        } else {
+                            Seat::Player(
+                                g.players()
+                                    .iter()
+                                    .position(|n| n == player)
+                                    .ok_or_else(|| err(seq, format!("no player `{player}`")))?,
+                            )
+                        };
                         let mut dice = Dice::new(seed.clone(), &settings.name, m.next_roll);
                         let mut ctx = TurnContext { dice: &mut dice, now: *at };
-                        g.submit(p, text, &mut ctx);
+                        seat.submit(g.as_mut(), text, &mut ctx);
                         let mut events = Vec::new();
                         run_automatic(g.as_mut(), &mut ctx, &mut events);
                         check_step(seq, &mut dice, g.as_ref(), step)?;
@@ -501,6 +508,22 @@ fn apply_step(meta: &mut TurnState, step: &Step, seq: u64) {
     meta.state = step.state.clone();
 }
 
+/// Who sends a turn file: a player (by seat) or the game master.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    Player(usize),
+    Master,
+}
+
+impl Seat {
+    fn submit(self, game: &mut dyn TurnGame, text: &str, ctx: &mut TurnContext<'_>) -> TurnAck {
+        match self {
+            Seat::Player(p) => game.submit(p, text, ctx),
+            Seat::Master => game.master(text, ctx),
+        }
+    }
+}
+
 /// The answer to a submission: the engine's answer per line, and whether it was kept.
 #[derive(Clone, Debug)]
 pub struct Submission {
@@ -561,7 +584,7 @@ impl OpenTurnGame {
         entry: impl FnOnce(Step) -> TurnEntry,
     ) -> Result<u64, GameError> {
         let over = self.game.ending().is_some();
-        let deadline = deadline_after(&self.settings, over, self.meta.paused, now)?;
+        let deadline = deadline_after(&self.settings, self.game.as_ref(), self.meta.paused, now)?;
         let rolls = dice.take_rolls();
         let step = Step {
             rolls,
@@ -586,7 +609,7 @@ impl OpenTurnGame {
     /// is the journal time. Nothing is journaled when no line was accepted.
     pub fn submit(
         &mut self,
-        player: usize,
+        seat: Seat,
         text: &str,
         at: DateTime<Utc>,
         now: DateTime<Utc>,
@@ -595,15 +618,18 @@ impl OpenTurnGame {
         if self.game.ending().is_some() {
             return Err(GameError::Over);
         }
-        let name = self
-            .settings
-            .players
-            .get(player)
-            .map(|p| p.name.clone())
-            .ok_or_else(|| GameError::Invalid(format!("no seat {player}")))?;
+        let name = match seat {
+            Seat::Master => MASTER.to_string(),
+            Seat::Player(p) => self
+                .settings
+                .players
+                .get(p)
+                .map(|p| p.name.clone())
+                .ok_or_else(|| GameError::Invalid(format!("no seat {p}")))?,
+        };
         let mut dice = self.dice();
         let mut ctx = TurnContext { dice: &mut dice, now: at };
-        let ack = self.game.submit(player, text, &mut ctx);
+        let ack = seat.submit(self.game.as_mut(), text, &mut ctx);
         if !ack.changed() {
             // Nothing taken: the game is as it was (the engine must not have rolled).
             self.game = games::load(&self.meta.game, &self.meta.state).map_err(GameError::Invalid)?;
@@ -663,7 +689,7 @@ impl OpenTurnGame {
         self.game = games::load(&self.meta.game, &step.state).map_err(GameError::Invalid)?;
         step.rolls.clear();
         step.events = vec![format!("The game master rolled the game back to the start of {}.", step.label)];
-        step.deadline = deadline_after(&self.settings, self.game.ending().is_some(), self.meta.paused, now)?;
+        step.deadline = deadline_after(&self.settings, self.game.as_ref(), self.meta.paused, now)?;
         step.mail = true;
         let next_seq = lock.last_seq() + 1;
         self.meta.next_roll = step.next_roll;

@@ -155,6 +155,12 @@ pub trait GameHost {
     /// understood. Text that is not an order is the host's to report as a problem.
     fn submit_orders(&mut self, who: &Identity, text: &str, now: DateTime<Utc>) -> Result<Ack, HostError>;
 
+    /// Whether the game master's lines that are not commands go to the game (a game where
+    /// the master rules on answers); otherwise they are refused as orders. Default: no.
+    fn takes_master_lines(&self, _game: &str) -> bool {
+        false
+    }
+
     /// The game's state as this role may see it, as text.
     fn status(&self, who: &Identity) -> Result<String, HostError>;
 

@@ -306,7 +306,8 @@ fn apply(
     for item in &block.items {
         match item {
             Item::Orders(lines) => {
-                let Role::Power(_) = &who.role else {
+                let master_lines = who.role == Role::Master && host.takes_master_lines(&who.game);
+                if !matches!(who.role, Role::Power(_)) && !master_lines {
                     let _ = writeln!(
                         out,
                         "line {}: the game master has no orders to give; not a command: {}",
@@ -314,7 +315,7 @@ fn apply(
                         quote(&lines[0].text)
                     );
                     continue;
-                };
+                }
                 let text: String = lines.iter().map(|l| format!("{}\n", l.text)).collect();
                 match host.submit_orders(&who, &text, now) {
                     Ok(ack) => {
