@@ -1,0 +1,409 @@
+//! The small games through the same CLI, store and mail as Diplomacy (issue 10): a
+//! Duplexity game created and played to its end from the command line and by mail, the
+//! verifiable dice (`verify`, `reveal`, a tampered roll), rollback, replay, bad input and
+//! concurrent submissions.
+
+use std::path::{Path, PathBuf};
+
+use crate::harness::{shadowjudge_at, Run};
+use crate::judge_dir::{message, Outbox};
+
+const NOW: &str = "2026-03-01T12:00:00Z";
+const SEED: &str = "5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed";
+
+struct Duel {
+    _tmp: tempfile::TempDir,
+    dir: PathBuf,
+}
+
+fn run(args: &[&str], stdin: Option<&str>) -> Run {
+    shadowjudge_at(NOW, None, args, stdin.map(str::as_bytes), &[])
+}
+
+impl Duel {
+    /// A new Duplexity game for ann and bob with a known seed.
+    fn new(options: &[&str]) -> (Duel, Run) {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("duel");
+        let players = tmp.path().join("players.txt");
+        std::fs::write(&players, "ann, ann@example.org, Europe/Rome\nbob, bob@example.org\n").unwrap();
+        let mut args = vec![
+            "new",
+            dir.to_str().unwrap(),
+            "--game",
+            "duplexity",
+            "--players",
+            players.to_str().unwrap(),
+            "--seed",
+            SEED,
+        ];
+        for o in options {
+            args.extend(["--option", o]);
+        }
+        let created = run(&args, None).ok();
+        (Duel { _tmp: tmp, dir }, created)
+    }
+
+    fn dir(&self) -> &str {
+        self.dir.to_str().unwrap()
+    }
+
+    fn status(&self) -> serde_json::Value {
+        run(&["status", self.dir(), "--json"], None).ok().json()
+    }
+
+    fn submit(&self, player: &str, text: &str) -> Run {
+        run(&["submit", self.dir(), "--player", player, "-"], Some(text))
+    }
+}
+
+/// A legal turn for whoever is awaited, from the status alone: place, bid 0, or activate
+/// one of the player's pawns with a move in rising direction. Returns (player, text).
+fn next_turns(status: &serde_json::Value) -> Vec<(String, String)> {
+    let step = status["step"].as_str().unwrap_or_default().to_string();
+    let mut turns = Vec::new();
+    for who in status["awaiting"].as_array().into_iter().flatten() {
+        let who = who.as_str().unwrap().to_string();
+        if step.contains("setup") {
+            let taken: Vec<String> = status["board"].as_object().unwrap().keys().cloned().collect();
+            // P1 first; the second player takes P2 (neither P1 nor 4 steps from it).
+            let space = if taken.is_empty() { "P1" } else { "P2" };
+            turns.push((who, format!("place {space}\n")));
+        } else if step.contains("bid") {
+            turns.push((who, "bid 0\n".to_string()));
+        } else {
+            let pawns = status["players"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["name"] == who.as_str())
+                .map(|p| p["pawns"].as_array().unwrap().clone())
+                .unwrap_or_default();
+            for pawn in pawns {
+                turns.push((who.clone(), format!("pawn {}: move +\n", pawn.as_str().unwrap())));
+            }
+            turns.push((who, "to 1\n".to_string()));
+        }
+    }
+    turns
+}
+
+/// Play the game to its end from the CLI: each awaited player sends the first turn the
+/// judge takes. Returns the number of turns taken.
+fn play_to_the_end(duel: &Duel) -> usize {
+    let mut taken = 0;
+    for _ in 0..2_000 {
+        let status = duel.status();
+        if !status["ended"].is_null() {
+            return taken;
+        }
+        let turns = next_turns(&status);
+        assert!(!turns.is_empty(), "nobody is awaited but the game is not over: {status}");
+        let mut progressed = false;
+        for (who, text) in turns {
+            let r = duel.submit(&who, &text);
+            if r.code == 0 {
+                taken += 1;
+                progressed = true;
+                break;
+            }
+        }
+        if !progressed {
+            // Nothing the driver knows was legal: the deadline defaults move the game on.
+            run(&["adjudicate", duel.dir(), "--force"], None).ok();
+        }
+    }
+    panic!("the game did not end in 2,000 turns");
+}
+
+#[test]
+fn duplexity_created_from_the_cli_is_played_to_its_end_and_verified() {
+    let (duel, created) = Duel::new(&["max_rounds=6"]);
+    assert!(created.stdout.contains("Dice commitment"), "{}", created.stdout);
+    let status = duel.status();
+    assert_eq!(status["game"], "duplexity");
+    let commitment = status["dice"]["commitment"].as_str().unwrap().to_string();
+    assert_eq!(commitment.len(), 64);
+    assert!(status["dice"]["seed"].is_null(), "the seed stays secret until the end");
+    assert!(status["dice"]["rolls"].as_u64().unwrap() >= 1, "who places first is rolled");
+
+    let turns = play_to_the_end(&duel);
+    assert!(turns > 4, "a game takes more than setup: {turns}");
+    let end = duel.status();
+    assert!(["won", "lost", "drawn"].contains(&end["ended"].as_str().unwrap()), "{end}");
+    assert_eq!(end["dice"]["seed"].as_str(), Some(SEED), "the seed is revealed when the game ends");
+
+    let verified = run(&["verify", duel.dir()], None).ok();
+    let n = end["dice"]["rolls"].as_u64().unwrap();
+    assert_eq!(verified.stdout.trim(), format!("verified {n} rolls"));
+
+    let history = run(&["history", duel.dir()], None).ok();
+    assert!(history.stdout.contains("seed revealed"), "{}", history.stdout);
+    let last = run(&["results", duel.dir()], None).ok();
+    assert!(last.stdout.contains("Entry"), "{}", last.stdout);
+    let after_end = duel.submit("ann", "bid 0\n");
+    assert_ne!(after_end.code, 0, "no turn after the end");
+    assert!(after_end.stderr.contains("over"), "{}", after_end.stderr);
+}
+
+fn journal_text(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("journal.jsonl")).unwrap()
+}
+
+#[test]
+fn verify_names_a_tampered_roll_and_fails() {
+    let (duel, _) = Duel::new(&["max_rounds=3"]);
+    play_to_the_end(&duel);
+    // Change the first roll's result in the journal, as a dishonest judge would.
+    let text = journal_text(&duel.dir);
+    let at = text.find("\"result\":").expect("a roll is journaled");
+    let digit_at = at + "\"result\":".len();
+    let old = &text[digit_at..digit_at + 1];
+    let new = if old == "1" { "2" } else { "1" };
+    let tampered = format!("{}{}{}", &text[..digit_at], new, &text[digit_at + 1..]);
+    std::fs::write(duel.dir.join("journal.jsonl"), tampered).unwrap();
+    let verified = run(&["verify", duel.dir()], None);
+    assert_eq!(verified.code, 1, "{}", verified.stdout);
+    assert!(verified.stdout.contains("mismatch: roll 0"), "{}", verified.stdout);
+    assert!(verified.stdout.contains(&format!("the journal says {new}")), "{}", verified.stdout);
+}
+
+#[test]
+fn verify_before_the_end_needs_the_seed_revealed() {
+    let (duel, _) = Duel::new(&[]);
+    let early = run(&["verify", duel.dir()], None);
+    assert_eq!(early.code, 1);
+    assert!(early.stdout.contains("not revealed"), "{}", early.stdout);
+    let revealed = run(&["reveal", duel.dir()], None).ok();
+    assert!(revealed.stdout.contains(SEED), "{}", revealed.stdout);
+    assert!(run(&["verify", duel.dir()], None).ok().stdout.starts_with("verified "));
+    assert_eq!(duel.status()["dice"]["seed"].as_str(), Some(SEED));
+}
+
+#[test]
+fn the_state_is_rebuilt_from_the_journal_when_the_cache_is_lost() {
+    let (duel, _) = Duel::new(&["max_rounds=2"]);
+    for _ in 0..6 {
+        let status = duel.status();
+        if let Some((who, text)) = next_turns(&status).into_iter().next() {
+            duel.submit(&who, &text);
+        }
+    }
+    let before = duel.status();
+    std::fs::remove_file(duel.dir.join("state.json")).unwrap();
+    assert_eq!(duel.status(), before, "a replay of the journal gives the same game");
+}
+
+#[test]
+fn rollback_goes_back_to_a_round_and_the_dice_roll_the_same_again() {
+    let (duel, _) = Duel::new(&["max_rounds=4"]);
+    play_to_the_end(&duel);
+    let journal = journal_text(&duel.dir);
+    let rolls_before: Vec<String> = journal.lines().map(str::to_string).collect();
+    run(&["rollback", duel.dir(), "round 2"], None).ok();
+    let status = duel.status();
+    assert_eq!(status["round"], 2, "{status}");
+    assert!(status["ended"].is_null());
+    assert!(status["dice"]["seed"].is_string(), "a revealed seed stays revealed");
+    // Played again the same way, the game ends where it ended: the same dice came again.
+    play_to_the_end(&duel);
+    let verified = run(&["verify", duel.dir()], None).ok();
+    assert!(verified.stdout.starts_with("verified "), "{}", verified.stdout);
+    assert!(journal_text(&duel.dir).lines().count() > rolls_before.len(), "the journal keeps everything");
+    let unknown = run(&["rollback", duel.dir(), "round 99"], None);
+    assert_eq!(unknown.code, 2);
+    assert!(unknown.stderr.contains("never started round 99"), "{}", unknown.stderr);
+}
+
+#[test]
+fn bad_turn_files_get_an_answer_per_line_and_change_nothing() {
+    let (duel, _) = Duel::new(&[]);
+    let journal = journal_text(&duel.dir);
+    let status = duel.status();
+    let awaited = status["awaiting"][0].as_str().unwrap().to_string();
+    let other = if awaited == "ann" { "bob" } else { "ann" };
+
+    let out_of_turn = duel.submit(other, "place P3\n");
+    assert_eq!(out_of_turn.code, 1, "{}", out_of_turn.stdout);
+    assert!(out_of_turn.stdout.contains("line 1"), "{}", out_of_turn.stdout);
+
+    let junk = duel.submit(&awaited, "\u{0}\u{1}\u{fffd}garbage ### ;;;\nplace Q9\n");
+    assert_eq!(junk.code, 1);
+    assert!(junk.stdout.contains("line 2"), "{}", junk.stdout);
+
+    let nobody = duel.submit("carol", "place P3\n");
+    assert_eq!(nobody.code, 2);
+    assert!(nobody.stderr.contains("no player `carol`"), "{}", nobody.stderr);
+
+    let huge = "place P3\n".repeat(200_000);
+    let too_big = duel.submit(&awaited, &huge);
+    assert_eq!(too_big.code, 2);
+    assert!(too_big.stderr.contains("at most 64 KiB"), "{}", too_big.stderr);
+
+    assert_eq!(journal_text(&duel.dir), journal, "nothing refused was journaled");
+    assert_eq!(duel.status(), status);
+}
+
+#[test]
+fn concurrent_submissions_are_serialised_by_the_lock() {
+    let (duel, _) = Duel::new(&[]);
+    // Both players bid at once, many times over: each bid is journaled whole, in some
+    // order, and the replayed journal agrees with the state.
+    let status = duel.status();
+    let first = status["awaiting"][0].as_str().unwrap().to_string();
+    duel.submit(&first, "place P1\n").ok();
+    let second = duel.status()["awaiting"][0].as_str().unwrap().to_string();
+    duel.submit(&second, "place P2\n").ok();
+    let dir = duel.dir().to_string();
+    let handles: Vec<_> = ["ann", "bob"]
+        .into_iter()
+        .map(|who| {
+            let dir = dir.clone();
+            std::thread::spawn(move || run(&["submit", &dir, "--player", who, "-"], Some("bid 1\n")))
+        })
+        .collect();
+    for h in handles {
+        let r = h.join().unwrap();
+        assert!(r.code == 0 || r.code == 1, "{r:?}");
+    }
+    let after = duel.status();
+    std::fs::remove_file(duel.dir.join("state.json")).unwrap();
+    assert_eq!(duel.status(), after, "the journal replays to the state both writers left");
+}
+
+#[test]
+fn a_diplomacy_game_has_no_dice_to_verify() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    let players = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/standard-game/players.txt");
+    run(&["new", dir.to_str().unwrap(), "--players", players.to_str().unwrap()], None).ok();
+    let r = run(&["verify", dir.to_str().unwrap()], None);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("rolls no dice"), "{}", r.stderr);
+}
+
+/// A judge directory with a Duplexity game, played by mail.
+struct MailDuel {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    outbox: Outbox,
+    passwords: Vec<(String, String)>,
+    sent: usize,
+}
+
+impl MailDuel {
+    fn new() -> MailDuel {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("judge");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join("judge.toml"), "[mail]\naddress = \"judge@example.org\"\n").unwrap();
+        std::fs::write(root.join("players.txt"), "ann, ann@example.org\nbob, bob@example.org\n").unwrap();
+        let mut duel = MailDuel { _tmp: tmp, root, outbox: Outbox::default(), passwords: Vec::new(), sent: 0 };
+        duel.cli(&[
+            "new",
+            "duel",
+            "--judge",
+            ".",
+            "--game",
+            "duplexity",
+            "--players",
+            "players.txt",
+            "--seed",
+            SEED,
+            "--option",
+            "max_rounds=5",
+            "--master",
+            "gm@example.org",
+        ])
+        .ok();
+        for who in ["ann", "bob"] {
+            let out = duel.cli(&["mail", "password", "duel", who]).ok();
+            let pw = out.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().to_string();
+            duel.passwords.push((who.to_string(), pw));
+        }
+        duel
+    }
+
+    fn cli(&self, args: &[&str]) -> Run {
+        shadowjudge_at(NOW, Some(&self.root), args, None, &[("SHADOWJUDGE_HOME", self.root.to_str().unwrap())])
+    }
+
+    fn deliver(&mut self, who: &str, body: &str) -> i32 {
+        self.sent += 1;
+        let pw = &self.passwords.iter().find(|(w, _)| w == who).unwrap().1;
+        let raw = message(
+            &format!("{who}@example.org"),
+            &format!("m{}@example.org", self.sent),
+            &format!("SIGNON {who}@duel {pw}\n{body}"),
+        );
+        shadowjudge_at(
+            NOW,
+            Some(&self.root),
+            &["mail", "ingest"],
+            Some(raw.as_bytes()),
+            &[("SHADOWJUDGE_HOME", self.root.to_str().unwrap())],
+        )
+        .code
+    }
+
+    fn status(&self) -> serde_json::Value {
+        self.cli(&["status", self.root.join("games/duel").to_str().unwrap(), "--json"]).ok().json()
+    }
+}
+
+#[test]
+fn duplexity_is_played_to_its_end_by_mail() {
+    let mut duel = MailDuel::new();
+    let mails = duel.outbox.new_mails(&duel.root);
+    assert!(mails.iter().all(|m| !m.body.contains(SEED)), "the seed is never mailed before the end");
+    let mut rounds = 0;
+    while duel.status()["ended"].is_null() {
+        rounds += 1;
+        assert!(rounds < 500, "the game did not end by mail");
+        let status = duel.status();
+        let before = status.clone();
+        for (who, text) in next_turns(&status) {
+            assert_eq!(duel.deliver(&who, &text), 0);
+            if duel.status() != before {
+                break;
+            }
+        }
+        if duel.status() == before {
+            // The master processes at the deadline, by mail too.
+            duel.cli(&["adjudicate", duel.root.join("games/duel").to_str().unwrap(), "--force"]).ok();
+        }
+        let mails = duel.outbox.new_mails(&duel.root);
+        let acks: Vec<_> = mails.iter().filter(|m| m.in_reply_to.is_some()).collect();
+        assert!(!acks.is_empty(), "every message is answered");
+        for ack in &acks {
+            assert!(!ack.body.contains(&duel.passwords[0].1) && !ack.body.contains(&duel.passwords[1].1));
+        }
+    }
+    let end = duel.status();
+    assert!(end["dice"]["seed"].is_string());
+    duel.cli(&["mail", "tick"]).ok();
+    let verified = duel.cli(&["verify", duel.root.join("games/duel").to_str().unwrap()]).ok();
+    assert!(verified.stdout.starts_with("verified "), "{}", verified.stdout);
+}
+
+#[test]
+fn the_report_of_each_turn_goes_to_both_players_and_the_master() {
+    let mut duel = MailDuel::new();
+    duel.outbox.new_mails(&duel.root);
+    let status = duel.status();
+    let (who, text) = next_turns(&status).into_iter().next().unwrap();
+    assert_eq!(duel.deliver(&who, &text), 0);
+    let mails = duel.outbox.new_mails(&duel.root);
+    let ack = mails.iter().find(|m| m.in_reply_to.is_some()).expect("an acknowledgement");
+    assert_eq!(ack.to, format!("{who}@example.org"));
+    assert!(ack.body.contains("place"), "{}", ack.body);
+    let reports: Vec<&str> =
+        mails.iter().filter(|m| m.subject.starts_with("duel: results of")).map(|m| m.to.as_str()).collect();
+    for address in ["ann@example.org", "bob@example.org", "gm@example.org"] {
+        assert!(reports.contains(&address), "no report to {address}: {reports:?}");
+    }
+    // A second tick owes nothing more.
+    duel.cli(&["mail", "tick"]).ok();
+    let again = duel.outbox.new_mails(&duel.root);
+    assert!(again.iter().all(|m| !m.subject.starts_with("duel: results of")), "{again:?}");
+}
