@@ -29,7 +29,7 @@ pub struct ShowArgs {
 pub fn run(c: MapCommand) -> Result<ExitCode, CliError> {
     match c {
         MapCommand::Show(args) => {
-            let map = Map::load(&args.map).map_err(|e| CliError::Usage(e.to_string()))?;
+            let map = super::load_map(&args.map).map_err(|e| CliError::Usage(e.to_string()))?;
             let mut out = if args.json { json_listing(&map).to_string() } else { text_listing(&map) };
             out.push('\n');
             std::io::stdout()

@@ -131,6 +131,21 @@ fn by_kind<A>(
     }
 }
 
+/// A map by name (`standard`) or from a TOML file: the map layer does no IO, so the file
+/// is read here.
+pub(crate) fn load_map(name_or_path: &str) -> Result<crate::map::Map, crate::map::MapError> {
+    use crate::map::{Map, MapError};
+    if name_or_path == "standard" {
+        return Ok(Map::standard());
+    }
+    let text = std::fs::read_to_string(name_or_path).map_err(|e| MapError {
+        file: name_or_path.to_string(),
+        key: String::new(),
+        message: format!("cannot read the map file: {e}"),
+    })?;
+    Map::from_toml(&text, name_or_path)
+}
+
 /// The current time; `SHADOWJUDGE_NOW` (RFC 3339) fixes it, for examples and tests.
 pub(crate) fn now() -> chrono::DateTime<chrono::Utc> {
     std::env::var("SHADOWJUDGE_NOW")

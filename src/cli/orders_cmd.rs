@@ -79,7 +79,7 @@ struct CheckConfig {
 
 impl CheckConfig {
     fn from_args(args: CheckArgs) -> Result<CheckConfig, CliError> {
-        let map = Map::load(&args.map).map_err(|e| CliError::Usage(e.to_string()))?;
+        let map = super::load_map(&args.map).map_err(|e| CliError::Usage(e.to_string()))?;
         let mut bytes = Vec::new();
         let origin = if args.file == "-" {
             std::io::stdin().read_to_end(&mut bytes).map_err(|e| CliError::Io(format!("cannot read stdin: {e}")))?;

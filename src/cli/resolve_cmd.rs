@@ -43,7 +43,9 @@ fn settings(a: ResolveArgs) -> Result<Settings, CliError> {
         CliError::Usage(format!("unknown rulebook `{}`: use 1971, 1982, 2000, 2023 or dptg", a.rulebook))
     })?;
     let map = match &a.map {
-        Some(path) => Map::load(path).map_err(|e| CliError::Usage(format!("{}: {}: {}", e.file, e.key, e.message)))?,
+        Some(path) => {
+            super::load_map(path).map_err(|e| CliError::Usage(format!("{}: {}: {}", e.file, e.key, e.message)))?
+        }
         None => Map::standard(),
     };
     let jobs = match a.jobs {

@@ -105,6 +105,7 @@ pub enum GameError {
 }
 
 /// A game opened from its directory.
+#[derive(Debug)]
 pub struct OpenGame {
     pub dir: GameDir,
     pub game: Game,
@@ -117,13 +118,46 @@ fn schedule_error(e: crate::game::schedule::DeadlineError) -> GameError {
     GameError::Invalid(format!("game.toml [deadlines.schedule]: {e}"))
 }
 
+/// The side file recording which map the game's stored ids belong to.
+pub const MAP_FILE: &str = "map.json";
+
+/// `map.json`: the map a game was created with, and what its ids meant then
+/// ([`Map::id_fingerprint`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapRecord {
+    pub map: String,
+    pub fingerprint: String,
+}
+
+/// The game's map: `standard`, or a map file. A relative path is taken from the game's
+/// directory (the same rule when the game is created and when it is opened), and the file
+/// is read through the store.
 fn load_map(settings: &Settings, dir: &Path) -> Result<Map, GameError> {
     if settings.map == "standard" {
         return Ok(Map::standard());
     }
     let path = dir.join(&settings.map);
-    let path = if path.exists() { path } else { Path::new(&settings.map).to_path_buf() };
-    Ok(Map::load(&path.to_string_lossy())?)
+    let text = crate::store::read_text(&path)?;
+    Ok(Map::from_toml(&text, &path.to_string_lossy())?)
+}
+
+/// Refuse a game whose map's ids no longer mean what they meant when the game was made.
+fn check_map(dir: &GameDir, settings: &Settings, map: &Map) -> Result<(), GameError> {
+    let fingerprint = map.id_fingerprint();
+    match dir.read_side::<MapRecord>(MAP_FILE)? {
+        Some(recorded) if recorded.fingerprint != fingerprint => Err(GameError::Invalid(format!(
+            "{}: this game was created with the map `{}`, and the map `{}` it names now numbers its powers, \
+             provinces or coasts differently; the game's files store those numbers, so it cannot be opened \
+             with this map (put the original map back, or the map name in game.toml)",
+            dir.path().join(MAP_FILE).display(),
+            recorded.map,
+            settings.map
+        ))),
+        // A game made before maps were recorded is taken to be on today's map; `relock`
+        // records it at the next change.
+        _ => Ok(()),
+    }
 }
 
 /// Create a game directory with its settings and first state.
@@ -134,9 +168,10 @@ pub fn create(
     now: DateTime<Utc>,
 ) -> Result<OpenGame, GameError> {
     state.deadline = Some(settings.deadlines.schedule.deadline_for(state.phase.kind, now).map_err(schedule_error)?);
-    let map = load_map(settings, Path::new("."))?;
+    let map = load_map(settings, path)?;
     let dir = GameDir::create(path, settings)?;
     let mut lock = dir.lock()?;
+    lock.write_side(MAP_FILE, &MapRecord { map: settings.map.clone(), fingerprint: map.id_fingerprint() })?;
     let entry = Entry::Created { state: state.clone() };
     let seq = lock.append(now, &entry)?;
     lock.write_state(seq, &state)?;
@@ -160,8 +195,16 @@ pub fn open_read_only(path: &Path) -> Result<OpenGame, GameError> {
 fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
     let settings: Settings = dir.read_settings()?;
     let map = load_map(&settings, dir.path())?;
+    check_map(&dir, &settings, &map)?;
     let journal = dir.journal::<Entry>()?;
     let entries: Vec<Entry> = journal.records().iter().map(|r| r.entry.clone()).collect();
+    if !matches!(entries.first(), Some(Entry::Created { .. })) {
+        return Err(GameError::Invalid(format!(
+            "{}: the journal {}; the game cannot be rebuilt (a half-created game, or a damaged one)",
+            dir.path().join(crate::store::JOURNAL_FILE).display(),
+            if entries.is_empty() { "is empty" } else { "does not start with the game's creation" }
+        )));
+    }
     let cached: Option<(u64, GameState)> = dir.read_state()?;
     let mut game = Game::new(settings, map, GameState::start(&Map::standard(), 1));
     match cached {
@@ -182,6 +225,10 @@ impl OpenGame {
         let fresh = load(self.dir.clone(), Vec::new())?;
         self.game = fresh.game;
         self.entries = fresh.entries;
+        if self.dir.read_side::<MapRecord>(MAP_FILE)?.is_none() {
+            let record = MapRecord { map: self.game.settings.map.clone(), fingerprint: self.game.map.id_fingerprint() };
+            lock.write_side(MAP_FILE, &record)?;
+        }
         Ok(lock)
     }
 

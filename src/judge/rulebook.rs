@@ -149,7 +149,7 @@ pub enum DuplicateOrders {
 /// The rules a game is played by: an edition plus optional overrides. See the module
 /// documentation for the table of options.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Rulebook {
     pub edition: Edition,
     #[serde(skip_serializing_if = "Option::is_none")]

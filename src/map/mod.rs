@@ -204,17 +204,29 @@ impl Map {
         Map::from_toml(STANDARD_TOML, "maps/standard.toml").expect("the shipped standard map is valid")
     }
 
-    /// Load a map by name (`standard`) or from a TOML file path.
-    pub fn load(name_or_path: &str) -> Result<Map, MapError> {
-        if name_or_path == "standard" {
-            return Ok(Map::standard());
+    /// What the integer ids of this map mean, as a hash: the powers', provinces' and
+    /// regions' names in id order (sha256, lowercase hex). Game files store ids; a game
+    /// records this when it is created and refuses to open under a map whose ids mean
+    /// something else (reordered or renamed). New borders do not change it.
+    pub fn id_fingerprint(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        for p in &self.powers {
+            h.update(b"power:");
+            h.update(p.key.as_bytes());
+            h.update(b"\n");
         }
-        let text = std::fs::read_to_string(name_or_path).map_err(|e| MapError {
-            file: name_or_path.to_string(),
-            key: String::new(),
-            message: format!("cannot read the map file: {e}"),
-        })?;
-        Map::from_toml(&text, name_or_path)
+        for p in &self.provinces {
+            h.update(b"province:");
+            h.update(p.key.as_bytes());
+            h.update(b"\n");
+        }
+        for r in 0..self.regions.len() {
+            h.update(b"region:");
+            h.update(self.region_name(RegionId(r as u16)).as_bytes());
+            h.update(b"\n");
+        }
+        h.finalize().iter().map(|b| format!("{b:02x}")).collect()
     }
 
     pub fn powers(&self) -> &[Power] {

@@ -98,6 +98,16 @@ pub const JOURNAL_FILE: &str = "journal.jsonl";
 /// The lock file.
 pub const LOCK_FILE: &str = ".lock";
 
+/// Read a whole text file (a map file a game names), the error naming it.
+pub fn read_text(path: &Path) -> Result<String, StoreError> {
+    let bytes = fs::read(path).map_err(StoreError::io(path))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let (line, column) = error::line_column(&String::from_utf8_lossy(&e.as_bytes()[..valid]), usize::MAX);
+        StoreError::Parse { file: path.to_path_buf(), line, column, message: "invalid UTF-8".into() }
+    })
+}
+
 /// Whether `name` may name a side file: a plain lowercase name ending in `.json`, none of
 /// the store's own files.
 fn side_name_ok(name: &str) -> bool {

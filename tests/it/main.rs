@@ -4,6 +4,7 @@ mod datc;
 mod datc_common;
 mod datc_phases;
 mod game_engine;
+mod game_files;
 mod grammar;
 mod harness;
 mod judge_dir;

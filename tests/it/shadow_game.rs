@@ -17,7 +17,7 @@ use shadowjudge::map::Map;
 use shadowjudge::report::{LedgerLine, OrderLine, PhaseReport};
 
 /// The files of a game directory that are shipped (never the lock or temp files).
-const SHIPPED_FILES: [&str; 3] = ["game.toml", "journal.jsonl", "state.json"];
+const SHIPPED_FILES: [&str; 4] = ["game.toml", "journal.jsonl", "map.json", "state.json"];
 
 fn example_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/shadow-worlds")
@@ -226,7 +226,7 @@ fn dry_run_of_the_shipped_game(shipped: &Path) {
     };
     let before = read_all();
     let names: Vec<&str> = before.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["game.toml", "journal.jsonl", "state.json"]);
+    assert_eq!(names, ["game.toml", "journal.jsonl", "map.json", "state.json"]);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_shadowjudge"))
         .args(["adjudicate", "--dry-run"])
         .arg(shipped)
