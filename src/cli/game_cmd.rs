@@ -127,10 +127,26 @@ pub struct RollbackArgs {
 }
 
 pub(super) fn game_error(e: GameError) -> CliError {
+    use crate::store::StoreError;
+    // The message, then each cause it does not already say.
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(&e);
+    while let Some(cause) = source {
+        let said = cause.to_string();
+        if !text.contains(&said) {
+            text.push_str(&format!("\n  caused by: {said}"));
+        }
+        source = cause.source();
+    }
     match e {
-        GameError::NotReady(_) => CliError::NotReady(e.to_string()),
-        GameError::Store(_) | GameError::Replay(_) => CliError::Io(e.to_string()),
-        _ => CliError::Usage(e.to_string()),
+        GameError::NotReady(_) => CliError::NotReady(text),
+        GameError::Store(
+            StoreError::Parse { .. } | StoreError::Corrupt { .. } | StoreError::StateAheadOfJournal { .. },
+        )
+        | GameError::Replay(_)
+        | GameError::Damaged(_) => CliError::Damaged(text),
+        GameError::Store(_) => CliError::Io(text),
+        _ => CliError::Usage(text),
     }
 }
 

@@ -17,7 +17,7 @@ use chrono::{DateTime, Utc};
 use clap::Subcommand;
 
 use super::{now, CliError};
-use crate::game::host::{set_password_at, tick_judge, JudgeHost};
+use crate::game::host::{set_password_at, take_problems, tick_judge, JudgeHost};
 use crate::mail::home::{JudgeHome, HOME_VAR};
 use crate::mail::host::Role;
 use crate::mail::ingest::{Intake, StoreIntake, EX_TEMPFAIL};
@@ -104,6 +104,20 @@ fn mail_results(home: &JudgeHome, host: &JudgeHost, now: DateTime<Utc>) -> Vec<S
     host.mail_results(Some(host.adjudicated()), true, now, &mut |m| send_one(&mut mailer, m))
 }
 
+/// The problems met with games while serving (damaged or unreadable files): said on
+/// standard error, appended to `judge.log`, and returned as notices for the games'
+/// masters. How many there were.
+fn report_problems(home: &JudgeHome, host: &JudgeHost, now: DateTime<Utc>, mails: &mut Vec<OutgoingMail>) -> usize {
+    let problems = take_problems();
+    for p in &problems {
+        let game = if p.game.is_empty() { "judge".to_string() } else { format!("game {}", p.game) };
+        eprintln!("shadowjudge: {game}: {}", p.cause);
+        home.log(now, &format!("{game}: {}", p.cause));
+    }
+    mails.extend(host.problem_notices(&problems));
+    problems.len()
+}
+
 /// An intake that remembers whether the message reached the spool, so a failure after
 /// that point is known to lose nothing.
 struct Tracked<'a> {
@@ -158,6 +172,7 @@ fn ingest_stdin(root: &Path) -> ExitCode {
     }
     let mut mails = outcome.mails.clone();
     mails.extend(host.take_mails());
+    report_problems(&home, &host, now, &mut mails);
     let sent = send(&home, &mails, now);
     eprintln!("shadowjudge mail ingest: {:?}; {sent} of {} mail(s) sent", outcome.disposition, mails.len());
     ExitCode::from(outcome.exit_code() as u8)
@@ -179,6 +194,7 @@ fn poll(root: &Path, maildir: &Path) -> Result<ExitCode, CliError> {
         println!("{line}");
     }
     mails.extend(host.take_mails());
+    report_problems(&home, &host, now, &mut mails);
     let sent = send(&home, &mails, now);
     println!("{} message(s) taken, {sent} mail(s) sent.", polled.len());
     Ok(ExitCode::SUCCESS)
@@ -191,6 +207,15 @@ fn tick(root: &Path) -> Result<ExitCode, CliError> {
     let done = tick_judge(&home, now, &mut |m| send_one(&mut mailer, m)).map_err(|e| CliError::Io(e.to_string()))?;
     for line in &done {
         println!("{line}");
+    }
+    let host = JudgeHost::new(home.games_dir());
+    let mut notices = Vec::new();
+    let problems = report_problems(&home, &host, now, &mut notices);
+    send(&home, &notices, now);
+    if problems > 0 {
+        // Cron mails a failing job's output to its owner: the judge's keeper hears of it.
+        eprintln!("shadowjudge mail tick: {problems} game(s) could not be read; see above and judge.log");
+        return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,7 +2,9 @@
 //!
 //! Only this module, `store` and `mail` touch the filesystem, the network or the clock.
 //! Every command returns `Result<ExitCode, CliError>`; [`main`] maps errors to exit codes
-//! in one place.
+//! in one place: 0 done, 1 done with problems (refused orders or lines, a failed
+//! `verify`, a tick that could not read a game), 2 bad usage or input, 3 reading or
+//! writing failed, 4 not ready (orders missing), 5 a game's files are damaged.
 
 mod game_cmd;
 mod mail_cmd;
@@ -72,6 +74,10 @@ pub enum CliError {
     /// The phase cannot be adjudicated yet.
     #[error("{0}")]
     NotReady(String),
+    /// A game's files are damaged: they do not make a game (a torn or edited journal, a
+    /// state that does not replay, a map that changed under the game).
+    #[error("{0}")]
+    Damaged(String),
 }
 
 impl CliError {
@@ -80,6 +86,7 @@ impl CliError {
             CliError::Usage(_) => ExitCode::from(2),
             CliError::Io(_) => ExitCode::from(3),
             CliError::NotReady(_) => ExitCode::from(4),
+            CliError::Damaged(_) => ExitCode::from(5),
         }
     }
 }

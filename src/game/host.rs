@@ -50,8 +50,46 @@ pub struct JudgeHost {
 /// Hands one mail to the transport (the caller's: SMTP, sendmail, files, or a test's).
 pub type Sender<'a> = dyn FnMut(&OutgoingMail) -> Result<(), SendError> + 'a;
 
-fn host_error(e: GameError) -> HostError {
-    HostError(e.to_string())
+/// What a player is told when a game's files cannot be read: no path, no cause.
+pub const UNAVAILABLE: &str = "the judge could not open this game just now; the game master is told";
+
+/// A failure that is the judge's, not the player's: the game's files are damaged or
+/// unreadable. Players are told [`UNAVAILABLE`]; the cause goes to the log and the master.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub game: String,
+    pub cause: String,
+}
+
+thread_local! {
+    // The problems met while serving mail on this thread, until the caller takes them.
+    // Kept beside the host rather than in it because `GameHost`'s readers take `&self`.
+    static PROBLEMS: std::cell::RefCell<Vec<Problem>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Record an internal problem with a game.
+fn record_problem(game: &str, cause: String) {
+    PROBLEMS.with(|p| p.borrow_mut().push(Problem { game: game.to_string(), cause }));
+}
+
+/// The problems recorded on this thread since the last call.
+pub fn take_problems() -> Vec<Problem> {
+    PROBLEMS.with(|p| std::mem::take(&mut *p.borrow_mut()))
+}
+
+/// How a game error reaches a player: their own mistakes as they are, the judge's as
+/// [`UNAVAILABLE`] (the cause recorded for the master and the log).
+pub(crate) fn player_error(game: &str, e: GameError) -> HostError {
+    if e.is_internal() {
+        record_problem(game, e.to_string());
+        HostError(UNAVAILABLE.to_string())
+    } else {
+        HostError(e.to_string())
+    }
+}
+
+fn host_error(game: &str) -> impl Fn(GameError) -> HostError + '_ {
+    move |e| player_error(game, e)
 }
 
 /// A game name as mail may give it: letters, digits, `-`, `_`, `.`, not starting with a
@@ -218,9 +256,50 @@ impl JudgeHost {
         std::mem::take(&mut self.mails)
     }
 
-    /// The names of every game (directories holding a `game.toml`), sorted.
+    /// Mails to the masters of games with problems (one per game), saying what went
+    /// wrong. A game whose master cannot be read gets none (the log has it).
+    pub fn problem_notices(&self, problems: &[Problem]) -> Vec<OutgoingMail> {
+        let mut mails: Vec<OutgoingMail> = Vec::new();
+        let mut done: Vec<&str> = Vec::new();
+        for p in problems {
+            if done.contains(&p.game.as_str()) {
+                continue;
+            }
+            done.push(&p.game);
+            let Some((name, path)) = self.game_dir(&p.game) else { continue };
+            let Ok(dir) = crate::store::GameDir::open_for_reading(&path) else { continue };
+            let Ok(raw) = dir.read_settings::<toml::Table>() else { continue };
+            let Some(address) = raw.get("master").and_then(|m| m.get("email")).and_then(|e| e.as_str()) else {
+                continue;
+            };
+            let causes: Vec<&str> = problems.iter().filter(|q| q.game == p.game).map(|q| q.cause.as_str()).collect();
+            mails.push(OutgoingMail {
+                to: address.to_string(),
+                subject: header_safe(&format!("{name}: the judge could not open the game"), 120),
+                body: format!(
+                    "The judge could not open {name} while serving mail; players were told only that\n\
+                     the game could not be opened. What went wrong:\n\n{}\n",
+                    causes.iter().map(|c| format!("  {c}")).collect::<Vec<_>>().join("\n")
+                ),
+                in_reply_to: None,
+                references: Vec::new(),
+                kind: MailKind::Generated,
+            });
+        }
+        mails
+    }
+
+    /// The names of every game (directories holding a `game.toml`), sorted. A games
+    /// directory that cannot be read is recorded as a problem (see [`take_problems`]).
     pub fn game_names(&self) -> Vec<String> {
-        let Ok(entries) = std::fs::read_dir(&self.games) else { return Vec::new() };
+        let entries = match std::fs::read_dir(&self.games) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
+            Err(e) => {
+                record_problem("", format!("{}: {e}", self.games.display()));
+                return Vec::new();
+            }
+        };
         let mut names: Vec<String> = entries
             .filter_map(Result::ok)
             .filter(|e| e.path().join("game.toml").is_file())
@@ -261,7 +340,7 @@ impl JudgeHost {
 
     fn read(&self, game: &str) -> Result<OpenGame, HostError> {
         let (_, path) = self.game_dir(game).ok_or_else(|| HostError(format!("there is no game `{game}`")))?;
-        session::open_read_only(&path).map_err(host_error)
+        session::open_read_only(&path).map_err(host_error(game))
     }
 
     fn path_of(&self, game: &str) -> Result<PathBuf, HostError> {
@@ -447,7 +526,10 @@ impl JudgeHost {
                             self.owes_mail(name.clone());
                         }
                     }
-                    Err(e) => done.push(format!("{name}: not read: {e}")),
+                    Err(e) => {
+                        done.push(format!("{name}: not read: {e}"));
+                        record_problem(&name, e.to_string());
+                    }
                 }
                 continue;
             }
@@ -455,6 +537,7 @@ impl JudgeHost {
                 Ok(g) => g,
                 Err(e) => {
                     done.push(format!("{name}: not read: {e}"));
+                    record_problem(&name, e.to_string());
                     continue;
                 }
             };
@@ -495,14 +578,14 @@ impl JudgeHost {
         change: impl FnOnce(&Map, &mut crate::game::settings::Settings) -> Result<T, GameError>,
     ) -> Result<T, HostError> {
         let path = self.path_of(game)?;
-        let mut g = session::open_read_only(&path).map_err(host_error)?;
+        let mut g = session::open_read_only(&path).map_err(host_error(game))?;
         let map = g.game.map.clone();
-        g.update_settings(|s| change(&map, s)).map_err(host_error)
+        g.update_settings(|s| change(&map, s)).map_err(host_error(game))
     }
 
     fn set_deadline(&self, game: &str, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), HostError> {
-        let mut g = session::open_read_only(&self.path_of(game)?).map_err(host_error)?;
-        g.set_deadline(deadline, now).map_err(host_error)
+        let mut g = session::open_read_only(&self.path_of(game)?).map_err(host_error(game))?;
+        g.set_deadline(deadline, now).map_err(host_error(game))
     }
 
     /// Hand `power` to a new player at `address` with a fresh password, mailed to them.
@@ -582,10 +665,21 @@ impl GameHost for JudgeHost {
 
     fn sign_on(&self, game: &str, who: &str) -> Result<SignOnRecord, SignOnError> {
         let (name, path) = self.game_dir(game).ok_or(SignOnError::NoSuchGame)?;
-        if matches!(turn_session::kind_of(&path), Ok(Some(_))) {
-            return turn_host::sign_on(name, &path, who);
+        let unavailable = |e: GameError| {
+            record_problem(&name, e.to_string());
+            SignOnError::Unavailable
+        };
+        match turn_session::kind_of(&path) {
+            Ok(Some(_)) => {
+                return turn_host::sign_on(name.clone(), &path, who).map_err(|e| match e {
+                    Err(e) => unavailable(e),
+                    Ok(e) => e,
+                })
+            }
+            Ok(None) => {}
+            Err(e) => return Err(unavailable(e)),
         }
-        let g = session::open_read_only(&path).map_err(|_| SignOnError::NoSuchGame)?;
+        let g = session::open_read_only(&path).map_err(unavailable)?;
         let (map, settings) = (&g.game.map, &g.game.settings);
         if matches!(who.to_ascii_lowercase().as_str(), "master" | "gm") {
             return Ok(SignOnRecord {
@@ -623,7 +717,7 @@ impl GameHost for JudgeHost {
         }
         let mut g = self.read(&who.game)?;
         let power = power_of(&g.game, who)?;
-        let ack = g.submit(power, text, false, now).map_err(host_error)?;
+        let ack = g.submit(power, text, false, now).map_err(host_error(&who.game))?;
         Ok(to_ack(&ack, g.game.state.deadline))
     }
 
@@ -698,7 +792,7 @@ impl GameHost for JudgeHost {
         if addresses.is_empty() {
             return Err(HostError("nobody plays the powers named, so no one would read it".into()));
         }
-        g.record_press(&who_label(who), names, text, now).map_err(host_error)?;
+        g.record_press(&who_label(who), names, text, now).map_err(host_error(&who.game))?;
         let from_label = match me {
             Some(p) => map.power(p).name.clone(),
             None => "the game master".into(),
@@ -708,7 +802,7 @@ impl GameHost for JudgeHost {
 
     fn set_password(&mut self, who: &Identity, password_hash: &str) -> Result<(), HostError> {
         if let Some((_, path)) = self.turn_game(&who.game) {
-            return turn_host::set_secret(&path, &who.role, Some(password_hash), None).map_err(host_error);
+            return turn_host::set_secret(&path, &who.role, Some(password_hash), None).map_err(host_error(&who.game));
         }
         let role = who.role.clone();
         self.change_settings(&who.game, |map, s| set_secret(map, s, &role, Secret::Password(password_hash)))
@@ -716,7 +810,7 @@ impl GameHost for JudgeHost {
 
     fn set_timezone(&mut self, who: &Identity, zone: Tz) -> Result<(), HostError> {
         if let Some((_, path)) = self.turn_game(&who.game) {
-            return turn_host::set_secret(&path, &who.role, None, Some(zone.name())).map_err(host_error);
+            return turn_host::set_secret(&path, &who.role, None, Some(zone.name())).map_err(host_error(&who.game));
         }
         let role = who.role.clone();
         self.change_settings(&who.game, |map, s| set_secret(map, s, &role, Secret::Zone(zone.name())))
@@ -736,7 +830,7 @@ impl GameHost for JudgeHost {
         }
         let game = who.game.as_str();
         match command {
-            MasterCommand::Process => self.process(game, None, now).map_err(host_error),
+            MasterCommand::Process => self.process(game, None, now).map_err(host_error(game)),
             MasterCommand::Extend { hours } => {
                 let current = self.read(game)?.game.state.deadline;
                 // From the deadline if it is still ahead, else from now: an extension after

@@ -102,6 +102,18 @@ pub enum GameError {
     Over,
     #[error("{0}")]
     Replay(#[from] journal::ReplayError),
+    /// The game's files are there but do not make a game (a missing or mismatched part).
+    #[error("{0}")]
+    Damaged(String),
+}
+
+impl GameError {
+    /// Whether the error is the judge's or the files' (damaged, unreadable), not the
+    /// user's: players are told only that the game could not be opened, the master and
+    /// the log get the cause.
+    pub fn is_internal(&self) -> bool {
+        matches!(self, GameError::Store(_) | GameError::Replay(_) | GameError::Damaged(_) | GameError::Map(_))
+    }
 }
 
 /// A game opened from its directory.
@@ -146,7 +158,7 @@ fn load_map(settings: &Settings, dir: &Path) -> Result<Map, GameError> {
 fn check_map(dir: &GameDir, settings: &Settings, map: &Map) -> Result<(), GameError> {
     let fingerprint = map.id_fingerprint();
     match dir.read_side::<MapRecord>(MAP_FILE)? {
-        Some(recorded) if recorded.fingerprint != fingerprint => Err(GameError::Invalid(format!(
+        Some(recorded) if recorded.fingerprint != fingerprint => Err(GameError::Damaged(format!(
             "{}: this game was created with the map `{}`, and the map `{}` it names now numbers its powers, \
              provinces or coasts differently; the game's files store those numbers, so it cannot be opened \
              with this map (put the original map back, or the map name in game.toml)",
@@ -199,7 +211,7 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
     let journal = dir.journal::<Entry>()?;
     let entries: Vec<Entry> = journal.records().iter().map(|r| r.entry.clone()).collect();
     if !matches!(entries.first(), Some(Entry::Created { .. })) {
-        return Err(GameError::Invalid(format!(
+        return Err(GameError::Damaged(format!(
             "{}: the journal {}; the game cannot be rebuilt (a half-created game, or a damaged one)",
             dir.path().join(crate::store::JOURNAL_FILE).display(),
             if entries.is_empty() { "is empty" } else { "does not start with the game's creation" }

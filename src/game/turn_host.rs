@@ -24,8 +24,13 @@ use crate::mail::send::{results_mails, PhaseResults};
 /// The largest turn file taken by mail, as from the command line.
 pub const MAX_TURN_BYTES: usize = 64 * 1024;
 
-fn host_error(e: GameError) -> HostError {
-    HostError(e.to_string())
+/// A game error as the player sees it (see [`crate::game::host::player_error`]); the game
+/// is named by its directory.
+fn host_error(path: &Path) -> impl Fn(GameError) -> HostError + '_ {
+    move |e| {
+        let game = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        crate::game::host::player_error(&game, e)
+    }
 }
 
 fn zone(name: Option<&str>) -> Option<Tz> {
@@ -33,7 +38,7 @@ fn zone(name: Option<&str>) -> Option<Tz> {
 }
 
 fn read(path: &Path) -> Result<OpenTurnGame, HostError> {
-    turn_session::open_read_only(path).map_err(host_error)
+    turn_session::open_read_only(path).map_err(host_error(path))
 }
 
 fn seat_of(g: &OpenTurnGame, who: &Identity) -> Result<Seat, HostError> {
@@ -45,8 +50,10 @@ fn seat_of(g: &OpenTurnGame, who: &Identity) -> Result<Seat, HostError> {
     }
 }
 
-pub fn sign_on(name: String, path: &Path, who: &str) -> Result<SignOnRecord, SignOnError> {
-    let g = turn_session::open_read_only(path).map_err(|_| SignOnError::NoSuchGame)?;
+/// Find a seat or the master. `Err(Err(e))`: the game could not be opened (the caller
+/// records why); `Err(Ok(e))`: no such seat.
+pub fn sign_on(name: String, path: &Path, who: &str) -> Result<SignOnRecord, Result<SignOnError, GameError>> {
+    let g = turn_session::open_read_only(path).map_err(Err)?;
     if matches!(who.to_ascii_lowercase().as_str(), "master" | "gm") {
         let m = &g.settings.master;
         return Ok(SignOnRecord {
@@ -59,7 +66,7 @@ pub fn sign_on(name: String, path: &Path, who: &str) -> Result<SignOnRecord, Sig
             password_hash: m.password_hash.clone(),
         });
     }
-    let seat = g.player_index(who).ok_or_else(|| SignOnError::NoSuchPower { powers: g.player_names() })?;
+    let seat = g.player_index(who).ok_or_else(|| Ok(SignOnError::NoSuchPower { powers: g.player_names() }))?;
     let p = &g.settings.players[seat];
     Ok(SignOnRecord {
         identity: Identity {
@@ -79,7 +86,7 @@ pub fn submit(path: &Path, who: &Identity, text: &str, now: DateTime<Utc>) -> Re
     }
     let mut g = read(path)?;
     let seat = seat_of(&g, who)?;
-    let sub = g.submit(seat, text, now, now).map_err(host_error)?;
+    let sub = g.submit(seat, text, now, now).map_err(host_error(path))?;
     let mut accepted: Vec<AckOrder> = Vec::new();
     let mut problems: Vec<AckProblem> = Vec::new();
     for l in &sub.ack.lines {
@@ -176,7 +183,7 @@ pub fn master(
     let mut g = read(path)?;
     match command {
         MasterCommand::Process => {
-            let events = g.force(true, now).map_err(host_error)?;
+            let events = g.force(true, now).map_err(host_error(path))?;
             Ok((
                 format!(
                     "Processed: {} event(s); the report goes to everyone. Now: {}.",
@@ -189,11 +196,11 @@ pub fn master(
         MasterCommand::Extend { hours } => {
             let base = g.meta.deadline.filter(|d| *d > now).unwrap_or(now);
             let at = base + Duration::hours(i64::from(*hours));
-            g.set_deadline(Some(at), now).map_err(host_error)?;
+            g.set_deadline(Some(at), now).map_err(host_error(path))?;
             Ok((format!("Deadline extended by {hours} hour(s) to {}.", format_deadline(at, who.timezone)), vec![]))
         }
         MasterCommand::Pause => {
-            g.set_deadline(None, now).map_err(host_error)?;
+            g.set_deadline(None, now).map_err(host_error(path))?;
             Ok(("Game paused: no deadline until `resume`.".into(), vec![]))
         }
         MasterCommand::Resume => {
@@ -206,7 +213,7 @@ pub fn master(
                 .schedule
                 .deadline_for(crate::game::phase::PhaseKind::Movement, now)
                 .map_err(|e| HostError(e.to_string()))?;
-            g.set_deadline(Some(at), now).map_err(host_error)?;
+            g.set_deadline(Some(at), now).map_err(host_error(path))?;
             Ok((format!("Game resumed. New deadline: {}.", format_deadline(at, who.timezone)), vec![]))
         }
         MasterCommand::Replace { power, address } => replace(&mut g, power, address),
@@ -231,7 +238,7 @@ fn replace(g: &mut OpenTurnGame, player: &str, address: &str) -> Result<(String,
             p.timezone = None;
             Ok(p.name.clone())
         })
-        .map_err(host_error)?;
+        .map_err(host_error(g.dir.path()))?;
     let game = g.settings.name.clone();
     let mail = OutgoingMail {
         to: address.to_string(),

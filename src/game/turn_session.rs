@@ -240,7 +240,7 @@ pub fn kind_of(path: &Path) -> Result<Option<String>, GameError> {
     match raw.get("game") {
         None => Ok(None),
         Some(toml::Value::String(kind)) => Ok(Some(kind.clone())),
-        Some(_) => Err(GameError::Invalid(format!(
+        Some(_) => Err(GameError::Damaged(format!(
             "{}: `game` must be a name like \"duplexity\"",
             path.join("game.toml").display()
         ))),
@@ -365,15 +365,15 @@ pub fn open_read_only(path: &Path) -> Result<OpenTurnGame, GameError> {
 fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenTurnGame, GameError> {
     let settings: TurnSettings = dir.read_settings()?;
     let seed_file: SeedFile = dir.read_side(SEED_FILE)?.ok_or_else(|| {
-        GameError::Invalid(format!("{}: the dice's seed file is missing", dir.path().join(SEED_FILE).display()))
+        GameError::Damaged(format!("{}: the dice's seed file is missing", dir.path().join(SEED_FILE).display()))
     })?;
     let seed = Seed::from_hex(&seed_file.seed)
-        .map_err(|e| GameError::Invalid(format!("{}: {e}", dir.path().join(SEED_FILE).display())))?;
+        .map_err(|e| GameError::Damaged(format!("{}: {e}", dir.path().join(SEED_FILE).display())))?;
     let journal = dir.journal::<TurnEntry>()?;
     let entries: Vec<(u64, DateTime<Utc>, TurnEntry)> =
         journal.records().iter().map(|r| (r.seq, r.at, r.entry.clone())).collect();
     if entries.is_empty() {
-        return Err(GameError::Invalid(format!("{}: the journal is empty", dir.path().display())));
+        return Err(GameError::Damaged(format!("{}: the journal is empty", dir.path().display())));
     }
     let cached: Option<(u64, TurnState)> = dir.read_state()?;
     let meta = match cached {
@@ -381,13 +381,13 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenTurnGame, GameError> {
         _ => replay(&settings, &seed, &entries)?,
     };
     if meta.game != settings.game {
-        return Err(GameError::Invalid(format!(
+        return Err(GameError::Damaged(format!(
             "game.toml says `{}` but the journal holds a game of `{}`",
             settings.game, meta.game
         )));
     }
     let game = games::load(&meta.game, &meta.state)
-        .map_err(|e| GameError::Invalid(format!("{}: {e}", dir.path().join("state.json").display())))?;
+        .map_err(|e| GameError::Damaged(format!("{}: {e}", dir.path().join("state.json").display())))?;
     Ok(OpenTurnGame { dir, settings, meta, game, entries, seed, notes })
 }
 
@@ -632,7 +632,7 @@ impl OpenTurnGame {
         let ack = seat.submit(self.game.as_mut(), text, &mut ctx);
         if !ack.changed() {
             // Nothing taken: the game is as it was (the engine must not have rolled).
-            self.game = games::load(&self.meta.game, &self.meta.state).map_err(GameError::Invalid)?;
+            self.game = games::load(&self.meta.game, &self.meta.state).map_err(GameError::Damaged)?;
             return Ok(Submission { ack, events: Vec::new(), seq: None });
         }
         let mut events = ack.events.clone();
@@ -686,7 +686,7 @@ impl OpenTurnGame {
                 self.game.step_label()
             )));
         };
-        self.game = games::load(&self.meta.game, &step.state).map_err(GameError::Invalid)?;
+        self.game = games::load(&self.meta.game, &step.state).map_err(GameError::Damaged)?;
         step.rolls.clear();
         step.events = vec![format!("The game master rolled the game back to the start of {}.", step.label)];
         step.deadline = deadline_after(&self.settings, self.game.as_ref(), self.meta.paused, now)?;

@@ -33,6 +33,9 @@ use crate::store::write_atomic;
 pub const HOME_VAR: &str = "SHADOWJUDGE_HOME";
 
 /// A judge directory that cannot be used.
+/// The judge's log, in the judge directory.
+pub const LOG_FILE: &str = "judge.log";
+
 #[derive(Debug, thiserror::Error)]
 pub enum HomeError {
     #[error("{}: {message}", .path.display())]
@@ -84,6 +87,26 @@ impl JudgeHome {
     }
 
     /// Where the game directories are.
+    pub fn log_path(&self) -> PathBuf {
+        self.root.join(LOG_FILE)
+    }
+
+    /// Append a line to the judge's log (`judge.log`): what went wrong where a mail
+    /// server's pipe shows no output. Best effort: a log that cannot be written is said on
+    /// standard error, and nothing else fails for it.
+    pub fn log(&self, now: chrono::DateTime<chrono::Utc>, line: &str) {
+        use std::io::Write;
+        let path = self.log_path();
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| writeln!(f, "{} {}", now.format("%Y-%m-%dT%H:%M:%SZ"), line.replace('\n', " / ")));
+        if let Err(e) = written {
+            eprintln!("shadowjudge: {}: {e}", path.display());
+        }
+    }
+
     pub fn games_dir(&self) -> PathBuf {
         self.root.join("games")
     }

@@ -53,6 +53,9 @@ pub enum SignOnError {
     NoSuchPower {
         powers: Vec<String>,
     },
+    /// The game exists but the judge cannot open it now (its files are damaged or
+    /// unreadable); the host has told the master and the log why.
+    Unavailable,
 }
 
 /// A host-side failure, as text for the player (the host words it).

@@ -259,6 +259,16 @@ fn place(block: &Block, host: &impl GameHost, out: &mut String) -> Option<Identi
             );
             return None;
         }
+        Err(SignOnError::Unavailable) => {
+            let _ = writeln!(
+                out,
+                "{shown} (line {}): the judge could not open game `{}` just now; the game master is told. \
+                 Nothing was done: send this again later.",
+                block.line,
+                cap(&signon.game, 40)
+            );
+            return None;
+        }
         Err(SignOnError::NoSuchPower { powers }) => {
             let _ = writeln!(
                 out,

@@ -257,7 +257,7 @@ fn cli_a_corrupt_journal_line_is_an_error_naming_the_file_and_line() {
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     for command in ["status", "history", "results"] {
         let run = game.run(command, &[]);
-        assert_eq!(run.code, 3, "{command}: {}", run.stderr);
+        assert_eq!(run.code, 5, "{command}: damaged files have their own exit code: {}", run.stderr);
         assert!(run.stderr.starts_with("error: "), "{command}: {}", run.stderr);
         assert!(run.stderr.contains("journal.jsonl:2:"), "{command}: {}", run.stderr);
     }
@@ -271,7 +271,7 @@ fn cli_a_bad_value_in_game_toml_is_an_error_naming_the_file_and_line() {
     assert!(text.starts_with("name = \"game\"\nvariant = \"standard\"\n"), "{text}");
     std::fs::write(&path, text.replacen("variant = \"standard\"", "variant = \"chess\"", 1)).unwrap();
     let run = game.run("status", &[]);
-    assert_eq!(run.code, 3);
+    assert_eq!(run.code, 5, "damaged files have their own exit code");
     assert!(run.stderr.contains("game.toml:2:"), "{}", run.stderr);
     assert!(run.stderr.contains("unknown variant `chess`"), "{}", run.stderr);
 }

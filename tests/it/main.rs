@@ -7,6 +7,7 @@ mod game_engine;
 mod game_files;
 mod grammar;
 mod harness;
+mod honest_errors;
 mod judge_dir;
 mod mail;
 mod mail_judge;
