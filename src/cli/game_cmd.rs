@@ -304,6 +304,9 @@ pub fn history(a: DirArgs) -> Result<ExitCode, CliError> {
     let g = open_to_read(&a.dir)?;
     let records = g.dir.journal::<Entry>().map_err(|e| CliError::Io(e.to_string()))?;
     let mut rows = Vec::new();
+    // The phase the game was in when each entry was written (an adjudication is shown
+    // under the phase it adjudicated, the entries after it under the next).
+    let mut current = g.game.state.phase;
     for r in records.records() {
         let (what, phase) = match &r.entry {
             Entry::Created { state } => ("created".to_string(), state.phase),
@@ -313,11 +316,16 @@ pub fn history(a: DirArgs) -> Result<ExitCode, CliError> {
             }
             Entry::RolledBack { to, .. } => (format!("rolled back to {to}"), *to),
             Entry::DrawDeclared { notice, state } => (notice.clone(), state.phase),
-            Entry::DrawVote { power } => (format!("{power} votes for a draw"), g.game.state.phase),
-            Entry::DeadlineSet { deadline } => {
-                (format!("deadline set: {}", deadline_text(*deadline)), g.game.state.phase)
+            Entry::DrawVote { power } => (format!("{power} votes for a draw"), current),
+            Entry::DeadlineSet { deadline } => (format!("deadline set: {}", deadline_text(*deadline)), current),
+            Entry::Press { from, to, .. } => (format!("press from {from} to {}", to.join(", ")), current),
+        };
+        current = match &r.entry {
+            Entry::Created { state } | Entry::Adjudicated { state, .. } | Entry::DrawDeclared { state, .. } => {
+                state.phase
             }
-            Entry::Press { from, to, .. } => (format!("press from {from} to {}", to.join(", ")), g.game.state.phase),
+            Entry::RolledBack { to, .. } => *to,
+            _ => current,
         };
         rows.push(json!({"seq": r.seq, "at": r.at, "phase": phase.code(), "event": what}));
         if !a.json {

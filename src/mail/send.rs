@@ -241,16 +241,3 @@ pub fn results_mails(results: &PhaseResults<'_>, contacts: &[Contact]) -> Vec<Ou
         })
         .collect()
 }
-
-/// Mail a phase's results to everyone in `contacts`; each recipient's outcome, in order.
-pub fn send_results(
-    outbox: &Outbox,
-    settings: &MailSettings,
-    results: &PhaseResults<'_>,
-    contacts: &[Contact],
-    now: DateTime<Utc>,
-) -> Vec<(String, Result<(), SendError>)> {
-    let mails = results_mails(results, contacts);
-    let sent = outbox.send_all(settings, &mails, now);
-    mails.into_iter().map(|m| m.to).zip(sent).collect()
-}

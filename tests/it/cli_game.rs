@@ -275,3 +275,23 @@ fn cli_a_bad_value_in_game_toml_is_an_error_naming_the_file_and_line() {
     assert!(run.stderr.contains("game.toml:2:"), "{}", run.stderr);
     assert!(run.stderr.contains("unknown variant `chess`"), "{}", run.stderr);
 }
+
+#[test]
+fn cli_history_shows_each_entry_under_the_phase_it_happened_in() {
+    let (game, _) = TestGame::new();
+    for (command, extra) in
+        [("adjudicate", &["--force"][..]), ("draw", &["--power", "france"]), ("rollback", &["S1901M"])]
+    {
+        let run = game.run(command, extra);
+        assert_eq!(run.code, 0, "{command}: {}", run.stderr);
+    }
+    let history = game.run("history", &["--json"]);
+    let rows: serde_json::Value = serde_json::from_str(&history.stdout).unwrap();
+    let vote = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["event"].as_str().is_some_and(|e| e.eq_ignore_ascii_case("france votes for a draw")))
+        .expect("the vote");
+    assert_eq!(vote["phase"], "F1901M", "the vote was cast in Fall 1901, though the game is back in Spring");
+}
