@@ -1,38 +1,13 @@
 //! The game master's commands, run through the built binary in a temporary directory with
 //! the clock fixed (`SHADOWJUDGE_NOW`), as a game master would run them.
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+
+use crate::harness::Run;
 
 const NOW: &str = "2026-01-01T12:00:00Z";
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
 fn shadowjudge(args: &[&str], stdin: Option<&str>) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shadowjudge"))
-        .args(args)
-        .env("SHADOWJUDGE_NOW", NOW)
-        .env_remove("RUST_BACKTRACE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
-    drop(input);
-    let out = child.wait_with_output().unwrap();
-    let run = Run {
-        code: out.status.code().expect("exited, not killed"),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    };
-    assert!(!run.stderr.contains("panicked"), "shadowjudge {args:?} panicked:\n{}", run.stderr);
-    run
+    crate::harness::shadowjudge_at(NOW, None, args, stdin.map(str::as_bytes), &[])
 }
 
 /// A new standard game in a temporary directory.

@@ -26,15 +26,14 @@ impl Run {
     }
 }
 
-/// Run `shadowjudge ARGS` at `now` in `cwd` (or the current directory), with `stdin`.
+/// Run `shadowjudge ARGS` with the clock fixed at `now` (`None`: the real clock) in `cwd`
+/// (or the current directory), with `stdin` and extra environment.
 pub fn shadowjudge_at(now: &str, cwd: Option<&Path>, args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_shadowjudge"));
-    cmd.args(args)
-        .env("SHADOWJUDGE_NOW", now)
-        .env_remove("RUST_BACKTRACE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    if !now.is_empty() {
+        cmd.env("SHADOWJUDGE_NOW", now);
+    }
+    cmd.args(args).env_remove("RUST_BACKTRACE").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     if let Some(dir) = cwd {
         cmd.current_dir(dir);
     }
@@ -42,12 +41,16 @@ pub fn shadowjudge_at(now: &str, cwd: Option<&Path>, args: &[&str], stdin: Optio
         cmd.env(k, v);
     }
     let mut child = cmd.spawn().expect("the binary runs");
-    {
-        let mut input = child.stdin.take().expect("piped");
-        // A command that does not read its input may close it first: not an error here.
-        let _ = input.write_all(stdin.unwrap_or(b""));
-    }
+    let mut input = child.stdin.take().expect("piped");
+    let bytes = stdin.unwrap_or(b"").to_vec();
+    // Written from another thread, so a command that answers as it reads cannot fill its
+    // output pipe and wait for us while we wait for it. A command that does not read its
+    // input may close it first: not an error here.
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&bytes);
+    });
     let out = child.wait_with_output().expect("the binary finishes");
+    writer.join().expect("the writer thread");
     let run = Run {
         code: out.status.code().expect("exited, not killed"),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use chrono::{DateTime, Duration, TimeZone, Utc, Weekday};
 use chrono_tz::Tz;
@@ -524,7 +524,8 @@ fn a_message_delivered_twice_is_applied_once() {
 
 #[test]
 fn two_hundred_concurrent_messages_each_apply_exactly_once() {
-    let host = Arc::new(Mutex::new(FakeHost::new()));
+    // Each thread has its own host (as each `mail ingest` process has), so the ingests run
+    // at once and only the shared claims decide which delivery applies.
     let intake = Arc::new(MemoryIntake::default());
     let messages: Vec<Vec<u8>> = (0..200)
         .map(|i| {
@@ -540,29 +541,33 @@ fn two_hundred_concurrent_messages_each_apply_exactly_once() {
     let messages = Arc::new(messages);
     let threads: Vec<_> = (0..8)
         .map(|t| {
-            let (host, intake, messages) = (host.clone(), intake.clone(), messages.clone());
+            let (intake, messages) = (intake.clone(), messages.clone());
             std::thread::spawn(move || {
+                let mut host = FakeHost::new();
                 let mut outcomes = Vec::new();
                 // Every message is delivered twice, by different threads.
                 for i in (0..400).filter(|i| i % 8 == t) {
                     let raw = &messages[i % 200];
-                    let mut game = host.lock().unwrap();
-                    outcomes.push(ingest(raw, &mut *game, &*intake, &settings(), now()).disposition);
+                    outcomes.push(ingest(raw, &mut host, &*intake, &settings(), now()).disposition);
                 }
-                outcomes
+                (outcomes, host.calls)
             })
         })
         .collect();
-    let outcomes: Vec<Disposition> = threads.into_iter().flat_map(|t| t.join().unwrap()).collect();
+    let (mut outcomes, mut calls): (Vec<Disposition>, Vec<String>) = (Vec::new(), Vec::new());
+    for t in threads {
+        let (o, c) = t.join().unwrap();
+        outcomes.extend(o);
+        calls.extend(c);
+    }
     assert_eq!(outcomes.iter().filter(|d| matches!(d, Disposition::Applied { .. })).count(), 200);
     assert_eq!(outcomes.iter().filter(|d| matches!(d, Disposition::Duplicate { .. })).count(), 200);
-    let host = host.lock().unwrap();
     for i in 0..200 {
         let tag = format!("#{i}");
-        let n = host.calls.iter().filter(|c| c.ends_with(&tag)).count();
+        let n = calls.iter().filter(|c| c.ends_with(&tag)).count();
         assert_eq!(n, 1, "message {i} applied {n} times");
     }
-    assert_eq!(host.calls.len(), 200);
+    assert_eq!(calls.len(), 200);
 }
 
 #[test]

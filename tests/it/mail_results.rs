@@ -86,29 +86,23 @@ impl Judge {
 
     /// The real binary's `mail tick` at `now`; its output.
     fn tick(&self, now: &str) -> String {
-        let out = Command::new(env!("CARGO_BIN_EXE_shadowjudge"))
-            .args(["mail", "tick"])
-            .env("SHADOWJUDGE_NOW", now)
-            .env("SHADOWJUDGE_HOME", &self.root)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "mail tick failed: {}", String::from_utf8_lossy(&out.stderr));
-        String::from_utf8(out.stdout).unwrap()
+        let home = self.root.to_str().unwrap();
+        let run = crate::harness::shadowjudge_at(now, None, &["mail", "tick"], None, &[("SHADOWJUDGE_HOME", home)]);
+        assert_eq!(run.code, 0, "mail tick failed: {}", run.stderr);
+        run.stdout
     }
 
     /// The real binary's `mail ingest` of one message at `now`; its exit code.
     fn deliver(&self, now: &str, raw: &str) -> i32 {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_shadowjudge"))
-            .args(["mail", "ingest"])
-            .env("SHADOWJUDGE_NOW", now)
-            .env("SHADOWJUDGE_HOME", &self.root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(raw.as_bytes()).unwrap();
-        child.wait().unwrap().code().unwrap()
+        let home = self.root.to_str().unwrap();
+        crate::harness::shadowjudge_at(
+            now,
+            None,
+            &["mail", "ingest"],
+            Some(raw.as_bytes()),
+            &[("SHADOWJUDGE_HOME", home)],
+        )
+        .code
     }
 
     /// The mails written to the outbox since the last call.

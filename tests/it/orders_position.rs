@@ -1,5 +1,4 @@
 //! `orders check --position`: orders understood but impossible in a position are warnings.
-use std::process::Command;
 
 fn check(position: &str, orders: &str, json: bool) -> (i32, String, String) {
     let dir = tempfile::tempdir().unwrap();
@@ -7,13 +6,12 @@ fn check(position: &str, orders: &str, json: bool) -> (i32, String, String) {
     let file = dir.path().join("orders.txt");
     std::fs::write(&pos, position).unwrap();
     std::fs::write(&file, orders).unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_shadowjudge"));
-    cmd.args(["orders", "check", "--position"]).arg(&pos).arg(&file);
+    let mut args = vec!["orders", "check", "--position", pos.to_str().unwrap(), file.to_str().unwrap()];
     if json {
-        cmd.arg("--json");
+        args.push("--json");
     }
-    let out = cmd.output().unwrap();
-    (out.status.code().unwrap(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    let run = crate::harness::shadowjudge_at("", None, &args, None, &[]);
+    (run.code, run.stdout, run.stderr)
 }
 
 const SPRING: &str =

@@ -1,29 +1,16 @@
 //! `shadowjudge resolve`: the real binary on JSON Lines, a property test that no input
 //! makes the batch function panic, and `--jobs 2` printing the same bytes as `--jobs 1`.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use proptest::prelude::*;
 use shadowjudge::judge::batch::resolve_line;
 use shadowjudge::judge::random::random_phase;
 use shadowjudge::map::Map;
 
 fn run_resolve(args: &[&str], input: &str) -> (String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shadowjudge"))
-        .arg("resolve")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_string();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).expect("write stdin"));
-    let out = child.wait_with_output().expect("the binary finishes");
-    writer.join().expect("writer");
-    (String::from_utf8(out.stdout).expect("utf-8 output"), out.status.success())
+    let mut all = vec!["resolve"];
+    all.extend_from_slice(args);
+    let run = crate::harness::shadowjudge_at("", None, &all, Some(input.as_bytes()), &[]);
+    (run.stdout, run.code == 0)
 }
 
 #[test]

@@ -60,7 +60,25 @@ impl Italy {
         );
         let mut after = self.units.clone();
         apply_winter(&mut after, std::slice::from_ref(&w));
-        w.orders.into_iter().map(|(_, o)| o).chain(w.civil_disorder).collect()
+        let outcomes: Vec<WinterOutcome> = w.orders.into_iter().map(|(_, o)| o).chain(w.civil_disorder).collect();
+        // Applying the Winter builds exactly the units built and removes exactly the ones
+        // removed, on the board each names.
+        for board in 0..2 {
+            let mut expected = self.units[board].clone();
+            for o in &outcomes {
+                match o {
+                    WinterOutcome::Built { board: b, unit } if b.0 as usize == board => expected.push(*unit),
+                    WinterOutcome::Removed { board: b, unit } | WinterOutcome::CivilDisorder { board: b, unit, .. }
+                        if b.0 as usize == board =>
+                    {
+                        expected.retain(|u| u != unit)
+                    }
+                    _ => {}
+                }
+            }
+            assert_eq!(after[board], expected, "board {board} after the Winter");
+        }
+        outcomes
     }
 
     fn row(&self) -> LedgerRow {

@@ -227,13 +227,10 @@ fn dry_run_of_the_shipped_game(shipped: &Path) {
     let before = read_all();
     let names: Vec<&str> = before.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["game.toml", "journal.jsonl", "map.json", "state.json"]);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_shadowjudge"))
-        .args(["adjudicate", "--dry-run"])
-        .arg(shipped)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8(out.stdout).unwrap();
+    let out =
+        crate::harness::shadowjudge_at("", None, &["adjudicate", "--dry-run", shipped.to_str().unwrap()], None, &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let text = out.stdout;
     assert!(text.starts_with("shadow-example: Fall 1905 movement results (Shadow Worlds Diplomacy)"), "{text}");
     for line in [
         "=== Board A ===",
