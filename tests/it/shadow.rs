@@ -63,7 +63,7 @@ impl Italy {
         let outcomes: Vec<WinterOutcome> = w.orders.into_iter().map(|(_, o)| o).chain(w.civil_disorder).collect();
         // Applying the Winter builds exactly the units built and removes exactly the ones
         // removed, on the board each names.
-        for board in 0..2 {
+        for (board, now) in after.iter().enumerate() {
             let mut expected = self.units[board].clone();
             for o in &outcomes {
                 match o {
@@ -76,7 +76,7 @@ impl Italy {
                     _ => {}
                 }
             }
-            assert_eq!(after[board], expected, "board {board} after the Winter");
+            assert_eq!(*now, expected, "board {board} after the Winter");
         }
         outcomes
     }
