@@ -8,13 +8,13 @@ use chrono::{DateTime, Utc};
 use serde_json::json;
 
 use super::{now, read_input, CliError};
-use crate::game::phase::Phase;
 use crate::game::position::parse_position;
 use crate::game::session::{self, GameError, OpenGame};
 use crate::game::settings::{parse_players, Settings, VariantKind};
 use crate::game::state::GameState;
 use crate::judge::rulebook::{Edition, Rulebook};
 use crate::map::Map;
+use crate::phase::Phase;
 use crate::variant::shadow::VictoryCounts;
 
 #[derive(clap::Args, Debug)]
@@ -295,7 +295,7 @@ pub fn status(a: DirArgs) -> Result<ExitCode, CliError> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    print!("{}", crate::game::host::status_text(game, None, None));
+    print!("{}", crate::game::status::status_text(game, None, None));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -344,8 +344,7 @@ pub fn results(a: ResultsArgs) -> Result<ExitCode, CliError> {
     let report = match &a.phase {
         None => reports.last().copied().ok_or_else(|| CliError::Usage("no phase has been adjudicated yet".into()))?,
         Some(p) => {
-            let phase: Phase =
-                p.parse().map_err(|e: crate::game::phase::PhaseParseError| CliError::Usage(e.to_string()))?;
+            let phase: Phase = p.parse().map_err(|e: crate::phase::PhaseParseError| CliError::Usage(e.to_string()))?;
             reports
                 .iter()
                 .rev()
@@ -364,8 +363,7 @@ pub fn results(a: ResultsArgs) -> Result<ExitCode, CliError> {
 
 pub fn rollback(a: RollbackArgs) -> Result<ExitCode, CliError> {
     let mut g = open(&a.dir)?;
-    let phase: Phase =
-        a.phase.parse().map_err(|e: crate::game::phase::PhaseParseError| CliError::Usage(e.to_string()))?;
+    let phase: Phase = a.phase.parse().map_err(|e: crate::phase::PhaseParseError| CliError::Usage(e.to_string()))?;
     g.rollback(phase, now()).map_err(game_error)?;
     println!("Rolled back to the start of {phase}. The journal keeps everything that came after.");
     Ok(ExitCode::SUCCESS)

@@ -17,7 +17,7 @@ use chrono::{DateTime, Utc};
 use clap::Subcommand;
 
 use super::{now, CliError};
-use crate::game::host::{set_password_at, take_problems, tick_judge, JudgeHost};
+use crate::host::{set_password_at, take_problems, tick_judge, JudgeHost};
 use crate::mail::home::{JudgeHome, HOME_VAR};
 use crate::mail::host::Role;
 use crate::mail::ingest::{Intake, StoreIntake, EX_TEMPFAIL};

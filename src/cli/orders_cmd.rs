@@ -12,13 +12,13 @@ use annotate_snippets::{Level, Renderer, Snippet};
 
 use super::CliError;
 use crate::game::engine::Game;
-use crate::game::phase::PhaseKind;
 use crate::game::position::parse_position;
 use crate::game::settings::{Settings, VariantKind};
 use crate::game::state::GameState;
 use crate::map::{Map, PowerId};
 use crate::order::grammar::{parse_orders, Diagnostic, ParsedFile, ParsedOrder};
 use crate::order::power_label;
+use crate::phase::PhaseKind;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum OrdersCommand {

@@ -14,9 +14,9 @@ use super::game_cmd::{
 use super::{now, read_input, CliError};
 use crate::dice::Seed;
 use crate::game::settings::Master;
-use crate::game::turn::MASTER;
 use crate::game::turn_session::{self, parse_turn_players, OpenTurnGame, Seat, TurnEntry, TurnSettings, VerifyFailure};
 use crate::games::Options;
+use crate::turn::MASTER;
 
 /// The largest turn file taken (a turn is a few lines; this is hundreds of them).
 pub const MAX_TURN_BYTES: usize = 64 * 1024;

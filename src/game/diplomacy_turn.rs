@@ -5,13 +5,13 @@
 //! game awaits the powers that still owe orders; nothing is automatic (a phase is
 //! adjudicated when the master or the deadline says so), and forcing adjudicates the
 //! phase with the defaults for missing orders. Diplomacy rolls no dice. The Diplomacy
-//! store, journal and mail path ([`crate::game::session`], [`crate::game::host`]) keep
+//! store, journal and mail path ([`crate::game::session`], [`crate::host`]) keep
 //! their own journal format, which predates this contract.
 
 use crate::game::engine::Game;
 use crate::game::state::GameEnd;
-use crate::game::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
 use crate::map::PowerId;
+use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
 
 impl TurnGame for Game {
     fn kind(&self) -> &'static str {
@@ -92,7 +92,7 @@ impl TurnGame for Game {
     }
 
     fn report_text(&self) -> String {
-        crate::game::host::status_text(self, None, None)
+        crate::game::status::status_text(self, None, None)
     }
 
     fn status_json(&self) -> serde_json::Value {

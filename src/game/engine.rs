@@ -10,7 +10,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::phase::{Phase, PhaseKind, Season};
 use crate::game::settings::{Settings, VariantKind};
 use crate::game::state::{BoardState, GameEnd, GameState, Retreating, StoredOrder};
 use crate::judge::adjustment::{adjudicate_adjustments, AdjustmentOrderResult, AdjustmentRules, DefaultAdjustment};
@@ -22,6 +21,7 @@ use crate::judge::Unit;
 use crate::map::{Map, PowerId};
 use crate::order::grammar::{parse_orders, ParsedOrder};
 use crate::order::{Board, Order, Place, UnitRef};
+use crate::phase::{Phase, PhaseKind, Season};
 use crate::report::{BoardReport, DislodgedLine, LedgerLine, OrderLine, PhaseReport, Standing};
 use crate::variant::shadow::{self, WinterOrder, WinterOutcome};
 

@@ -10,8 +10,8 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use crate::game::engine::Game;
-use crate::game::phase::Phase;
 use crate::game::state::GameState;
+use crate::phase::Phase;
 use crate::report::PhaseReport;
 
 /// One journal entry of a Diplomacy game.

@@ -4,15 +4,20 @@
 //! the state cache); `journal` rebuilds any state from the journal.
 pub mod diplomacy_turn;
 pub mod engine;
-pub mod host;
 pub mod journal;
-pub mod phase;
 pub mod position;
 pub mod schedule;
 pub mod script;
 pub mod session;
 pub mod settings;
 pub mod state;
-pub mod turn;
-pub mod turn_host;
+pub mod status;
 pub mod turn_session;
+
+/// Phases live below every layer that names them ([`crate::phase`]); this path stays for
+/// the code that reached them here.
+pub use crate::phase;
+
+/// The turn-game contract moved to [`crate::turn`]; this path stays until every caller
+/// names it there.
+pub use crate::turn;

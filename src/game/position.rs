@@ -27,9 +27,9 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::game::phase::{Phase, PhaseKind, Season};
 use crate::judge::{Dislodgement, Ownership, Unit};
 use crate::map::{Map, PowerId, UnitType};
+use crate::phase::{Phase, PhaseKind, Season};
 
 /// One board of a position.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc, Weekday};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
-use crate::game::phase::PhaseKind;
+use crate::phase::PhaseKind;
 
 /// A bad schedule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

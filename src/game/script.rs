@@ -22,13 +22,14 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Duration, Utc};
 use serde::Deserialize;
 
-use crate::game::phase::Phase;
 use crate::game::position::parse_position;
 use crate::game::session::{self, GameError, OpenGame};
 use crate::game::settings::{parse_players, Settings, VariantKind};
 use crate::game::state::GameState;
 use crate::map::Map;
+use crate::phase::Phase;
 use crate::report::PhaseReport;
+use crate::store;
 use crate::variant::shadow::VictoryCounts;
 
 #[derive(Deserialize)]
@@ -59,7 +60,7 @@ fn invalid(msg: String) -> GameError {
 /// Play the example in `example_dir` into a new game directory `game_dir`. The clock starts
 /// at `start` and moves one day per phase, so the journal is the same on every run.
 pub fn play(example_dir: &Path, game_dir: &Path, start: DateTime<Utc>) -> Result<Played, GameError> {
-    let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| invalid(format!("{}: {e}", p.display())));
+    let read = |p: &Path| store::read_text(p).map_err(|e| invalid(e.to_string()));
     let file = example_dir.join("example.toml");
     let ex: ExampleFile = toml::from_str(&read(&file)?)
         .map_err(|e| invalid(format!("{}: {}", file.display(), e.to_string().trim_end())))?;
@@ -82,17 +83,16 @@ pub fn play(example_dir: &Path, game_dir: &Path, start: DateTime<Utc>) -> Result
         }
     };
     let stop_before: Option<Phase> = match &ex.stop_before {
-        Some(p) => Some(p.parse().map_err(|e: crate::game::phase::PhaseParseError| invalid(e.to_string()))?),
+        Some(p) => Some(p.parse().map_err(|e: crate::phase::PhaseParseError| invalid(e.to_string()))?),
         None => None,
     };
     let orders_dir = example_dir.join(&ex.orders);
     let mut phases: Vec<(Phase, PathBuf)> = Vec::new();
-    for entry in std::fs::read_dir(&orders_dir).map_err(|e| invalid(format!("{}: {e}", orders_dir.display())))? {
-        let entry = entry.map_err(|e| invalid(e.to_string()))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
+    for path in store::list_dir(&orders_dir).map_err(|e| invalid(e.to_string()))? {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let phase: Phase =
             name.parse().map_err(|_| invalid(format!("{}: `{name}` is not a phase code", orders_dir.display())))?;
-        phases.push((phase, entry.path()));
+        phases.push((phase, path));
     }
     phases.sort();
     let mut now = start;
@@ -118,7 +118,7 @@ pub fn play(example_dir: &Path, game_dir: &Path, start: DateTime<Utc>) -> Result
             Some((p, _)) if *p < phase => {
                 return Err(invalid(format!("orders for {p}, but the game went from there to {phase} without it")));
             }
-            None if phase.kind == crate::game::phase::PhaseKind::Movement => break,
+            None if phase.kind == crate::phase::PhaseKind::Movement => break,
             _ => {}
         }
         now += Duration::days(1);
@@ -131,12 +131,11 @@ pub fn play(example_dir: &Path, game_dir: &Path, start: DateTime<Utc>) -> Result
 }
 
 fn submit_folder(game: &mut OpenGame, dir: &Path, now: DateTime<Utc>) -> Result<(), GameError> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| invalid(format!("{}: {e}", dir.display())))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
+    let files: Vec<PathBuf> = store::list_dir(dir)
+        .map_err(|e| invalid(e.to_string()))?
+        .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == "txt"))
         .collect();
-    files.sort();
     for f in files {
         let stem = f.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let power = game
@@ -144,7 +143,7 @@ fn submit_folder(game: &mut OpenGame, dir: &Path, now: DateTime<Utc>) -> Result<
             .map
             .lookup_power(&stem)
             .ok_or_else(|| invalid(format!("{}: no power called `{stem}`", f.display())))?;
-        let text = std::fs::read_to_string(&f).map_err(|e| invalid(format!("{}: {e}", f.display())))?;
+        let text = store::read_text(&f).map_err(|e| invalid(e.to_string()))?;
         let ack = game.submit(power, &text, false, now)?;
         if !ack.problems.is_empty() {
             let lines: Vec<String> = ack.problems.iter().map(|p| format!("line {}: {}", p.line, p.message)).collect();

@@ -24,10 +24,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::engine::{Acknowledgement, Game};
 use crate::game::journal::{self, Entry};
-use crate::game::phase::Phase;
 use crate::game::settings::Settings;
 use crate::game::state::GameState;
 use crate::map::{Map, PowerId};
+use crate::phase::Phase;
 use crate::report::PhaseReport;
 use crate::store::{GameDir, GameLock, StoreError, TaskLock};
 

@@ -2,11 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::phase::Phase;
 use crate::game::position::{BoardPosition, Position};
 use crate::judge::{Dislodgement, Ownership, Unit};
 use crate::map::{Map, PowerId, RegionId};
 use crate::order::{Board, Order, Place};
+use crate::phase::Phase;
 
 /// A dislodged unit waiting for its retreat order, with the places it may go.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

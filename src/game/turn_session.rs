@@ -25,13 +25,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::dice::{self, Dice, Roll, Seed};
 use crate::game::journal::ReplayError;
-use crate::game::phase::PhaseKind;
 use crate::game::schedule::DeadlinePolicy;
 use crate::game::session::GameError;
 use crate::game::settings::Master;
-use crate::game::turn::{Ending, TurnAck, TurnContext, TurnGame, MASTER};
 use crate::games::{self, Options};
+use crate::phase::PhaseKind;
 use crate::store::{GameDir, GameLock, StoreError};
+use crate::turn::{Ending, TurnAck, TurnContext, TurnGame, MASTER};
 
 /// The side file holding the dice's secret seed.
 pub const SEED_FILE: &str = "seed.json";

@@ -1,5 +1,5 @@
 //! The small games the judge runs besides Diplomacy, one module each, every one an
-//! implementation of [`crate::game::turn::TurnGame`].
+//! implementation of [`crate::turn::TurnGame`].
 //!
 //! A game module owns its rules, its turn-file grammar and its reports. It rolls only
 //! through the [`crate::dice::Dice`] it is handed, reads no clock but `ctx.now`, does no
@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::game::turn::{TurnContext, TurnGame};
+use crate::turn::{TurnContext, TurnGame};
 
 /// The kinds of game this module runs, as written in game.toml (`game = "..."`).
 pub const KINDS: &[&str] = &[];

@@ -12,7 +12,7 @@
 //! - [`settings`]: the `[mail]` table of the judge's TOML.
 //! - [`home`]: the judge directory (judge.toml, games/, spool/, outbox/, tick.json).
 //!
-//! The game side of [`GameHost`] is [`crate::game::host::JudgeHost`].
+//! The game side of [`GameHost`] is [`crate::host::JudgeHost`].
 //!
 //! This layer never adjudicates and never reads a game's files: everything about games
 //! goes through [`GameHost`]. It never sends mail while ingesting: ingest returns the mails

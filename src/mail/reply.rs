@@ -3,8 +3,7 @@
 //!
 //! Nothing here sends: [`crate::mail::send`] turns an [`OutgoingMail`] into a real message.
 
-use chrono::{DateTime, Utc};
-use chrono_tz::Tz;
+pub use crate::report::format_deadline;
 
 /// What kind of automatic mail this is (RFC 3834 `Auto-Submitted`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,19 +75,6 @@ pub fn reply_references(references: &[String], message_id: Option<&str>) -> Vec<
     out.split_off(skip)
 }
 
-/// A deadline in UTC and, when the reader has a zone, in their own time:
-/// `Sat 2025-03-01 18:00 UTC (Sat 2025-03-01 19:00 CET, Europe/Paris)`.
-pub fn format_deadline(at: DateTime<Utc>, zone: Option<Tz>) -> String {
-    let utc = at.format("%a %Y-%m-%d %H:%M UTC").to_string();
-    match zone {
-        Some(zone) if zone != chrono_tz::UTC => {
-            let local = at.with_timezone(&zone);
-            format!("{utc} ({}, {})", local.format("%a %Y-%m-%d %H:%M %Z"), zone.name())
-        }
-        _ => utc,
-    }
-}
-
 /// A duration for people: `2 days 3 hours`, `45 minutes`.
 pub fn format_duration(d: chrono::Duration) -> String {
     let minutes = d.num_minutes().max(0);
@@ -114,7 +100,7 @@ pub fn format_duration(d: chrono::Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chrono::TimeZone;
+    use chrono::{TimeZone, Utc};
 
     #[test]
     fn header_injection_is_flattened() {

@@ -6,7 +6,10 @@ use std::fmt::Write;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::phase::Phase;
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+
+use crate::phase::Phase;
 
 /// What happened in one phase of one game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -239,4 +242,17 @@ fn write_order(out: &mut String, o: &OrderLine) {
     let board = o.board.map(|b| format!("[{b}] ")).unwrap_or_default();
     let reason = if o.reason.is_empty() { String::new() } else { format!(": {}", o.reason) };
     let _ = writeln!(out, "  {board}{:<28} {}{reason}", o.order, o.result);
+}
+
+/// A deadline in UTC and, when the reader has a zone, in their own time:
+/// `Sat 2025-03-01 18:00 UTC (Sat 2025-03-01 19:00 CET, Europe/Paris)`.
+pub fn format_deadline(at: DateTime<Utc>, zone: Option<Tz>) -> String {
+    let utc = at.format("%a %Y-%m-%d %H:%M UTC").to_string();
+    match zone {
+        Some(zone) if zone != chrono_tz::UTC => {
+            let local = at.with_timezone(&zone);
+            format!("{utc} ({}, {})", local.format("%a %Y-%m-%d %H:%M %Z"), zone.name())
+        }
+        _ => utc,
+    }
 }

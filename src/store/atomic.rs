@@ -16,7 +16,7 @@ const TEMP_MARK: &str = ".tmp-";
 /// crash, and at no instant can a reader see a half-written file.
 ///
 /// The temp file is `.<name>.tmp-<pid>-<n>` beside the target; a crash can leave one
-/// behind, and [`remove_temp_files`] (run by the game lock and the spool) clears them.
+/// behind, and `remove_temp_files` (run by the game lock and the spool) clears them.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     let temp = write_temp(path, bytes)?;
     if let Err(source) = fs::rename(&temp, path) {

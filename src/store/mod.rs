@@ -108,6 +108,17 @@ pub fn read_text(path: &Path) -> Result<String, StoreError> {
     })
 }
 
+/// The entries of a folder (an example's order folders), as paths sorted by name, the
+/// error naming the folder.
+pub fn list_dir(dir: &Path) -> Result<Vec<PathBuf>, StoreError> {
+    let mut paths = Vec::new();
+    for entry in fs::read_dir(dir).map_err(StoreError::io(dir))? {
+        paths.push(entry.map_err(StoreError::io(dir))?.path());
+    }
+    paths.sort();
+    Ok(paths)
+}
+
 /// Whether `name` may name a side file: a plain lowercase name ending in `.json`, none of
 /// the store's own files.
 fn side_name_ok(name: &str) -> bool {

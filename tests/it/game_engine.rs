@@ -1,9 +1,9 @@
 //! The phase machine, driven directly (no files).
 use shadowjudge::game::engine::Game;
-use shadowjudge::game::phase::{Phase, PhaseKind, Season};
 use shadowjudge::game::settings::{Settings, VariantKind};
 use shadowjudge::game::state::{GameEnd, GameState};
 use shadowjudge::map::Map;
+use shadowjudge::phase::{Phase, PhaseKind, Season};
 
 fn game(variant: VariantKind) -> Game {
     let map = Map::standard();

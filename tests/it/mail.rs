@@ -11,7 +11,6 @@ use chrono::{DateTime, Duration, TimeZone, Utc, Weekday};
 use chrono_tz::Tz;
 use proptest::prelude::*;
 
-use shadowjudge::game::phase::PhaseKind;
 use shadowjudge::mail::deadline::{plan_tick, tick_mails, DeadlinePolicy, GameClock, Schedule, TickAction, TickLog};
 use shadowjudge::mail::host::{
     Ack, AckOrder, AckProblem, Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, PressDelivery,
@@ -23,6 +22,7 @@ use shadowjudge::mail::reply::{MailKind, OutgoingMail};
 use shadowjudge::mail::send::{build_outbox, results_mails, PhaseResults};
 use shadowjudge::mail::settings::{MailSettings, Security, TransportSettings};
 use shadowjudge::mail::{ingest, poll_maildir, IngestOutcome};
+use shadowjudge::phase::PhaseKind;
 
 // ---------------------------------------------------------------------------------------
 // The fake host

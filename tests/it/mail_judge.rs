@@ -9,11 +9,11 @@ use chrono::{TimeZone, Utc};
 
 use crate::harness::Run;
 use crate::judge_dir::{self, message, Eml, Outbox};
-use shadowjudge::game::host::{set_password_at, JudgeHost};
 use shadowjudge::game::journal::Entry;
 use shadowjudge::game::session;
 use shadowjudge::game::settings::{parse_players, Settings, VariantKind};
 use shadowjudge::game::state::GameState;
+use shadowjudge::host::{set_password_at, JudgeHost};
 use shadowjudge::mail::home::JudgeHome;
 use shadowjudge::mail::ingest as ingest_one;
 use shadowjudge::mail::ingest::{Disposition, StoreIntake};

@@ -19,18 +19,18 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 
 use crate::judge_dir::{self, message, Eml, Outbox};
-use shadowjudge::game::host::{set_password_at, tick_judge, JudgeHost};
 use shadowjudge::game::journal::Entry;
-use shadowjudge::game::phase::Phase;
 use shadowjudge::game::session::{self, MailedFile, MAILED_FILE};
 use shadowjudge::game::settings::{parse_players, Settings, VariantKind};
 use shadowjudge::game::state::GameState;
+use shadowjudge::host::{set_password_at, tick_judge, JudgeHost};
 use shadowjudge::mail::home::JudgeHome;
 use shadowjudge::mail::ingest::{ingest, Disposition, StoreIntake};
 use shadowjudge::mail::password::hash_password_with_cost;
 use shadowjudge::mail::reply::OutgoingMail;
 use shadowjudge::mail::send::{Mailer, SendError};
 use shadowjudge::map::Map;
+use shadowjudge::phase::Phase;
 use shadowjudge::store::fault::{self, FaultPoint};
 use shadowjudge::store::GameDir;
 

@@ -9,6 +9,7 @@ mod grammar;
 mod harness;
 mod honest_errors;
 mod judge_dir;
+mod layers;
 mod mail;
 mod mail_judge;
 mod mail_results;

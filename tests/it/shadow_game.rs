@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, TimeZone, Utc};
 use shadowjudge::game::engine::Game;
 use shadowjudge::game::journal;
-use shadowjudge::game::phase::Phase;
 use shadowjudge::game::script::{self, Played};
 use shadowjudge::game::session;
 use shadowjudge::game::state::{GameEnd, GameState};
 use shadowjudge::map::Map;
+use shadowjudge::phase::Phase;
 use shadowjudge::report::{LedgerLine, OrderLine, PhaseReport};
 
 /// The files of a game directory that are shipped (never the lock or temp files).

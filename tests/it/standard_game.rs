@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, TimeZone, Utc};
 use shadowjudge::game::engine::Game;
 use shadowjudge::game::journal;
-use shadowjudge::game::phase::Phase;
 use shadowjudge::game::script::{play, Played};
 use shadowjudge::game::session;
 use shadowjudge::game::state::GameState;
 use shadowjudge::map::Map;
+use shadowjudge::phase::Phase;
 
 fn example_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/standard-game")

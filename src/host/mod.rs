@@ -1,9 +1,9 @@
 //! [`JudgeHost`]: the mail layer's [`GameHost`] over real game directories
 //! (`JUDGE/games/<name>/`), and the deadline tick over the same games.
 //!
-//! It lives in `game`, not in `mail`, because it is the game side of the trait: mail keeps
-//! its promise never to open a game's files, and everything here goes through
-//! [`session`] (the game's lock, the journal first, then the state). Each call opens the
+//! It is a layer of its own, above both `game` and `mail`, because it is the game side of
+//! the mail layer's trait: mail keeps its promise never to open a game's files, and
+//! everything here goes through [`session`] (the game's lock, the journal first, then the state). Each call opens the
 //! game afresh, so any number of hosts, threads and processes may serve one game at once:
 //! the store's lock orders the writes.
 //!
@@ -15,18 +15,19 @@
 //! delays the results to the next `mail tick`, which mails whatever is still owed.
 //! Nothing here reads the clock or opens a transport.
 
+pub mod turn;
+
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Tz;
 
 use crate::game::engine::{Acknowledgement, Game};
-use crate::game::phase::Phase;
 use crate::game::session::{self, GameError, MailingOutcome, OpenGame, OwedResults};
 use crate::game::settings::Player;
-use crate::game::{turn_host, turn_session};
+use crate::game::status::status_text;
+use crate::game::turn_session;
 use crate::mail::deadline::{plan_tick, tick_mails, GameClock, TickAction, TickLog};
 use crate::mail::home::{HomeError, JudgeHome};
 use crate::mail::host::{
@@ -37,6 +38,7 @@ use crate::mail::password::{generate_password, hash_password};
 use crate::mail::reply::{format_deadline, header_safe, MailKind, OutgoingMail};
 use crate::mail::send::{results_mails, PhaseResults, SendError};
 use crate::map::{normalize_name, Map, PowerId};
+use crate::phase::Phase;
 
 /// The games of one judge directory, as mail sees them.
 #[derive(Debug)]
@@ -165,78 +167,6 @@ pub fn to_ack(ack: &Acknowledgement, deadline: Option<DateTime<Utc>>) -> Ack {
         missing: ack.missing.clone(),
         deadline,
     }
-}
-
-/// The game as a role may see it: phase, deadline, who is in, centers and units, and a
-/// power's own orders so far (never anyone else's).
-pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> String {
-    let map = &game.map;
-    let mut out = String::new();
-    let _ = writeln!(out, "{} ({}): {}", game.settings.name, game.settings.variant.name(), game.state.phase);
-    for line in game.option_lines() {
-        let _ = writeln!(out, "  {line}");
-    }
-    match (&game.state.end, game.state.deadline) {
-        (Some(end), _) => {
-            let _ = writeln!(out, "{}", game.end_notice(end));
-        }
-        (None, Some(at)) => {
-            let _ = writeln!(out, "Deadline: {}", format_deadline(at, zone));
-        }
-        (None, None) => {
-            let _ = writeln!(out, "No deadline (the game is paused or run by hand).");
-        }
-    }
-    let plus = if game.state.boards.len() > 1 { " (A+B)" } else { "" };
-    for p in map.power_ids() {
-        let mark = if game.state.eliminated.contains(&p) {
-            "out"
-        } else if game.state.submitted.contains(&p) {
-            "orders in"
-        } else if game.has_duty(p) {
-            "waiting"
-        } else {
-            "-"
-        };
-        let centers: Vec<String> = game.state.boards.iter().map(|b| b.ownership.count(p).to_string()).collect();
-        let units: Vec<String> =
-            game.state.boards.iter().map(|b| b.units.iter().filter(|u| u.power == p).count().to_string()).collect();
-        let _ = writeln!(
-            out,
-            "  {:<8} {:<10} centers {}{plus}, units {}{plus}",
-            map.power(p).name,
-            mark,
-            centers.join("+"),
-            units.join("+")
-        );
-    }
-    let ledger = game.ledger();
-    if !ledger.is_empty() {
-        let _ = writeln!(out, "Ledger: power, count (control list), units A+B, delta");
-        for l in ledger {
-            let _ = writeln!(
-                out,
-                "  {:<8} {:>3} ({:>2}) {:>2}+{:<2} {:+}",
-                l.power, l.count, l.control_list, l.units_a, l.units_b, l.delta
-            );
-        }
-    }
-    if let Some(me) = viewer {
-        let mine: Vec<&str> = game.state.orders.iter().filter(|o| o.power == me).map(|o| o.text.as_str()).collect();
-        if mine.is_empty() {
-            let _ = writeln!(out, "Your orders this phase: none yet.");
-        } else {
-            let _ = writeln!(out, "Your orders this phase:");
-            for o in mine {
-                let _ = writeln!(out, "  {o}");
-            }
-        }
-        let missing = game.missing_orders(me);
-        if !missing.is_empty() {
-            let _ = writeln!(out, "Still without orders: {}", missing.join(", "));
-        }
-    }
-    out
 }
 
 impl JudgeHost {
@@ -421,7 +351,7 @@ impl JudgeHost {
         for name in names {
             let Some((name, path)) = self.game_dir(&name) else { continue };
             if matches!(turn_session::kind_of(&path), Ok(Some(_))) {
-                match turn_host::mail_reports(&name, &path, wait, send) {
+                match turn::mail_reports(&name, &path, wait, send) {
                     Ok(lines) => done.extend(lines),
                     Err(e) => done.push(format!("{name}: reports not mailed: {e}")),
                 }
@@ -518,7 +448,7 @@ impl JudgeHost {
             let log = logs.entry(name.clone()).or_default();
             let path = self.games.join(&name);
             if matches!(turn_session::kind_of(&path), Ok(Some(_))) {
-                match turn_host::tick(&name, &path, now, log) {
+                match turn::tick(&name, &path, now, log) {
                     Ok((lines, mails, processed)) => {
                         done.extend(lines);
                         self.mails.extend(mails);
@@ -671,7 +601,7 @@ impl GameHost for JudgeHost {
         };
         match turn_session::kind_of(&path) {
             Ok(Some(_)) => {
-                return turn_host::sign_on(name.clone(), &path, who).map_err(|e| match e {
+                return turn::sign_on(name.clone(), &path, who).map_err(|e| match e {
                     Err(e) => unavailable(e),
                     Ok(e) => e,
                 })
@@ -709,7 +639,7 @@ impl GameHost for JudgeHost {
 
     fn submit_orders(&mut self, who: &Identity, text: &str, now: DateTime<Utc>) -> Result<Ack, HostError> {
         if let Some((name, path)) = self.turn_game(&who.game) {
-            let (ack, kept) = turn_host::submit(&path, who, text, now)?;
+            let (ack, kept) = turn::submit(&path, who, text, now)?;
             if kept {
                 self.owes_mail(name);
             }
@@ -727,7 +657,7 @@ impl GameHost for JudgeHost {
 
     fn status(&self, who: &Identity) -> Result<String, HostError> {
         if let Some((_, path)) = self.turn_game(&who.game) {
-            return turn_host::status(&path);
+            return turn::status(&path);
         }
         let g = self.read(&who.game)?;
         let viewer = power_of(&g.game, who).ok();
@@ -736,7 +666,7 @@ impl GameHost for JudgeHost {
 
     fn history(&self, who: &Identity) -> Result<String, HostError> {
         if let Some((_, path)) = self.turn_game(&who.game) {
-            return turn_host::history(&path);
+            return turn::history(&path);
         }
         let g = self.read(&who.game)?;
         let reports = g.reports();
@@ -802,7 +732,7 @@ impl GameHost for JudgeHost {
 
     fn set_password(&mut self, who: &Identity, password_hash: &str) -> Result<(), HostError> {
         if let Some((_, path)) = self.turn_game(&who.game) {
-            return turn_host::set_secret(&path, &who.role, Some(password_hash), None).map_err(host_error(&who.game));
+            return turn::set_secret(&path, &who.role, Some(password_hash), None).map_err(host_error(&who.game));
         }
         let role = who.role.clone();
         self.change_settings(&who.game, |map, s| set_secret(map, s, &role, Secret::Password(password_hash)))
@@ -810,7 +740,7 @@ impl GameHost for JudgeHost {
 
     fn set_timezone(&mut self, who: &Identity, zone: Tz) -> Result<(), HostError> {
         if let Some((_, path)) = self.turn_game(&who.game) {
-            return turn_host::set_secret(&path, &who.role, None, Some(zone.name())).map_err(host_error(&who.game));
+            return turn::set_secret(&path, &who.role, None, Some(zone.name())).map_err(host_error(&who.game));
         }
         let role = who.role.clone();
         self.change_settings(&who.game, |map, s| set_secret(map, s, &role, Secret::Zone(zone.name())))
@@ -821,7 +751,7 @@ impl GameHost for JudgeHost {
             return Err(HostError("only the game master may do that".into()));
         }
         if let Some((name, path)) = self.turn_game(&who.game) {
-            let (text, mails) = turn_host::master(&path, who, command, now)?;
+            let (text, mails) = turn::master(&path, who, command, now)?;
             self.mails.extend(mails);
             if *command == MasterCommand::Process {
                 self.owes_mail(name);
@@ -872,7 +802,7 @@ impl GameHost for JudgeHost {
 
     fn contacts(&self, game: &str) -> Vec<Contact> {
         if let Some((_, path)) = self.turn_game(game) {
-            return turn_session::open_read_only(&path).map(|g| turn_host::contacts(&g)).unwrap_or_default();
+            return turn_session::open_read_only(&path).map(|g| turn::contacts(&g)).unwrap_or_default();
         }
         self.read(game).map(|g| Self::contacts_of(&g.game)).unwrap_or_default()
     }
@@ -912,7 +842,7 @@ fn set_secret(
 /// Set a role's password in the game at `path` (the game master's `mail password`).
 pub fn set_password_at(path: &Path, who: &str, password_hash: &str) -> Result<(Role, Option<String>), GameError> {
     if turn_session::kind_of(path)?.is_some() {
-        return turn_host::set_password_at(path, who, password_hash);
+        return turn::set_password_at(path, who, password_hash);
     }
     let mut g = session::open_read_only(path)?;
     let map = g.game.map.clone();

@@ -1,4 +1,4 @@
-//! The mail host's side of the small games: what [`crate::game::host::JudgeHost`] does
+//! The mail host's side of the small games: what [`crate::host::JudgeHost`] does
 //! for a game directory whose game.toml names a `game`. Everything goes through
 //! [`turn_session`] (the lock, the journal first); nothing here knows any particular game.
 //!
@@ -24,12 +24,12 @@ use crate::mail::send::{results_mails, PhaseResults};
 /// The largest turn file taken by mail, as from the command line.
 pub const MAX_TURN_BYTES: usize = 64 * 1024;
 
-/// A game error as the player sees it (see [`crate::game::host::player_error`]); the game
+/// A game error as the player sees it (see [`crate::host::player_error`]); the game
 /// is named by its directory.
 fn host_error(path: &Path) -> impl Fn(GameError) -> HostError + '_ {
     move |e| {
         let game = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        crate::game::host::player_error(&game, e)
+        crate::host::player_error(&game, e)
     }
 }
 
@@ -211,7 +211,7 @@ pub fn master(
                 .settings
                 .deadlines
                 .schedule
-                .deadline_for(crate::game::phase::PhaseKind::Movement, now)
+                .deadline_for(crate::phase::PhaseKind::Movement, now)
                 .map_err(|e| HostError(e.to_string()))?;
             g.set_deadline(Some(at), now).map_err(host_error(path))?;
             Ok((format!("Game resumed. New deadline: {}.", format_deadline(at, who.timezone)), vec![]))
@@ -284,7 +284,7 @@ pub fn mail_reports(
     name: &str,
     path: &Path,
     wait: bool,
-    send: &mut crate::game::host::Sender<'_>,
+    send: &mut crate::host::Sender<'_>,
 ) -> Result<Vec<String>, GameError> {
     let mut done = Vec::new();
     let g = turn_session::open_read_only(path)?;

@@ -1,0 +1,82 @@
+//! The Diplomacy game's status as a role may see it, for `status` on the command line and
+//! by mail.
+
+use std::fmt::Write;
+
+use chrono_tz::Tz;
+
+use crate::game::engine::Game;
+use crate::map::PowerId;
+use crate::report::format_deadline;
+
+/// The game as a role may see it: phase, deadline, who is in, centers and units, and a
+/// power's own orders so far (never anyone else's).
+pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> String {
+    let map = &game.map;
+    let mut out = String::new();
+    let _ = writeln!(out, "{} ({}): {}", game.settings.name, game.settings.variant.name(), game.state.phase);
+    for line in game.option_lines() {
+        let _ = writeln!(out, "  {line}");
+    }
+    match (&game.state.end, game.state.deadline) {
+        (Some(end), _) => {
+            let _ = writeln!(out, "{}", game.end_notice(end));
+        }
+        (None, Some(at)) => {
+            let _ = writeln!(out, "Deadline: {}", format_deadline(at, zone));
+        }
+        (None, None) => {
+            let _ = writeln!(out, "No deadline (the game is paused or run by hand).");
+        }
+    }
+    let plus = if game.state.boards.len() > 1 { " (A+B)" } else { "" };
+    for p in map.power_ids() {
+        let mark = if game.state.eliminated.contains(&p) {
+            "out"
+        } else if game.state.submitted.contains(&p) {
+            "orders in"
+        } else if game.has_duty(p) {
+            "waiting"
+        } else {
+            "-"
+        };
+        let centers: Vec<String> = game.state.boards.iter().map(|b| b.ownership.count(p).to_string()).collect();
+        let units: Vec<String> =
+            game.state.boards.iter().map(|b| b.units.iter().filter(|u| u.power == p).count().to_string()).collect();
+        let _ = writeln!(
+            out,
+            "  {:<8} {:<10} centers {}{plus}, units {}{plus}",
+            map.power(p).name,
+            mark,
+            centers.join("+"),
+            units.join("+")
+        );
+    }
+    let ledger = game.ledger();
+    if !ledger.is_empty() {
+        let _ = writeln!(out, "Ledger: power, count (control list), units A+B, delta");
+        for l in ledger {
+            let _ = writeln!(
+                out,
+                "  {:<8} {:>3} ({:>2}) {:>2}+{:<2} {:+}",
+                l.power, l.count, l.control_list, l.units_a, l.units_b, l.delta
+            );
+        }
+    }
+    if let Some(me) = viewer {
+        let mine: Vec<&str> = game.state.orders.iter().filter(|o| o.power == me).map(|o| o.text.as_str()).collect();
+        if mine.is_empty() {
+            let _ = writeln!(out, "Your orders this phase: none yet.");
+        } else {
+            let _ = writeln!(out, "Your orders this phase:");
+            for o in mine {
+                let _ = writeln!(out, "  {o}");
+            }
+        }
+        let missing = game.missing_orders(me);
+        if !missing.is_empty() {
+            let _ = writeln!(out, "Still without orders: {}", missing.join(", "));
+        }
+    }
+    out
+}

@@ -1,0 +1,155 @@
+//! The layer order of ARCHITECTURE.md, checked: each module of `src/` may name only the
+//! modules below it (`crate::x` paths outside its tests), files are opened only by the IO
+//! layers, and the clock is read only by the command line.
+
+use std::path::{Path, PathBuf};
+
+/// Every module of the library, lowest first. A module may import one of a lower rank,
+/// never one of its own rank or above. Keep in step with ARCHITECTURE.md.
+const RANKS: &[(&str, u8)] = &[
+    ("map", 0),
+    ("phase", 0),
+    ("dice", 0),
+    ("store", 0),
+    ("order", 1),
+    ("judge", 2),
+    ("variant", 3),
+    ("report", 4),
+    ("turn", 5),
+    ("games", 6),
+    ("game", 7),
+    ("mail", 8),
+    ("host", 9),
+    ("cli", 10),
+];
+
+/// The layers that may open files; the rest take text and give text.
+const IO_LAYERS: &[&str] = &["store", "mail", "host", "cli"];
+
+fn rank(module: &str) -> Option<u8> {
+    RANKS.iter().find(|(m, _)| *m == module).map(|(_, r)| *r)
+}
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The module a source file belongs to: `src/game/engine.rs` -> `game`.
+fn module_of(src: &Path, file: &Path) -> Option<String> {
+    let rel = file.strip_prefix(src).unwrap();
+    let first = rel.components().next()?.as_os_str().to_string_lossy().into_owned();
+    let name = first.strip_suffix(".rs").unwrap_or(&first).to_string();
+    (name != "lib" && name != "main").then_some(name)
+}
+
+/// The code lines of a file that are not comments, up to its test module.
+fn code_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .take_while(|(_, l)| !l.starts_with("#[cfg(test)]"))
+        .filter(|(_, l)| !l.trim_start().starts_with("//"))
+        .map(|(i, l)| (i + 1, l))
+}
+
+/// Every `crate::name` a line names.
+fn crate_paths(line: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("crate::") {
+        let before = rest[..at].chars().last();
+        let tail = &rest[at + "crate::".len()..];
+        let name: String = tail.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        // `$crate::` in macros and `shadowjudge_crate::` are not paths into this crate.
+        if !matches!(before, Some(c) if c.is_ascii_alphanumeric() || c == '_' || c == '$') && !name.is_empty() {
+            found.push(name);
+        }
+        rest = tail;
+    }
+    found
+}
+
+/// Whether `line` holds `word` as a path start (`fs::read`, not `ParsedFile::default`).
+fn names(line: &str, word: &str) -> bool {
+    line.match_indices(word)
+        .any(|(at, _)| !line[..at].chars().last().is_some_and(|c| c.is_ascii_alphanumeric() || c == '_'))
+}
+
+/// What breaks the layer order in the library's sources, one line each.
+fn violations(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    sources(src, &mut files);
+    files.sort();
+    let mut out = Vec::new();
+    for file in files {
+        let Some(module) = module_of(src, &file) else { continue };
+        let Some(own) = rank(&module) else {
+            out.push(format!("{}: module `{module}` has no place in the layer order", file.display()));
+            continue;
+        };
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in code_lines(&text) {
+            for target in crate_paths(line) {
+                if target == module {
+                    continue;
+                }
+                match rank(&target) {
+                    Some(r) if r < own => {}
+                    _ => out
+                        .push(format!("{}:{n}: `{module}` imports `{target}`, which is not below it", file.display())),
+                }
+            }
+            let opens_files = ["fs::", "File::"].iter().any(|w| names(line, w));
+            if opens_files && !IO_LAYERS.contains(&module.as_str()) {
+                out.push(format!("{}:{n}: `{module}` opens files; only {IO_LAYERS:?} do", file.display()));
+            }
+            if line.contains("Utc::now") && module != "cli" {
+                out.push(format!("{}:{n}: `{module}` reads the clock; only `cli` does", file.display()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_module_imports_only_the_layers_below_it() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let found = violations(&src);
+    assert!(found.is_empty(), "the layer order is broken:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_check_finds_an_upward_import_a_file_opened_and_the_clock_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path();
+    std::fs::create_dir_all(src.join("judge")).unwrap();
+    std::fs::write(src.join("lib.rs"), "pub mod judge;\n").unwrap();
+    std::fs::write(
+        src.join("judge/mod.rs"),
+        "use crate::map::Map;\nuse crate::game::engine::Game;\n// crate::mail in a comment\n\
+         fn f() { let _ = std::fs::read(\"x\"); let _ = chrono::Utc::now(); }\n\
+         #[cfg(test)]\nmod tests { use crate::cli; }\n",
+    )
+    .unwrap();
+    std::fs::write(src.join("dice.rs"), "macro_rules! m { () => { $crate::dice::x() } }\n").unwrap();
+    std::fs::write(src.join("extra.rs"), "").unwrap();
+    std::fs::write(src.join("store.rs"), "fn f() { std::fs::read(\"x\"); }\n").unwrap();
+    std::fs::create_dir_all(src.join("order")).unwrap();
+    std::fs::write(src.join("order/mod.rs"), "fn f() -> ParsedFile { ParsedFile::default() }\n").unwrap();
+    let found = violations(src);
+    assert_eq!(found.len(), 4, "{found:#?}");
+    for wanted in [
+        "judge/mod.rs:2: `judge` imports `game`, which is not below it",
+        "judge/mod.rs:4: `judge` opens files",
+        "judge/mod.rs:4: `judge` reads the clock",
+        "module `extra` has no place",
+    ] {
+        assert!(found.iter().any(|f| f.contains(wanted)), "missing {wanted:?} in {found:#?}");
+    }
+}
