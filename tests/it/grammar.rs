@@ -3,7 +3,6 @@
 //! as a binary.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use proptest::prelude::*;
 use shadowjudge::map::Map;
@@ -214,19 +213,8 @@ fn grammar_a_file_of_one_megabyte_is_read_whole() {
 
 /// Run the built binary with `args`, feeding `stdin`; (exit code, stdout, stderr).
 fn run_binary(args: &[&str], stdin: &str) -> (i32, String, String) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shadowjudge"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A command that does not read its input closes the pipe early: that is no failure.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    let out = child.wait_with_output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    let run = crate::harness::shadowjudge_at("", None, args, Some(stdin.as_bytes()), &[("NO_COLOR", "1")]);
+    (run.code, run.stdout, run.stderr)
 }
 
 #[test]
