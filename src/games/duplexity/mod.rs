@@ -1,0 +1,231 @@
+//! Duplexity (Jonathan Leistiko, 2009) for two players by turn files and email, as our
+//! rulings read it (docs/duplexity.md).
+//!
+//! - [`board`]: the 8 x 5 board, spaces, pieces and the invariant.
+//! - [`rules`]: the game state and every rule: setup, the round, actions, landing, the
+//!   deadline defaults. A typed API for programs that play.
+//! - [`turnfile`]: the nom grammar of turn-file lines.
+//! - [`report`]: the grid report and `status --json`.
+//!
+//! [`DuplexityGame`] is the [`TurnGame`] the judge runs: it reads turn files line by line
+//! (each line applied at once, so a later line sees what an earlier one did), runs the
+//! automatic steps as soon as no input is awaited, and rolls only through the context's
+//! dice. Nothing here does IO or reads a clock, and nothing imports Diplomacy code.
+
+pub mod board;
+pub mod random;
+pub mod report;
+pub mod rules;
+pub mod turnfile;
+
+#[cfg(test)]
+mod tests;
+
+use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
+
+pub use self::board::{Space, Zone};
+pub use self::rules::{Action, Bid, Duplexity, Log, Order, Settings, Stage, Token, Way};
+use self::turnfile::{parse_line, Command};
+use super::Options;
+
+/// The game kind, as written in game.toml.
+pub const KIND: &str = "duplexity";
+
+/// The options a game takes, with what each does (for errors and docs).
+pub const OPTIONS: &[(&str, &str)] = &[
+    ("pawn_limit", "the most pawns a player may have on the board (a number, or `none`: unlimited)"),
+    ("max_rounds", "the game is drawn after this round (a number, or `none`: no limit)"),
+];
+
+/// Duplexity as the judge runs it: the game, and what it said that no call returned yet
+/// (who places first, told at creation).
+#[derive(Debug)]
+pub struct DuplexityGame {
+    pub game: Duplexity,
+    news: Vec<String>,
+}
+
+/// Read the options of a new game.
+pub fn settings(options: &Options) -> Result<Settings, String> {
+    let mut settings = Settings::default();
+    for (key, raw) in options {
+        let slot = match key.as_str() {
+            "pawn_limit" => &mut settings.pawn_limit,
+            "max_rounds" => &mut settings.max_rounds,
+            _ => {
+                return Err(format!(
+                    "unknown option `{key}` for duplexity: the options are {}",
+                    OPTIONS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(" and ")
+                ))
+            }
+        };
+        let v = raw.trim();
+        *slot = if v.eq_ignore_ascii_case("none") {
+            None
+        } else {
+            match v.parse::<u32>() {
+                Ok(n) if n >= 1 => Some(n),
+                _ => return Err(format!("option {key} = `{raw}`: give a whole number from 1, or `none`")),
+            }
+        };
+    }
+    Ok(settings)
+}
+
+/// A new game: exactly two players; the judge rolls who places first.
+pub fn create(players: Vec<String>, options: &Options, ctx: &mut TurnContext<'_>) -> Result<DuplexityGame, String> {
+    let settings = settings(options)?;
+    let names: [String; 2] = players
+        .try_into()
+        .map_err(|p: Vec<String>| format!("Duplexity is for exactly 2 players; the players file names {}", p.len()))?;
+    let mut log = Log::new();
+    let game = Duplexity::new(names, settings, ctx.dice, &mut log);
+    Ok(DuplexityGame { game, news: log.lines })
+}
+
+/// A stored game, checked.
+pub fn load(state: &serde_json::Value) -> Result<DuplexityGame, String> {
+    let game: Duplexity = serde_json::from_value(state.clone()).map_err(|e| format!("not a Duplexity game: {e}"))?;
+    if let Some(fault) = game.fault() {
+        return Err(format!("not a possible Duplexity game: {fault}"));
+    }
+    Ok(DuplexityGame { game, news: Vec::new() })
+}
+
+impl DuplexityGame {
+    /// One line, understood: apply it for `player`.
+    fn apply(
+        &mut self,
+        player: u8,
+        command: Command,
+        ctx: &mut TurnContext<'_>,
+        log: &mut Log,
+    ) -> Result<String, rules::Refusal> {
+        let g = &mut self.game;
+        match command {
+            Command::Place(s) => g.place(player, s, log),
+            Command::Bid(b) => g.bid(player, b, log),
+            Command::Pawn { pawn, actions } => g.activate(player, pawn, actions, ctx.dice, log),
+            Command::To { location, zone, actions } => g.choose(player, location, zone, actions, ctx.dice, log),
+        }
+    }
+}
+
+impl TurnGame for DuplexityGame {
+    fn kind(&self) -> &'static str {
+        KIND
+    }
+
+    fn players(&self) -> Vec<String> {
+        self.game.players.iter().map(|p| p.name.clone()).collect()
+    }
+
+    fn submit(&mut self, player: usize, text: &str, ctx: &mut TurnContext<'_>) -> TurnAck {
+        let mut log = Log::new();
+        let mut lines = Vec::new();
+        let seat = u8::try_from(player).ok().filter(|p| *p < 2);
+        for (i, raw) in text.lines().enumerate() {
+            let n = i + 1;
+            let content = raw.split('#').next().unwrap_or_default();
+            if content.trim().is_empty() {
+                continue;
+            }
+            let Some(seat) = seat else {
+                lines.push(LineAnswer::refused(n, 1, format!("seat {player} does not play in this game")));
+                continue;
+            };
+            if self.game.ending.is_some() {
+                lines.push(LineAnswer::refused(n, 1, "the game is over"));
+                continue;
+            }
+            match parse_line(content) {
+                Err(d) => {
+                    let mut answer = LineAnswer::refused(n, d.column, format!("not understood: {}", d.message));
+                    answer.hint = d.hint;
+                    lines.push(answer);
+                }
+                Ok(command) => match self.apply(seat, command, ctx, &mut log) {
+                    Ok(done) => {
+                        lines.push(LineAnswer::accepted(n, done));
+                        self.game.settle(ctx.dice, &mut log);
+                    }
+                    Err(r) => {
+                        let mut answer = LineAnswer::refused(n, 1, format!("illegal: {}", r.reason));
+                        answer.hint = r.hint;
+                        lines.push(answer);
+                    }
+                },
+            }
+        }
+        TurnAck { lines, events: log.lines }
+    }
+
+    fn awaiting(&self) -> Awaiting {
+        let players = self.game.awaited().into_iter().map(usize::from).collect();
+        let what = match &self.game.stage {
+            Stage::Setup { .. } => "a pawn placed in the Present (`place P3`)".to_string(),
+            Stage::Bid { .. } => "bids (`bid 2`, or `bid 2 first`)".to_string(),
+            Stage::Act { pending: Some(p), .. } => format!(
+                "where the pawn at {} moves, with its roll of {} (`to {}` or `to {}`)",
+                p.pawn,
+                p.roll,
+                p.choices[0].location(),
+                p.choices[1].location()
+            ),
+            Stage::Act { .. } => "a pawn's activation (`pawn P3: move +, gather`)".to_string(),
+            Stage::Over => String::new(),
+        };
+        Awaiting { players, what }
+    }
+
+    fn advance(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String> {
+        let mut log = Log::new();
+        log.lines = std::mem::take(&mut self.news);
+        self.game.settle(ctx.dice, &mut log);
+        log.lines
+    }
+
+    fn force(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String> {
+        let mut log = Log::new();
+        self.game.force(ctx.dice, &mut log);
+        log.lines
+    }
+
+    fn ending(&self) -> Option<Ending> {
+        self.game.ending.clone()
+    }
+
+    fn round(&self) -> u32 {
+        self.game.round
+    }
+
+    fn step_label(&self) -> String {
+        report::step_label(&self.game)
+    }
+
+    fn option_lines(&self) -> Vec<String> {
+        let s = &self.game.settings;
+        vec![
+            match s.pawn_limit {
+                Some(n) => format!("pawn_limit = {n} (pawns on the board per player)"),
+                None => "pawn_limit = none (unlimited pawns)".into(),
+            },
+            match s.max_rounds {
+                Some(n) => format!("max_rounds = {n} (drawn after round {n})"),
+                None => "max_rounds = none (no round limit)".into(),
+            },
+        ]
+    }
+
+    fn report_text(&self) -> String {
+        report::text(&self.game)
+    }
+
+    fn status_json(&self) -> serde_json::Value {
+        report::status_json(&self.game)
+    }
+
+    fn save(&self) -> serde_json::Value {
+        serde_json::to_value(&self.game).unwrap_or_default()
+    }
+}
