@@ -8,6 +8,8 @@
 //! ownership update, elimination and victory -> Winter adjustments -> Spring.
 //! Pure: no IO and no clock; the store journals what this module decides.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::game::phase::{Phase, PhaseKind, Season};
@@ -29,7 +31,9 @@ use crate::variant::shadow::{self, WinterOrder, WinterOutcome};
 #[derive(Clone, Debug)]
 pub struct Game {
     pub settings: Settings,
-    pub map: Map,
+    /// Shared: every game on the same map file holds the one loaded copy (see
+    /// [`crate::map::cache`]).
+    pub map: Arc<Map>,
     pub state: GameState,
 }
 
@@ -108,8 +112,8 @@ fn board_label(variant: VariantKind, board: Board) -> Option<char> {
 }
 
 impl Game {
-    pub fn new(settings: Settings, map: Map, state: GameState) -> Game {
-        Game { settings, map, state }
+    pub fn new(settings: Settings, map: impl Into<Arc<Map>>, state: GameState) -> Game {
+        Game { settings, map: map.into(), state }
     }
 
     fn boards(&self) -> usize {
