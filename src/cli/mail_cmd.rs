@@ -174,7 +174,7 @@ fn ingest_stdin(root: &Path) -> ExitCode {
     mails.extend(host.take_mails());
     report_problems(&home, &host, now, &mut mails);
     let sent = send(&home, &mails, now);
-    eprintln!("shadowjudge mail ingest: {:?}; {sent} of {} mail(s) sent", outcome.disposition, mails.len());
+    eprintln!("shadowjudge mail ingest: message {}; {sent} of {} mail(s) sent.", outcome.disposition, mails.len());
     ExitCode::from(outcome.exit_code() as u8)
 }
 
@@ -187,7 +187,7 @@ fn poll(root: &Path, maildir: &Path) -> Result<ExitCode, CliError> {
         .map_err(|e| CliError::Io(format!("{}: {e}", maildir.display())))?;
     let mut mails = Vec::new();
     for p in &polled {
-        println!("{}: {:?}", p.file.display(), p.outcome.disposition);
+        println!("{}: {}.", p.file.display(), p.outcome.disposition);
         mails.extend(p.outcome.mails.iter().cloned());
     }
     for line in mail_results(&home, &host, now) {

@@ -8,6 +8,8 @@
 //! ownership update, elimination and victory -> Winter adjustments -> Spring.
 //! Pure: no IO and no clock; the store journals what this module decides.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::game::settings::{Settings, VariantKind};
@@ -29,7 +31,9 @@ use crate::variant::shadow::{self, WinterOrder, WinterOutcome};
 #[derive(Clone, Debug)]
 pub struct Game {
     pub settings: Settings,
-    pub map: Map,
+    /// Shared: every game on the same map file holds the one loaded copy (see
+    /// [`crate::map::cache`]).
+    pub map: Arc<Map>,
     pub state: GameState,
 }
 
@@ -92,7 +96,9 @@ impl Acknowledgement {
                 let _ = writeln!(out, "  line {}, column {}: {}{hint}", p.line, p.column, p.message);
             }
         }
-        if self.missing.is_empty() {
+        if self.missing.is_empty() && self.phase.kind == PhaseKind::Adjustments {
+            let _ = writeln!(out, "Every adjustment has orders.");
+        } else if self.missing.is_empty() {
             let _ = writeln!(out, "Every unit has orders.");
         } else {
             let _ = writeln!(out, "Still without orders: {}", self.missing.join(", "));
@@ -106,8 +112,8 @@ fn board_label(variant: VariantKind, board: Board) -> Option<char> {
 }
 
 impl Game {
-    pub fn new(settings: Settings, map: Map, state: GameState) -> Game {
-        Game { settings, map, state }
+    pub fn new(settings: Settings, map: impl Into<Arc<Map>>, state: GameState) -> Game {
+        Game { settings, map: map.into(), state }
     }
 
     fn boards(&self) -> usize {
@@ -138,7 +144,7 @@ impl Game {
                 self.state.boards.iter().any(|b| b.retreating.iter().any(|r| r.dislodgement.unit.power == power))
             }
             PhaseKind::Adjustments => match self.settings.variant {
-                VariantKind::Standard => self.adjustment_delta(Board::A, power) != 0,
+                VariantKind::Standard => self.can_adjust_standard(power),
                 VariantKind::ShadowWorlds => {
                     let row = self.ledger_row(power);
                     row.delta() != 0 || (row.count > 0 && row.total_units() > 0)
@@ -222,21 +228,86 @@ impl Game {
                 }
             }
             PhaseKind::Adjustments => {
-                let sent = self.state.orders.iter().any(|o| o.power == power);
-                if !sent && self.has_duty(power) {
-                    let delta = match variant {
-                        VariantKind::Standard => self.adjustment_delta(Board::A, power),
-                        VariantKind::ShadowWorlds => self.ledger_row(power).delta(),
-                    };
-                    match delta {
-                        d if d > 0 => missing.push(format!("{d} build(s) (or waive)")),
-                        d if d < 0 => missing.push(format!("{} removal(s)", -d)),
-                        _ => {}
-                    }
+                if self.has_duty(power) {
+                    missing = self.winter_shortfall(power);
                 }
             }
         }
         missing
+    }
+
+    /// What a power's Winter orders so far leave undone, as the adjudication would settle
+    /// it now: builds not ordered (waived; in a standard game only as many as it still has
+    /// vacant owned home centers for) and removals not ordered (civil disorder chooses
+    /// them), per board in Shadow Worlds.
+    fn winter_shortfall(&self, power: PowerId) -> Vec<String> {
+        let mine = self.state.orders.iter().filter(|o| o.power == power);
+        let (unused_builds, removals) = match self.settings.variant {
+            VariantKind::Standard => {
+                let b = &self.state.boards[0];
+                let orders: Vec<(PowerId, Order<Place>)> = mine.map(|o| (o.power, o.order)).collect();
+                let result =
+                    adjudicate_adjustments(&self.map, &b.units, &b.ownership, &orders, self.adjustment_rules());
+                let waived = result
+                    .defaults
+                    .iter()
+                    .find_map(|d| match d {
+                        DefaultAdjustment::BuildsWaived { power: p, count } if *p == power => Some(*count),
+                        _ => None,
+                    })
+                    .unwrap_or(0);
+                let sites = self
+                    .map
+                    .home_centers(power)
+                    .iter()
+                    .filter(|h| b.ownership.owner(**h) == Some(power))
+                    .filter(|h| !result.units.iter().any(|u| self.map.province_of(u.region) == **h))
+                    .count();
+                let removals = result
+                    .defaults
+                    .iter()
+                    .filter(|d| matches!(d, DefaultAdjustment::CivilDisorderRemoval { power: p, .. } if *p == power))
+                    .count();
+                (waived.min(sites), vec![(None, removals)])
+            }
+            VariantKind::ShadowWorlds => {
+                let orders: Vec<WinterOrder> =
+                    mine.map(|o| WinterOrder { board: Some(o.board), order: o.order }).collect();
+                let (a, b) = (&self.state.boards[0], &self.state.boards[1]);
+                let w = shadow::adjudicate_power_winter(
+                    &self.map,
+                    power,
+                    [&a.units, &b.units],
+                    [&a.ownership, &b.ownership],
+                    &orders,
+                    self.settings.rules.civil_disorder(),
+                );
+                let waived_by_order = w.orders.iter().filter(|(_, o)| matches!(o, WinterOutcome::Waived)).count();
+                let on = |board: Board| {
+                    w.civil_disorder
+                        .iter()
+                        .filter(|o| matches!(o, WinterOutcome::CivilDisorder { board: b, .. } if *b == board))
+                        .count()
+                };
+                let removals = [Board::A, Board::B].into_iter().map(|b| (Some(b.letter()), on(b))).collect();
+                (w.builds_waived.saturating_sub(waived_by_order), removals)
+            }
+        };
+        let mut out = Vec::new();
+        match unused_builds {
+            0 => {}
+            1 => out.push("1 build not ordered (it will be waived)".to_string()),
+            n => out.push(format!("{n} builds not ordered (they will be waived)")),
+        }
+        for (board, n) in removals {
+            let board = board.map(|c| format!("[{c}] ")).unwrap_or_default();
+            match n {
+                0 => {}
+                1 => out.push(format!("{board}1 removal not ordered (civil disorder will choose it)")),
+                n => out.push(format!("{board}{n} removals not ordered (civil disorder will choose them)")),
+            }
+        }
+        out
     }
 
     /// Check a power's orders and, unless `check_only`, keep them for this phase.
@@ -852,9 +923,24 @@ impl Game {
         }
     }
 
+    /// Can a power adjust in a standard Winter: a removal due, or a build due and a
+    /// vacant home center it owns to build in?
+    fn can_adjust_standard(&self, power: PowerId) -> bool {
+        let delta = self.adjustment_delta(Board::A, power);
+        let b = &self.state.boards[0];
+        let site = || {
+            self.map.home_centers(power).iter().any(|h| {
+                b.ownership.owner(*h) == Some(power) && !b.units.iter().any(|u| self.map.province_of(u.region) == *h)
+            })
+        };
+        delta < 0 || (delta > 0 && site())
+    }
+
     fn winter_needed(&self) -> bool {
         match self.settings.variant {
-            VariantKind::Standard => self.active_powers().iter().any(|p| self.adjustment_delta(Board::A, *p) != 0),
+            // Skipped, as other judges do, when no power can adjust: no removal due and
+            // every build impossible.
+            VariantKind::Standard => self.active_powers().iter().any(|p| self.can_adjust_standard(*p)),
             // A Shadow Worlds Winter is always held: a power may disband on one board to
             // build on the other even when its count equals its units.
             VariantKind::ShadowWorlds => true,

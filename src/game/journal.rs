@@ -81,6 +81,9 @@ pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
                 game.adjudicate();
                 // The deadline comes from the clock at adjudication time, not from the rules.
                 game.state.deadline = state.deadline;
+                if held_empty_winter(&game.state, state) {
+                    game.state = state.clone();
+                }
                 if game.state != *state {
                     return Err(err(format!("replaying {phase} gives a different state than the one recorded")));
                 }
@@ -95,6 +98,20 @@ pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
         }
     }
     Ok(())
+}
+
+/// A journal written before a standard Winter in which no power can adjust was skipped
+/// may go into one where this judge goes on to Spring: the recorded state, apart from
+/// its phase, is the one replayed, and replay keeps the Winter it recorded (nothing
+/// happens in it).
+fn held_empty_winter(replayed: &GameState, recorded: &GameState) -> bool {
+    use crate::phase::PhaseKind;
+    let mut as_skipped = recorded.clone();
+    as_skipped.phase = replayed.phase;
+    recorded.phase.kind == PhaseKind::Adjustments
+        && replayed.phase.kind == PhaseKind::Movement
+        && replayed.phase == recorded.phase.next_movement()
+        && *replayed == as_skipped
 }
 
 /// The state at the start of `phase`, from the journal (the last time the game was there).

@@ -18,6 +18,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -145,13 +146,14 @@ pub struct MapRecord {
 /// The game's map: `standard`, or a map file. A relative path is taken from the game's
 /// directory (the same rule when the game is created and when it is opened), and the file
 /// is read through the store.
-fn load_map(settings: &Settings, dir: &Path) -> Result<Map, GameError> {
+/// Maps are built once per process and shared (`map::cache`).
+fn load_map(settings: &Settings, dir: &Path) -> Result<Arc<Map>, GameError> {
     if settings.map == "standard" {
-        return Ok(Map::standard());
+        return Ok(crate::map::cache::standard());
     }
     let path = dir.join(&settings.map);
     let text = crate::store::read_text(&path)?;
-    Ok(Map::from_toml(&text, &path.to_string_lossy())?)
+    Ok(crate::map::cache::from_toml(&text, &path.to_string_lossy())?)
 }
 
 /// Refuse a game whose map's ids no longer mean what they meant when the game was made.
@@ -218,7 +220,9 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
         )));
     }
     let cached: Option<(u64, GameState)> = dir.read_state()?;
-    let mut game = Game::new(settings, map, GameState::start(&Map::standard(), 1));
+    // A placeholder state, replaced below by the cached or replayed one.
+    let start = GameState::start(&map, 1);
+    let mut game = Game::new(settings, map, start);
     match cached {
         Some((seq, state)) if seq == journal.last_seq() => game.state = state,
         Some((seq, state)) if seq < journal.last_seq() => {

@@ -466,7 +466,8 @@ impl Solver<'_> {
                 match self.adjacent_convoy {
                     _ if via => Route::Convoy,
                     AdjacentConvoy::ViaConvoyOnly => Route::Land,
-                    AdjacentConvoy::OwnFleetOrViaConvoy => {
+                    // The second reading is checked below: the route must be complete.
+                    AdjacentConvoy::OwnFleetOrViaConvoy | AdjacentConvoy::LandIfNoConvoyRoute => {
                         if convoys.iter().any(|&k| units[k as usize].power == units[i].power) {
                             Route::Convoy
                         } else {
@@ -486,6 +487,22 @@ impl Solver<'_> {
                 }
             };
             s.route.push(route);
+        }
+        if self.adjacent_convoy == AdjacentConvoy::LandIfNoConvoyRoute {
+            // DATC v2: the convoy is wanted, but when the fleets ordered to convoy the
+            // army do not make a complete route, the army goes over land.
+            for (i, unit) in units.iter().enumerate() {
+                let adjacent = self.s.route[i] == Route::Convoy
+                    && map.can_move(UnitType::Army, unit.region, self.s.dest_region[i]);
+                if adjacent {
+                    let start = self.s.convoys_start[i] as usize;
+                    let end = (self.s.convoys_start[i + 1] as usize).min(start + 128);
+                    let all: u128 = if end - start == 128 { u128::MAX } else { (1u128 << (end - start)) - 1 };
+                    if start == end || self.route_fleets(i, start, end, all) == 0 {
+                        self.s.route[i] = Route::Land;
+                    }
+                }
+            }
         }
     }
 

@@ -11,7 +11,7 @@
 //!
 //! | option | DATC | default (2023) | other choices |
 //! |---|---|---|---|
-//! | [`adjacent_convoy`](Rulebook::adjacent_convoy) | 4.A.3, 6.G | `own_fleet_or_via_convoy` (1982, 2000, 2023) | `opposite_move_only` (1971), `via_convoy_only` (DPTG) |
+//! | [`adjacent_convoy`](Rulebook::adjacent_convoy) | 4.A.3, 6.G | `own_fleet_or_via_convoy` (1982, 2000, 2023) | `opposite_move_only` (1971), `via_convoy_only` (DPTG), `land_if_no_convoy_route` (DATC v2) |
 //! | [`multi_route_convoy`](Rulebook::multi_route_convoy) | 4.A.1, 6.F.10-11 | `all_routes_must_fail` (1982 on) | `any_route_disrupts` (1971) |
 //! | [`convoyed_attack_cuts_support_on_origin`](Rulebook::convoyed_attack_cuts_support_on_origin) | 4.A.4, 6.G.13 | `false` | `true` |
 //! | [`retreat_to_convoy_origin`](Rulebook::retreat_to_convoy_origin) | 4.A.5, 6.H.11-12 | `true` | `false` |
@@ -90,6 +90,13 @@ pub enum AdjacentConvoy {
     OwnFleetOrViaConvoy,
     /// DPTG: only an order that says "via convoy" (or "by convoy") goes by convoy.
     ViaConvoyOnly,
+    /// DATC v2's preference (choice d of its issue 4.A.3), as several older judges play:
+    /// like `own_fleet_or_via_convoy`, except that when the fleets ordered to convoy
+    /// the army do not make a complete route from its province to its destination
+    /// (none ordered, or a gap), the army goes over land instead of failing (6.G.8).
+    /// A complete route counts even if it is disrupted: a convoy paradox is still one
+    /// (6.G.11), and a dislodged fleet still stops the army (6.G.20).
+    LandIfNoConvoyRoute,
 }
 
 /// When a convoy with several routes is disrupted (DATC 4.A.1).

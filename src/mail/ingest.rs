@@ -85,6 +85,23 @@ pub enum Disposition {
     Applied { games: Vec<String> },
 }
 
+/// One plain sentence, as `mail ingest` and `mail poll` print it.
+impl std::fmt::Display for Disposition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Disposition::Retry { reason } => write!(f, "not taken, to be delivered again: {reason}"),
+            Disposition::TooLarge { bytes } => write!(f, "refused: {bytes} bytes is too large to read"),
+            Disposition::Silent(why) => write!(f, "ignored without a reply: {why}"),
+            Disposition::Duplicate { key } => write!(f, "already taken (message {key}); nothing done"),
+            Disposition::Unplaced => write!(f, "no game signed on to; nothing done"),
+            Disposition::Applied { games } => match games.as_slice() {
+                [one] => write!(f, "taken for game {one}"),
+                many => write!(f, "taken for games {}", many.join(", ")),
+            },
+        }
+    }
+}
+
 /// The result of [`ingest`]: what happened and the mails to send.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IngestOutcome {

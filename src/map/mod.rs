@@ -7,6 +7,7 @@
 //!
 //! This module knows nothing of orders, units in play or the moves of the powers.
 
+pub mod cache;
 mod load;
 
 use std::collections::HashMap;

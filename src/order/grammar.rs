@@ -13,7 +13,7 @@
 //! | units | `A`, `F`, `army`, `fleet`, or no type at all (`kind: None`) |
 //! | places | short names, full names and aliases, the longest known name over words (`North Sea`, `Gulf of Lyon`, `St. Petersburg`, `Mid-Atlantic Ocean`) |
 //! | coasts | `spa/nc`, `spa/n`, `spa(nc)`, `spa (north coast)`, `spa nc`, `spa north coast` |
-//! | move | `-`, `->`, `=>`, `>`, `to`, `m`, `move(s)`, `move(s) to`; `via convoy`, `by convoy`, `via c` |
+//! | move | `-`, `->`, `=>`, `>`, `to`, `m`, `move(s)`, `move(s) to`; `via convoy`, `by convoy`, `via c`, a bare `via` at the end (`A lvp - edi via`) |
 //! | hold | `H`, `hold(s)`, `stand(s)` |
 //! | support | `S`, `support(s)`; to hold with or without a trailing `H` |
 //! | convoy | `C`, `convoy(s)`: `F nth C A lon - bel` |
@@ -405,6 +405,7 @@ mod tests {
             "h",
             "holds",
             "via",
+            "VIA",
             "convoy",
             "by",
             "FRANCE:",

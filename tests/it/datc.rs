@@ -6,6 +6,7 @@
 //! runner). Edition-specific cases run at their edition.
 
 use serde::Deserialize;
+use shadowjudge::judge::rulebook::AdjacentConvoy;
 use shadowjudge::judge::{Edition, Rulebook, Unit};
 use shadowjudge::map::Map;
 
@@ -545,3 +546,68 @@ datc!(
     "2023"
 );
 // END GENERATED
+
+/// The orders of a 6.G case (2023 edition) whose success differs between the default
+/// rulebook and `adjacent_convoy = "land_if_no_convoy_route"`, with what each gave.
+fn fallback_differences(name: &str) -> Vec<(String, bool, bool)> {
+    let map = Map::standard();
+    let case =
+        cases::<Case>("6g").into_iter().find(|c| c.name == name && c.edition == "2023").expect("case in the data");
+    let units: Vec<Unit> = case.units.iter().map(|u| unit(&map, u)).collect();
+    let fallback = Rulebook { adjacent_convoy: Some(AdjacentConvoy::LandIfNoConvoyRoute), ..Rulebook::default() };
+    let succeeded = |rulebook: &Rulebook| -> Vec<bool> {
+        let (phase, result) = adjudicate(&map, &units, &case.orders, rulebook);
+        phase.written.iter().map(|w| w.as_ref().is_ok_and(|&i| result.outcomes[i].succeeded)).collect()
+    };
+    let (default, older) = (succeeded(&Rulebook::default()), succeeded(&fallback));
+    case.orders
+        .iter()
+        .zip(default.iter().zip(&older))
+        .filter(|(_, (d, o))| d != o)
+        .map(|(o, (d, f))| (o.text.clone(), *d, *f))
+        .collect()
+}
+
+/// DATC 4.A.3 read as DATC v2 did: the land route when no convoy route was ordered.
+/// Of the 6.G cases only 6.G.8 changes: the army in Belgium, ordered via a convoy that
+/// is not there, moves to Holland over land (DATC v2's result; the default fails it).
+#[test]
+fn datc_6_g_the_older_fallback_changes_only_6_g_8() {
+    let mut changed = Vec::new();
+    let mut names: Vec<String> =
+        cases::<Case>("6g").into_iter().filter(|c| c.edition == "2023").map(|c| c.name).collect();
+    names.dedup();
+    assert!(names.len() >= 18, "{names:?}");
+    for name in &names {
+        for (order, default, fallback) in fallback_differences(name) {
+            changed.push(format!("{name}: {order}: {default} -> {fallback}"));
+        }
+    }
+    assert_eq!(changed, ["t6g08_explicit_convoy_that_isnt_there: FRA: A bel -> hol via Convoy: false -> true"]);
+}
+
+/// 6.G.11 and 6.G.20 have a complete convoy route that fails (a paradox, a dislodged
+/// fleet): DATC v2 keeps the convoy route there, so the army does not move and the
+/// fleet in Skagerrak is dislodged, as with the default.
+#[test]
+fn datc_6_g_11_and_6_g_20_keep_the_disrupted_route_under_the_older_fallback() {
+    let map = Map::standard();
+    let fallback = Rulebook { adjacent_convoy: Some(AdjacentConvoy::LandIfNoConvoyRoute), ..Rulebook::default() };
+    for name in
+        ["t6g11_a_convoy_to_an_adjacent_place_with_a_paradox", "t6g20_explicit_convoy_to_adjacent_province_disrupted"]
+    {
+        let case = cases::<Case>("6g").into_iter().find(|c| c.name == name).expect("case in the data");
+        let units: Vec<Unit> = case.units.iter().map(|u| unit(&map, u)).collect();
+        let (phase, result) = adjudicate(&map, &units, &case.orders, &fallback);
+        let failures = unexpected_results(&map, &units, &case.orders, &phase, &result);
+        assert!(failures.is_empty(), "{name}: {failures:?}");
+        if name.starts_with("t6g11") {
+            let dislodged: Vec<&str> = result
+                .dislodged
+                .iter()
+                .map(|d| map.province(map.province_of(d.dislodgement.unit.region)).key.as_str())
+                .collect();
+            assert_eq!(dislodged, ["ska"]);
+        }
+    }
+}

@@ -65,3 +65,90 @@ fn a_standard_game_skips_a_winter_with_nothing_to_adjust() {
     let report = g.adjudicate();
     assert_eq!(report.next_phase, Some(Phase::new(1902, Season::Spring, PhaseKind::Movement)));
 }
+
+/// A standard game after Fall 1901 in which France owns Belgium besides its home
+/// centers: one build due. `vacate`: home centers France's units leave empty.
+fn france_with_a_build(vacate: &[&str]) -> (Game, shadowjudge::map::PowerId) {
+    let mut g = game(VariantKind::Standard);
+    let france = g.map.lookup_power("france").unwrap();
+    let bel = g.map.lookup_province("bel").unwrap();
+    g.state.boards[0].ownership.set(bel, Some(france));
+    let gone: Vec<_> = vacate.iter().map(|p| g.map.lookup_province(p).unwrap()).collect();
+    let map = g.map.clone();
+    g.state.boards[0].units.retain(|u| !gone.contains(&map.province_of(u.region)));
+    g.adjudicate();
+    (g, france)
+}
+
+#[test]
+fn a_standard_winter_where_no_build_is_possible_is_skipped() {
+    let (mut g, _) = france_with_a_build(&[]);
+    let report = g.adjudicate();
+    assert_eq!(report.next_phase, Some(Phase::new(1902, Season::Spring, PhaseKind::Movement)), "every home full");
+}
+
+#[test]
+fn a_winter_ack_says_which_builds_go_unused_and_that_they_are_waived() {
+    let (mut g, france) = france_with_a_build(&["par", "mar"]);
+    assert_eq!(g.adjudicate().next_phase, Some(Phase::new(1901, Season::Winter, PhaseKind::Adjustments)));
+    assert_eq!(g.waiting_for(), [france], "only France can adjust");
+    // Three builds due (four centers, one unit), two vacant home centers: the third build
+    // can go nowhere and is not asked for.
+    let ack = g.submit(france, "", true);
+    assert_eq!(ack.missing, ["2 builds not ordered (they will be waived)"]);
+    let ack = g.submit(france, "build A par\n", false);
+    assert_eq!(ack.missing, ["1 build not ordered (it will be waived)"]);
+    assert!(ack.to_text().contains("Still without orders: 1 build not ordered (it will be waived)"));
+    assert!(!ack.to_text().contains("Every unit has orders"), "{}", ack.to_text());
+    let ack = g.submit(france, "build A par\nbuild F mar\n", false);
+    assert_eq!(ack.missing, Vec::<String>::new());
+    assert!(ack.to_text().contains("Every adjustment has orders."), "{}", ack.to_text());
+}
+
+#[test]
+fn a_winter_ack_says_how_many_removals_civil_disorder_will_choose() {
+    let mut g = game(VariantKind::Standard);
+    let germany = g.map.lookup_power("germany").unwrap();
+    extra_armies(&mut g, 0, germany, &["ruh", "sil"]);
+    g.adjudicate();
+    g.adjudicate();
+    assert_eq!(g.state.phase.kind, PhaseKind::Adjustments);
+    let ack = g.submit(germany, "", true);
+    assert_eq!(ack.missing, ["2 removals not ordered (civil disorder will choose them)"]);
+    let ack = g.submit(germany, "remove A mun\n", false);
+    assert_eq!(ack.missing, ["1 removal not ordered (civil disorder will choose it)"]);
+    assert!(!ack.to_text().contains("Every"), "{}", ack.to_text());
+}
+
+#[test]
+fn a_shadow_winter_ack_counts_missing_removals_per_board() {
+    let mut g = game(VariantKind::ShadowWorlds);
+    let germany = g.map.lookup_power("germany").unwrap();
+    extra_armies(&mut g, 0, germany, &["ruh", "sil", "boh"]);
+    extra_armies(&mut g, 1, germany, &["ruh", "sil", "boh", "tyr"]);
+    g.adjudicate();
+    g.adjudicate();
+    assert_eq!(g.state.phase.kind, PhaseKind::Adjustments);
+    let due = -g.ledger_row(germany).delta();
+    assert!(due > 0, "Germany must remove");
+    let ack = g.submit(germany, "", true);
+    let mut counted = 0;
+    for line in &ack.missing {
+        assert!(line.starts_with("[A] ") || line.starts_with("[B] "), "{line}");
+        assert!(line.contains("civil disorder will choose"), "{line}");
+        counted += line[4..].split(' ').next().unwrap().parse::<i64>().unwrap();
+    }
+    assert_eq!(counted, due, "{:?}", ack.missing);
+    let ack = g.submit(germany, "Board A\nremove A mun\n", false);
+    let counted: i64 = ack.missing.iter().map(|l| l[4..].split(' ').next().unwrap().parse::<i64>().unwrap()).sum();
+    assert_eq!(counted, due - 1, "{:?}", ack.missing);
+}
+
+/// Armies of `power` added on board `board` in provinces without a supply center.
+fn extra_armies(g: &mut Game, board: usize, power: shadowjudge::map::PowerId, at: &[&str]) {
+    for p in at {
+        let region = g.map.parse_region(p).unwrap();
+        let unit = shadowjudge::judge::Unit { power, kind: shadowjudge::map::UnitType::Army, region };
+        g.state.boards[board].units.push(unit);
+    }
+}

@@ -120,6 +120,50 @@ fn grammar_datc_notation_from_the_batch_api() {
     assert_eq!((d.line, d.column), (1, 1));
 }
 
+/// Other engines' notation (MILA's engine and the bot frameworks): a trailing bare `VIA`
+/// is a move by convoy, and their retreats, builds, removals and waives read as ours.
+/// Order files, game submissions, mail and `resolve` all read orders with this grammar.
+#[test]
+fn grammar_other_engines_notation() {
+    let map = Map::standard();
+    for (line, canonical) in [
+        ("A LVP - EDI VIA", "A lvp - edi via convoy"),
+        ("ENGLAND: A LVP - EDI VIA", "A lvp - edi via convoy"),
+        ("A LVP - EDI VIA.", "A lvp - edi via convoy"),
+        ("A PAR R BUR", "A par R bur"),
+        ("A PAR B", "build A par"),
+        ("F STP/SC B", "build F stp/sc"),
+        ("A PAR D", "A par disband"),
+        ("WAIVE", "waive"),
+    ] {
+        let (_, order) = parse_order_line(line, &map).unwrap_or_else(|d| panic!("{line}: {}", d.message));
+        assert_eq!(order.canonical(&map), canonical, "{line}");
+        let parsed = parse_orders(line, &map);
+        assert_eq!(parsed.orders.len(), 1, "{line}: {:?}", parsed.diagnostics);
+        assert_eq!(parsed.orders[0].order.canonical(&map), canonical, "{line}");
+    }
+    // `VIA` followed by anything but the end of the order still wants `convoy`.
+    let d = parse_order_line("A LVP - EDI VIA NTH", &map).unwrap_err();
+    assert_eq!(d.message, "expected `convoy` after `VIA`, found `NTH`");
+    let d = parse_order_line("A LVP - EDI BY", &map).unwrap_err();
+    assert_eq!(d.message, "expected `convoy` after `BY`, found the end of the line");
+}
+
+/// A MILA-style batch: the army ordered `VIA` is convoyed by a foreign fleet and swaps
+/// with the army moving the other way; without `VIA` the two bounce over land.
+#[test]
+fn grammar_resolve_reads_a_trailing_via_as_by_convoy() {
+    let case = |via: &str| {
+        format!(
+            r#"{{"id":"v","units":[{{"power":"ENGLAND","type":"A","loc":"NWY"}},{{"power":"GERMANY","type":"F","loc":"SKA"}},{{"power":"RUSSIA","type":"A","loc":"SWE"}}],"orders":["ENGLAND: A NWY - SWE{via}","GERMANY: F SKA C A NWY - SWE","RUSSIA: A SWE - NWY"]}}"#
+        )
+    };
+    let with_via = shadowjudge::judge::batch::resolve_line(&case(" VIA"));
+    assert!(with_via.contains(r#""units_after":["ENGLAND A SWE","GERMANY F SKA","RUSSIA A NWY"]"#), "{with_via}");
+    let without = shadowjudge::judge::batch::resolve_line(&case(""));
+    assert!(without.contains(r#""units_after":["ENGLAND A NWY","GERMANY F SKA","RUSSIA A SWE"]"#), "{without}");
+}
+
 /// Lines that can never be an order: they start with a character no rule accepts.
 fn garbage_line() -> impl Strategy<Value = String> {
     ("[%~*=!?@$^&|]", "[^\n#/]{0,60}").prop_map(|(a, b)| format!("{a}{b}"))

@@ -84,3 +84,16 @@ fn damaged_files_have_their_own_exit_code() {
     let usage = judge.cli(&["rollback", dir.to_str().unwrap(), "not-a-phase"], None);
     assert_eq!(usage.code, 5, "the game cannot even be opened: {}", usage.stderr);
 }
+
+/// `mail ingest` says what became of the message in a sentence, not a debugging structure.
+#[test]
+fn mail_ingest_says_what_it_did_in_words() {
+    let judge = Judge::new();
+    let password = judge.cli(&["mail", "password", "g1", "france"], None).ok();
+    let password = password.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().to_string();
+    let raw = message("ann@example.org", "x2@example.org", &format!("SIGNON france@g1 {password}\nA par - bur\n"));
+    let run = judge.cli(&["mail", "ingest"], Some(raw.as_bytes()));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("shadowjudge mail ingest: message taken for game g1; "), "{}", run.stderr);
+    assert!(!run.stderr.contains("Applied") && !run.stderr.contains('{'), "{}", run.stderr);
+}

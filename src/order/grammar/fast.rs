@@ -1,5 +1,5 @@
 //! A fast path for the orders machines write: `FRANCE: A par - bur`, `F nth C A lon -
-//! bel`, `A mun S A par - bur`, `A par H`, `F mao - spa/nc`, `A lon - nwy via convoy`.
+//! bel`, `A mun S A par - bur`, `A par H`, `F mao - spa/nc`, `A lon - nwy via convoy`, `A LON - NWY VIA`.
 //!
 //! It reads only lines of that exact shape (ASCII, single spaces, a unit type on every
 //! unit, `-`, `S`, `C`, `H` as the action, coasts as `/nc`) and gives the same order as
@@ -40,7 +40,7 @@ pub(super) fn order_line(text: &str, names: &Names) -> Option<OrderLine> {
             let to = r.place()?;
             let via_convoy = match &r.text[r.pos..] {
                 "" => false,
-                " via convoy" => true,
+                " via convoy" | " VIA" | " via" => true,
                 _ => return None,
             };
             r.pos = r.text.len();

@@ -10,7 +10,7 @@
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::character::complete::{char, one_of};
-use nom::combinator::{cut, eof, map, opt, value};
+use nom::combinator::{cut, eof, map, opt, peek, value};
 use nom::error::{context, ContextError, ErrorKind, ParseError};
 use nom::sequence::{delimited, pair, preceded, terminated};
 use nom::{IResult, InputTake};
@@ -255,15 +255,22 @@ fn arrow(i: In) -> Res<()> {
     ))(i)
 }
 
-/// `via convoy`, `by convoy`, `via c`, maybe in brackets.
+/// `via convoy`, `by convoy`, `via c`, maybe in brackets; or a bare `via` ending the
+/// order, as MILA's engine and the bot frameworks write a move by convoy
+/// (`A LVP - EDI VIA`).
 fn via_convoy(i: In) -> Res<bool> {
-    let by_convoy = tuple4(
+    let convoy_word = || keyword(&["convoys", "convoy", "c", "sea"]);
+    let spelt_out = tuple4(
         opt(terminated(char('('), ws)),
         terminated(keyword(&["via", "by"]), ws),
-        cut(context(CONVOY_WORD, keyword(&["convoys", "convoy", "c", "sea"]))),
+        cut(context(CONVOY_WORD, convoy_word())),
         opt(preceded(ws, char(')'))),
     );
-    map(opt(preceded(ws, by_convoy)), |v| v.is_some())(i)
+    // A bare `via` only where the order may end: the end of the line, its closing
+    // punctuation, or a board suffix. Anything else after `via` must be `convoy`.
+    let order_end = alt((value((), eof), value((), one_of(".;,")), value((), board_suffix)));
+    let bare = terminated(keyword(&["via"]), peek(preceded(ws, order_end)));
+    map(opt(preceded(ws, alt((value((), bare), value((), spelt_out))))), |v| v.is_some())(i)
 }
 
 /// Four parsers in a row (nom's `tuple` with the error type spelled out once).

@@ -1,0 +1,60 @@
+//! `mail tick` over a judge directory of 2,000 idle standard games (criterion; never a
+//! timed test). The directory is built once, outside the timing: `judge.toml` and 2,000
+//! games of seven players each, created at one instant whose deadlines are days away.
+//! Each iteration runs `tick_judge`, the function behind `shadowjudge mail tick`, in this
+//! process at that instant: every game is opened, looked at and left alone, and no mail
+//! is due. `cargo bench --bench tick`.
+
+use chrono::{TimeZone, Utc};
+use criterion::{criterion_group, criterion_main, Criterion};
+use shadowjudge::game::session;
+use shadowjudge::game::settings::{Player, Settings, VariantKind};
+use shadowjudge::game::state::GameState;
+use shadowjudge::host::tick_judge;
+use shadowjudge::mail::home::JudgeHome;
+use shadowjudge::map::Map;
+
+const GAMES: usize = 2_000;
+
+fn judge_dir(root: &std::path::Path) -> JudgeHome {
+    std::fs::write(root.join("judge.toml"), "[mail]\naddress = \"judge@example.org\"\n").expect("judge.toml");
+    let home = JudgeHome::open(root).expect("the judge directory");
+    let map = Map::standard();
+    let now = Utc.with_ymd_and_hms(2026, 2, 1, 12, 0, 0).unwrap();
+    for i in 0..GAMES {
+        let name = format!("g{i:04}");
+        let mut settings = Settings::new(&name, VariantKind::Standard);
+        settings.deadlines = home.config.deadlines.clone();
+        settings.players = map
+            .powers()
+            .iter()
+            .map(|p| Player {
+                power: p.key.clone(),
+                name: p.name.clone(),
+                email: format!("{}-{i}@example.org", p.key),
+                timezone: None,
+                password_hash: None,
+            })
+            .collect();
+        session::create(&home.games_dir().join(&name), &settings, GameState::start(&map, 1), now).expect("a game");
+    }
+    home
+}
+
+fn tick(c: &mut Criterion) {
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let home = judge_dir(tmp.path());
+    let now = Utc.with_ymd_and_hms(2026, 2, 1, 13, 0, 0).unwrap();
+    let mut group = c.benchmark_group("mail_tick");
+    group.sample_size(10);
+    group.bench_function("2000_idle_standard_games", |b| {
+        b.iter(|| {
+            let done = tick_judge(&home, now, &mut |_| panic!("an idle tick sends no mail")).expect("the tick");
+            assert!(done.iter().all(|l| !l.contains("not read")), "{done:?}");
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, tick);
+criterion_main!(benches);
