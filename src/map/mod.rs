@@ -8,6 +8,7 @@
 //! This module knows nothing of orders, units in play or the moves of the powers.
 
 mod load;
+pub use load::{MAX_MAP_BYTES, MAX_REGIONS};
 
 use std::collections::HashMap;
 use std::fmt;

@@ -6,6 +6,7 @@ mod datc_phases;
 mod game_engine;
 mod game_files;
 mod grammar;
+mod hardening;
 mod harness;
 mod honest_errors;
 mod judge_dir;
