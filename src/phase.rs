@@ -30,6 +30,10 @@ pub struct Phase {
 }
 
 impl Phase {
+    /// The last year a position or a stored game may be in (files are checked against it,
+    /// so that no year runs past what the phase can count).
+    pub const MAX_YEAR: u16 = 9999;
+
     pub const fn new(year: u16, season: Season, kind: PhaseKind) -> Phase {
         Phase { year, season, kind }
     }
@@ -58,7 +62,10 @@ impl Phase {
     pub fn next_movement(&self) -> Phase {
         match self.season {
             Season::Spring => Phase::new(self.year, Season::Fall, PhaseKind::Movement),
-            Season::Fall | Season::Winter => Phase::new(self.year + 1, Season::Spring, PhaseKind::Movement),
+            // Saturating: a year past MAX_YEAR never comes from a checked file.
+            Season::Fall | Season::Winter => {
+                Phase::new(self.year.saturating_add(1), Season::Spring, PhaseKind::Movement)
+            }
         }
     }
 

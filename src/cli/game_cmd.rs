@@ -158,6 +158,13 @@ fn open(dir: &Path) -> Result<OpenGame, CliError> {
     Ok(g)
 }
 
+/// Say what went wrong after a change was made (the change stands).
+fn warn(g: &OpenGame) {
+    for w in &g.warnings {
+        eprintln!("warning: {w}");
+    }
+}
+
 /// Open a game only to read it: no lock, nothing written.
 fn open_to_read(dir: &Path) -> Result<OpenGame, CliError> {
     session::open_read_only(dir).map_err(game_error)
@@ -207,7 +214,7 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
         Some(judge) => {
             let home = crate::mail::home::JudgeHome::open(judge).map_err(|e| CliError::Usage(e.to_string()))?;
             settings.deadlines = home.config.deadlines.clone();
-            home.games_dir().join(&a.dir)
+            home.new_game_dir(&a.dir).map_err(|e| CliError::Usage(e.to_string()))?
         }
     };
     let map = Map::standard();
@@ -246,6 +253,7 @@ pub fn submit(a: SubmitArgs) -> Result<ExitCode, CliError> {
         g.game.map.lookup_power(power_name).ok_or_else(|| CliError::Usage(format!("unknown power `{power_name}`")))?;
     let (text, _) = read_input(a.file.as_deref())?;
     let ack = g.submit(power, &text, a.check, now()).map_err(game_error)?;
+    warn(&g);
     if a.json {
         println!("{}", serde_json::to_string_pretty(&ack).expect("serializable"));
     } else {
@@ -274,6 +282,7 @@ pub fn adjudicate(a: AdjudicateArgs) -> Result<ExitCode, CliError> {
     }
     let mut g = open(&a.dir)?;
     let report = g.adjudicate(a.force, now()).map_err(game_error)?;
+    warn(&g);
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report).expect("serializable"));
     } else {
@@ -365,6 +374,7 @@ pub fn rollback(a: RollbackArgs) -> Result<ExitCode, CliError> {
     let mut g = open(&a.dir)?;
     let phase: Phase = a.phase.parse().map_err(|e: crate::phase::PhaseParseError| CliError::Usage(e.to_string()))?;
     g.rollback(phase, now()).map_err(game_error)?;
+    warn(&g);
     println!("Rolled back to the start of {phase}. The journal keeps everything that came after.");
     Ok(ExitCode::SUCCESS)
 }
@@ -381,11 +391,16 @@ pub struct DrawArgs {
 pub fn draw(a: DrawArgs) -> Result<ExitCode, CliError> {
     let mut g = open(&a.dir)?;
     match &a.power {
-        None => println!("{}", g.declare_draw(now()).map_err(game_error)?),
+        None => {
+            println!("{}", g.declare_draw(now()).map_err(game_error)?);
+            warn(&g);
+        }
         Some(name) => {
             let power =
                 g.game.map.lookup_power(name).ok_or_else(|| CliError::Usage(format!("unknown power `{name}`")))?;
-            match g.vote_draw(power, now()).map_err(game_error)? {
+            let vote = g.vote_draw(power, now()).map_err(game_error)?;
+            warn(&g);
+            match vote {
                 Some(notice) => println!("{notice}"),
                 None => {
                     let missing: Vec<String> = g

@@ -142,14 +142,22 @@ fn ingest_stdin(root: &Path) -> ExitCode {
         eprintln!("shadowjudge mail ingest: {why}; the message was not kept, deliver it again later");
         ExitCode::from(EX_TEMPFAIL as u8)
     };
-    let mut raw = Vec::new();
-    if let Err(e) = std::io::stdin().read_to_end(&mut raw) {
-        return retry(format!("reading standard input: {e}"));
-    }
+    // A judge directory that cannot be used (a bad judge.toml) takes nothing: the mail
+    // server keeps the message and delivers it again once the keeper has mended it.
     let home = match JudgeHome::open(root) {
         Ok(h) => h,
-        Err(e) => return retry(e.to_string()),
+        Err(e) => {
+            let message = format!("{e}");
+            JudgeHome::log_at(root, now(), &format!("mail ingest: {message}; the message was left to the mail server"));
+            return retry(message);
+        }
     };
+    // Read no more than one byte past the limit: enough to know the message is too large.
+    let limit = home.config.mail.max_message_bytes;
+    let mut raw = Vec::new();
+    if let Err(e) = std::io::stdin().lock().take(limit as u64 + 1).read_to_end(&mut raw) {
+        return retry(format!("reading standard input: {e}"));
+    }
     let store = match home.intake() {
         Ok(i) => i,
         Err(e) => return retry(e.to_string()),

@@ -145,11 +145,26 @@ pub(crate) fn load_map(name_or_path: &str) -> Result<crate::map::Map, crate::map
     if name_or_path == "standard" {
         return Ok(Map::standard());
     }
-    let text = std::fs::read_to_string(name_or_path).map_err(|e| MapError {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| MapError {
         file: name_or_path.to_string(),
         key: String::new(),
         message: format!("cannot read the map file: {e}"),
-    })?;
+    };
+    // One byte past the limit is enough for the loader to refuse it.
+    let mut bytes = Vec::new();
+    std::fs::File::open(name_or_path)
+        .and_then(|f| f.take(crate::map::MAX_MAP_BYTES as u64 + 1).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    if bytes.len() > crate::map::MAX_MAP_BYTES {
+        return Err(MapError {
+            file: name_or_path.to_string(),
+            key: String::new(),
+            message: format!("a map file may be at most {} KiB", crate::map::MAX_MAP_BYTES / 1024),
+        });
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|e| cannot(std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error())))?;
     Map::from_toml(&text, name_or_path)
 }
 

@@ -60,12 +60,21 @@ pub fn run(a: ResolveArgs) -> Result<ExitCode, CliError> {
     let stdin = std::io::stdin().lock();
     let mut out = BufWriter::new(std::io::stdout().lock());
     let io = |e: std::io::Error| CliError::Io(e.to_string());
-    let mut lines = stdin.lines();
+    let base = BatchResolver::new(&s.map, s.rulebook.clone());
+    let mut lines = stdin.split(b'\n');
     loop {
         let mut block = Vec::with_capacity(BLOCK_LINES);
         for line in lines.by_ref() {
-            let line = line.map_err(io)?;
-            if !line.trim().is_empty() {
+            let mut line = line.map_err(io)?;
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            // A line that is not UTF-8 is a bad case like any other: it gets its error line.
+            let line = String::from_utf8(line).map_err(|e| {
+                let valid = e.utf8_error().valid_up_to();
+                format!("the line is not UTF-8 text (bad byte at column {})", valid + 1)
+            });
+            if line.as_ref().map_or(true, |l| !l.trim().is_empty()) {
                 block.push(line);
             }
             if block.len() == BLOCK_LINES {
@@ -75,7 +84,7 @@ pub fn run(a: ResolveArgs) -> Result<ExitCode, CliError> {
         if block.is_empty() {
             break;
         }
-        for chunk in adjudicate_block(&s, &block)? {
+        for chunk in adjudicate_block(&s, &base, &block)? {
             out.write_all(chunk.as_bytes()).map_err(io)?;
         }
     }
@@ -85,17 +94,24 @@ pub fn run(a: ResolveArgs) -> Result<ExitCode, CliError> {
 
 /// Adjudicate a block on `jobs` threads; the chunks come back in input order, each as
 /// its output lines, every line ending in a newline.
-fn adjudicate_block(s: &Settings, block: &[String]) -> Result<Vec<String>, CliError> {
+fn adjudicate_block(
+    s: &Settings,
+    base: &BatchResolver<'_>,
+    block: &[Result<String, String>],
+) -> Result<Vec<String>, CliError> {
     let per = block.len().div_ceil(s.jobs.max(1)).max(1);
     std::thread::scope(|scope| {
         let workers: Vec<_> = block
             .chunks(per)
             .map(|chunk| {
+                let mut resolver = base.worker();
                 std::thread::Builder::new().stack_size(WORKER_STACK).spawn_scoped(scope, move || {
-                    let mut resolver = BatchResolver::new(&s.map, s.rulebook.clone());
                     let mut out = String::new();
                     for line in chunk {
-                        resolver.resolve_line_into(line, &mut out);
+                        match line {
+                            Ok(line) => resolver.resolve_line_into(line, &mut out),
+                            Err(why) => crate::judge::batch::error_line_into(&mut out, why),
+                        }
                         out.push('\n');
                     }
                     out

@@ -92,7 +92,7 @@ pub fn new(a: NewArgs, kind: &str) -> Result<ExitCode, CliError> {
         Some(judge) => {
             let home = crate::mail::home::JudgeHome::open(judge).map_err(|e| CliError::Usage(e.to_string()))?;
             settings.deadlines = home.config.deadlines.clone();
-            home.games_dir().join(&a.dir)
+            home.new_game_dir(&a.dir).map_err(|e| CliError::Usage(e.to_string()))?
         }
     };
     let g = turn_session::create(&dir, &settings, &options, seed, now()).map_err(game_error)?;

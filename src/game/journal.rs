@@ -66,7 +66,10 @@ pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
     for (index, e) in entries.iter().enumerate() {
         let err = |message: String| ReplayError { index: index + 1, message };
         match e {
-            Entry::Created { state } => game.state = state.clone(),
+            Entry::Created { state } => {
+                state.check(&game.map, game.settings.variant.boards()).map_err(|e| err(format!("state.{e}")))?;
+                game.state = state.clone()
+            }
             Entry::Submitted { phase, power, text } => {
                 if *phase != game.state.phase {
                     return Err(err(format!("orders for {phase} while the game is in {}", game.state.phase)));
@@ -88,7 +91,10 @@ pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
                     return Err(err(format!("replaying {phase} gives a different state than the one recorded")));
                 }
             }
-            Entry::RolledBack { state, .. } | Entry::DrawDeclared { state, .. } => game.state = state.clone(),
+            Entry::RolledBack { state, .. } | Entry::DrawDeclared { state, .. } => {
+                state.check(&game.map, game.settings.variant.boards()).map_err(|e| err(format!("state.{e}")))?;
+                game.state = state.clone()
+            }
             Entry::DeadlineSet { deadline } => game.state.deadline = *deadline,
             Entry::DrawVote { power } => {
                 let p = game.map.lookup_power(power).ok_or_else(|| err(format!("unknown power `{power}`")))?;

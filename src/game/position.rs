@@ -116,6 +116,9 @@ pub fn parse_position(text: &str, file: &str, map: &Map, boards: usize) -> Resul
         }
         (_, k) => k.unwrap_or(PhaseKind::Movement),
     };
+    if raw.year == 0 || raw.year > Phase::MAX_YEAR {
+        return Err(err("year", format!("{} is not a year between 1 and {}", raw.year, Phase::MAX_YEAR)));
+    }
     let phase = Phase::new(raw.year, raw.season, kind);
     let raw_boards: Vec<(String, RawBoard)> = if boards == 1 {
         if !raw.boards.is_empty() {
@@ -255,6 +258,40 @@ fn read_board(
         let from = map
             .lookup_province(&d.attacked_from)
             .ok_or_else(|| err(&key, format!("unknown place `{}`", d.attacked_from)))?;
+        let at = map.province_of(unit.region);
+        let shown = format!("{} {}", map.power(p).name, unit.describe(map));
+        if units.iter().any(|u| u.power == p && map.province_of(u.region) == at) {
+            return Err(err(
+                &key,
+                format!(
+                    "{shown} is dislodged, so it is not also under [units] (the unit that dislodged it stands in {})",
+                    map.province(at).name
+                ),
+            ));
+        }
+        if let Some(other) = dislodged.iter().find(|o: &&Dislodgement| map.province_of(o.unit.region) == at) {
+            return Err(err(
+                &key,
+                format!(
+                    "two units dislodged from {}: {} and {shown}; a province loses one unit at most",
+                    map.province(at).name,
+                    other.unit.describe(map)
+                ),
+            ));
+        }
+        if from == at {
+            return Err(err(&key, format!("{shown} cannot have been attacked from its own province")));
+        }
+        if !d.via_convoy && !map.provinces_adjacent(from, at) {
+            return Err(err(
+                &key,
+                format!(
+                    "{shown}: `attacked_from` = {} does not border {} (say `via_convoy = true` if the attack came by convoy)",
+                    map.province(from).name,
+                    map.province(at).name
+                ),
+            ));
+        }
         dislodged.push(Dislodgement { unit, attacker_from: from, via_convoy: d.via_convoy });
     }
     Ok(BoardPosition { units, ownership, dislodged })
@@ -289,6 +326,50 @@ mod tests {
         let e = parse_position("season = \"spring\"\nyear = 1901\n[units]\nfrance = [\"F spa\"]\n", "p.toml", &map, 1)
             .unwrap_err();
         assert!(e.message.contains("name the coast"), "{e}");
+    }
+
+    #[test]
+    fn dislodged_units_are_checked_as_the_format_promises() {
+        let map = Map::standard();
+        let retreat = |rest: &str| {
+            format!(
+                "season = \"fall\"\nyear = 1902\nphase = \"retreats\"\n[units]\nfrance = [\"A mun\", \"A bur\"]\n\
+                 germany = [\"A ber\"]\n{rest}"
+            )
+        };
+        let good = retreat("[[dislodged]]\nunit = \"GERMANY A mun\"\nattacked_from = \"bur\"\n");
+        let pos = parse_position(&good, "p.toml", &map, 1).unwrap();
+        assert_eq!(pos.boards[0].dislodged.len(), 1);
+        for (rest, wanted) in [
+            ("[[dislodged]]\nunit = \"FRANCE A mun\"\nattacked_from = \"bur\"\n", "not also under [units]"),
+            (
+                "[[dislodged]]\nunit = \"GERMANY A mun\"\nattacked_from = \"bur\"\n\
+                 [[dislodged]]\nunit = \"ITALY A mun\"\nattacked_from = \"tyr\"\n",
+                "two units dislodged from Munich",
+            ),
+            ("[[dislodged]]\nunit = \"GERMANY A mun\"\nattacked_from = \"mun\"\n", "its own province"),
+            ("[[dislodged]]\nunit = \"GERMANY A mun\"\nattacked_from = \"par\"\n", "does not border Munich"),
+        ] {
+            let e = parse_position(&retreat(rest), "p.toml", &map, 1).unwrap_err();
+            assert_eq!(e.key, "dislodged", "{rest}");
+            assert!(e.message.contains(wanted), "{rest}: {e}");
+        }
+        // By convoy, an attack may come from afar.
+        let convoyed = retreat("[[dislodged]]\nunit = \"GERMANY A mun\"\nattacked_from = \"par\"\nvia_convoy = true\n");
+        assert!(parse_position(&convoyed, "p.toml", &map, 1).is_ok());
+    }
+
+    #[test]
+    fn years_stay_in_range() {
+        let map = Map::standard();
+        for year in ["0", "10000", "65535"] {
+            let text = format!("season = \"spring\"\nyear = {year}\n");
+            let e = parse_position(&text, "p.toml", &map, 1).unwrap_err();
+            assert_eq!(e.key, "year", "{year}");
+        }
+        let e = parse_position("season = \"spring\"\nyear = 65536\n", "p.toml", &map, 1).unwrap_err();
+        assert!(e.to_string().starts_with("p.toml: "), "{e}");
+        assert!(parse_position("season = \"spring\"\nyear = 9999\n", "p.toml", &map, 1).is_ok());
     }
 
     #[test]

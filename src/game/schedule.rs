@@ -18,7 +18,13 @@ pub enum DeadlineError {
     UnknownZone(String),
     #[error("hour {0} is not between 0 and 23")]
     BadHour(u32),
+    /// A setting above its largest sensible value: the key, the value, the limit.
+    #[error("`{0}` = {1} is more than the {2} allowed")]
+    TooLarge(&'static str, u32, u32),
 }
+
+/// The longest a phase, a grace period or a reminder lead may be, in hours: a year.
+pub const MAX_HOURS: u32 = 24 * 366;
 
 /// When phases are due (`[deadlines.schedule]` in game.toml, or in judge.toml as the
 /// default for new games).
@@ -73,8 +79,24 @@ impl Default for Schedule {
 }
 
 impl Schedule {
-    /// Whether the schedule can compute deadlines at all (a known zone, a real hour).
+    /// Whether the schedule can compute deadlines at all (a known zone, a real hour, no
+    /// phase longer than [`MAX_HOURS`]).
     pub fn check(&self) -> Result<(), DeadlineError> {
+        let hours: &[(&'static str, u32)] = match self {
+            Schedule::Interval { movement_hours, retreat_hours, adjustment_hours } => &[
+                ("movement_hours", *movement_hours),
+                ("retreat_hours", *retreat_hours),
+                ("adjustment_hours", *adjustment_hours),
+            ],
+            Schedule::Weekly { min_hours, short_phase_hours, .. } => {
+                &[("min_hours", *min_hours), ("short_phase_hours", *short_phase_hours)]
+            }
+        };
+        for (key, value) in hours {
+            if *value > MAX_HOURS {
+                return Err(DeadlineError::TooLarge(key, *value, MAX_HOURS));
+            }
+        }
         self.deadline_for(PhaseKind::Movement, DateTime::<Utc>::UNIX_EPOCH).map(|_| ())
     }
 
@@ -87,17 +109,17 @@ impl Schedule {
                     PhaseKind::Retreats => retreat_hours,
                     PhaseKind::Adjustments => adjustment_hours,
                 };
-                Ok(start + Duration::hours(i64::from(*hours)))
+                later(start, *hours)
             }
             Schedule::Weekly { weekday, hour, zone, min_hours, short_phase_hours } => {
                 if kind != PhaseKind::Movement {
-                    return Ok(start + Duration::hours(i64::from(*short_phase_hours)));
+                    return later(start, *short_phase_hours);
                 }
                 if *hour > 23 {
                     return Err(DeadlineError::BadHour(*hour));
                 }
                 let tz: Tz = zone.parse().map_err(|_| DeadlineError::UnknownZone(zone.clone()))?;
-                let earliest = start + Duration::hours(i64::from(*min_hours));
+                let earliest = later(start, *min_hours)?;
                 let first_day = earliest.with_timezone(&tz).date_naive();
                 // Within 8 days of the earliest moment there is always the weekday; 15
                 // covers a skipped hour too.
@@ -117,6 +139,13 @@ impl Schedule {
             }
         }
     }
+}
+
+/// `start` plus `hours`, or an error past the calendar's end (hand-edited huge values).
+fn later(start: DateTime<Utc>, hours: u32) -> Result<DateTime<Utc>, DeadlineError> {
+    start
+        .checked_add_signed(Duration::hours(i64::from(hours)))
+        .ok_or(DeadlineError::TooLarge("hours", hours, MAX_HOURS))
 }
 
 /// `hour`:00 local time on `day`; the earlier instant when clocks go back, the first
@@ -157,6 +186,23 @@ impl Default for DeadlinePolicy {
 }
 
 impl DeadlinePolicy {
+    /// The schedule ([`Schedule::check`]) and every number within its sensible range, so
+    /// that no date sum can overflow.
+    pub fn check(&self) -> Result<(), DeadlineError> {
+        self.schedule.check()?;
+        for (key, value, max) in [
+            ("grace_hours", self.grace_hours, MAX_HOURS),
+            ("remind_hours_before", self.remind_hours_before, MAX_HOURS),
+            ("tick_minutes", self.tick_minutes, 7 * 24 * 60),
+            ("outage_factor", self.outage_factor, 1000),
+        ] {
+            if value > max {
+                return Err(DeadlineError::TooLarge(key, value, max));
+            }
+        }
+        Ok(())
+    }
+
     /// The gap between two ticks that counts as an outage.
     pub fn outage_gap(&self) -> Duration {
         // Never less than an hour: a tick a few minutes late is not an outage.

@@ -125,6 +125,12 @@ pub struct OpenGame {
     pub entries: Vec<Entry>,
     /// Repairs the store made on opening (print them).
     pub notes: Vec<String>,
+    /// What went wrong after a change was made (it is in the journal, so it stands): a
+    /// `state.json` that could not be rewritten. Say them as warnings.
+    pub warnings: Vec<String>,
+    /// The journal's last entry, when `state.json` was behind it (or missing) and the
+    /// position was rebuilt from the journal.
+    cache_behind: Option<u64>,
 }
 
 fn schedule_error(e: crate::game::schedule::DeadlineError) -> GameError {
@@ -174,6 +180,15 @@ fn check_map(dir: &GameDir, settings: &Settings, map: &Map) -> Result<(), GameEr
     }
 }
 
+/// The warning for a `state.json` that could not be written after its journal entry was.
+fn cache_warning(e: &StoreError) -> String {
+    format!(
+        "{e}. The change itself is made (it is in the journal); {} is only a copy and is rebuilt \
+         from the journal the next time the game is opened",
+        crate::store::STATE_FILE
+    )
+}
+
 /// Create a game directory with its settings and first state.
 pub fn create(
     path: &Path,
@@ -190,14 +205,35 @@ pub fn create(
     let seq = lock.append(now, &entry)?;
     lock.write_state(seq, &state)?;
     drop(lock);
-    Ok(OpenGame { dir, game: Game::new(settings.clone(), map, state), entries: vec![entry], notes: Vec::new() })
+    Ok(OpenGame {
+        dir,
+        game: Game::new(settings.clone(), map, state),
+        entries: vec![entry],
+        notes: Vec::new(),
+        warnings: Vec::new(),
+        cache_behind: None,
+    })
 }
 
 /// Open a game: settings, map, journal, and the state (replayed if the cache is behind).
+/// A `state.json` behind the journal (a write that failed, say on a full disk) is
+/// rewritten from the journal here, under the lock.
 pub fn open(path: &Path) -> Result<OpenGame, GameError> {
     let dir = GameDir::open(path)?;
     let notes = dir.recovered().iter().map(|r| r.to_string()).collect();
-    load(dir, notes)
+    let mut g = load(dir, notes)?;
+    if let Some(seq) = g.cache_behind {
+        let lock = g.dir.lock()?;
+        let state_file = g.dir.path().join(crate::store::STATE_FILE);
+        match lock.write_state(seq, &g.game.state) {
+            Ok(()) => {
+                g.cache_behind = None;
+                g.notes.push(format!("{}: was behind the journal; rebuilt from it", state_file.display()));
+            }
+            Err(e) => g.warnings.push(cache_warning(&e)),
+        }
+    }
+    Ok(g)
 }
 
 /// Open a game to read it only: no lock is taken and nothing is written (no recovery
@@ -208,8 +244,15 @@ pub fn open_read_only(path: &Path) -> Result<OpenGame, GameError> {
 
 fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
     let settings: Settings = dir.read_settings()?;
+    settings.deadlines.check().map_err(|e| {
+        GameError::Damaged(format!("{}: [deadlines]: {e}", dir.path().join(crate::store::SETTINGS_FILE).display()))
+    })?;
     let map = load_map(&settings, dir.path())?;
     check_map(&dir, &settings, &map)?;
+    // The cache before the journal: a writer appends to the journal before it rewrites
+    // the cache, so a reader without the lock never sees a cache ahead of the journal
+    // unless the journal really was cut short.
+    let cached: Option<(u64, GameState)> = dir.read_state()?;
     let journal = dir.journal::<Entry>()?;
     let entries: Vec<Entry> = journal.records().iter().map(|r| r.entry.clone()).collect();
     if !matches!(entries.first(), Some(Entry::Created { .. })) {
@@ -219,19 +262,41 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
             if entries.is_empty() { "is empty" } else { "does not start with the game's creation" }
         )));
     }
-    let cached: Option<(u64, GameState)> = dir.read_state()?;
     // A placeholder state, replaced below by the cached or replayed one.
     let start = GameState::start(&map, 1);
     let mut game = Game::new(settings, map, start);
-    match cached {
-        Some((seq, state)) if seq == journal.last_seq() => game.state = state,
-        Some((seq, state)) if seq < journal.last_seq() => {
-            game.state = state;
-            journal::replay(&mut game, &entries[seq as usize..])?;
-        }
-        _ => journal::replay(&mut game, &entries)?,
+    let last = journal.last_seq();
+    let boards = game.settings.variant.boards();
+    let state_file = dir.path().join(crate::store::STATE_FILE);
+    if let Some((_, state)) = &cached {
+        state.check(&game.map, boards).map_err(|e| GameError::Damaged(format!("{}: {e}", state_file.display())))?;
     }
-    Ok(OpenGame { dir, game, entries, notes })
+    let journal_file = dir.path().join(crate::store::JOURNAL_FILE);
+    let in_journal = |e: journal::ReplayError| GameError::Damaged(format!("{}: {e}", journal_file.display()));
+    let cache_behind = match cached {
+        Some((seq, state)) if seq == last => {
+            game.state = state;
+            false
+        }
+        Some((seq, _)) if seq > last => {
+            return Err(GameError::Damaged(format!(
+                "{}: the position there follows journal entry {seq}, but {} ends at entry {last}: the journal \
+                 was cut short. Nothing was changed; put the full journal back",
+                state_file.display(),
+                dir.path().join(crate::store::JOURNAL_FILE).display(),
+            )))
+        }
+        Some((seq, state)) => {
+            game.state = state;
+            journal::replay(&mut game, &entries[seq as usize..]).map_err(in_journal)?;
+            true
+        }
+        None => {
+            journal::replay(&mut game, &entries).map_err(in_journal)?;
+            true
+        }
+    };
+    Ok(OpenGame { dir, game, entries, notes, warnings: Vec::new(), cache_behind: cache_behind.then_some(last) })
 }
 
 impl OpenGame {
@@ -248,10 +313,15 @@ impl OpenGame {
         Ok(lock)
     }
 
+    /// Journal a change, then refresh the `state.json` cache. Once the entry is synced
+    /// the change is made: a cache that cannot be written (a full disk) is a warning, and
+    /// the next open rebuilds it from the journal.
     fn record(&mut self, lock: &mut GameLock, now: DateTime<Utc>, entry: Entry) -> Result<(), GameError> {
         let seq = lock.append(now, &entry)?;
-        lock.write_state(seq, &self.game.state)?;
         self.entries.push(entry);
+        if let Err(e) = lock.write_state(seq, &self.game.state) {
+            self.warnings.push(cache_warning(&e));
+        }
         Ok(())
     }
 

@@ -104,8 +104,120 @@ impl GameState {
         }
     }
 
+    /// Whether every id in the state means something on `map`, with `boards` boards: the
+    /// check on a state read from `state.json` or the journal (hand-edited files), before
+    /// anything indexes the map with it. The error names the key (`boards[0].units[3].region`).
+    pub fn check(&self, map: &Map, boards: usize) -> Result<(), String> {
+        let powers = map.powers().len();
+        let provinces = map.provinces().len();
+        let regions = map.region_count();
+        let power = |key: &str, p: PowerId| {
+            if usize::from(p.0) < powers {
+                Ok(())
+            } else {
+                Err(format!("{key}: power {} does not exist (the map has {powers} powers, 0 to {})", p.0, powers - 1))
+            }
+        };
+        let province = |key: &str, p: crate::map::ProvinceId| {
+            if usize::from(p.0) < provinces {
+                Ok(())
+            } else {
+                Err(format!("{key}: province {} does not exist (the map has {provinces}, 0 to {})", p.0, provinces - 1))
+            }
+        };
+        let region = |key: &str, r: RegionId| {
+            if usize::from(r.0) < regions {
+                Ok(())
+            } else {
+                Err(format!("{key}: region {} does not exist (the map has {regions}, 0 to {})", r.0, regions - 1))
+            }
+        };
+        let place = |key: &str, p: Place| province(key, p.province);
+        if self.phase.year == 0 || self.phase.year > Phase::MAX_YEAR {
+            return Err(format!("phase: year {} is not between 1 and {}", self.phase.year, Phase::MAX_YEAR));
+        }
+        if self.boards.len() != boards {
+            return Err(format!("boards: {} board(s), but this game is played on {boards}", self.boards.len()));
+        }
+        for (b, board) in self.boards.iter().enumerate() {
+            let mut occupied = vec![false; provinces];
+            for (i, u) in board.units.iter().enumerate() {
+                let key = format!("boards[{b}].units[{i}]");
+                power(&format!("{key}.power"), u.power)?;
+                region(&format!("{key}.region"), u.region)?;
+                let at = map.region(u.region).province;
+                if std::mem::replace(&mut occupied[usize::from(at.0)], true) {
+                    return Err(format!("{key}: a second unit in {}", map.province(at).key));
+                }
+            }
+            if board.ownership.0.len() != provinces {
+                return Err(format!(
+                    "boards[{b}].ownership: {} entries, but the map has {provinces} provinces",
+                    board.ownership.0.len()
+                ));
+            }
+            for (i, owner) in board.ownership.0.iter().enumerate() {
+                if let Some(p) = owner {
+                    power(&format!("boards[{b}].ownership[{i}]"), *p)?;
+                }
+            }
+            for (i, r) in board.retreating.iter().enumerate() {
+                let key = format!("boards[{b}].retreating[{i}]");
+                power(&format!("{key}.dislodgement.unit.power"), r.dislodgement.unit.power)?;
+                region(&format!("{key}.dislodgement.unit.region"), r.dislodgement.unit.region)?;
+                province(&format!("{key}.dislodgement.attacker_from"), r.dislodgement.attacker_from)?;
+                for (j, o) in r.options.iter().enumerate() {
+                    region(&format!("{key}.options[{j}]"), *o)?;
+                }
+            }
+            for (i, p) in board.standoffs.iter().enumerate() {
+                province(&format!("boards[{b}].standoffs[{i}]"), *p)?;
+            }
+        }
+        for (i, o) in self.orders.iter().enumerate() {
+            let key = format!("orders[{i}]");
+            power(&format!("{key}.power"), o.power)?;
+            if usize::from(o.board.0) >= boards {
+                return Err(format!("{key}.board: board {} does not exist", o.board.0));
+            }
+            for at in order_places(&o.order) {
+                place(&format!("{key}.order"), at)?;
+            }
+        }
+        for (key, list) in
+            [("submitted", &self.submitted), ("eliminated", &self.eliminated), ("draw_votes", &self.draw_votes)]
+        {
+            for (i, p) in list.iter().enumerate() {
+                power(&format!("{key}[{i}]"), *p)?;
+            }
+        }
+        match &self.end {
+            Some(GameEnd::Victory(p)) => power("end.powers", *p)?,
+            Some(GameEnd::Draw(ps)) => {
+                for (i, p) in ps.iter().enumerate() {
+                    power(&format!("end.powers[{i}]"), *p)?;
+                }
+            }
+            None => {}
+        }
+        Ok(())
+    }
+
     /// Units of a power on a board.
     pub fn units_of(&self, board: Board, power: PowerId) -> impl Iterator<Item = &Unit> {
         self.boards[board.0 as usize].units.iter().filter(move |u| u.power == power)
+    }
+}
+
+/// Every place an order names.
+fn order_places(order: &Order<Place>) -> Vec<Place> {
+    match order {
+        Order::Hold { unit } | Order::Disband { unit } => vec![unit.at],
+        Order::Move { unit, to, .. } | Order::Retreat { unit, to } => vec![unit.at, *to],
+        Order::SupportHold { unit, supported } => vec![unit.at, supported.at],
+        Order::SupportMove { unit, supported, to } => vec![unit.at, supported.at, *to],
+        Order::Convoy { unit, army, to } => vec![unit.at, army.at, *to],
+        Order::Build { at, .. } => vec![*at],
+        Order::Waive => Vec::new(),
     }
 }

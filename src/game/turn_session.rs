@@ -296,7 +296,7 @@ pub fn create(
             games::KINDS.join(", ")
         )));
     }
-    settings.deadlines.schedule.check().map_err(|e| GameError::Invalid(format!("[deadlines.schedule]: {e}")))?;
+    settings.deadlines.check().map_err(|e| GameError::Invalid(format!("[deadlines]: {e}")))?;
     let players: Vec<String> = settings.players.iter().map(|p| p.name.clone()).collect();
     let mut dice = Dice::new(seed.clone(), &settings.name, 0);
     let mut ctx = TurnContext { dice: &mut dice, now };
@@ -364,6 +364,9 @@ pub fn open_read_only(path: &Path) -> Result<OpenTurnGame, GameError> {
 
 fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenTurnGame, GameError> {
     let settings: TurnSettings = dir.read_settings()?;
+    settings.deadlines.check().map_err(|e| {
+        GameError::Damaged(format!("{}: [deadlines]: {e}", dir.path().join(crate::store::SETTINGS_FILE).display()))
+    })?;
     let seed_file: SeedFile = dir.read_side(SEED_FILE)?.ok_or_else(|| {
         GameError::Damaged(format!("{}: the dice's seed file is missing", dir.path().join(SEED_FILE).display()))
     })?;

@@ -90,6 +90,14 @@ pub(crate) fn player_error(game: &str, e: GameError) -> HostError {
     }
 }
 
+/// A change that stands but left something to repair (a `state.json` not rewritten): the
+/// master and the log hear of it; the player's answer is the change itself.
+fn note_warnings(game: &str, g: &session::OpenGame) {
+    for w in &g.warnings {
+        record_problem(game, w.clone());
+    }
+}
+
 fn host_error(game: &str) -> impl Fn(GameError) -> HostError + '_ {
     move |e| player_error(game, e)
 }
@@ -97,10 +105,7 @@ fn host_error(game: &str) -> impl Fn(GameError) -> HostError + '_ {
 /// A game name as mail may give it: letters, digits, `-`, `_`, `.`, not starting with a
 /// dot, so it can never name anything outside the games directory.
 fn plausible_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 64
-        && !name.starts_with('.')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    crate::mail::home::check_game_name(name).is_ok()
 }
 
 /// A power as a player names it: any name the map knows (`france`, `fra`, `French`), or
@@ -328,6 +333,7 @@ impl JudgeHost {
             self.game_dir(game).ok_or_else(|| GameError::Invalid(format!("there is no game `{game}`")))?;
         let mut g = session::open_read_only(&path)?;
         let report = g.adjudicate_to_mail(expected, true, now)?;
+        note_warnings(&name, &g);
         if !self.adjudicated.contains(&name) {
             self.adjudicated.push(name);
         }
@@ -510,12 +516,16 @@ impl JudgeHost {
         let path = self.path_of(game)?;
         let mut g = session::open_read_only(&path).map_err(host_error(game))?;
         let map = g.game.map.clone();
-        g.update_settings(|s| change(&map, s)).map_err(host_error(game))
+        let out = g.update_settings(|s| change(&map, s)).map_err(host_error(game))?;
+        note_warnings(game, &g);
+        Ok(out)
     }
 
     fn set_deadline(&self, game: &str, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), HostError> {
         let mut g = session::open_read_only(&self.path_of(game)?).map_err(host_error(game))?;
-        g.set_deadline(deadline, now).map_err(host_error(game))
+        g.set_deadline(deadline, now).map_err(host_error(game))?;
+        note_warnings(game, &g);
+        Ok(())
     }
 
     /// Hand `power` to a new player at `address` with a fresh password, mailed to them.
@@ -588,9 +598,67 @@ fn who_label(who: &Identity) -> String {
     }
 }
 
+/// The side file of a game that keeps its failed sign-ons, per role.
+pub const SIGNONS_FILE: &str = "signons.json";
+
+/// `signons.json`: the times of recent failed sign-ons, per role (`France`, `master`).
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FailedSignOns {
+    failed: BTreeMap<String, Vec<DateTime<Utc>>>,
+}
+
+impl JudgeHost {
+    fn read_failed_sign_ons(&self, game: &str, path: &Path) -> FailedSignOns {
+        let read =
+            crate::store::GameDir::open_for_reading(path).and_then(|d| d.read_side::<FailedSignOns>(SIGNONS_FILE));
+        match read {
+            Ok(found) => found.unwrap_or_default(),
+            Err(e) => {
+                // Damaged: the master hears of it; the record starts again.
+                record_problem(game, e.to_string());
+                FailedSignOns::default()
+            }
+        }
+    }
+}
+
 impl GameHost for JudgeHost {
     fn game_exists(&self, game: &str) -> bool {
         self.game_dir(game).is_some()
+    }
+
+    fn failed_sign_ons(&self, who: &Identity, since: DateTime<Utc>) -> Vec<DateTime<Utc>> {
+        let Some((name, path)) = self.game_dir(&who.game) else {
+            return Vec::new();
+        };
+        let mut record = self.read_failed_sign_ons(&name, &path);
+        let mut times = record.failed.remove(&who_label(who)).unwrap_or_default();
+        times.retain(|t| *t >= since);
+        times.sort();
+        times
+    }
+
+    fn record_failed_sign_on(&mut self, who: &Identity, now: DateTime<Utc>) -> Result<(), HostError> {
+        let (name, path) = self.game_dir(&who.game).ok_or_else(|| HostError(format!("no game `{}`", who.game)))?;
+        let internal = |e: crate::store::StoreError| {
+            record_problem(&name, e.to_string());
+            HostError(UNAVAILABLE.to_string())
+        };
+        let dir = crate::store::GameDir::open_for_reading(&path).map_err(internal)?;
+        let lock = dir.lock().map_err(internal)?;
+        let mut record = self.read_failed_sign_ons(&name, &path);
+        let day_ago = now - Duration::days(1);
+        for times in record.failed.values_mut() {
+            times.retain(|t| *t > day_ago);
+        }
+        record.failed.retain(|_, times| !times.is_empty());
+        let times = record.failed.entry(who_label(who)).or_default();
+        times.push(now);
+        // A day of failures is plenty to decide a lockout; never let the file grow without end.
+        let excess = times.len().saturating_sub(100);
+        times.drain(..excess);
+        lock.write_side(SIGNONS_FILE, &record).map_err(internal)
     }
 
     fn sign_on(&self, game: &str, who: &str) -> Result<SignOnRecord, SignOnError> {
@@ -648,6 +716,7 @@ impl GameHost for JudgeHost {
         let mut g = self.read(&who.game)?;
         let power = power_of(&g.game, who)?;
         let ack = g.submit(power, text, false, now).map_err(host_error(&who.game))?;
+        note_warnings(&who.game, &g);
         Ok(to_ack(&ack, g.game.state.deadline))
     }
 
@@ -723,6 +792,7 @@ impl GameHost for JudgeHost {
             return Err(HostError("nobody plays the powers named, so no one would read it".into()));
         }
         g.record_press(&who_label(who), names, text, now).map_err(host_error(&who.game))?;
+        note_warnings(&who.game, &g);
         let from_label = match me {
             Some(p) => map.power(p).name.clone(),
             None => "the game master".into(),

@@ -58,6 +58,8 @@ struct Case<'a> {
     plain: bool,
 }
 
+use std::sync::Arc;
+
 /// One order line as the parser read it.
 type ParsedOrder = Result<(Option<PowerId>, Order<Place>), Diagnostic>;
 
@@ -67,12 +69,14 @@ type UnitText<'a> = (&'a str, &'a str, &'a str);
 /// Adjudicates cases one line at a time, reusing its parser and scratch space.
 pub struct BatchResolver<'m> {
     map: &'m Map,
-    parser: OrderParser<'m>,
+    /// The name tables, shared by every [`worker`](BatchResolver::worker).
+    parser: Arc<OrderParser<'m>>,
     rulebook: Rulebook,
     adjudicator: Adjudicator,
     /// Every unit line the output can hold (`"FRANCE A PAR"`, JSON-escaped), by
-    /// [`unit_key`], and its rank when the lines are sorted as strings.
-    unit_lines: UnitLines,
+    /// [`unit_key`], and its rank when the lines are sorted as strings; shared by every
+    /// worker.
+    unit_lines: Arc<UnitLines>,
     spans: CaseSpans,
     occupied: Vec<bool>,
     units: Vec<Unit>,
@@ -148,12 +152,27 @@ impl UnitLines {
 
 impl<'m> BatchResolver<'m> {
     pub fn new(map: &'m Map, rulebook: Rulebook) -> BatchResolver<'m> {
+        BatchResolver::sharing(map, rulebook, Arc::new(OrderParser::new(map)), Arc::new(UnitLines::new(map)))
+    }
+
+    /// Another resolver for the same map and rulebook, for another thread: the map and the
+    /// tables built from it are shared, only the scratch space is its own.
+    pub fn worker(&self) -> BatchResolver<'m> {
+        BatchResolver::sharing(self.map, self.rulebook.clone(), self.parser.clone(), self.unit_lines.clone())
+    }
+
+    fn sharing(
+        map: &'m Map,
+        rulebook: Rulebook,
+        parser: Arc<OrderParser<'m>>,
+        unit_lines: Arc<UnitLines>,
+    ) -> BatchResolver<'m> {
         BatchResolver {
             map,
-            parser: OrderParser::new(map),
+            parser,
             rulebook,
             adjudicator: Adjudicator::default(),
-            unit_lines: UnitLines::new(map),
+            unit_lines,
             spans: CaseSpans::default(),
             occupied: Vec::new(),
             units: Vec::new(),
@@ -339,6 +358,12 @@ fn push_json_str(out: &mut String, s: &str) {
 pub fn resolve_line(line: &str) -> String {
     let map = Map::standard();
     BatchResolver::new(&map, Rulebook::default()).resolve_line(line)
+}
+
+/// `{"id":null,"error":"..."}`: the answer to a line that could not be read at all (not
+/// text), so the output keeps one line per input line.
+pub fn error_line_into(out: &mut String, error: &str) {
+    error_into(out, "null", error)
 }
 
 /// `{"id":...,"error":"..."}`, the id given as JSON text.

@@ -140,6 +140,19 @@ pub fn parse_script(lines: &[BodyLine]) -> Script {
                 }
                 continue;
             }
+            _ if mistyped_signon(&words) => {
+                // Read as a SIGNON that cannot sign on: what follows is not applied under
+                // another sign-on, and the line (with its password) is never quoted back.
+                if let Some(done) = current.take() {
+                    script.blocks.push(done);
+                }
+                let problem = format!(
+                    "`{}` is not SIGNON; write `SIGNON POWER@GAME PASSWORD`, e.g. `SIGNON france@mygame secret`",
+                    crate::mail::inbound::cap(words[0], 20)
+                );
+                current = Some(Block { line: line.number, signon: Err(problem), items: Vec::new() });
+                continue;
+            }
             _ => {}
         }
         let Some(block) = current.as_mut() else {
@@ -251,9 +264,54 @@ const COMMANDS: &[&str] = &[
     "replace",
 ];
 
+/// Whether a line that is not a SIGNON was meant to be one: its first word is one letter
+/// off `signon` or its letters swapped (`SIGNIN`, `SINGON`, `sign-on`, `SIGNON:`, `sign on`),
+/// or it is two or three words, not a command, with a `POWER@GAME` among the first two (no
+/// order names one).
+fn mistyped_signon(words: &[&str]) -> bool {
+    let first: String = words[0].chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+    let mut letters: Vec<char> = first.chars().collect();
+    letters.sort_unstable();
+    let split = matches!(first.as_str(), "sign" | "log") && words.get(1).is_some_and(|w| w.eq_ignore_ascii_case("on"));
+    if split || edit_distance(&first, "signon") <= 1 || letters == ['g', 'i', 'n', 'n', 'o', 's'] {
+        return true;
+    }
+    // `france@mygame secret` or `SIGNN france@mygame secret`: a POWER@GAME word (an
+    // address has a dot after the @; a game name rarely does) among two or three words.
+    let power_at_game = |w: &&str| {
+        w.split_once('@').is_some_and(|(who, game)| {
+            let plain = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_');
+            plain(who) && plain(game)
+        })
+    };
+    !COMMANDS.contains(&words[0].to_ascii_lowercase().as_str())
+        && (2..=3).contains(&words.len())
+        && words[..2].iter().any(power_at_game)
+}
+
+/// The Levenshtein distance of two short words (longer ones are simply far apart).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len() > 16 || b.len() > 16 {
+        return usize::MAX;
+    }
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != cb)).min(above + 1).min(row[j] + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
 fn is_order_line(line: &BodyLine) -> bool {
-    let first = line.text.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
-    !COMMANDS.contains(&first.as_str())
+    let words: Vec<&str> = line.text.split_whitespace().collect();
+    let first = words.first().unwrap_or(&"").to_ascii_lowercase();
+    !COMMANDS.contains(&first.as_str()) && (words.is_empty() || !mistyped_signon(&words))
 }
 
 fn malformed(line: &BodyLine, problem: String) -> Item {
@@ -323,10 +381,13 @@ fn parse_press_to(words: &[&str]) -> Result<PressTo, String> {
 fn press_body(rest: &[BodyLine]) -> (String, bool, usize) {
     let mut text = String::new();
     for (n, line) in rest.iter().enumerate() {
-        let first = line.text.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+        let words: Vec<&str> = line.text.split_whitespace().collect();
+        let first = words.first().unwrap_or(&"").to_ascii_lowercase();
         match first.as_str() {
             "endpress" => return (text, true, n + 1),
             "signon" | "signoff" => return (text, false, n),
+            // A mistyped SIGNON ends the press too: its password is never sent on.
+            _ if !words.is_empty() && mistyped_signon(&words) => return (text, false, n),
             _ => {
                 text.push_str(&line.text);
                 text.push('\n');
@@ -370,6 +431,36 @@ mod tests {
         }
         assert!(parse_script(&lines("SIGNON")).blocks[0].signon.is_err());
         assert!(parse_script(&lines("SIGNON a@b c d e")).blocks[0].signon.is_err());
+    }
+
+    #[test]
+    fn a_mistyped_signon_is_a_block_that_cannot_sign_on_and_hides_its_password() {
+        for typo in [
+            "SIGNIN france@g hunter22",
+            "sign-on france@g hunter22",
+            "SIGNON: france@g hunter22",
+            "Sigon france@g hunter22",
+            "singon france@g hunter22",
+            "SIGN ON france@g hunter22",
+            "france@g hunter22",
+        ] {
+            let s = parse_script(&lines(&format!("SIGNON italy@g pw\nA ven h\n{typo}\nA par - bur")));
+            assert_eq!(s.blocks.len(), 2, "{typo}");
+            assert_eq!(s.blocks[0].items.len(), 1, "{typo}: the first block keeps only its own order");
+            let problem = s.blocks[1].signon.clone().unwrap_err();
+            assert!(problem.contains("is not SIGNON"), "{typo}: {problem}");
+            assert!(!problem.contains("hunter22"), "{typo}: {problem}");
+            assert!(s.blocks[1].items.iter().all(|i| matches!(i, Item::Orders(_))), "{typo}");
+        }
+        // Real commands and orders are not mistaken for one.
+        let s = parse_script(&lines("SIGNON master@g pw\nreplace italy new@example.org\nsignoff\nA par - bur"));
+        assert_eq!(s.blocks.len(), 1);
+        assert!(matches!(&s.blocks[0].items[0], Item::Master { .. }));
+        assert_eq!(s.stray.len(), 1);
+        let s = parse_script(&lines("SIGNON italy@g pw\nA ven h\nSigned, your friend\nAnn <ann@example.org> wrote:"));
+        assert_eq!(s.blocks.len(), 1);
+        assert_eq!(edit_distance("signin", "signon"), 1);
+        assert_eq!(edit_distance("status", "signon"), 5);
     }
 
     #[test]

@@ -77,10 +77,17 @@ pub fn plan_tick(now: DateTime<Utc>, clock: &GameClock<'_>, log: &TickLog, polic
             return vec![TickAction::OutageSuspected { last_tick: last, deadline: clock.deadline }];
         }
     }
-    let grace_until = clock.deadline + Duration::hours(i64::from(policy.grace_hours));
+    // Saturating: a hand-edited policy or deadline at the calendar's end must not panic.
+    let grace_until = clock
+        .deadline
+        .checked_add_signed(Duration::hours(i64::from(policy.grace_hours)))
+        .unwrap_or(DateTime::<Utc>::MAX_UTC);
     let mut actions = Vec::new();
     if now < clock.deadline {
-        let remind_from = clock.deadline - Duration::hours(i64::from(policy.remind_hours_before));
+        let remind_from = clock
+            .deadline
+            .checked_sub_signed(Duration::hours(i64::from(policy.remind_hours_before)))
+            .unwrap_or(DateTime::<Utc>::MIN_UTC);
         if policy.remind_hours_before > 0 && now >= remind_from {
             for power in clock.missing.iter().filter(|p| !log.reminded.contains(*p)) {
                 actions.push(TickAction::Remind { power: power.clone(), deadline: clock.deadline });

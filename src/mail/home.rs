@@ -48,6 +48,22 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> HomeError + '_ {
     move |e| HomeError::Io { path: path.to_path_buf(), message: e.to_string() }
 }
 
+/// Whether `name` can name a game of a judge directory: a SIGNON line can carry it and
+/// it stays inside `games/` (1 to 64 ASCII letters, digits, `-`, `_` or `.`, not starting
+/// with a dot).
+pub fn check_game_name(name: &str) -> Result<(), String> {
+    if name.is_empty() || name.len() > 64 {
+        return Err("a game's name has 1 to 64 characters".into());
+    }
+    if name.starts_with('.') {
+        return Err("a game's name cannot start with a dot".into());
+    }
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')) {
+        return Err("a game's name has only letters, digits, `-`, `_` and `.` (no spaces or slashes)".into());
+    }
+    Ok(())
+}
+
 /// `judge.toml`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -73,7 +89,7 @@ impl JudgeHome {
         let text = std::fs::read_to_string(&path).map_err(io_error(&path))?;
         let mut config: JudgeConfig =
             toml::from_str(&text).map_err(|e| HomeError::Config { path: path.clone(), message: e.to_string() })?;
-        config.deadlines.schedule.check().map_err(|e| HomeError::Config { path, message: e.to_string() })?;
+        config.deadlines.check().map_err(|e| HomeError::Config { path, message: format!("[deadlines]: {e}") })?;
         if let TransportSettings::Files { dir } = &mut config.mail.transport {
             if dir.is_relative() {
                 *dir = root.join(&*dir);
@@ -95,8 +111,13 @@ impl JudgeHome {
     /// server's pipe shows no output. Best effort: a log that cannot be written is said on
     /// standard error, and nothing else fails for it.
     pub fn log(&self, now: chrono::DateTime<chrono::Utc>, line: &str) {
+        JudgeHome::log_at(&self.root, now, line)
+    }
+
+    /// [`JudgeHome::log`] for a judge directory that could not be opened.
+    pub fn log_at(root: &Path, now: chrono::DateTime<chrono::Utc>, line: &str) {
         use std::io::Write;
-        let path = self.log_path();
+        let path = root.join(LOG_FILE);
         let written = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -109,6 +130,17 @@ impl JudgeHome {
 
     pub fn games_dir(&self) -> PathBuf {
         self.root.join("games")
+    }
+
+    /// Where a new game called `name` goes: `games/<name>`, if `name` is one that mail
+    /// and the tick can reach (see [`check_game_name`]).
+    pub fn new_game_dir(&self, name: &Path) -> Result<PathBuf, HomeError> {
+        let text = name.to_str().unwrap_or("");
+        check_game_name(text).map_err(|message| HomeError::Config {
+            path: self.games_dir().join(name),
+            message: format!("`{}` cannot be a game's name here: {message}", name.display()),
+        })?;
+        Ok(self.games_dir().join(text))
     }
 
     /// The spool and claims (`spool/`, `claims/`).

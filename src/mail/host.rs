@@ -154,6 +154,14 @@ pub trait GameHost {
     /// `master`). The host resolves abbreviations.
     fn sign_on(&self, game: &str, who: &str) -> Result<SignOnRecord, SignOnError>;
 
+    /// The failed sign-ons of this role (wrong password) at or after `since`, oldest
+    /// first. Mail decides from them whether the role is locked out.
+    fn failed_sign_ons(&self, who: &Identity, since: DateTime<Utc>) -> Vec<DateTime<Utc>>;
+
+    /// Record a failed sign-on of this role at `now`. The host may forget failures older
+    /// than a day.
+    fn record_failed_sign_on(&mut self, who: &Identity, now: DateTime<Utc>) -> Result<(), HostError>;
+
     /// Submit a power's orders (the whole text of its order lines) and say what was
     /// understood. Text that is not an order is the host's to report as a problem.
     fn submit_orders(&mut self, who: &Identity, text: &str, now: DateTime<Utc>) -> Result<Ack, HostError>;

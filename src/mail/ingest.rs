@@ -5,9 +5,14 @@
 //! 2. otherwise the raw bytes go to the spool first ([`Intake::spool`]); if that fails the
 //!    outcome is [`Disposition::Retry`] and nothing else happens, so the MTA can try again;
 //! 3. mail that must get no reply (auto-replies, bounces, lists, loops) stops here;
-//! 4. the message is claimed by its Message-ID (or its hash) so a second delivery of the
-//!    same message is applied zero times;
-//! 5. each SIGNON block is checked (game, role, password) and only then applied;
+//! 4. the message is claimed by its Message-ID and a digest of its body (or, without an
+//!    id, a digest of it all) so a second delivery of the same message is applied zero
+//!    times, and another message reusing the id is not taken for it;
+//! 5. each SIGNON block is checked (game, role, password) and only then applied; only the
+//!    first [`MAX_SIGNONS`] blocks of a message are read, a role with
+//!    [`LOCKOUT_FAILURES`] wrong passwords within [`LOCKOUT_WINDOW_MINUTES`] is not checked
+//!    at all until the window has passed (its master is told when that starts), and a
+//!    message sends at most [`MAX_PRESS`] press messages and [`MAX_LISTINGS`] listings;
 //! 6. one reply goes back to the sender, with a copy to the role's registered address if
 //!    the sender is someone else (a forged or new From never goes unnoticed).
 //!
@@ -19,17 +24,31 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
 
 use crate::mail::command::{parse_script, Block, Item, Script, HELP};
-use crate::mail::host::{Ack, GameHost, Identity, Role, SignOnError};
+use crate::mail::host::{Ack, ContactRole, GameHost, Identity, Role, SignOnError};
 use crate::mail::inbound::{cap, parse_headers_only, parse_message, BodyLine, Inbound, Silence};
 use crate::mail::password::{hash_password, verify_password};
 use crate::mail::reply::{
     format_deadline, format_duration, header_safe, reply_references, reply_subject, MailKind, OutgoingMail,
 };
 use crate::mail::settings::MailSettings;
+
+/// The SIGNON blocks read per message; the rest are answered with one line and not read.
+/// Each costs a password check, so this bounds the guessing one message can do.
+pub const MAX_SIGNONS: usize = 5;
+/// Wrong passwords for one role of one game within [`LOCKOUT_WINDOW_MINUTES`] that close
+/// its sign-on.
+pub const LOCKOUT_FAILURES: usize = 5;
+/// The window, in minutes, in which [`LOCKOUT_FAILURES`] failures close a role's sign-on;
+/// it opens again when the oldest of them is this old.
+pub const LOCKOUT_WINDOW_MINUTES: i64 = 60;
+/// The press messages one message may send; the rest are not sent.
+pub const MAX_PRESS: usize = 5;
+/// The `status` and `history` listings one message may ask for; the rest are not given.
+pub const MAX_LISTINGS: usize = 5;
 
 /// The exit code asking the MTA to deliver the message again later (sysexits EX_TEMPFAIL).
 pub const EX_TEMPFAIL: i32 = 75;
@@ -143,10 +162,7 @@ pub fn ingest(
     if let Some(silence) = inbound.silence.clone() {
         return IngestOutcome { disposition: Disposition::Silent(silence), mails: Vec::new() };
     }
-    let key = match &inbound.message_id {
-        Some(id) => format!("id:{id}"),
-        None => format!("sha256:{:x}", Sha256::digest(raw)),
-    };
+    let key = claim_key(raw, inbound.message_id.as_deref());
     match intake.claim(&key) {
         Ok(true) => {}
         Ok(false) => return IngestOutcome { disposition: Disposition::Duplicate { key }, mails: Vec::new() },
@@ -154,6 +170,31 @@ pub fn ingest(
     }
     let script = parse_script(&inbound.lines);
     answer(&inbound, &script, host, settings, now)
+}
+
+/// The key a message is claimed by: its Message-ID and a digest of its body, so that a
+/// redelivery (the same body, perhaps more `Received:` headers) is one message and two
+/// different messages that share a Message-ID are two. Without a Message-ID, the digest
+/// of the whole message.
+pub fn claim_key(raw: &[u8], message_id: Option<&str>) -> String {
+    match message_id {
+        Some(id) => format!("id:{id}:body-sha256:{:x}", Sha256::digest(body_of(raw))),
+        None => format!("sha256:{:x}", Sha256::digest(raw)),
+    }
+}
+
+/// The bytes after the header section (after the first empty line); all of it if none.
+fn body_of(raw: &[u8]) -> &[u8] {
+    let mut start = 0;
+    while start < raw.len() {
+        let end = raw[start..].iter().position(|&b| b == b'\n').map_or(raw.len(), |i| start + i + 1);
+        let line = &raw[start..end];
+        if line == b"\n" || line == b"\r\n" {
+            return &raw[end..];
+        }
+        start = end;
+    }
+    raw
 }
 
 fn too_large(raw: &[u8], settings: &MailSettings) -> IngestOutcome {
@@ -165,9 +206,8 @@ fn too_large(raw: &[u8], settings: &MailSettings) -> IngestOutcome {
     let mut body = opening(settings);
     let _ = writeln!(
         body,
-        "Your message was {} KB, more than the {} KB this judge reads, so it was not read and \
+        "Your message was larger than the {} KB this judge reads, so it was not read and \
          nothing was changed. Please send your orders as plain text, without attachments.",
-        raw.len() / 1024,
         settings.max_message_bytes / 1024
     );
     IngestOutcome { disposition, mails: reply_to(&inbound, body).into_iter().collect() }
@@ -214,10 +254,11 @@ fn answer(
             writeln!(body, "{} attachment(s) ignored: write your orders in the message itself.\n", inbound.attachments);
     }
 
-    for block in &script.blocks {
+    let mut budget = Budget { press: MAX_PRESS, listings: MAX_LISTINGS };
+    for block in script.blocks.iter().take(MAX_SIGNONS) {
         let mut section = String::new();
-        if let Some(identity) = place(block, host, &mut section) {
-            let changed = apply(block, &identity, host, now, &mut section, &mut mails);
+        if let Some(identity) = place(block, inbound, host, now, &mut section, &mut mails) {
+            let changed = apply(block, &identity, host, now, &mut budget, &mut section, &mut mails);
             if !games.contains(&identity.game) {
                 games.push(identity.game.clone());
             }
@@ -232,6 +273,15 @@ fn answer(
         body.push('\n');
     }
 
+    if let Some(first) = script.blocks.get(MAX_SIGNONS) {
+        let _ = writeln!(
+            body,
+            "The {} SIGNON block(s) from line {} on were not read: the judge reads at most {MAX_SIGNONS} \
+             per message. Nothing in them was done; send them in another message.\n",
+            script.blocks.len() - MAX_SIGNONS,
+            first.line
+        );
+    }
     if script.blocks.is_empty() {
         let _ = writeln!(
             body,
@@ -254,8 +304,22 @@ fn wants_help(script: &Script) -> bool {
     script.blocks.iter().flat_map(|b| &b.items).any(|i| matches!(i, Item::Help { .. } | Item::Malformed { .. }))
 }
 
-/// Check a block's SIGNON; the identity if it holds. Writes the verdict either way.
-fn place(block: &Block, host: &impl GameHost, out: &mut String) -> Option<Identity> {
+/// What one message may still ask for.
+struct Budget {
+    press: usize,
+    listings: usize,
+}
+
+/// Check a block's SIGNON; the identity if it holds. Writes the verdict either way. A
+/// wrong password is recorded; the one that closes the role's sign-on tells its master.
+fn place(
+    block: &Block,
+    inbound: &Inbound,
+    host: &mut impl GameHost,
+    now: DateTime<Utc>,
+    out: &mut String,
+    mails: &mut Vec<OutgoingMail>,
+) -> Option<Identity> {
     let signon = match &block.signon {
         Ok(s) => s,
         Err(form) => {
@@ -307,16 +371,70 @@ fn place(block: &Block, host: &impl GameHost, out: &mut String) -> Option<Identi
         );
         return None;
     };
+    let window = Duration::minutes(LOCKOUT_WINDOW_MINUTES);
+    // Failures within the window: later than `now - window`.
+    let failures: Vec<DateTime<Utc>> =
+        host.failed_sign_ons(who, now - window).into_iter().filter(|t| *t > now - window).collect();
+    if failures.len() >= LOCKOUT_FAILURES {
+        let opens = failures[failures.len() - LOCKOUT_FAILURES] + window;
+        let _ = writeln!(
+            out,
+            "{shown} (line {}): sign-on as {} in {} is closed after {LOCKOUT_FAILURES} wrong passwords; \
+             it opens again at {}. The password was not checked and nothing was done.",
+            block.line,
+            who.role,
+            who.game,
+            format_deadline(opens, who.timezone)
+        );
+        return None;
+    }
     if !verify_password(&signon.password, hash) {
         let _ = writeln!(
             out,
             "{shown} (line {}): wrong password for {} in {}. Nothing was done. If you have lost it, ask the game master.",
             block.line, who.role, who.game
         );
+        match host.record_failed_sign_on(who, now) {
+            Ok(()) if failures.len() + 1 == LOCKOUT_FAILURES => {
+                mails.extend(lockout_notices(host, who, inbound, now + window));
+            }
+            Ok(()) => {}
+            Err(e) => {
+                let _ = writeln!(out, "(The failure could not be recorded: {e}.)");
+            }
+        }
         return None;
     }
     let _ = writeln!(out, "{shown} (line {}): signed on as {} in {}.\n", block.line, who.role, who.game);
     Some(record.identity)
+}
+
+/// The notice to a game's master that a role's sign-on is closed until `opens`.
+fn lockout_notices(host: &impl GameHost, who: &Identity, inbound: &Inbound, opens: DateTime<Utc>) -> Vec<OutgoingMail> {
+    let sender = inbound.answer_to().unwrap_or("an unknown sender");
+    host.contacts(&who.game)
+        .into_iter()
+        .filter(|c| c.role == ContactRole::Master)
+        .map(|c| OutgoingMail {
+            to: c.address.clone(),
+            subject: header_safe(&format!("{}: sign-on as {} closed", who.game, who.role), 120),
+            body: format!(
+                "{LOCKOUT_FAILURES} messages signed on as {} in {} with a wrong password within \
+                 {LOCKOUT_WINDOW_MINUTES} minutes, the last from {}. Sign-on as {} is closed until {}: \
+                 until then no password is checked for it.\n\n\
+                 If the player has lost the password, give a new one with `replace`. If someone \
+                 is guessing, nothing more is needed.\n",
+                who.role,
+                who.game,
+                header_safe(sender, 254),
+                who.role,
+                format_deadline(opens, c.timezone)
+            ),
+            in_reply_to: None,
+            references: Vec::new(),
+            kind: MailKind::Generated,
+        })
+        .collect()
 }
 
 /// Carry out a placed block's items; whether anything was changed.
@@ -325,6 +443,7 @@ fn apply(
     identity: &Identity,
     host: &mut impl GameHost,
     now: DateTime<Utc>,
+    budget: &mut Budget,
     out: &mut String,
     mails: &mut Vec<OutgoingMail>,
 ) -> bool {
@@ -354,8 +473,21 @@ fn apply(
                     }
                 }
             }
-            Item::Status { .. } => write_result(out, "Status", host.status(&who)),
-            Item::History { .. } => write_result(out, "History", host.history(&who)),
+            Item::Status { line } | Item::History { line } if budget.listings == 0 => {
+                let _ =
+                    writeln!(out, "line {line}: not answered: at most {MAX_LISTINGS} status or history per message.");
+            }
+            Item::Status { .. } => {
+                budget.listings -= 1;
+                write_result(out, "Status", host.status(&who))
+            }
+            Item::History { .. } => {
+                budget.listings -= 1;
+                write_result(out, "History", host.history(&who))
+            }
+            Item::Press { line, .. } if budget.press == 0 => {
+                let _ = writeln!(out, "line {line}: press not sent: at most {MAX_PRESS} press messages per message.");
+            }
             Item::Press { line, to, text, closed } => {
                 if !closed {
                     let _ = writeln!(out, "line {line}: press without ENDPRESS: it runs to the end of the block.");
@@ -364,6 +496,7 @@ fn apply(
                     let _ = writeln!(out, "line {line}: empty press, not sent.");
                     continue;
                 }
+                budget.press -= 1;
                 match host.press(&who, to, text, now) {
                     Ok(delivery) => {
                         changed = true;

@@ -28,8 +28,35 @@ fn hash_with(password: &str, argon: Argon2<'_>) -> Result<String, PasswordError>
     argon.hash_password(password.as_bytes(), &salt).map(|h| h.to_string()).map_err(|e| PasswordError(e.to_string()))
 }
 
-/// Whether `password` matches a stored hash. A malformed hash matches nothing.
+/// The most memory (KiB) a stored hash may ask a check to use: 64 MiB, three times the
+/// default cost. A hand-edited hash could otherwise ask for gigabytes.
+pub const MAX_MEMORY_KIB: u32 = 64 * 1024;
+/// The most passes a stored hash may ask for.
+pub const MAX_ITERATIONS: u32 = 16;
+/// The most lanes a stored hash may ask for.
+pub const MAX_LANES: u32 = 4;
+
+/// Why a stored hash cannot be checked: not a hash, or a cost above the caps.
+pub fn check_stored_hash(stored_hash: &str) -> Result<(), String> {
+    let parsed = PasswordHash::new(stored_hash).map_err(|e| format!("not a password hash ({e})"))?;
+    // The caps first, from the text itself: the hasher's own checks come after.
+    for (key, what, max) in
+        [("m", "KiB of memory", MAX_MEMORY_KIB), ("t", "passes", MAX_ITERATIONS), ("p", "lanes", MAX_LANES)]
+    {
+        let value = parsed.params.get_decimal(key).ok_or_else(|| format!("the hash gives no `{key}`"))?;
+        if value > max {
+            return Err(format!("the hash asks for {value} {what}, more than the {max} allowed"));
+        }
+    }
+    Params::try_from(&parsed).map(|_| ()).map_err(|e| format!("unusable hash parameters ({e})"))
+}
+
+/// Whether `password` matches a stored hash. A malformed hash, or one whose cost is above
+/// the caps ([`check_stored_hash`]), matches nothing and is never run.
 pub fn verify_password(password: &str, stored_hash: &str) -> bool {
+    if check_stored_hash(stored_hash).is_err() {
+        return false;
+    }
     match PasswordHash::new(stored_hash) {
         Ok(parsed) => Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok(),
         Err(_) => false,
@@ -71,6 +98,27 @@ mod tests {
         assert!(verify_password("sesame42", &h));
         assert!(!verify_password("sesame43", &h));
         assert!(!verify_password("sesame42", "not a hash"));
+    }
+
+    #[test]
+    fn a_hash_asking_too_much_is_refused_without_running() {
+        let h = hash_password_with_cost("sesame42", 64, 1).unwrap();
+        assert!(check_stored_hash(&h).is_ok());
+        assert!(check_stored_hash(&hash_password("sesame42").unwrap()).is_ok());
+        // The same hash, hand-edited to ask for 256 GiB, 2^32-1 passes, or 255 lanes.
+        for (from, to, word) in
+            [("m=64", "m=268435456", "memory"), ("t=1", "t=4294967295", "passes"), ("p=1", "p=255", "lanes")]
+        {
+            let edited = h.replacen(from, to, 1);
+            assert_ne!(edited, h);
+            let started = std::time::Instant::now();
+            assert!(!verify_password("sesame42", &edited), "{edited}");
+            assert!(started.elapsed() < std::time::Duration::from_secs(1));
+            let why = check_stored_hash(&edited).unwrap_err();
+            assert!(why.contains(word), "{why}");
+        }
+        assert!(check_stored_hash("plain text").unwrap_err().contains("not a password hash"));
+        assert!(check_stored_hash("$argon2id$v=19$t=1,p=1$c2FsdHNhbHQ$aGFzaGhhc2g").is_err());
     }
 
     #[test]

@@ -69,10 +69,26 @@ impl Loader<'_> {
     }
 }
 
+/// The largest map file the loader reads.
+pub const MAX_MAP_BYTES: usize = 4 << 20;
+/// The most regions (provinces, plus one per coast of a split-coast province) a map may
+/// have: the adjacency tables grow with the square of it.
+pub const MAX_REGIONS: usize = 4000;
+
 impl Map {
     /// Parse and validate a map. `file` is only used to name the file in errors.
     pub fn from_toml(text: &str, file: &str) -> Result<Map, MapError> {
         let l = Loader { file };
+        if text.len() > MAX_MAP_BYTES {
+            return Err(l.err(
+                "",
+                format!(
+                    "the map file is {} KiB; a map file may be at most {} KiB",
+                    text.len() / 1024,
+                    MAX_MAP_BYTES / 1024
+                ),
+            ));
+        }
         let raw: RawMap = toml::from_str(text).map_err(|e| {
             let key = String::new();
             let message = e.to_string().trim_end().replace('\n', "\n  ");
@@ -192,8 +208,14 @@ fn build(l: &Loader, raw: RawMap) -> Result<Map, MapError> {
             coasts,
         });
     }
-    if regions.len() > u16::MAX as usize {
-        return Err(l.err("provinces", "too many regions"));
+    if regions.len() > MAX_REGIONS {
+        return Err(l.err(
+            "provinces",
+            format!(
+                "a map may have at most {MAX_REGIONS} regions (provinces plus their coasts); this one has {}",
+                regions.len()
+            ),
+        ));
     }
 
     // Borders, as directed lists, checked for symmetry afterwards.

@@ -9,6 +9,7 @@
 
 pub mod cache;
 mod load;
+pub use load::{MAX_MAP_BYTES, MAX_REGIONS};
 
 use std::collections::HashMap;
 use std::fmt;

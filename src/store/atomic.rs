@@ -34,6 +34,7 @@ pub(crate) fn write_temp(target: &Path, bytes: &[u8]) -> Result<PathBuf, StoreEr
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let temp = parent_of(target).join(format!(".{name}{TEMP_MARK}{}-{n}", std::process::id()));
     let result = (|| {
+        fault::check_write(target)?;
         let mut file = OpenOptions::new().write(true).create_new(true).open(&temp)?;
         file.write_all(bytes)?;
         fault::reach(FaultPoint::TempWritten);

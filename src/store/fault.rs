@@ -4,6 +4,7 @@
 //! Nothing is called unless a test process installs a hook; the cost otherwise is one
 //! atomic load per step.
 
+use std::path::Path;
 use std::sync::OnceLock;
 
 /// A step inside a durable write, just after it happened.
@@ -61,6 +62,22 @@ static HOOK: OnceLock<fn(FaultPoint)> = OnceLock::new();
 /// Installs the hook for the rest of the process. Returns false if one was already set.
 pub fn set_hook(hook: fn(FaultPoint)) -> bool {
     HOOK.set(hook).is_ok()
+}
+
+static WRITE_CHECK: OnceLock<fn(&Path) -> std::io::Result<()>> = OnceLock::new();
+
+/// Installs a check called before every atomic file write (`state.json`, side files,
+/// `game.toml`) with the file to be written; an error it returns is the write's error.
+/// For simulating a full disk. Returns false if one was already set.
+pub fn set_write_check(check: fn(&Path) -> std::io::Result<()>) -> bool {
+    WRITE_CHECK.set(check).is_ok()
+}
+
+pub(crate) fn check_write(target: &Path) -> std::io::Result<()> {
+    match WRITE_CHECK.get() {
+        Some(check) => check(target),
+        None => Ok(()),
+    }
 }
 
 pub(crate) fn armed() -> bool {

@@ -54,6 +54,8 @@ struct FakeHost {
     orders: HashMap<String, Vec<String>>,
     deadline: DateTime<Utc>,
     calls: Vec<String>,
+    /// Failed sign-ons per role, as a host keeps them.
+    failed: HashMap<String, Vec<DateTime<Utc>>>,
 }
 
 impl FakeHost {
@@ -81,6 +83,7 @@ impl FakeHost {
             orders: HashMap::new(),
             deadline: Utc.with_ymd_and_hms(2025, 3, 3, 18, 0, 0).unwrap(),
             calls: Vec::new(),
+            failed: HashMap::new(),
         }
     }
 
@@ -132,6 +135,16 @@ impl GameHost for FakeHost {
             }),
             _ => Err(SignOnError::NoSuchPower { powers: self.powers.iter().map(|p| p.name.to_string()).collect() }),
         }
+    }
+
+    fn failed_sign_ons(&self, who: &Identity, since: DateTime<Utc>) -> Vec<DateTime<Utc>> {
+        let times = self.failed.get(power_name(who)).cloned().unwrap_or_default();
+        times.into_iter().filter(|t| *t >= since).collect()
+    }
+
+    fn record_failed_sign_on(&mut self, who: &Identity, now: DateTime<Utc>) -> Result<(), HostError> {
+        self.failed.entry(power_name(who).to_string()).or_default().push(now);
+        Ok(())
     }
 
     fn submit_orders(&mut self, who: &Identity, text: &str, _now: DateTime<Utc>) -> Result<Ack, HostError> {
@@ -420,7 +433,7 @@ fn twenty_megabytes_are_refused_politely_and_unread() {
     let outcome = ingest(&raw, &mut host, &intake, &settings(), now());
     assert!(matches!(outcome.disposition, Disposition::TooLarge { .. }));
     assert_eq!(outcome.exit_code(), 0);
-    assert!(reply(&outcome).body.contains("more than the 1024 KB this judge reads"));
+    assert!(reply(&outcome).body.contains("larger than the 1024 KB this judge reads"));
     assert!(host.calls.is_empty());
     assert!(intake.spooled.lock().unwrap().is_empty());
 
@@ -848,4 +861,124 @@ fn the_store_intake_spools_first_and_claims_once_across_instances() {
     assert_eq!(a.spool().list().unwrap().len(), 2, "both deliveries kept");
     assert!(a.claim("id:another@example.org").unwrap());
     assert!(!b.claim("id:another@example.org").unwrap());
+}
+
+// ---------------------------------------------------------------------------------------
+// Hardening (issue 17): sign-on cap and lockout, output caps, claims, mistyped SIGNON
+
+#[test]
+fn a_thousand_signon_blocks_are_answered_quickly_and_nothing_after_the_cap_is_applied() {
+    use shadowjudge::mail::ingest::MAX_SIGNONS;
+    let mut host = FakeHost::new();
+    // Every block is a right sign-on with an order, so any block read would be applied.
+    let body: String = (0..1000).map(|i| format!("SIGNON france@mygame france-secret\nA par - bur {i}\n")).collect();
+    let started = std::time::Instant::now();
+    let outcome = run(&plain("ann@example.org", "many@example.org", &body), &mut host);
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(5), "{took:?}");
+    assert_eq!(host.changes().len(), MAX_SIGNONS, "{:?}", host.changes());
+    assert_eq!(host.changes().last().unwrap().as_str(), format!("submit France: A par - bur {}", MAX_SIGNONS - 1));
+    let r = reply(&outcome);
+    assert!(
+        r.body.contains(&format!(
+            "The {} SIGNON block(s) from line {} on were not read",
+            1000 - MAX_SIGNONS,
+            2 * MAX_SIGNONS + 1
+        )),
+        "{}",
+        r.body
+    );
+    assert_eq!(r.body.matches("signed on as France").count(), MAX_SIGNONS);
+
+    // Wrong passwords: at most the cap is checked and recorded, and the lockout stops the rest.
+    let mut host = FakeHost::new();
+    let body: String = (0..1000).map(|i| format!("SIGNON france@mygame guess{i}\n")).collect();
+    let outcome = run(&plain("eve@example.org", "guesses@example.org", &body), &mut host);
+    assert_eq!(host.failed["France"].len(), MAX_SIGNONS);
+    assert!(host.changes().is_empty());
+    assert_eq!(reply(&outcome).body.matches("wrong password").count(), MAX_SIGNONS);
+}
+
+#[test]
+fn wrong_passwords_close_the_sign_on_for_an_hour_and_tell_the_master() {
+    use shadowjudge::mail::ingest::{LOCKOUT_FAILURES, LOCKOUT_WINDOW_MINUTES};
+    let mut host = FakeHost::new();
+    let intake = MemoryIntake::default();
+    let at = |minutes: i64| now() + Duration::minutes(minutes);
+    let mut notices = Vec::new();
+    for i in 0..LOCKOUT_FAILURES {
+        let raw = plain("eve@example.org", &format!("guess{i}@example.org"), "SIGNON france@mygame guess\n");
+        let outcome = ingest(&raw, &mut host, &intake, &settings(), at(i as i64));
+        assert!(reply(&outcome).body.contains("wrong password"));
+        notices.extend(outcome.mails.into_iter().filter(|m| m.to == "gm@example.org"));
+    }
+    assert_eq!(notices.len(), 1, "the master is told once, when the sign-on closes");
+    assert!(notices[0].subject.contains("sign-on as France closed"), "{}", notices[0].subject);
+    assert!(notices[0].body.contains("eve@example.org"), "{}", notices[0].body);
+    // Now even the right password is not checked, and nothing is applied or recorded.
+    let raw = plain("ann@example.org", "right@example.org", "SIGNON france@mygame france-secret\nA par - bur\n");
+    let outcome = ingest(&raw, &mut host, &intake, &settings(), at(10));
+    let body = &reply(&outcome).body;
+    assert!(body.contains("is closed after 5 wrong passwords") && body.contains("opens again"), "{body}");
+    assert_eq!(outcome.disposition, Disposition::Unplaced);
+    assert!(host.changes().is_empty());
+    assert_eq!(host.failed["France"].len(), LOCKOUT_FAILURES, "a closed sign-on records nothing more");
+    // Other roles are not affected.
+    let raw = plain("bob@example.org", "italy@example.org", "SIGNON italy@mygame italy-secret\nA ven h\n");
+    assert!(matches!(ingest(&raw, &mut host, &intake, &settings(), at(10)).disposition, Disposition::Applied { .. }));
+    // When the window has passed since the first failure, France signs on again.
+    let raw = plain("ann@example.org", "later@example.org", "SIGNON france@mygame france-secret\nA par - bur\n");
+    let outcome = ingest(&raw, &mut host, &intake, &settings(), at(LOCKOUT_WINDOW_MINUTES));
+    assert!(matches!(outcome.disposition, Disposition::Applied { .. }), "{}", reply(&outcome).body);
+}
+
+#[test]
+fn press_and_listings_are_capped_per_message() {
+    use shadowjudge::mail::ingest::{MAX_LISTINGS, MAX_PRESS};
+    let mut host = FakeHost::new();
+    let mut body = String::from("SIGNON france@mygame france-secret\n");
+    for i in 0..3000 {
+        body.push_str(&format!("press to all\nhello {i}\nendpress\nstatus\n"));
+    }
+    let outcome = run(&plain("ann@example.org", "spam@example.org", &body), &mut host);
+    let presses = host.calls.iter().filter(|c| c.starts_with("press")).count();
+    assert_eq!(presses, MAX_PRESS);
+    // Each press goes to every player: the mails are the reply and MAX_PRESS fan-outs.
+    let press_mails = outcome.mails.iter().filter(|m| m.subject.contains("press from")).count();
+    assert_eq!(press_mails, MAX_PRESS * 3);
+    let r = reply(&outcome);
+    assert_eq!(r.body.matches("Status:").count(), MAX_LISTINGS);
+    assert!(r.body.contains("press not sent: at most 5 press messages per message"), "a capped press is said");
+    assert!(r.body.contains("not answered: at most 5 status or history per message"));
+}
+
+#[test]
+fn two_messages_with_one_message_id_are_both_taken_and_a_redelivery_is_not() {
+    let mut host = FakeHost::new();
+    let intake = MemoryIntake::default();
+    let first = plain("ann@example.org", "same@example.org", "SIGNON france@mygame france-secret\nA par - bur\n");
+    let second = plain("ann@example.org", "same@example.org", "SIGNON france@mygame france-secret\nA mar h\n");
+    assert!(matches!(ingest(&first, &mut host, &intake, &settings(), now()).disposition, Disposition::Applied { .. }));
+    assert!(matches!(ingest(&second, &mut host, &intake, &settings(), now()).disposition, Disposition::Applied { .. }));
+    // The first again, as a mail server redelivers it (one more Received line).
+    let mut again = b"Received: from relay.example.org\r\n".to_vec();
+    again.extend_from_slice(&first);
+    let third = ingest(&again, &mut host, &intake, &settings(), now());
+    assert!(matches!(third.disposition, Disposition::Duplicate { .. }), "{:?}", third.disposition);
+    assert_eq!(host.changes(), vec!["submit France: A par - bur", "submit France: A mar h"]);
+}
+
+#[test]
+fn a_mistyped_signon_is_never_quoted_back_with_its_password() {
+    for typo in
+        ["SIGNIN france@mygame france-secret", "SIGNON: france@mygame france-secret", "france@mygame france-secret"]
+    {
+        let mut host = FakeHost::new();
+        let body = format!("{typo}\nA par - bur\n");
+        let outcome = run(&plain("ann@example.org", "typo@example.org", &body), &mut host);
+        let r = reply(&outcome);
+        assert!(!r.body.contains("france-secret"), "{typo}: {}", r.body);
+        assert!(r.body.contains("is not SIGNON"), "{typo}: {}", r.body);
+        assert!(host.changes().is_empty(), "{typo}");
+    }
 }

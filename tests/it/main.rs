@@ -7,6 +7,7 @@ mod duplexity_example;
 mod game_engine;
 mod game_files;
 mod grammar;
+mod hardening;
 mod harness;
 mod honest_errors;
 mod judge_dir;
