@@ -16,4 +16,5 @@ pub mod map;
 pub mod order;
 pub mod report;
 pub mod store;
+pub mod text;
 pub mod variant;
