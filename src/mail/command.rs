@@ -251,6 +251,11 @@ const COMMANDS: &[&str] = &[
     "replace",
 ];
 
+/// Whether a word (lowercase) is one of the command words.
+pub fn is_command_word(word: &str) -> bool {
+    COMMANDS.contains(&word)
+}
+
 fn is_order_line(line: &BodyLine) -> bool {
     let first = line.text.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
     !COMMANDS.contains(&first.as_str())
