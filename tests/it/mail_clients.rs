@@ -513,3 +513,21 @@ fn a_game_the_judge_cannot_write_is_retried_later_without_server_paths() {
     assert!(!answer.contains(judge.root.to_str().unwrap()), "{answer}");
     assert!(answer.contains("Not read: 1 line after your orders"), "{answer}");
 }
+
+// ---------------------------------------------------------------------------------------
+// Item 2 beyond mail: order files and turn files read from disk
+
+#[test]
+fn an_order_file_with_invisible_characters_checks_clean() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("orders.txt");
+    std::fs::write(&file, "\u{feff}Board B\nFrance:\nA p\u{200b}ar - b\u{00ad}ur\nF bre\u{00a0}-\u{200d} mao\n")
+        .unwrap();
+    let out = crate::harness::shadowjudge_at("", None, &["orders", "check", file.to_str().unwrap()], None, &[]);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "[B] France: A par - bur\n[B] France: F bre - mao\n"),
+        "{}",
+        out.stderr
+    );
+}
