@@ -39,7 +39,8 @@ How to write to this judge:
   timezone Europe/Paris                 see deadlines in your own time zone
   SIGNOFF                               end; another SIGNON may follow
 Game master only: process, extend HOURS, pause, resume, replace POWER ADDRESS.
-Quoted lines (starting with >) and everything after a signature line (-- ) are ignored.
+Quoted lines (starting with >), the earlier message below a reply header (\"On ... wrote:\",
+Outlook's From:/Sent: lines) and everything after a signature line (-- ) are ignored.
 ";
 
 /// A SIGNON line, split into its parts.
