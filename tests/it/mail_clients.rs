@@ -531,3 +531,21 @@ fn an_order_file_with_invisible_characters_checks_clean() {
         out.stderr
     );
 }
+
+#[test]
+fn mail_tick_removes_spooled_mail_older_than_keep_spool_days() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    std::fs::write(root.join("judge.toml"), "[mail]\naddress = \"judge@example.org\"\nkeep_spool_days = 3\n").unwrap();
+    let intake = StoreIntake::open(root).unwrap();
+    // The tick runs at NOW, 1 March 2025 10:00: 20 February is past three days, 27 February not.
+    let day = |d: u32| Utc.with_ymd_and_hms(2025, 2, d, 9, 0, 0).unwrap();
+    let old = shadowjudge::mail::ingest::Intake::spool(&intake, b"SIGNON france@g secret\n", day(20)).unwrap();
+    let recent = shadowjudge::mail::ingest::Intake::spool(&intake, b"SIGNON france@g secret\n", day(27)).unwrap();
+    let home = root.to_str().unwrap();
+    let out =
+        crate::harness::shadowjudge_at(NOW, Some(root), &["mail", "tick"], None, &[("SHADOWJUDGE_HOME", home)]).ok();
+    assert!(out.stdout.contains("spool: 1 message(s) older than 3 days removed"), "{}", out.stdout);
+    assert!(!root.join("spool").join(&old).exists());
+    assert!(root.join("spool").join(&recent).exists());
+}
