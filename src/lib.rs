@@ -19,5 +19,6 @@ pub mod order;
 pub mod phase;
 pub mod report;
 pub mod store;
+pub mod text;
 pub mod turn;
 pub mod variant;

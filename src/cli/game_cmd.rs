@@ -220,6 +220,7 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
     let map = Map::standard();
     let players_file = a.players.display().to_string();
     let text = std::fs::read_to_string(&a.players).map_err(|e| CliError::Io(format!("{players_file}: {e}")))?;
+    let text = crate::text::strip_invisible(&text);
     settings.players = parse_players(&text, &players_file, &map).map_err(CliError::Usage)?;
     let state = match &a.from {
         None => GameState::start(&map, variant.boards()),

@@ -4,8 +4,10 @@
 //! Every one works on a judge directory (`--judge DIR` or `SHADOWJUDGE_HOME`; the layout
 //! is in [`crate::mail::home`]). `mail ingest` is written for the MTA: once a message is
 //! in the spool it exits 0 whatever happens next (an internal error is logged to stderr,
-//! the message stays in the spool), and it exits 75 (EX_TEMPFAIL, "try again later") only
-//! when the message could not be kept, so no mail is lost and none is bounced by a bug.
+//! the message stays in the spool), and it exits 75 (EX_TEMPFAIL, "try again later") when
+//! the message could not be kept, or changed nothing because a game could not be opened,
+//! so no mail is lost and none is bounced by a bug. What went wrong is also written to
+//! `judge.log`, since an MTA pipe shows its output to no one.
 
 use std::io::Read;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -135,22 +137,25 @@ impl Intake for Tracked<'_> {
     fn claim(&self, key: &str) -> Result<bool, String> {
         self.inner.claim(key)
     }
+
+    fn release(&self, key: &str) -> Result<(), String> {
+        self.inner.release(key)
+    }
 }
 
 fn ingest_stdin(root: &Path) -> ExitCode {
     let retry = |why: String| {
-        eprintln!("shadowjudge mail ingest: {why}; the message was not kept, deliver it again later");
+        let line = format!("mail ingest: {why}; the message was not kept, deliver it again later");
+        eprintln!("shadowjudge {line}");
+        // The judge directory may be all that works: its log is where the keeper looks.
+        JudgeHome::log_at(root, now(), &line);
         ExitCode::from(EX_TEMPFAIL as u8)
     };
     // A judge directory that cannot be used (a bad judge.toml) takes nothing: the mail
     // server keeps the message and delivers it again once the keeper has mended it.
     let home = match JudgeHome::open(root) {
         Ok(h) => h,
-        Err(e) => {
-            let message = format!("{e}");
-            JudgeHome::log_at(root, now(), &format!("mail ingest: {message}; the message was left to the mail server"));
-            return retry(message);
-        }
+        Err(e) => return retry(e.to_string()),
     };
     // Read no more than one byte past the limit: enough to know the message is too large.
     let limit = home.config.mail.max_message_bytes;
@@ -175,14 +180,25 @@ fn ingest_stdin(root: &Path) -> ExitCode {
         }
         Err(_) => return retry("internal error before the message was kept".into()),
     };
-    for line in mail_results(&home, &host, now) {
+    let results = mail_results(&home, &host, now);
+    for line in &results {
         eprintln!("shadowjudge mail ingest: {line}");
     }
     let mut mails = outcome.mails.clone();
     mails.extend(host.take_mails());
     report_problems(&home, &host, now, &mut mails);
     let sent = send(&home, &mails, now);
-    eprintln!("shadowjudge mail ingest: message {}; {sent} of {} mail(s) sent.", outcome.disposition, mails.len());
+    let summary = format!(
+        "{}; {sent} of {} mail(s) sent{}",
+        outcome.disposition,
+        mails.len(),
+        if results.is_empty() { String::new() } else { format!(", and results: {}", results.join("; ")) }
+    );
+    eprintln!("shadowjudge mail ingest: {summary}");
+    if outcome.must_retry() || sent < mails.len() {
+        // With a .forward, standard error goes nowhere anyone reads: the log keeps it.
+        home.log(now, &format!("mail ingest: {summary}"));
+    }
     ExitCode::from(outcome.exit_code() as u8)
 }
 
@@ -195,7 +211,7 @@ fn poll(root: &Path, maildir: &Path) -> Result<ExitCode, CliError> {
         .map_err(|e| CliError::Io(format!("{}: {e}", maildir.display())))?;
     let mut mails = Vec::new();
     for p in &polled {
-        println!("{}: {}.", p.file.display(), p.outcome.disposition);
+        println!("{}: {}", p.file.display(), p.outcome.disposition);
         mails.extend(p.outcome.mails.iter().cloned());
     }
     for line in mail_results(&home, &host, now) {
@@ -204,7 +220,13 @@ fn poll(root: &Path, maildir: &Path) -> Result<ExitCode, CliError> {
     mails.extend(host.take_mails());
     report_problems(&home, &host, now, &mut mails);
     let sent = send(&home, &mails, now);
-    println!("{} message(s) taken, {sent} mail(s) sent.", polled.len());
+    let retry = polled.iter().filter(|p| p.outcome.must_retry()).count();
+    println!(
+        "{} message(s) read, {} left in new/ for the next poll, {sent} of {} mail(s) sent.",
+        polled.len(),
+        retry,
+        mails.len()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -215,6 +237,15 @@ fn tick(root: &Path) -> Result<ExitCode, CliError> {
     let done = tick_judge(&home, now, &mut |m| send_one(&mut mailer, m)).map_err(|e| CliError::Io(e.to_string()))?;
     for line in &done {
         println!("{line}");
+    }
+    let days = home.config.mail.keep_spool_days;
+    match home.intake().map_err(|e| e.to_string()).and_then(|i| i.prune(now - chrono::Duration::days(days.into()))) {
+        Ok(0) => {}
+        Ok(n) => println!("spool: {n} message(s) older than {days} days removed"),
+        Err(e) => {
+            eprintln!("shadowjudge mail tick: the spool could not be pruned: {e}");
+            home.log(now, &format!("mail tick: the spool could not be pruned: {e}"));
+        }
     }
     let host = JudgeHost::new(home.games_dir());
     let mut notices = Vec::new();

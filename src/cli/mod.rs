@@ -177,7 +177,8 @@ pub(crate) fn now() -> chrono::DateTime<chrono::Utc> {
         .unwrap_or_else(chrono::Utc::now)
 }
 
-/// Read a file, or standard input for `-` or no file. Invalid UTF-8 is replaced, not fatal.
+/// Read a file, or standard input for `-` or no file. Invalid UTF-8 is replaced, not fatal;
+/// invisible characters (a byte-order mark, zero-width spaces, soft hyphens) are removed.
 /// Returns the text and the name to show in messages.
 pub(crate) fn read_input(file: Option<&std::path::Path>) -> Result<(String, String), CliError> {
     use std::io::Read;
@@ -197,5 +198,5 @@ pub(crate) fn read_input(file: Option<&std::path::Path>) -> Result<(String, Stri
     } else {
         bytes
     };
-    Ok((String::from_utf8_lossy(&bytes).into_owned(), name))
+    Ok((crate::text::strip_invisible(&String::from_utf8_lossy(&bytes)).into_owned(), name))
 }

@@ -88,8 +88,9 @@ impl CheckConfig {
             bytes = std::fs::read(&args.file).map_err(|e| CliError::Io(format!("cannot read `{}`: {e}", args.file)))?;
             args.file
         };
-        // Order files come from mail and editors of every kind: read what can be read.
-        let text = String::from_utf8_lossy(&bytes).into_owned();
+        // Order files come from mail and editors of every kind: read what can be read, and
+        // drop the characters no one sees (a byte-order mark, zero-width spaces).
+        let text = crate::text::strip_invisible(&String::from_utf8_lossy(&bytes)).into_owned();
         let position = match &args.position {
             None => None,
             Some(path) => Some(load_position(&map, path)?),

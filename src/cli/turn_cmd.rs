@@ -73,6 +73,7 @@ pub fn new(a: NewArgs, kind: &str) -> Result<ExitCode, CliError> {
     }
     let players_file = a.players.display().to_string();
     let text = std::fs::read_to_string(&a.players).map_err(|e| CliError::Io(format!("{players_file}: {e}")))?;
+    let text = crate::text::strip_invisible(&text);
     let players = parse_turn_players(&text, &players_file).map_err(CliError::Usage)?;
     let seed = match &a.seed {
         Some(hex) => Seed::from_hex(hex).map_err(|e| CliError::Usage(format!("--seed: {e}")))?,

@@ -144,6 +144,7 @@ fn submit_folder(game: &mut OpenGame, dir: &Path, now: DateTime<Utc>) -> Result<
             .lookup_power(&stem)
             .ok_or_else(|| invalid(format!("{}: no power called `{stem}`", f.display())))?;
         let text = store::read_text(&f).map_err(|e| invalid(e.to_string()))?;
+        let text = crate::text::strip_invisible(&text);
         let ack = game.submit(power, &text, false, now)?;
         if !ack.problems.is_empty() {
             let lines: Vec<String> = ack.problems.iter().map(|p| format!("line {}: {}", p.line, p.message)).collect();

@@ -55,6 +55,16 @@ pub type Sender<'a> = dyn FnMut(&OutgoingMail) -> Result<(), SendError> + 'a;
 /// What a player is told when a game's files cannot be read: no path, no cause.
 pub const UNAVAILABLE: &str = "the judge could not open this game just now; the game master is told";
 
+/// What a host error says when the operating system refused a read, write or lock of the
+/// game's files (not the judge user's files, say): the message is retried, not answered.
+pub const TRY_LATER: &str = "the judge could not reach this game's files just now; the game master is told";
+
+/// Whether a game error may pass by itself or by the keeper's hand without the player
+/// doing anything: the operating system refused a read, write or lock.
+fn is_temporary(e: &GameError) -> bool {
+    matches!(e, GameError::Store(crate::store::StoreError::Io { .. }))
+}
+
 /// A failure that is the judge's, not the player's: the game's files are damaged or
 /// unreadable. Players are told [`UNAVAILABLE`]; the cause goes to the log and the master.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,8 +93,9 @@ pub fn take_problems() -> Vec<Problem> {
 /// [`UNAVAILABLE`] (the cause recorded for the master and the log).
 pub(crate) fn player_error(game: &str, e: GameError) -> HostError {
     if e.is_internal() {
+        let temporary = is_temporary(&e);
         record_problem(game, e.to_string());
-        HostError(UNAVAILABLE.to_string())
+        HostError(if temporary { TRY_LATER } else { UNAVAILABLE }.to_string())
     } else {
         HostError(e.to_string())
     }
@@ -664,8 +675,13 @@ impl GameHost for JudgeHost {
     fn sign_on(&self, game: &str, who: &str) -> Result<SignOnRecord, SignOnError> {
         let (name, path) = self.game_dir(game).ok_or(SignOnError::NoSuchGame)?;
         let unavailable = |e: GameError| {
+            let temporary = is_temporary(&e);
             record_problem(&name, e.to_string());
-            SignOnError::Unavailable
+            if temporary {
+                SignOnError::TryLater
+            } else {
+                SignOnError::Unavailable
+            }
         };
         match turn_session::kind_of(&path) {
             Ok(Some(_)) => {

@@ -39,7 +39,8 @@ How to write to this judge:
   timezone Europe/Paris                 see deadlines in your own time zone
   SIGNOFF                               end; another SIGNON may follow
 Game master only: process, extend HOURS, pause, resume, replace POWER ADDRESS.
-Quoted lines (starting with >) and everything after a signature line (-- ) are ignored.
+Quoted lines (starting with >), the earlier message below a reply header (\"On ... wrote:\",
+Outlook's From:/Sent: lines) and everything after a signature line (-- ) are ignored.
 ";
 
 /// A SIGNON line, split into its parts.
@@ -306,6 +307,11 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
+
+/// Whether a word (lowercase) is one of the command words.
+pub fn is_command_word(word: &str) -> bool {
+    COMMANDS.contains(&word)
 }
 
 fn is_order_line(line: &BodyLine) -> bool {

@@ -56,12 +56,23 @@ pub enum SignOnError {
     /// The game exists but the judge cannot open it now (its files are damaged or
     /// unreadable); the host has told the master and the log why.
     Unavailable,
+    /// The operating system refused a read, write or lock of the game's files (they
+    /// belong to another user, say): the message is given back to the MTA to retry.
+    TryLater,
 }
 
 /// A host-side failure, as text for the player (the host words it).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct HostError(pub String);
+
+impl HostError {
+    /// Whether the operating system refused the game's files (unreadable or not writable
+    /// just now), not anything the player did: the message is retried.
+    pub fn is_try_later(&self) -> bool {
+        self.0 == crate::host::TRY_LATER
+    }
+}
 
 /// One order the host understood, echoed in its canonical form.
 #[derive(Clone, Debug, PartialEq, Eq)]

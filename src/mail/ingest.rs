@@ -28,7 +28,7 @@ use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
 
 use crate::mail::command::{parse_script, Block, Item, Script, HELP};
-use crate::mail::host::{Ack, ContactRole, GameHost, Identity, Role, SignOnError};
+use crate::mail::host::{Ack, ContactRole, GameHost, HostError, Identity, Role, SignOnError};
 use crate::mail::inbound::{cap, parse_headers_only, parse_message, BodyLine, Inbound, Silence};
 use crate::mail::password::{hash_password, verify_password};
 use crate::mail::reply::{
@@ -61,6 +61,9 @@ pub trait Intake: Sync {
     /// Claim a message key: `true` the first time it is claimed, `false` ever after.
     /// Atomic: of two concurrent claims of one key, exactly one gets `true`.
     fn claim(&self, key: &str) -> Result<bool, String>;
+    /// Give a claim back, so the next delivery of the message is read again: for a
+    /// message that changed nothing and must be retried.
+    fn release(&self, key: &str) -> Result<(), String>;
 }
 
 /// An [`Intake`] in memory, for tests and dry runs. `fail_spool` simulates a full disk.
@@ -85,6 +88,12 @@ impl Intake for MemoryIntake {
         let mut claimed = self.claimed.lock().map_err(|_| "claim lock poisoned".to_string())?;
         Ok(claimed.insert(key.to_string()))
     }
+
+    fn release(&self, key: &str) -> Result<(), String> {
+        let mut claimed = self.claimed.lock().map_err(|_| "claim lock poisoned".to_string())?;
+        claimed.remove(key);
+        Ok(())
+    }
 }
 
 /// What became of a message.
@@ -100,23 +109,23 @@ pub enum Disposition {
     Duplicate { key: String },
     /// No block could be placed (no SIGNON, unknown game, bad password): nothing changed.
     Unplaced,
-    /// At least one block signed on; these games were acted on.
+    /// Signed on to these games, but nothing in them changed (only `status`, refused
+    /// commands, orders in an attachment, or nothing at all).
+    SignedOn { games: Vec<String> },
+    /// At least one block signed on and changed something; these games were acted on.
     Applied { games: Vec<String> },
 }
 
-/// One plain sentence, as `mail ingest` and `mail poll` print it.
 impl std::fmt::Display for Disposition {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Disposition::Retry { reason } => write!(f, "not taken, to be delivered again: {reason}"),
-            Disposition::TooLarge { bytes } => write!(f, "refused: {bytes} bytes is too large to read"),
-            Disposition::Silent(why) => write!(f, "ignored without a reply: {why}"),
-            Disposition::Duplicate { key } => write!(f, "already taken (message {key}); nothing done"),
-            Disposition::Unplaced => write!(f, "no game signed on to; nothing done"),
-            Disposition::Applied { games } => match games.as_slice() {
-                [one] => write!(f, "taken for game {one}"),
-                many => write!(f, "taken for games {}", many.join(", ")),
-            },
+            Disposition::Retry { reason } => write!(f, "not taken, to be delivered again ({reason})"),
+            Disposition::TooLarge { bytes } => write!(f, "refused: too large ({bytes} bytes)"),
+            Disposition::Silent(why) => write!(f, "not answered: {why}"),
+            Disposition::Duplicate { .. } => f.write_str("already taken (a second delivery)"),
+            Disposition::Unplaced => f.write_str("answered; no sign-on held, nothing changed"),
+            Disposition::SignedOn { games } => write!(f, "signed on to {}; nothing changed", games.join(", ")),
+            Disposition::Applied { games } => write!(f, "applied to {}", games.join(", ")),
         }
     }
 }
@@ -168,8 +177,20 @@ pub fn ingest(
         Ok(false) => return IngestOutcome { disposition: Disposition::Duplicate { key }, mails: Vec::new() },
         Err(reason) => return IngestOutcome { disposition: Disposition::Retry { reason }, mails: Vec::new() },
     }
-    let script = parse_script(&inbound.lines);
-    answer(&inbound, &script, host, settings, now)
+    let keep = closing_start(&inbound.lines);
+    let closing = inbound.lines[keep..].iter().filter(|l| !l.text.trim().is_empty()).count();
+    let script = parse_script(&inbound.lines[..keep]);
+    let outcome = answer(&inbound, &script, closing, host, settings, now);
+    if outcome.must_retry() {
+        // Nothing was changed: the next delivery must be read again, not taken as a copy.
+        if let Err(reason) = intake.release(&key) {
+            return IngestOutcome {
+                disposition: Disposition::Retry { reason: format!("{reason} (and the claim could not be given back)") },
+                mails: Vec::new(),
+            };
+        }
+    }
+    outcome
 }
 
 /// The key a message is claimed by: its Message-ID and a digest of its body, so that a
@@ -231,6 +252,7 @@ fn reply_to(inbound: &Inbound, body: String) -> Option<OutgoingMail> {
 fn answer(
     inbound: &Inbound,
     script: &Script,
+    closing: usize,
     host: &mut impl GameHost,
     settings: &MailSettings,
     now: DateTime<Utc>,
@@ -238,6 +260,8 @@ fn answer(
     let mut body = opening(settings);
     let mut mails = Vec::new();
     let mut games = Vec::new();
+    let mut changed_games = Vec::new();
+    let mut unavailable = 0;
 
     if !script.stray.is_empty() && !script.blocks.is_empty() {
         let _ = writeln!(body, "Lines outside a SIGNON block were ignored:");
@@ -257,10 +281,18 @@ fn answer(
     let mut budget = Budget { press: MAX_PRESS, listings: MAX_LISTINGS };
     for block in script.blocks.iter().take(MAX_SIGNONS) {
         let mut section = String::new();
-        if let Some(identity) = place(block, inbound, host, now, &mut section, &mut mails) {
-            let changed = apply(block, &identity, host, now, &mut budget, &mut section, &mut mails);
+        let placed = place(block, inbound, host, now, &mut section, &mut mails);
+        if matches!(placed, Placed::Unavailable) {
+            unavailable += 1;
+        }
+        if let Placed::Yes(identity) = placed {
+            let (changed, failed) = apply(block, &identity, host, now, &mut budget, &mut section, &mut mails);
+            unavailable += failed;
             if !games.contains(&identity.game) {
                 games.push(identity.game.clone());
+            }
+            if changed && !changed_games.contains(&identity.game) {
+                changed_games.push(identity.game.clone());
             }
             let sender = inbound.answer_to().unwrap_or("");
             if let Some(registered) = identity.address.as_deref() {
@@ -293,11 +325,187 @@ fn answer(
         body.push_str(HELP);
     }
 
-    let disposition = if games.is_empty() { Disposition::Unplaced } else { Disposition::Applied { games } };
+    unread_notes(inbound, closing, &mut body);
+
+    if unavailable > 0 && changed_games.is_empty() {
+        // The judge could not reach a game and nothing was done: the mail server keeps the
+        // message and delivers it again; the player hears only if that never works.
+        return IngestOutcome {
+            disposition: Disposition::Retry { reason: "a game's files could not be reached just now".into() },
+            mails: Vec::new(),
+        };
+    }
+    let disposition = if !changed_games.is_empty() {
+        Disposition::Applied { games: changed_games }
+    } else if !games.is_empty() {
+        Disposition::SignedOn { games }
+    } else {
+        Disposition::Unplaced
+    };
     if let Some(reply) = reply_to(inbound, body) {
         mails.insert(0, reply);
     }
+    hide_secrets(script, &mut mails);
     IngestOutcome { disposition, mails }
+}
+
+/// One line for each kind of text not read: the earlier message below a reply header,
+/// quoted lines, and a signature or closing after the orders.
+fn unread_notes(inbound: &Inbound, closing: usize, body: &mut String) {
+    let mut notes = Vec::new();
+    if let Some(line) = inbound.earlier_message {
+        notes.push(format!("the earlier message quoted from line {line} on"));
+    }
+    if inbound.quoted > 0 {
+        notes.push(format!("{} quoted line{} (starting with >)", inbound.quoted, plural(inbound.quoted)));
+    }
+    let after = inbound.signature + closing;
+    if after > 0 {
+        notes.push(format!("{after} line{} after your orders (a signature or closing)", plural(after)));
+    }
+    if !notes.is_empty() {
+        let _ = writeln!(body, "Not read: {}.", notes.join("; "));
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// The passwords a message gave (in SIGNON lines and `password` commands): never echoed.
+/// Every one of them is replaced in every mail it caused, subject and body.
+fn hide_secrets(script: &Script, mails: &mut [OutgoingMail]) {
+    const HIDDEN: &str = "********";
+    let mut secrets: Vec<&str> = Vec::new();
+    for block in &script.blocks {
+        if let Ok(signon) = &block.signon {
+            secrets.push(&signon.password);
+        }
+        for item in &block.items {
+            if let Item::Password { new, .. } = item {
+                secrets.push(new);
+            }
+        }
+    }
+    // Very short secrets would hide ordinary words; no password the judge sets is that short.
+    secrets.retain(|s| s.chars().count() >= 4);
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    for mail in mails {
+        for secret in &secrets {
+            if mail.body.contains(secret) {
+                mail.body = mail.body.replace(secret, HIDDEN);
+            }
+            if mail.subject.contains(secret) {
+                mail.subject = mail.subject.replace(secret, HIDDEN);
+            }
+        }
+    }
+}
+
+/// Where the closing of a message begins: a signature without `-- ` ("Sent from my
+/// iPhone"), a closing line ("Thanks,", "Best regards") or a legal disclaimer, with
+/// nothing after it that looks like an order or a command. Its lines are not read
+/// (counted in the reply instead of listed as problems). `lines.len()` when there is none,
+/// or when it would fall inside a press message (press keeps its text whole).
+pub fn closing_start(lines: &[BodyLine]) -> usize {
+    let Some(start) = lines.iter().position(|l| is_closing_line(&l.text)) else { return lines.len() };
+    let start = (start..lines.len())
+        .find(|&i| is_closing_line(&lines[i].text) && !lines[i..].iter().any(|l| looks_like_order(&l.text)))
+        .unwrap_or(lines.len());
+    if start == lines.len() {
+        return start;
+    }
+    let mut in_press = false;
+    for line in &lines[..start] {
+        let first = line.text.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+        match first.as_str() {
+            "press" | "broadcast" => in_press = true,
+            "endpress" | "signon" | "signoff" => in_press = false,
+            _ => {}
+        }
+    }
+    if in_press {
+        lines.len()
+    } else {
+        start
+    }
+}
+
+/// A line that opens a closing: a farewell, a client's "sent from" line, a disclaimer.
+fn is_closing_line(text: &str) -> bool {
+    const FAREWELLS: &[&str] = &[
+        "thanks",
+        "thank you",
+        "thanks a lot",
+        "many thanks",
+        "thx",
+        "cheers",
+        "regards",
+        "best",
+        "best regards",
+        "kind regards",
+        "warm regards",
+        "best wishes",
+        "all the best",
+        "yours",
+        "yours truly",
+        "sincerely",
+        "take care",
+        "bye",
+        "ciao",
+        "merci",
+        "cordialement",
+        "bien à vous",
+        "amitiés",
+        "bises",
+        "grüße",
+        "viele grüße",
+        "liebe grüße",
+        "mfg",
+        "saludos",
+        "un saludo",
+        "gracias",
+        "saluti",
+        "groeten",
+        "met vriendelijke groet",
+    ];
+    const SENT_FROM: &[&str] = &[
+        "sent from ",
+        "sent with ",
+        "sent via ",
+        "get outlook for",
+        "envoyé de mon",
+        "envoyé depuis",
+        "von meinem",
+        "enviado desde",
+        "inviato da",
+        "verzonden vanaf",
+    ];
+    const DISCLAIMER: &[&str] =
+        &["confidential", "intended recipient", "intended solely", "disclaimer", "privileged", "legally protected"];
+    let lower = text.trim().to_lowercase();
+    let bare = lower.trim_end_matches([',', '.', '!', ' ', '-']);
+    FAREWELLS.contains(&bare)
+        || SENT_FROM.iter().any(|p| lower.starts_with(p))
+        || DISCLAIMER.iter().any(|w| lower.contains(w))
+}
+
+/// Whether a line looks like an order or a command rather than a name or prose: it
+/// starts with a unit (`A`, `F`, `Army`, `Fleet`), a board or power heading, an
+/// adjustment, or a command word.
+fn looks_like_order(text: &str) -> bool {
+    let mut words = text.split_whitespace();
+    let Some(first) = words.next() else { return false };
+    let first = first.trim_end_matches(':').to_ascii_lowercase();
+    matches!(
+        first.as_str(),
+        "a" | "f" | "army" | "fleet" | "board" | "build" | "remove" | "disband" | "waive" | "retreat"
+    ) || crate::mail::command::is_command_word(&first)
+        || text.contains("->")
 }
 
 fn wants_help(script: &Script) -> bool {
@@ -310,6 +518,14 @@ struct Budget {
     listings: usize,
 }
 
+/// What became of a block's SIGNON.
+enum Placed {
+    Yes(Identity),
+    No,
+    /// The game's files could not be reached just now: worth retrying.
+    Unavailable,
+}
+
 /// Check a block's SIGNON; the identity if it holds. Writes the verdict either way. A
 /// wrong password is recorded; the one that closes the role's sign-on tells its master.
 fn place(
@@ -319,13 +535,13 @@ fn place(
     now: DateTime<Utc>,
     out: &mut String,
     mails: &mut Vec<OutgoingMail>,
-) -> Option<Identity> {
+) -> Placed {
     let signon = match &block.signon {
         Ok(s) => s,
         Err(form) => {
             let _ =
                 writeln!(out, "line {}: SIGNON not understood: {form}. Nothing in this block was done.", block.line);
-            return None;
+            return Placed::No;
         }
     };
     let shown = format!("SIGNON {}@{}", cap(&signon.who, 40), cap(&signon.game, 40));
@@ -338,7 +554,7 @@ fn place(
                 block.line,
                 cap(&signon.game, 40)
             );
-            return None;
+            return Placed::No;
         }
         Err(SignOnError::Unavailable) => {
             let _ = writeln!(
@@ -348,7 +564,17 @@ fn place(
                 block.line,
                 cap(&signon.game, 40)
             );
-            return None;
+            return Placed::No;
+        }
+        Err(SignOnError::TryLater) => {
+            let _ = writeln!(
+                out,
+                "{shown} (line {}): the judge could not reach game `{}` just now; the game master is told. \
+                 Nothing was done.",
+                block.line,
+                cap(&signon.game, 40)
+            );
+            return Placed::Unavailable;
         }
         Err(SignOnError::NoSuchPower { powers }) => {
             let _ = writeln!(
@@ -359,7 +585,7 @@ fn place(
                 cap(&signon.who, 40),
                 powers.join(", ")
             );
-            return None;
+            return Placed::No;
         }
     };
     let who = &record.identity;
@@ -369,7 +595,7 @@ fn place(
             "{shown} (line {}): no password is set for {} in {} yet; the game master sends it. Nothing was done.",
             block.line, who.role, who.game
         );
-        return None;
+        return Placed::No;
     };
     let window = Duration::minutes(LOCKOUT_WINDOW_MINUTES);
     // Failures within the window: later than `now - window`.
@@ -386,7 +612,7 @@ fn place(
             who.game,
             format_deadline(opens, who.timezone)
         );
-        return None;
+        return Placed::No;
     }
     if !verify_password(&signon.password, hash) {
         let _ = writeln!(
@@ -403,10 +629,10 @@ fn place(
                 let _ = writeln!(out, "(The failure could not be recorded: {e}.)");
             }
         }
-        return None;
+        return Placed::No;
     }
     let _ = writeln!(out, "{shown} (line {}): signed on as {} in {}.\n", block.line, who.role, who.game);
-    Some(record.identity)
+    Placed::Yes(record.identity)
 }
 
 /// The notice to a game's master that a role's sign-on is closed until `opens`.
@@ -437,7 +663,8 @@ fn lockout_notices(host: &impl GameHost, who: &Identity, inbound: &Inbound, open
         .collect()
 }
 
-/// Carry out a placed block's items; whether anything was changed.
+/// Carry out a placed block's items; whether anything was changed, and how many items
+/// failed because a game could not be opened just now.
 fn apply(
     block: &Block,
     identity: &Identity,
@@ -446,9 +673,15 @@ fn apply(
     budget: &mut Budget,
     out: &mut String,
     mails: &mut Vec<OutgoingMail>,
-) -> bool {
+) -> (bool, usize) {
     let mut who = identity.clone();
     let mut changed = false;
+    let mut failed = 0;
+    let mut count = |e: &HostError| {
+        if e.is_try_later() {
+            failed += 1;
+        }
+    };
     for item in &block.items {
         match item {
             Item::Orders(lines) => {
@@ -469,6 +702,7 @@ fn apply(
                         render_ack(&who.role, &ack, lines, out);
                     }
                     Err(e) => {
+                        count(&e);
                         let _ = writeln!(out, "Orders not taken: {e}");
                     }
                 }
@@ -479,11 +713,11 @@ fn apply(
             }
             Item::Status { .. } => {
                 budget.listings -= 1;
-                write_result(out, "Status", host.status(&who))
+                write_result(out, "Status", host.status(&who).inspect_err(&mut count))
             }
             Item::History { .. } => {
                 budget.listings -= 1;
-                write_result(out, "History", host.history(&who))
+                write_result(out, "History", host.history(&who).inspect_err(&mut count))
             }
             Item::Press { line, .. } if budget.press == 0 => {
                 let _ = writeln!(out, "line {line}: press not sent: at most {MAX_PRESS} press messages per message.");
@@ -521,6 +755,7 @@ fn apply(
                         }
                     }
                     Err(e) => {
+                        count(&e);
                         let _ = writeln!(out, "line {line}: press not sent: {e}");
                     }
                 }
@@ -533,6 +768,7 @@ fn apply(
                             writeln!(out, "line {line}: password changed. Use the new one from your next message on.");
                     }
                     Err(e) => {
+                        count(&e);
                         let _ = writeln!(out, "line {line}: password not changed: {e}");
                     }
                 },
@@ -547,6 +783,7 @@ fn apply(
                     let _ = writeln!(out, "line {line}: time zone set to {}.", zone.name());
                 }
                 Err(e) => {
+                    count(&e);
                     let _ = writeln!(out, "line {line}: time zone not changed: {e}");
                 }
             },
@@ -561,6 +798,7 @@ fn apply(
                         let _ = writeln!(out, "line {line}: {}", text.trim_end());
                     }
                     Err(e) => {
+                        count(&e);
                         let _ = writeln!(out, "line {line}: not done: {e}");
                     }
                 }
@@ -577,7 +815,7 @@ fn apply(
             let _ = writeln!(out, "          (in {})", format_duration(at - now));
         }
     }
-    changed
+    (changed, failed)
 }
 
 fn write_result(out: &mut String, title: &str, result: Result<String, crate::mail::host::HostError>) {
@@ -626,8 +864,17 @@ fn render_ack(role: &Role, ack: &Ack, lines: &[BodyLine], out: &mut String) {
     }
 }
 
+/// A line of the player's, quoted in the reply. A line that looks like a mistyped sign-on
+/// or password command (`signin ...`, `login ...`, `pass ...`) is cut after its second
+/// word, so a password in it is never echoed.
 fn quote(text: &str) -> String {
-    format!("`{}`", cap(text.trim(), 100))
+    let t = text.trim();
+    let first = t.split_whitespace().next().unwrap_or("").to_lowercase();
+    if ["sign", "log", "pass", "pw"].iter().any(|p| first.starts_with(p)) {
+        let shown: Vec<&str> = t.split_whitespace().take(2).collect();
+        return format!("`{} ...`", cap(&shown.join(" "), 100));
+    }
+    format!("`{}`", cap(t, 100))
 }
 
 fn copy_to_registered(registered: &str, sender: &str, who: &Identity, section: &str) -> OutgoingMail {
@@ -658,6 +905,11 @@ pub struct Polled {
 /// Ingest every message in `dir/new`, oldest name first, and move each one taken to
 /// `dir/cur` (marked seen). A message that must be retried stays in `new` for the next
 /// poll. The caller sends the mails of each outcome.
+///
+/// Polls of one Maildir take turns: each holds `dir/.shadowjudge-poll.lock` while it
+/// reads. A file another reader took meanwhile (a mail client, a poll that does not
+/// lock) is skipped; a file that cannot be moved to `cur` once read is still answered,
+/// and applies only once whoever reads it again (its Message-ID is claimed).
 pub fn poll_maildir(
     dir: &Path,
     host: &mut impl GameHost,
@@ -665,9 +917,16 @@ pub fn poll_maildir(
     settings: &MailSettings,
     now: DateTime<Utc>,
 ) -> std::io::Result<Vec<Polled>> {
+    use fs4::fs_std::FileExt;
     let new = dir.join("new");
     let cur = dir.join("cur");
     std::fs::create_dir_all(&cur)?;
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(".shadowjudge-poll.lock"))?;
+    FileExt::lock_exclusive(&lock)?;
     let mut names: Vec<std::ffi::OsString> = std::fs::read_dir(&new)?
         .filter_map(Result::ok)
         .filter(|e| e.file_type().map(|t| t.is_file()).unwrap_or(false))
@@ -680,7 +939,7 @@ pub fn poll_maildir(
         let path = new.join(&name);
         let raw = match std::fs::read(&path) {
             Ok(raw) => raw,
-            // Gone (another poller took it) or unreadable now: the next poll sees it again.
+            // Gone (another reader took it) or unreadable now: the next poll sees it again.
             Err(_) => continue,
         };
         let outcome = ingest(&raw, host, intake, settings, now);
@@ -692,11 +951,15 @@ pub fn poll_maildir(
                 seen.push_str(":2,S");
             }
             let target = cur.join(seen);
-            std::fs::rename(&path, &target)?;
-            target
+            // Moved already by another reader, or not movable: the answer is owed anyway.
+            match std::fs::rename(&path, &target) {
+                Ok(()) => target,
+                Err(_) => path,
+            }
         };
         polled.push(Polled { file, outcome });
     }
+    drop(lock);
     Ok(polled)
 }
 
@@ -722,6 +985,25 @@ impl StoreIntake {
     pub fn spool(&self) -> &crate::store::Spool {
         &self.spool
     }
+
+    /// Remove the spooled messages kept before `cutoff` (by the time in their names);
+    /// how many were removed. Names that carry no time are left alone.
+    pub fn prune(&self, cutoff: DateTime<Utc>) -> Result<usize, String> {
+        let mut removed = 0;
+        for id in self.spool.list().map_err(|e| e.to_string())? {
+            let Some((stamp, _)) = id.as_str().rsplit_once('-') else { continue };
+            let Ok(at) = chrono::NaiveDateTime::parse_from_str(stamp, "%Y%m%dT%H%M%S%.fZ") else { continue };
+            if at.and_utc() < cutoff {
+                match self.spool.remove(&id) {
+                    Ok(()) => removed += 1,
+                    // Another tick removed it first.
+                    Err(_) if !self.spool.path_of(&id).exists() => {}
+                    Err(e) => return Err(e.to_string()),
+                }
+            }
+        }
+        Ok(removed)
+    }
 }
 
 impl Intake for StoreIntake {
@@ -741,6 +1023,17 @@ impl Intake for StoreIntake {
                 Ok(true)
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        }
+    }
+
+    fn release(&self, key: &str) -> Result<(), String> {
+        let path = self.claims.join(format!("{:x}", Sha256::digest(key.as_bytes())));
+        match std::fs::remove_file(&path) {
+            Ok(()) => std::fs::File::open(&self.claims)
+                .and_then(|d| d.sync_all())
+                .map_err(|e| format!("{}: {e}", self.claims.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(format!("{}: {e}", path.display())),
         }
     }

@@ -53,9 +53,10 @@ pub fn header_safe(text: &str, max: usize) -> String {
     out.chars().take(max).collect::<String>().trim_end().to_string()
 }
 
-/// The subject of a reply: `Re: ` and the original subject, sanitized.
+/// The subject of a reply: `Re: ` and the original subject, sanitized, with any password
+/// in it hidden ([`hide_subject_passwords`]).
 pub fn reply_subject(original: Option<&str>) -> String {
-    let subject = header_safe(original.unwrap_or(""), MAX_SUBJECT_CHARS - 4);
+    let subject = header_safe(&hide_subject_passwords(original.unwrap_or("")), MAX_SUBJECT_CHARS - 4);
     if subject.is_empty() {
         "Re: your message".into()
     } else if subject.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("re:")) {
@@ -63,6 +64,45 @@ pub fn reply_subject(original: Option<&str>) -> String {
     } else {
         format!("Re: {subject}")
     }
+}
+
+/// A subject with the passwords of any sign-on or password command in it hidden: after
+/// `SIGNON power@game` the next word; after a `SIGNON` in another form, every word that
+/// follows; after `password`, the next word.
+pub fn hide_subject_passwords(subject: &str) -> String {
+    const HIDDEN: &str = "********";
+    let words: Vec<&str> = subject.split_whitespace().collect();
+    let mut out: Vec<&str> = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i];
+        out.push(word);
+        i += 1;
+        let lower = word.trim_matches(|c: char| !c.is_alphanumeric()).to_ascii_lowercase();
+        if lower == "signon" {
+            match words.get(i) {
+                Some(id) if id.contains('@') => {
+                    out.push(id);
+                    if i + 1 < words.len() {
+                        out.push(HIDDEN);
+                    }
+                    i += 2;
+                }
+                Some(_) => {
+                    out.push(HIDDEN);
+                    i = words.len();
+                }
+                None => {}
+            }
+        } else if lower == "password" && i < words.len() {
+            out.push(HIDDEN);
+            i += 1;
+        }
+    }
+    if words.len() == out.len() && words == out {
+        return subject.to_string();
+    }
+    out.join(" ")
 }
 
 /// The References of a reply: the original's References (newest kept) and its Message-ID.
@@ -107,6 +147,15 @@ mod tests {
         assert_eq!(header_safe("orders\r\nBcc: victim@example.org", 200), "orders Bcc: victim@example.org");
         assert_eq!(header_safe("a\u{0}b\tc", 200), "a b c");
         assert_eq!(header_safe(&"x".repeat(500), 10).len(), 10);
+    }
+
+    #[test]
+    fn passwords_in_a_subject_are_hidden() {
+        assert_eq!(reply_subject(Some("SIGNON france@g s3cret orders")), "Re: SIGNON france@g ******** orders");
+        assert_eq!(reply_subject(Some("signon F g s3cret")), "Re: signon ********");
+        assert_eq!(reply_subject(Some("new password hunter22")), "Re: new password ********");
+        assert_eq!(reply_subject(Some("Spring orders")), "Re: Spring orders");
+        assert_eq!(reply_subject(Some("SIGNON")), "Re: SIGNON");
     }
 
     #[test]

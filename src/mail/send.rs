@@ -8,8 +8,8 @@
 use std::time::SystemTime;
 
 use chrono::{DateTime, Utc};
-use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
-use lettre::message::Mailbox;
+use lettre::message::header::{Header, HeaderName, HeaderValue};
+use lettre::message::{Mailbox, SinglePart};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{FileTransport, Message, SendmailTransport, SmtpTransport, Transport};
 use rand::Rng;
@@ -91,8 +91,7 @@ pub fn to_message(settings: &MailSettings, mail: &OutgoingMail, now: DateTime<Ut
             }
             .into(),
         ))
-        .header(LoopMark(settings.address.clone()))
-        .header(ContentType::TEXT_PLAIN);
+        .header(LoopMark(settings.address.clone()));
     if let Some(id) = &mail.in_reply_to {
         builder = builder.in_reply_to(format!("<{id}>"));
     }
@@ -100,7 +99,8 @@ pub fn to_message(settings: &MailSettings, mail: &OutgoingMail, now: DateTime<Ut
         let refs: Vec<String> = mail.references.iter().map(|r| format!("<{r}>")).collect();
         builder = builder.references(refs.join(" "));
     }
-    builder.body(mail.body.clone()).map_err(|e| SendError::Build(e.to_string()))
+    // A single part carries `MIME-Version: 1.0` with its Content-Type and encoding.
+    builder.singlepart(SinglePart::plain(mail.body.clone())).map_err(|e| SendError::Build(e.to_string()))
 }
 
 /// A ready transport.

@@ -5,6 +5,7 @@
 //! address = "judge@example.org"      # the judge's own address: From, and the loop header
 //! name = "shadowjudge"               # display name on outgoing mail
 //! max_message_bytes = 1048576        # larger inbound mail is refused politely
+//! keep_spool_days = 14               # inbound mail (passwords included) is kept this long
 //!
 //! [mail.transport]                   # where outgoing mail goes; the default:
 //! kind = "files"                     # one .eml file per mail, for dry runs
@@ -36,6 +37,11 @@ pub struct MailSettings {
     pub name: String,
     #[serde(default = "default_max_message_bytes")]
     pub max_message_bytes: usize,
+    /// How many days `mail tick` keeps inbound messages in the spool. Messages are read
+    /// when they arrive; the spool is only for recovering from a crash, and it holds the
+    /// passwords players sent, so it is not kept longer than this.
+    #[serde(default = "default_keep_spool_days")]
+    pub keep_spool_days: u32,
     #[serde(default)]
     pub transport: TransportSettings,
 }
@@ -92,6 +98,14 @@ fn default_max_message_bytes() -> usize {
     1024 * 1024
 }
 
+/// Two weeks: long enough to recover from a crash found late, short enough not to hoard
+/// passwords.
+pub const DEFAULT_KEEP_SPOOL_DAYS: u32 = 14;
+
+fn default_keep_spool_days() -> u32 {
+    DEFAULT_KEEP_SPOOL_DAYS
+}
+
 impl MailSettings {
     /// Settings with defaults for everything but the judge's address.
     pub fn new(address: &str) -> MailSettings {
@@ -99,6 +113,7 @@ impl MailSettings {
             address: address.to_string(),
             name: default_name(),
             max_message_bytes: default_max_message_bytes(),
+            keep_spool_days: default_keep_spool_days(),
             transport: TransportSettings::default(),
         }
     }

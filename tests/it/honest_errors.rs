@@ -94,6 +94,6 @@ fn mail_ingest_says_what_it_did_in_words() {
     let raw = message("ann@example.org", "x2@example.org", &format!("SIGNON france@g1 {password}\nA par - bur\n"));
     let run = judge.cli(&["mail", "ingest"], Some(raw.as_bytes()));
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stderr.contains("shadowjudge mail ingest: message taken for game g1; "), "{}", run.stderr);
+    assert!(run.stderr.contains("shadowjudge mail ingest: applied to g1; "), "{}", run.stderr);
     assert!(!run.stderr.contains("Applied") && !run.stderr.contains('{'), "{}", run.stderr);
 }

@@ -48,7 +48,7 @@ struct FakePower {
 }
 
 /// One game, `mygame`. Every call that could change it is recorded in `calls`.
-struct FakeHost {
+pub(crate) struct FakeHost {
     powers: Vec<FakePower>,
     master_hash: String,
     orders: HashMap<String, Vec<String>>,
@@ -59,7 +59,7 @@ struct FakeHost {
 }
 
 impl FakeHost {
-    fn new() -> FakeHost {
+    pub(crate) fn new() -> FakeHost {
         let h = hashes();
         FakeHost {
             powers: vec![
@@ -92,7 +92,7 @@ impl FakeHost {
     }
 
     /// Calls that change the game (everything but reads).
-    fn changes(&self) -> Vec<&String> {
+    pub(crate) fn changes(&self) -> Vec<&String> {
         self.calls.iter().filter(|c| !c.starts_with("status") && !c.starts_with("history")).collect()
     }
 }
@@ -251,11 +251,11 @@ impl GameHost for FakeHost {
 // ---------------------------------------------------------------------------------------
 // Helpers
 
-fn settings() -> MailSettings {
+pub(crate) fn settings() -> MailSettings {
     MailSettings::new("judge@example.org")
 }
 
-fn now() -> DateTime<Utc> {
+pub(crate) fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2025, 3, 1, 10, 0, 0).unwrap()
 }
 
@@ -264,11 +264,11 @@ fn corpus(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn run(raw: &[u8], host: &mut FakeHost) -> IngestOutcome {
+pub(crate) fn run(raw: &[u8], host: &mut FakeHost) -> IngestOutcome {
     ingest(raw, host, &MemoryIntake::default(), &settings(), now())
 }
 
-fn reply(outcome: &IngestOutcome) -> &OutgoingMail {
+pub(crate) fn reply(outcome: &IngestOutcome) -> &OutgoingMail {
     outcome.mails.iter().find(|m| m.kind == MailKind::Reply).expect("a reply")
 }
 
@@ -283,6 +283,8 @@ fn plain(from: &str, id: &str, body: &str) -> Vec<u8> {
 enum Expect {
     Silent,
     Unplaced,
+    /// Signed on, but nothing changed.
+    SignedOn,
     Applied,
 }
 
@@ -326,7 +328,7 @@ fn hostile_corpus() {
             &["signed on as France in mygame", "there is no game `othergame` here"],
             &["submit France: A par - bur"],
         ),
-        ("player_tries_master_command", Expect::Applied, &["only the game master may do that"], &[]),
+        ("player_tries_master_command", Expect::SignedOn, &["only the game master may do that"], &[]),
         (
             "master_commands",
             Expect::Applied,
@@ -346,6 +348,9 @@ fn hostile_corpus() {
                 assert!(outcome.mails.is_empty(), "{name}: silent mail gets no reply");
             }
             Expect::Unplaced => assert_eq!(outcome.disposition, Disposition::Unplaced, "{name}"),
+            Expect::SignedOn => {
+                assert_eq!(outcome.disposition, Disposition::SignedOn { games: vec!["mygame".into()] }, "{name}")
+            }
             Expect::Applied => {
                 assert_eq!(outcome.disposition, Disposition::Applied { games: vec!["mygame".into()] }, "{name}")
             }

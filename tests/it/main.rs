@@ -13,6 +13,7 @@ mod honest_errors;
 mod judge_dir;
 mod layers;
 mod mail;
+mod mail_clients;
 mod mail_judge;
 mod mail_results;
 mod map_files;

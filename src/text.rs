@@ -1,0 +1,56 @@
+//! Text as people's tools write it: characters no one sees but every parser trips on.
+//!
+//! Mail clients, phones and word processors put a byte-order mark before the first line,
+//! zero-width spaces and joiners where text was pasted, soft hyphens where a word may
+//! break, and no-break spaces between words. [`strip_invisible`] removes the invisible
+//! ones and turns the no-break spaces into plain spaces; it is applied wherever text is
+//! read from outside (mail bodies, order files, turn files), before anything parses it.
+
+use std::borrow::Cow;
+
+/// Whether a character is invisible formatting that no order, answer or command needs:
+/// the byte-order mark (zero-width no-break space), zero-width space, non-joiner and
+/// joiner, word joiner, soft hyphen, and the invisible direction marks.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{feff}'
+            | '\u{200b}'
+            | '\u{200c}'
+            | '\u{200d}'
+            | '\u{2060}'
+            | '\u{00ad}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}'
+    )
+}
+
+/// Whether a character is a space that should read as a plain one: the no-break spaces.
+fn is_odd_space(c: char) -> bool {
+    matches!(c, '\u{00a0}' | '\u{202f}' | '\u{2007}')
+}
+
+/// The text without invisible characters, no-break spaces made plain. Borrows when
+/// there is nothing to change.
+pub fn strip_invisible(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| is_invisible(c) || is_odd_space(c)) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.chars().filter(|&c| !is_invisible(c)).map(|c| if is_odd_space(c) { ' ' } else { c }).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invisible_characters_go_and_no_break_spaces_become_spaces() {
+        assert_eq!(strip_invisible("\u{feff}SIGNON fra@g pw"), "SIGNON fra@g pw");
+        assert_eq!(strip_invisible("A p\u{200b}ar -\u{00a0}b\u{00ad}ur\u{200d}"), "A par - bur");
+        assert_eq!(strip_invisible("\u{2066}F bre\u{2069} H"), "F bre H");
+        assert!(matches!(strip_invisible("A par - bur"), Cow::Borrowed(_)));
+        assert_eq!(strip_invisible("Très bien, 東京"), "Très bien, 東京");
+    }
+}
