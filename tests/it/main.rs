@@ -10,6 +10,7 @@ mod harness;
 mod honest_errors;
 mod judge_dir;
 mod mail;
+mod mail_durable;
 mod mail_judge;
 mod mail_results;
 mod map_files;
