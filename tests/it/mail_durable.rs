@@ -394,3 +394,26 @@ fn issue_14_player_changes_are_journaled_and_game_toml_keeps_its_comments() {
     assert!(history.contains("Italy: address changed from bob@example.org to dan@example.org"), "{history}");
     assert!(std::fs::read_to_string(&toml_path).unwrap().contains("dan@example.org"));
 }
+
+/// Issue 14.4: `shadowjudge adjudicate` by hand on a game of a judge directory owes the
+/// results by mail, as the tick does; the next tick mails them once.
+#[test]
+fn issue_14_adjudicate_by_hand_owes_the_results_mail() {
+    let j = Judge::new("");
+    let out = j.ok(&["adjudicate", "games/g1", "--force"]);
+    assert!(out.contains("owed by mail"), "{out}");
+    let owed =
+        judge_dir::journal(&j.game()).into_iter().any(|e| matches!(e, Entry::Adjudicated { mail_results: true, .. }));
+    assert!(owed, "the adjudication says its results are owed");
+    j.ok(&["mail", "tick"]);
+    j.ok(&["mail", "tick"]);
+    let mut outbox = Outbox::default();
+    let mut to: Vec<String> = outbox
+        .new_mails(&j.root)
+        .into_iter()
+        .filter(|m| m.subject.contains("results of Spring 1901"))
+        .map(|m| m.to)
+        .collect();
+    to.sort();
+    assert_eq!(to, ["ann@example.org", "bob@example.org", "cy@example.org", "gm@example.org"]);
+}
