@@ -730,11 +730,22 @@ pub fn tick_judge(home: &JudgeHome, now: DateTime<Utc>, send: &mut Sender<'_>) -
     let mut host = JudgeHost::new(home.games_dir());
     let mut done = Vec::new();
     match crate::mail::ingest::recover(&mut host, &intake, &home.config.mail, now) {
-        Ok(outcomes) if outcomes.is_empty() => {}
-        Ok(outcomes) => done.push(format!(
-            "{} message(s) an interrupted run had not finished were carried out again and answered.",
-            outcomes.len()
-        )),
+        Ok(outcomes) => {
+            let (left, taken): (Vec<_>, Vec<_>) = outcomes.into_iter().partition(|o| o.must_retry());
+            if !taken.is_empty() {
+                done.push(format!(
+                    "{} message(s) an interrupted run had not finished were carried out again and answered.",
+                    taken.len()
+                ));
+            }
+            for o in left {
+                if let crate::mail::ingest::Disposition::Retry { reason } = o.disposition {
+                    done.push(format!(
+                        "a message an interrupted run had not finished is left for the next tick: {reason}"
+                    ));
+                }
+            }
+        }
         Err(e) => done.push(format!("messages an interrupted run had not finished not read: {e}")),
     }
     done.extend(host.tick(now, &mut logs));

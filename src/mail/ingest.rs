@@ -231,7 +231,16 @@ pub fn recover<I: Intake>(
     for (claim, raw) in intake.abandoned()? {
         let inbound = parse_message(&raw);
         let key = message_key(&inbound, &raw);
-        outcomes.push(carry_out(&inbound, &key, claim, host, intake, settings, now));
+        // A message that made the judge fail must not stop the tick: its claim stays
+        // open (and is tried again at the next tick), the others go on.
+        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            carry_out(&inbound, &key, claim, host, intake, settings, now)
+        }));
+        outcomes.push(done.unwrap_or_else(|_| IngestOutcome {
+            disposition: Disposition::Retry { reason: format!("internal error carrying out {key}") },
+            mails: Vec::new(),
+            owed: None,
+        }));
     }
     Ok(outcomes)
 }

@@ -417,3 +417,29 @@ fn issue_14_adjudicate_by_hand_owes_the_results_mail() {
     to.sort();
     assert_eq!(to, ["ann@example.org", "bob@example.org", "cy@example.org", "gm@example.org"]);
 }
+
+/// Issue 17.1: a message whose taker died after claiming it, and which is never delivered
+/// again, is carried out and answered by the next `mail tick` from its spooled copy.
+#[test]
+fn issue_17_the_tick_carries_out_a_message_whose_taker_died() {
+    use shadowjudge::mail::ingest::{Intake, StoreIntake};
+    let j = Judge::new("");
+    let password = j.password("france");
+    let raw = message("ann@example.org", "orphan@example.org", &orders(&password, 7));
+    {
+        let intake = StoreIntake::open(&j.root).unwrap();
+        let spooled = Intake::spool(&intake, raw.as_bytes(), chrono::Utc::now()).unwrap();
+        let claim = intake.claim("id:orphan@example.org", &spooled).unwrap().expect("a new message");
+        // The taker dies here: its lock goes with it, the claim stays incomplete.
+        drop(claim);
+    }
+    let out = j.ok(&["mail", "tick"]);
+    assert!(out.contains("1 message(s) an interrupted run had not finished"), "{out}");
+    assert_eq!(submitted_texts(&j.game()).len(), 1);
+    let answers = written_answers(&j.root);
+    assert!(answers.iter().any(|(id, body)| id == "orphan@example.org" && body.contains("Orders for France")));
+    // Done now: neither the tick nor a late redelivery carries it out again.
+    j.ok(&["mail", "tick"]);
+    j.run(&["mail", "ingest"], Some(raw.as_bytes())).ok();
+    assert_eq!(submitted_texts(&j.game()).len(), 1);
+}
