@@ -282,7 +282,13 @@ pub fn adjudicate(a: AdjudicateArgs) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut g = open(&a.dir)?;
-    let report = g.adjudicate(a.force, now()).map_err(game_error)?;
+    // A game of a judge directory owes its results by mail, as when the tick processes it.
+    let by_mail = in_judge_dir(&a.dir);
+    let report = if by_mail {
+        g.adjudicate_to_mail(None, a.force, now()).map_err(game_error)?
+    } else {
+        g.adjudicate(a.force, now()).map_err(game_error)?
+    };
     warn(&g);
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report).expect("serializable"));
@@ -291,8 +297,19 @@ pub fn adjudicate(a: AdjudicateArgs) -> Result<ExitCode, CliError> {
         if g.game.state.end.is_none() {
             println!("Deadline: {}.", deadline_text(g.game.state.deadline));
         }
+        if by_mail {
+            println!("The results are owed by mail: the next `mail tick` sends them.");
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether a game directory is one of a judge directory's games (`JUDGE/games/NAME`, with
+/// `JUDGE/judge.toml`).
+fn in_judge_dir(dir: &std::path::Path) -> bool {
+    let Ok(dir) = dir.canonicalize() else { return false };
+    let Some(games) = dir.parent() else { return false };
+    games.file_name().is_some_and(|n| n == "games") && games.parent().is_some_and(|j| j.join("judge.toml").is_file())
 }
 
 pub fn status(a: DirArgs) -> Result<ExitCode, CliError> {
@@ -329,6 +346,16 @@ pub fn history(a: DirArgs) -> Result<ExitCode, CliError> {
             Entry::DrawVote { power } => (format!("{power} votes for a draw"), current),
             Entry::DeadlineSet { deadline } => (format!("deadline set: {}", deadline_text(*deadline)), current),
             Entry::Press { from, to, .. } => (format!("press from {from} to {}", to.join(", ")), current),
+            Entry::Wait { power, wait: true } => (format!("{power} waits for the deadline"), current),
+            Entry::Wait { power, wait: false } => (format!("{power} no longer waits"), current),
+            Entry::PlayerChanged { who, what, old, new } => (
+                format!(
+                    "{who}: {what} changed from {} to {}",
+                    old.as_deref().unwrap_or("none"),
+                    new.as_deref().unwrap_or("none")
+                ),
+                current,
+            ),
         };
         current = match &r.entry {
             Entry::Created { state } | Entry::Adjudicated { state, .. } | Entry::DrawDeclared { state, .. } => {

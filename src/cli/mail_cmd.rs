@@ -19,14 +19,16 @@ use chrono::{DateTime, Utc};
 use clap::Subcommand;
 
 use super::{now, CliError};
-use crate::host::{set_password_at, take_problems, tick_judge, JudgeHost};
+use crate::host::{deliver, set_password_at, take_problems, tick_judge, JudgeHost};
 use crate::mail::home::{JudgeHome, HOME_VAR};
 use crate::mail::host::Role;
-use crate::mail::ingest::{Intake, StoreIntake, EX_TEMPFAIL};
+use crate::mail::ingest::{Intake, StoreClaim, StoreIntake, EX_TEMPFAIL};
+use crate::mail::owed::Owed;
 use crate::mail::password::{generate_password, hash_password};
 use crate::mail::reply::{MailKind, OutgoingMail};
 use crate::mail::send::{Mailer, SendError};
 use crate::mail::{ingest, poll_maildir, IngestOutcome};
+use crate::store::SpoolId;
 
 #[derive(clap::Args, Debug)]
 pub struct MailArgs {
@@ -90,20 +92,33 @@ fn send_one(mailer: &mut Mailer<'_>, mail: &OutgoingMail) -> Result<(), SendErro
     mailer.send(mail).inspect_err(|e| eprintln!("error: mail to {} not sent: {e}", mail.to))
 }
 
-/// Send mails; a failure is logged and does not stop the others. How many were sent.
-fn send(home: &JudgeHome, mails: &[OutgoingMail], now: DateTime<Utc>) -> usize {
-    let mut mailer = Mailer::new(&home.config.mail, now);
-    mails.iter().filter(|m| send_one(&mut mailer, m).is_ok()).count()
+/// Owe `mails` (one durable batch) and add the batch to `batches`; if they cannot be
+/// kept, say so (they are sent once, now, all the same).
+fn owe(home: &JudgeHome, owed: &Owed, mails: &[OutgoingMail], batches: &mut Vec<SpoolId>, now: DateTime<Utc>) {
+    match owed.owe(now, mails) {
+        Ok(id) => batches.extend(id),
+        Err(e) => {
+            eprintln!("shadowjudge: {} mail(s) could not be kept to send later: {e}", mails.len());
+            home.log(now, &format!("{} mail(s) could not be kept to send later: {e}", mails.len()));
+            let mut mailer = Mailer::new(&home.config.mail, now);
+            for m in mails {
+                let _ = send_one(&mut mailer, m);
+            }
+        }
+    }
 }
 
-/// Mail the results owed in the games `host` adjudicated (waiting for a tick that is
-/// mailing them), before the replies: they are what must not be lost.
-fn mail_results(home: &JudgeHome, host: &JudgeHost, now: DateTime<Utc>) -> Vec<String> {
-    if host.adjudicated().is_empty() {
-        return Vec::new();
-    }
+/// Send the results owed in the games `host` adjudicated and the owed batches named
+/// (see [`deliver`]); the lines say what was done.
+fn deliver_now(
+    home: &JudgeHome,
+    host: &JudgeHost,
+    owed: &Owed,
+    batches: &[SpoolId],
+    now: DateTime<Utc>,
+) -> Vec<String> {
     let mut mailer = Mailer::new(&home.config.mail, now);
-    host.mail_results(Some(host.adjudicated()), true, now, &mut |m| send_one(&mut mailer, m))
+    deliver(host, owed, Some(batches), now, &mut |m| send_one(&mut mailer, m))
 }
 
 /// The problems met with games while serving (damaged or unreadable files): said on
@@ -128,18 +143,25 @@ struct Tracked<'a> {
 }
 
 impl Intake for Tracked<'_> {
+    type Claim = StoreClaim;
+
     fn spool(&self, raw: &[u8], now: DateTime<Utc>) -> Result<String, String> {
         let id = Intake::spool(self.inner, raw, now)?;
         self.spooled.store(true, Ordering::SeqCst);
         Ok(id)
     }
 
-    fn claim(&self, key: &str) -> Result<bool, String> {
-        self.inner.claim(key)
+    fn claim(&self, key: &str, spooled: &str) -> Result<Option<StoreClaim>, String> {
+        self.inner.claim(key, spooled)
     }
 
-    fn release(&self, key: &str) -> Result<(), String> {
-        self.inner.release(key)
+    fn complete(
+        &self,
+        claim: StoreClaim,
+        mails: &[OutgoingMail],
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, String> {
+        self.inner.complete(claim, mails, now)
     }
 }
 
@@ -180,22 +202,22 @@ fn ingest_stdin(root: &Path) -> ExitCode {
         }
         Err(_) => return retry("internal error before the message was kept".into()),
     };
-    let results = mail_results(&home, &host, now);
-    for line in &results {
-        eprintln!("shadowjudge mail ingest: {line}");
+    let mut batches = Vec::new();
+    match outcome.owed.as_deref() {
+        Some(id) => batches.extend(SpoolId::parse(id)),
+        None => owe(&home, store.owed(), &outcome.mails, &mut batches, now),
     }
-    let mut mails = outcome.mails.clone();
-    mails.extend(host.take_mails());
-    report_problems(&home, &host, now, &mut mails);
-    let sent = send(&home, &mails, now);
-    let summary = format!(
-        "{}; {sent} of {} mail(s) sent{}",
-        outcome.disposition,
-        mails.len(),
-        if results.is_empty() { String::new() } else { format!(", and results: {}", results.join("; ")) }
-    );
+    let mut notices = Vec::new();
+    report_problems(&home, &host, now, &mut notices);
+    owe(&home, store.owed(), &notices, &mut batches, now);
+    let delivered = deliver_now(&home, &host, store.owed(), &batches, now);
+    let summary = if delivered.is_empty() {
+        outcome.disposition.to_string()
+    } else {
+        format!("{}; {}", outcome.disposition, delivered.join("; "))
+    };
     eprintln!("shadowjudge mail ingest: {summary}");
-    if outcome.must_retry() || sent < mails.len() {
+    if outcome.must_retry() {
         // With a .forward, standard error goes nowhere anyone reads: the log keeps it.
         home.log(now, &format!("mail ingest: {summary}"));
     }
@@ -209,24 +231,22 @@ fn poll(root: &Path, maildir: &Path) -> Result<ExitCode, CliError> {
     let mut host = JudgeHost::new(home.games_dir());
     let polled = poll_maildir(maildir, &mut host, &intake, &home.config.mail, now)
         .map_err(|e| CliError::Io(format!("{}: {e}", maildir.display())))?;
-    let mut mails = Vec::new();
+    let mut batches = Vec::new();
     for p in &polled {
         println!("{}: {}", p.file.display(), p.outcome.disposition);
-        mails.extend(p.outcome.mails.iter().cloned());
+        match p.outcome.owed.as_deref() {
+            Some(id) => batches.extend(SpoolId::parse(id)),
+            None => owe(&home, intake.owed(), &p.outcome.mails, &mut batches, now),
+        }
     }
-    for line in mail_results(&home, &host, now) {
+    let mut notices = Vec::new();
+    report_problems(&home, &host, now, &mut notices);
+    owe(&home, intake.owed(), &notices, &mut batches, now);
+    for line in deliver_now(&home, &host, intake.owed(), &batches, now) {
         println!("{line}");
     }
-    mails.extend(host.take_mails());
-    report_problems(&home, &host, now, &mut mails);
-    let sent = send(&home, &mails, now);
     let retry = polled.iter().filter(|p| p.outcome.must_retry()).count();
-    println!(
-        "{} message(s) read, {} left in new/ for the next poll, {sent} of {} mail(s) sent.",
-        polled.len(),
-        retry,
-        mails.len()
-    );
+    println!("{} message(s) read, {retry} left in new/ for the next poll.", polled.len());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -250,7 +270,14 @@ fn tick(root: &Path) -> Result<ExitCode, CliError> {
     let host = JudgeHost::new(home.games_dir());
     let mut notices = Vec::new();
     let problems = report_problems(&home, &host, now, &mut notices);
-    send(&home, &notices, now);
+    if !notices.is_empty() {
+        let intake = home.intake().map_err(|e| CliError::Io(e.to_string()))?;
+        let mut batches = Vec::new();
+        owe(&home, intake.owed(), &notices, &mut batches, now);
+        for line in deliver_now(&home, &host, intake.owed(), &batches, now) {
+            println!("{line}");
+        }
+    }
     if problems > 0 {
         // Cron mails a failing job's output to its owner: the judge's keeper hears of it.
         eprintln!("shadowjudge mail tick: {problems} game(s) could not be read; see above and judge.log");
@@ -267,7 +294,7 @@ fn password(root: &Path, game: &str, who: &str, mail: bool) -> Result<ExitCode, 
         .ok_or_else(|| CliError::Usage(format!("there is no game `{game}` in {}", root.display())))?;
     let password = generate_password(10);
     let hash = hash_password(&password).map_err(|e| CliError::Io(e.to_string()))?;
-    let (role, address) = set_password_at(&path, who, &hash).map_err(|e| CliError::Usage(e.to_string()))?;
+    let (role, address) = set_password_at(&path, who, &hash, now()).map_err(|e| CliError::Usage(e.to_string()))?;
     let signon = match &role {
         Role::Master => format!("SIGNON master@{name} {password}"),
         Role::Power(p) => format!("SIGNON {}@{name} {password}", p.to_ascii_lowercase()),
@@ -295,11 +322,29 @@ fn password(root: &Path, game: &str, who: &str, mail: bool) -> Result<ExitCode, 
         references: Vec::new(),
         kind: MailKind::Generated,
     };
-    if send(&home, &[letter], now()) == 1 {
-        println!("New password for {role} in {name} mailed to {address}.");
-        Ok(ExitCode::SUCCESS)
-    } else {
-        println!("New password for {role} in {name}: {password}");
-        Err(CliError::Io(format!("the password was set but could not be mailed to {address}")))
+    let now = now();
+    let intake = home.intake().map_err(|e| CliError::Io(e.to_string()))?;
+    let mut batches = Vec::new();
+    owe(&home, intake.owed(), &[letter], &mut batches, now);
+    let mut mailer = Mailer::new(&home.config.mail, now);
+    let sent = intake.owed().send(Some(&batches), now, &mut |m| send_one(&mut mailer, m));
+    match sent {
+        Ok(d) if d.sent == 1 => {
+            println!("New password for {role} in {name} mailed to {address}.");
+            Ok(ExitCode::SUCCESS)
+        }
+        Ok(d) if d.waiting == 1 => {
+            println!("New password for {role} in {name}: {password}");
+            println!("It could not be mailed to {address} now; `mail tick` mails it when the mail server takes it.");
+            Ok(ExitCode::SUCCESS)
+        }
+        Ok(_) => {
+            println!("New password for {role} in {name}: {password}");
+            Err(CliError::Io(format!("the password was set, but the mail server refused mail to {address}")))
+        }
+        Err(e) => {
+            println!("New password for {role} in {name}: {password}");
+            Err(CliError::Io(format!("the password was set but could not be mailed to {address}: {e}")))
+        }
     }
 }

@@ -555,6 +555,7 @@ impl Game {
         }
         self.state.orders.clear();
         self.state.submitted.clear();
+        self.state.waiting.clear();
         // Where next?
         let any_retreats = self.state.boards.iter().any(|b| !b.retreating.is_empty());
         let season_over = match phase.kind {

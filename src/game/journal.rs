@@ -34,6 +34,10 @@ pub enum Entry {
         state: GameState,
         #[serde(default, skip_serializing_if = "is_false")]
         mail_results: bool,
+        /// Processed at a tick before its deadline because every order was in and no
+        /// power asked to wait (early processing).
+        #[serde(default, skip_serializing_if = "is_false")]
+        early: bool,
     },
     /// The game master rolled the game back to the start of `to`; `state` is that state.
     RolledBack { to: Phase, state: GameState },
@@ -43,9 +47,23 @@ pub enum Entry {
     DrawVote { power: String },
     /// The deadline of the current phase was set or moved (extended, paused, resumed).
     DeadlineSet { deadline: Option<chrono::DateTime<chrono::Utc>> },
+    /// A player's or the master's particulars changed: `what` is `password` (the old and
+    /// new values are fingerprints of the hashes, never a password), `address` (also a
+    /// `replace`, which gives a power to a new player) or `time zone`. The values live in
+    /// game.toml; this is their record. Changes no state.
+    PlayerChanged { who: String, what: String, old: Option<String>, new: Option<String> },
+    /// A power asked that the phase wait for its deadline (`wait: true`), or took that back.
+    Wait { power: String, wait: bool },
     /// A press message, as sent by mail: who from (a power's name, or `master`), the
     /// recipients as delivered, and the text. Changes no state.
     Press { from: String, to: Vec<String>, text: String },
+}
+
+/// How a password hash is shown in the journal: a short fingerprint of the hash, which
+/// tells one password from another and reveals nothing of it.
+pub fn fingerprint(hash: &str) -> String {
+    use sha2::Digest;
+    format!("#{:.12x}", sha2::Sha256::digest(hash.as_bytes()))
 }
 
 fn is_false(b: &bool) -> bool {
@@ -100,7 +118,14 @@ pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
                 let p = game.map.lookup_power(power).ok_or_else(|| err(format!("unknown power `{power}`")))?;
                 game.vote_draw(p);
             }
-            Entry::Press { .. } => {}
+            Entry::Wait { power, wait } => {
+                let p = game.map.lookup_power(power).ok_or_else(|| err(format!("unknown power `{power}`")))?;
+                game.state.waiting.retain(|w| *w != p);
+                if *wait {
+                    game.state.waiting.push(p);
+                }
+            }
+            Entry::Press { .. } | Entry::PlayerChanged { .. } => {}
         }
     }
     Ok(())
@@ -126,6 +151,7 @@ pub fn state_at(entries: &[Entry], phase: Phase) -> Option<GameState> {
         let mut s = s.clone();
         s.orders.clear();
         s.submitted.clear();
+        s.waiting.clear();
         s
     })
 }

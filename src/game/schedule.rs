@@ -168,6 +168,9 @@ pub struct DeadlinePolicy {
     pub remind_hours_before: u32,
     /// How often the tick is expected to run.
     pub tick_minutes: u32,
+    /// Early processing: a tick processes the phase before its deadline once every power
+    /// has complete orders and none asked to `wait`.
+    pub early: bool,
     /// A gap between ticks this many times longer than usual, across a deadline, is an
     /// outage: the judge holds the game and tells the master instead of processing.
     pub outage_factor: u32,
@@ -180,6 +183,7 @@ impl Default for DeadlinePolicy {
             grace_hours: 0,
             remind_hours_before: 24,
             tick_minutes: 15,
+            early: true,
             outage_factor: 8,
         }
     }

@@ -17,6 +17,7 @@
 //! is no longer owed.
 
 use std::collections::BTreeMap;
+use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -78,6 +79,8 @@ pub struct OwedResults {
     /// `None`: owed to everyone who receives results (never mailed yet); else only to
     /// these addresses (an earlier mailing failed for them).
     pub only_to: Option<Vec<String>>,
+    /// The phase was processed early (every order in before the deadline).
+    pub early: bool,
 }
 
 /// What one mailing of an adjudication's results did, address by address.
@@ -131,6 +134,8 @@ pub struct OpenGame {
     /// The journal's last entry, when `state.json` was behind it (or missing) and the
     /// position was rebuilt from the journal.
     cache_behind: Option<u64>,
+    /// The inbound-message tags of the journal's entries (see [`crate::store::with_message`]).
+    pub messages: HashSet<String>,
 }
 
 fn schedule_error(e: crate::game::schedule::DeadlineError) -> GameError {
@@ -189,6 +194,39 @@ fn cache_warning(e: &StoreError) -> String {
     )
 }
 
+/// The journal entries saying how the players' (and the master's) particulars differ
+/// between two settings: address, time zone, password (as fingerprints).
+fn player_changes(map: &Map, old: &Settings, new: &Settings) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    let mut compare = |who: &str, what: &str, a: Option<&String>, b: Option<&String>, secret: bool| {
+        if a != b {
+            let show = |v: Option<&String>| v.map(|v| if secret { journal::fingerprint(v) } else { v.clone() });
+            entries.push(Entry::PlayerChanged {
+                who: who.to_string(),
+                what: what.to_string(),
+                old: show(a),
+                new: show(b),
+            });
+        }
+    };
+    let (m0, m1) = (&old.master, &new.master);
+    compare("master", "address", m0.email.as_ref(), m1.email.as_ref(), false);
+    compare("master", "time zone", m0.timezone.as_ref(), m1.timezone.as_ref(), false);
+    compare("master", "password", m0.password_hash.as_ref(), m1.password_hash.as_ref(), true);
+    for power in map.power_ids() {
+        let (p0, p1) = (old.player(map, power), new.player(map, power));
+        if p0.is_none() && p1.is_none() {
+            continue;
+        }
+        let who = &map.power(power).name;
+        compare(who, "address", p0.map(|p| &p.email), p1.map(|p| &p.email), false);
+        compare(who, "time zone", p0.and_then(|p| p.timezone.as_ref()), p1.and_then(|p| p.timezone.as_ref()), false);
+        let (h0, h1) = (p0.and_then(|p| p.password_hash.as_ref()), p1.and_then(|p| p.password_hash.as_ref()));
+        compare(who, "password", h0, h1, true);
+    }
+    entries
+}
+
 /// Create a game directory with its settings and first state.
 pub fn create(
     path: &Path,
@@ -212,6 +250,7 @@ pub fn create(
         notes: Vec::new(),
         warnings: Vec::new(),
         cache_behind: None,
+        messages: HashSet::new(),
     })
 }
 
@@ -255,6 +294,7 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
     let cached: Option<(u64, GameState)> = dir.read_state()?;
     let journal = dir.journal::<Entry>()?;
     let entries: Vec<Entry> = journal.records().iter().map(|r| r.entry.clone()).collect();
+    let messages: HashSet<String> = journal.records().iter().filter_map(|r| r.msg.clone()).collect();
     if !matches!(entries.first(), Some(Entry::Created { .. })) {
         return Err(GameError::Damaged(format!(
             "{}: the journal {}; the game cannot be rebuilt (a half-created game, or a damaged one)",
@@ -296,7 +336,15 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
             true
         }
     };
-    Ok(OpenGame { dir, game, entries, notes, warnings: Vec::new(), cache_behind: cache_behind.then_some(last) })
+    Ok(OpenGame {
+        dir,
+        game,
+        entries,
+        notes,
+        warnings: Vec::new(),
+        cache_behind: cache_behind.then_some(last),
+        messages,
+    })
 }
 
 impl OpenGame {
@@ -306,11 +354,19 @@ impl OpenGame {
         let fresh = load(self.dir.clone(), Vec::new())?;
         self.game = fresh.game;
         self.entries = fresh.entries;
+        self.messages = fresh.messages;
         if self.dir.read_side::<MapRecord>(MAP_FILE)?.is_none() {
             let record = MapRecord { map: self.game.settings.map.clone(), fingerprint: self.game.map.id_fingerprint() };
             lock.write_side(MAP_FILE, &record)?;
         }
         Ok(lock)
+    }
+
+    /// Whether the inbound message item being carried out (the store's message tag)
+    /// already left an entry in this game's journal: it was carried out before an
+    /// interruption, and its redelivery must not do it twice.
+    pub fn done_before(&self) -> bool {
+        crate::store::current_message().is_some_and(|tag| self.messages.contains(&tag))
     }
 
     /// Journal a change, then refresh the `state.json` cache. Once the entry is synced
@@ -337,6 +393,12 @@ impl OpenGame {
             return Ok(self.game.submit(power, text, true));
         }
         let mut lock = self.relock()?;
+        if self.done_before() {
+            // This message's orders were taken before the judge was interrupted: answer
+            // as then, and keep them once.
+            drop(lock);
+            return Ok(self.game.submit(power, text, true));
+        }
         let ack = self.game.submit(power, text, false);
         if !ack.accepted.is_empty() {
             let entry = Entry::Submitted {
@@ -363,7 +425,7 @@ impl OpenGame {
         force: bool,
         now: DateTime<Utc>,
     ) -> Result<PhaseReport, GameError> {
-        self.adjudicate_entry(expected, force, false, now)
+        self.adjudicate_entry(expected, force, false, false, now)
     }
 
     /// [`adjudicate_phase`](Self::adjudicate_phase) for the mail judge: the journal entry
@@ -375,7 +437,31 @@ impl OpenGame {
         force: bool,
         now: DateTime<Utc>,
     ) -> Result<PhaseReport, GameError> {
-        self.adjudicate_entry(expected, force, true, now)
+        self.adjudicate_entry(expected, force, true, false, now)
+    }
+
+    /// Early processing, for the mail tick: adjudicate the phase `expected` now, before
+    /// its deadline, if the game allows it (`[deadlines] early`, on by default), every
+    /// power has complete orders and none asked to wait. `None` when it may not (yet).
+    /// The results are owed by mail and say the phase was processed early.
+    pub fn adjudicate_early(&mut self, expected: Phase, now: DateTime<Utc>) -> Result<Option<PhaseReport>, GameError> {
+        if !self.may_process_early(expected) {
+            return Ok(None);
+        }
+        // Looked at again under the lock, where it is decided.
+        self.adjudicate_entry(Some(expected), false, true, true, now).map(Some)
+    }
+
+    /// Whether [`adjudicate_early`](Self::adjudicate_early) would process `expected`.
+    pub fn may_process_early(&self, expected: Phase) -> bool {
+        let g = &self.game;
+        g.settings.deadlines.early
+            && g.state.end.is_none()
+            && g.state.phase == expected
+            && g.state.waiting.is_empty()
+            && g.map
+                .power_ids()
+                .all(|p| !g.has_duty(p) || (g.state.submitted.contains(&p) && g.missing_orders(p).is_empty()))
     }
 
     fn adjudicate_entry(
@@ -383,9 +469,13 @@ impl OpenGame {
         expected: Option<Phase>,
         force: bool,
         mail_results: bool,
+        early: bool,
         now: DateTime<Utc>,
     ) -> Result<PhaseReport, GameError> {
         let mut lock = self.relock()?;
+        if early && !self.may_process_early(expected.unwrap_or(self.game.state.phase)) {
+            return Err(GameError::Invalid("the phase may not be processed early any more".into()));
+        }
         if self.game.state.end.is_some() {
             return Err(GameError::Over);
         }
@@ -413,6 +503,7 @@ impl OpenGame {
             report: Box::new(report.clone()),
             state: self.game.state.clone(),
             mail_results,
+            early,
         };
         self.record(&mut lock, now, entry)?;
         Ok(report)
@@ -474,18 +565,44 @@ impl OpenGame {
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         let mut lock = self.relock()?;
+        if self.done_before() {
+            return Ok(());
+        }
         self.record(&mut lock, now, Entry::Press { from: from.to_string(), to, text: text.to_string() })
     }
 
-    /// Change the settings (`game.toml`) under the lock: passwords, addresses, time zones.
-    /// Settings are not journaled: they say who plays and how, not what happened.
+    /// A power asks that the phase wait for its deadline (`wait`), or takes that back.
+    pub fn set_wait(&mut self, power: PowerId, wait: bool, now: DateTime<Utc>) -> Result<(), GameError> {
+        let mut lock = self.relock()?;
+        if self.game.state.end.is_some() {
+            return Err(GameError::Over);
+        }
+        if self.done_before() || self.game.state.waiting.contains(&power) == wait {
+            return Ok(());
+        }
+        self.game.state.waiting.retain(|p| *p != power);
+        if wait {
+            self.game.state.waiting.push(power);
+        }
+        let entry = Entry::Wait { power: self.game.map.power(power).key.clone(), wait };
+        self.record(&mut lock, now, entry)
+    }
+
+    /// Change the settings (`game.toml`) under the lock: passwords, addresses, time zones,
+    /// options. The settings say who plays and how; a change of a player's particulars
+    /// is also journaled ([`Entry::PlayerChanged`], before game.toml is written), so that
+    /// history shows it and no rollback undoes it.
     pub fn update_settings<T>(
         &mut self,
+        now: DateTime<Utc>,
         change: impl FnOnce(&mut Settings) -> Result<T, GameError>,
     ) -> Result<T, GameError> {
-        let lock = self.relock()?;
+        let mut lock = self.relock()?;
         let mut settings = self.game.settings.clone();
         let out = change(&mut settings)?;
+        for entry in player_changes(&self.game.map, &self.game.settings, &settings) {
+            self.record(&mut lock, now, entry)?;
+        }
         lock.write_settings(&settings)?;
         self.game.settings = settings;
         Ok(out)
@@ -508,7 +625,7 @@ impl OpenGame {
         let undone = journal::undone_by_rollback(&self.entries);
         let mut owed = Vec::new();
         for (index, entry) in self.entries.iter().enumerate() {
-            let Entry::Adjudicated { phase, report, mail_results: true, .. } = entry else { continue };
+            let Entry::Adjudicated { phase, report, mail_results: true, early, .. } = entry else { continue };
             if undone.contains(&index) {
                 continue;
             }
@@ -527,7 +644,7 @@ impl OpenGame {
             };
             let current = !self.entries[index + 1..].iter().any(journal::moves_the_game);
             let next_deadline = self.game.state.deadline.filter(|_| current && self.game.state.end.is_none());
-            owed.push(OwedResults { seq, report: report.as_ref().clone(), next_deadline, only_to });
+            owed.push(OwedResults { seq, report: report.as_ref().clone(), next_deadline, only_to, early: *early });
         }
         Ok(owed)
     }

@@ -67,6 +67,10 @@ pub struct GameState {
     /// When the current phase is due (none: no deadline, the game master adjudicates).
     #[serde(default)]
     pub deadline: Option<chrono::DateTime<chrono::Utc>>,
+    /// Powers that asked (`wait`) that this phase not be processed before its deadline,
+    /// though every order is in. Cleared when the phase is adjudicated.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waiting: Vec<PowerId>,
 }
 
 impl GameState {
@@ -101,6 +105,7 @@ impl GameState {
             end: None,
             draw_votes: Vec::new(),
             deadline: None,
+            waiting: Vec::new(),
         }
     }
 

@@ -18,6 +18,11 @@ pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> St
     for line in game.option_lines() {
         let _ = writeln!(out, "  {line}");
     }
+    if game.settings.deadlines.early {
+        let _ = writeln!(out, "  early processing: once every order is in and no power waits");
+    } else {
+        let _ = writeln!(out, "  no early processing: every phase waits for its deadline");
+    }
     match (&game.state.end, game.state.deadline) {
         (Some(end), _) => {
             let _ = writeln!(out, "{}", game.end_notice(end));
@@ -33,6 +38,10 @@ pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> St
     for p in map.power_ids() {
         let mark = if game.state.eliminated.contains(&p) {
             "out"
+        } else if game.state.submitted.contains(&p) && game.state.waiting.contains(&p) {
+            "in, waits"
+        } else if game.state.waiting.contains(&p) {
+            "waits"
         } else if game.state.submitted.contains(&p) {
             "orders in"
         } else if game.has_duty(p) {

@@ -34,6 +34,7 @@ use crate::mail::host::{
     Ack, AckOrder, AckProblem, Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, PressDelivery,
     PressTo, Role, SignOnError, SignOnRecord,
 };
+use crate::mail::owed::Owed;
 use crate::mail::password::{generate_password, hash_password};
 use crate::mail::reply::{format_deadline, header_safe, MailKind, OutgoingMail};
 use crate::mail::send::{results_mails, PhaseResults, SendError};
@@ -235,6 +236,50 @@ impl JudgeHost {
         mails
     }
 
+    /// Mails to the masters of the games where these addresses (refused for good by the
+    /// mail server) play, observe or are the master: one per game, naming them. A master's
+    /// own failing address gets none (the log has it).
+    pub fn refusal_notices(&self, refused: &[(String, String)]) -> Vec<OutgoingMail> {
+        let mut mails = Vec::new();
+        if refused.is_empty() {
+            return mails;
+        }
+        for name in self.game_names() {
+            let contacts = self.contacts(&name);
+            let Some(master) = contacts.iter().find(|c| c.role == ContactRole::Master) else { continue };
+            let here: Vec<String> = refused
+                .iter()
+                .filter(|(a, _)| !a.eq_ignore_ascii_case(&master.address))
+                .filter_map(|(a, why)| {
+                    let c = contacts.iter().find(|c| c.address.eq_ignore_ascii_case(a))?;
+                    let who = match &c.role {
+                        ContactRole::Player(p) => format!("the player of {p}"),
+                        ContactRole::Observer => "an observer".to_string(),
+                        ContactRole::Master => "the master".to_string(),
+                    };
+                    Some(format!("  {a} ({who}): {why}"))
+                })
+                .collect();
+            if here.is_empty() {
+                continue;
+            }
+            mails.push(OutgoingMail {
+                to: master.address.clone(),
+                subject: header_safe(&format!("{name}: mail to a player was refused"), 120),
+                body: format!(
+                    "The mail server refused the judge's mail to these addresses for good, so the judge\n\
+                     will not try that mail again. Check the address (`replace` gives a power to a new\n\
+                     address). You are told once per address.\n\n{}\n",
+                    here.join("\n")
+                ),
+                in_reply_to: None,
+                references: Vec::new(),
+                kind: MailKind::Generated,
+            });
+        }
+        mails
+    }
+
     /// The names of every game (directories holding a `game.toml`), sorted. A games
     /// directory that cannot be read is recorded as a problem (see [`take_problems`]).
     pub fn game_names(&self) -> Vec<String> {
@@ -352,6 +397,23 @@ impl JudgeHost {
         Ok(format!("{} processed; the results go to {readers} address(es).", report.phase))
     }
 
+    /// Early processing of `game` (see [`session::OpenGame::adjudicate_early`]); `None`
+    /// when it may not be processed early.
+    pub fn process_early(
+        &mut self,
+        game: &str,
+        expected: Phase,
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, GameError> {
+        let (name, path) =
+            self.game_dir(game).ok_or_else(|| GameError::Invalid(format!("there is no game `{game}`")))?;
+        let mut g = session::open_read_only(&path)?;
+        let Some(report) = g.adjudicate_early(expected, now)? else { return Ok(None) };
+        self.owes_mail(name);
+        let readers = Self::recipients_of(&g.game).len();
+        Ok(Some(format!("{} processed early (every order in); the results go to {readers} address(es).", report.phase)))
+    }
+
     /// Mail the results still owed in `games` (every game when `None`), oldest first, each
     /// mail through `send`, and record who had them. With `wait`, wait for another run
     /// mailing the same game to finish (then mail what it left); without, leave that game
@@ -441,7 +503,10 @@ impl JudgeHost {
                 }
             }
         }
-        let text = owed.report.to_text();
+        let mut text = owed.report.to_text();
+        if owed.early {
+            text.insert_str(0, "Processed early: every power's orders were in and no one asked to wait.\n\n");
+        }
         let phase = owed.report.phase.to_string();
         let results =
             PhaseResults { game: &game.settings.name, phase: &phase, report: &text, next_deadline: owed.next_deadline };
@@ -498,6 +563,17 @@ impl JudgeHost {
             let missing = missing_powers(&g.game);
             let phase_code = state.phase.code();
             let clock = GameClock { game: &name, phase: &phase_code, deadline, paused: false, missing: &missing };
+            if deadline > now && g.may_process_early(state.phase) {
+                match self.process_early(&name, state.phase, now) {
+                    Ok(Some(text)) => {
+                        done.push(format!("{name}: {text}"));
+                        log.record(now, &clock, &[]);
+                        continue;
+                    }
+                    Ok(None) => {}
+                    Err(e) => done.push(format!("{name}: not processed early: {e}")),
+                }
+            }
             let actions = plan_tick(now, &clock, log, &g.game.settings.deadlines);
             let contacts = Self::contacts_of(&g.game);
             for action in &actions {
@@ -522,12 +598,13 @@ impl JudgeHost {
     fn change_settings<T>(
         &self,
         game: &str,
+        now: DateTime<Utc>,
         change: impl FnOnce(&Map, &mut crate::game::settings::Settings) -> Result<T, GameError>,
     ) -> Result<T, HostError> {
         let path = self.path_of(game)?;
         let mut g = session::open_read_only(&path).map_err(host_error(game))?;
         let map = g.game.map.clone();
-        let out = g.update_settings(|s| change(&map, s)).map_err(host_error(game))?;
+        let out = g.update_settings(now, |s| change(&map, s)).map_err(host_error(game))?;
         note_warnings(game, &g);
         Ok(out)
     }
@@ -540,13 +617,13 @@ impl JudgeHost {
     }
 
     /// Hand `power` to a new player at `address` with a fresh password, mailed to them.
-    fn replace(&mut self, game: &str, power: &str, address: &str) -> Result<String, HostError> {
+    fn replace(&mut self, game: &str, power: &str, address: &str, now: DateTime<Utc>) -> Result<String, HostError> {
         if !address.contains('@') || address.contains(|c: char| c.is_whitespace() || c.is_control()) {
             return Err(HostError(format!("`{}` is not an email address", header_safe(address, 80))));
         }
         let password = generate_password(10);
         let hash = hash_password(&password).map_err(|e| HostError(e.to_string()))?;
-        let (power_name, game_name) = self.change_settings(game, |map, s| {
+        let (power_name, game_name) = self.change_settings(game, now, |map, s| {
             let p = resolve_power(map, power).ok_or_else(|| GameError::Invalid(format!("no power `{power}`")))?;
             let key = map.power(p).key.clone();
             match s.players.iter_mut().find(|pl| map.lookup_power(&pl.power) == Some(p)) {
@@ -583,23 +660,115 @@ impl JudgeHost {
 }
 
 /// Everything one `mail tick` does over the judge directory `home`: under the tick lock,
-/// plan and act for every game ([`JudgeHost::tick`]), mail every result still owed in any
-/// game (the ones just processed, and any a crash left unsent), send the reminders and
-/// notices, then record the tick in `tick.json`. Returns what was done, line by line.
+/// carry out the messages an interrupted run left half-done, plan and act for every game
+/// ([`JudgeHost::tick`]), then [`deliver`] everything owed in any game and the judge
+/// (results, replies, reminders, notices; what just happened and what earlier runs could
+/// not send), and record the tick in `tick.json`. Returns what was done, line by line.
 /// Running it twice does nothing twice.
 pub fn tick_judge(home: &JudgeHome, now: DateTime<Utc>, send: &mut Sender<'_>) -> Result<Vec<String>, HomeError> {
     let lock = home.lock_tick()?;
     let mut logs = lock.read()?;
+    let intake = home.intake()?;
     let mut host = JudgeHost::new(home.games_dir());
-    let mut done = host.tick(now, &mut logs);
-    done.extend(host.mail_results(None, false, now, send));
-    let mails = host.take_mails();
-    let sent = mails.iter().filter(|m| send(m).is_ok()).count();
-    if !mails.is_empty() {
-        done.push(format!("{sent} of {} reminder and notice mail(s) sent.", mails.len()));
+    let mut done = Vec::new();
+    match crate::mail::ingest::recover(&mut host, &intake, &home.config.mail, now) {
+        Ok(outcomes) => {
+            let (left, taken): (Vec<_>, Vec<_>) = outcomes.into_iter().partition(|o| o.must_retry());
+            if !taken.is_empty() {
+                done.push(format!(
+                    "{} message(s) an interrupted run had not finished were carried out again and answered.",
+                    taken.len()
+                ));
+            }
+            for o in left {
+                if let crate::mail::ingest::Disposition::Retry { reason } = o.disposition {
+                    done.push(format!(
+                        "a message an interrupted run had not finished is left for the next tick: {reason}"
+                    ));
+                }
+            }
+        }
+        Err(e) => done.push(format!("messages an interrupted run had not finished not read: {e}")),
     }
+    done.extend(host.tick(now, &mut logs));
+    // Owe the tick's mails before anything is sent and before the log says the tick did
+    // its work.
+    let batch = match intake.owed().owe(now, &host.take_mails()) {
+        Ok(_) => None,
+        Err(e) => Some(format!("reminders and notices could not be kept to send later: {e}")),
+    };
+    done.extend(batch);
+    done.extend(deliver(&host, intake.owed(), None, now, send));
     lock.write(&logs)?;
     Ok(done)
+}
+
+/// Send what is owed: the results owed in the games `host` adjudicated (every game when
+/// `batches` is `None`), then the owed mail batches named (every one when `None`).
+/// A mail refused for good marks its address failing ([`Owed`]) and, the first time, owes
+/// and sends a notice to the master of every game the address plays in. One line per
+/// thing done or gone wrong.
+pub fn deliver(
+    host: &JudgeHost,
+    owed: &Owed,
+    batches: Option<&[crate::store::SpoolId]>,
+    now: DateTime<Utc>,
+    send: &mut Sender<'_>,
+) -> Vec<String> {
+    let mut done = Vec::new();
+    let mut refused: Vec<(String, String)> = Vec::new();
+    {
+        let mut noting = |m: &OutgoingMail| {
+            send(m).inspect_err(|e| {
+                if e.is_permanent() {
+                    refused.push((m.to.clone(), e.to_string()));
+                }
+            })
+        };
+        let games = batches.map(|_| host.adjudicated());
+        if games.is_none_or(|g| !g.is_empty()) {
+            done.extend(host.mail_results(games, games.is_some(), now, &mut noting));
+        }
+    }
+    let mut newly = match owed.note_refusals(&refused, now) {
+        Ok(newly) => newly,
+        Err(e) => {
+            done.push(format!("failing addresses not recorded: {e}"));
+            Vec::new()
+        }
+    };
+    match owed.send(batches, now, send) {
+        Ok(d) => {
+            if d.sent + d.waiting + d.refused.len() > 0 {
+                done.push(format!(
+                    "{} mail(s) sent, {} to try again later, {} refused for good.",
+                    d.sent,
+                    d.waiting,
+                    d.refused.len()
+                ));
+            }
+            newly.extend(d.newly_failing);
+        }
+        Err(e) => done.push(format!("owed mail not sent: {e}")),
+    }
+    let notices = host.refusal_notices(&newly);
+    if !notices.is_empty() {
+        match owed.owe(now, &notices) {
+            Ok(id) => {
+                let ids: Vec<_> = id.into_iter().collect();
+                match owed.send(Some(&ids), now, send) {
+                    Ok(d) => done.push(format!(
+                        "{} of {} notice(s) of refused mail sent to game masters.",
+                        d.sent,
+                        notices.len()
+                    )),
+                    Err(e) => done.push(format!("notices of refused mail not sent: {e}")),
+                }
+            }
+            Err(e) => done.push(format!("notices of refused mail not kept: {e}")),
+        }
+    }
+    done
 }
 
 fn who_label(who: &Identity) -> String {
@@ -816,20 +985,20 @@ impl GameHost for JudgeHost {
         Ok(PressDelivery { from_label, to_label, addresses })
     }
 
-    fn set_password(&mut self, who: &Identity, password_hash: &str) -> Result<(), HostError> {
+    fn set_password(&mut self, who: &Identity, password_hash: &str, now: DateTime<Utc>) -> Result<(), HostError> {
         if let Some((_, path)) = self.turn_game(&who.game) {
             return turn::set_secret(&path, &who.role, Some(password_hash), None).map_err(host_error(&who.game));
         }
         let role = who.role.clone();
-        self.change_settings(&who.game, |map, s| set_secret(map, s, &role, Secret::Password(password_hash)))
+        self.change_settings(&who.game, now, |map, s| set_secret(map, s, &role, Secret::Password(password_hash)))
     }
 
-    fn set_timezone(&mut self, who: &Identity, zone: Tz) -> Result<(), HostError> {
+    fn set_timezone(&mut self, who: &Identity, zone: Tz, now: DateTime<Utc>) -> Result<(), HostError> {
         if let Some((_, path)) = self.turn_game(&who.game) {
             return turn::set_secret(&path, &who.role, None, Some(zone.name())).map_err(host_error(&who.game));
         }
         let role = who.role.clone();
-        self.change_settings(&who.game, |map, s| set_secret(map, s, &role, Secret::Zone(zone.name())))
+        self.change_settings(&who.game, now, |map, s| set_secret(map, s, &role, Secret::Zone(zone.name())))
     }
 
     fn master(&mut self, who: &Identity, command: &MasterCommand, now: DateTime<Utc>) -> Result<String, HostError> {
@@ -875,7 +1044,21 @@ impl GameHost for JudgeHost {
                 self.set_deadline(game, Some(at), now)?;
                 Ok(format!("Game resumed. New deadline: {}.", format_deadline(at, who.timezone)))
             }
-            MasterCommand::Replace { power, address } => self.replace(game, power, address),
+            MasterCommand::Replace { power, address } => self.replace(game, power, address, now),
+            MasterCommand::Early { on } => {
+                let on = *on;
+                self.change_settings(game, now, |_, s| {
+                    s.deadlines.early = on;
+                    Ok(())
+                })?;
+                Ok(if on {
+                    "Early processing on: a phase is processed at the next tick once every order is in and no \
+                     power asked to wait."
+                        .into()
+                } else {
+                    "Early processing off: every phase waits for its deadline.".into()
+                })
+            }
         }
     }
 
@@ -884,6 +1067,33 @@ impl GameHost for JudgeHost {
             return turn_session::open_read_only(&path).ok()?.meta.deadline;
         }
         self.read(game).ok()?.game.state.deadline
+    }
+
+    fn set_wait(&mut self, who: &Identity, wait: bool, now: DateTime<Utc>) -> Result<String, HostError> {
+        if self.turn_game(&who.game).is_some() {
+            return Err(HostError("a small game moves on as soon as every answer is in; it has no `wait`".into()));
+        }
+        let mut g = self.read(&who.game)?;
+        let power = power_of(&g.game, who)?;
+        g.set_wait(power, wait, now).map_err(host_error(&who.game))?;
+        Ok(match (wait, g.game.settings.deadlines.early) {
+            (true, _) => "Waiting: this phase is not processed before its deadline (send `nowait` to undo).".into(),
+            (false, true) => {
+                "Not waiting: this phase may be processed once every order is in, before its deadline.".into()
+            }
+            (false, false) => "Not waiting (this game processes every phase at its deadline anyway).".into(),
+        })
+    }
+
+    fn done_before(&self, game: &str, tag: &str) -> bool {
+        let Some((_, path)) = self.game_dir(game) else { return false };
+        let Ok(dir) = crate::store::GameDir::open_for_reading(&path) else { return false };
+        let Ok(journal) = dir.journal::<serde::de::IgnoredAny>() else { return false };
+        journal.records().iter().any(|r| r.msg.as_deref() == Some(tag))
+    }
+
+    fn take_mails(&mut self) -> Vec<OutgoingMail> {
+        JudgeHost::take_mails(self)
     }
 
     fn contacts(&self, game: &str) -> Vec<Contact> {
@@ -926,7 +1136,12 @@ fn set_secret(
 }
 
 /// Set a role's password in the game at `path` (the game master's `mail password`).
-pub fn set_password_at(path: &Path, who: &str, password_hash: &str) -> Result<(Role, Option<String>), GameError> {
+pub fn set_password_at(
+    path: &Path,
+    who: &str,
+    password_hash: &str,
+    now: DateTime<Utc>,
+) -> Result<(Role, Option<String>), GameError> {
     if turn_session::kind_of(path)?.is_some() {
         return turn::set_password_at(path, who, password_hash);
     }
@@ -941,7 +1156,7 @@ pub fn set_password_at(path: &Path, who: &str, password_hash: &str) -> Result<(R
         })?;
         Role::Power(map.power(p).name.clone())
     };
-    let address = g.update_settings(|s| {
+    let address = g.update_settings(now, |s| {
         set_secret(&map, s, &role, Secret::Password(password_hash))?;
         Ok(match &role {
             Role::Master => s.master.email.clone(),

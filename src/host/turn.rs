@@ -217,6 +217,9 @@ pub fn master(
             Ok((format!("Game resumed. New deadline: {}.", format_deadline(at, who.timezone)), vec![]))
         }
         MasterCommand::Replace { power, address } => replace(&mut g, power, address),
+        MasterCommand::Early { .. } => {
+            Err(HostError("a small game moves on as soon as every answer is in; that cannot be turned off".into()))
+        }
     }
 }
 

@@ -37,8 +37,11 @@ How to write to this judge:
   endpress
   password NEWPASSWORD                  change your password
   timezone Europe/Paris                 see deadlines in your own time zone
+  wait / nowait                         hold this phase to its deadline, or not (by
+                                        default it is processed once all orders are in)
   SIGNOFF                               end; another SIGNON may follow
-Game master only: process, extend HOURS, pause, resume, replace POWER ADDRESS.
+Game master only: process, extend HOURS, pause, resume, replace POWER ADDRESS,
+  early on / early off (process a phase once all orders are in, or only at its deadline).
 Quoted lines (starting with >), the earlier message below a reply header (\"On ... wrote:\",
 Outlook's From:/Sent: lines) and everything after a signature line (-- ) are ignored.
 ";
@@ -76,6 +79,11 @@ pub enum Item {
     Timezone {
         line: usize,
         zone: Tz,
+    },
+    /// `wait` (true) or `nowait` (false).
+    Wait {
+        line: usize,
+        wait: bool,
     },
     Master {
         line: usize,
@@ -180,6 +188,17 @@ pub fn parse_script(lines: &[BodyLine]) -> Script {
                 _ => malformed(line, format!("`{keyword}` takes nothing after it")),
             },
             "history" => Item::History { line: line.number },
+            "wait" | "nowait" => match words.len() {
+                1 => Item::Wait { line: line.number, wait: keyword == "wait" },
+                _ => malformed(line, format!("`{keyword}` takes nothing after it")),
+            },
+            "early" => match words.as_slice() {
+                [_, on] if on.eq_ignore_ascii_case("on") || on.eq_ignore_ascii_case("off") => Item::Master {
+                    line: line.number,
+                    command: MasterCommand::Early { on: on.eq_ignore_ascii_case("on") },
+                },
+                _ => malformed(line, "write `early on` or `early off`".into()),
+            },
             "help" => Item::Help { line: line.number },
             "password" => match words.as_slice() {
                 [_, new] => match crate::mail::password::check_new_password(new) {
@@ -252,6 +271,9 @@ const COMMANDS: &[&str] = &[
     "broadcast",
     "endpress",
     "status",
+    "wait",
+    "nowait",
+    "early",
     "list",
     "history",
     "help",

@@ -132,6 +132,10 @@ pub enum MasterCommand {
     },
     Pause,
     Resume,
+    /// Early processing on or off for this game.
+    Early {
+        on: bool,
+    },
     /// Hand a power to a new player at this address.
     Replace {
         power: String,
@@ -199,10 +203,10 @@ pub trait GameHost {
     ) -> Result<PressDelivery, HostError>;
 
     /// Store a new password hash for this role.
-    fn set_password(&mut self, who: &Identity, password_hash: &str) -> Result<(), HostError>;
+    fn set_password(&mut self, who: &Identity, password_hash: &str, now: DateTime<Utc>) -> Result<(), HostError>;
 
     /// Store the role's time zone.
-    fn set_timezone(&mut self, who: &Identity, zone: Tz) -> Result<(), HostError>;
+    fn set_timezone(&mut self, who: &Identity, zone: Tz, now: DateTime<Utc>) -> Result<(), HostError>;
 
     /// Carry out a master's command; the text says what was done. Only called for
     /// [`Role::Master`].
@@ -213,4 +217,23 @@ pub trait GameHost {
 
     /// Everyone who receives results: players, observers and the master.
     fn contacts(&self, game: &str) -> Vec<Contact>;
+
+    /// A power asks that the phase wait for its deadline (`wait`), or takes that back; the
+    /// text says what now holds. Default: the game has no such thing.
+    fn set_wait(&mut self, _who: &Identity, _wait: bool, _now: DateTime<Utc>) -> Result<String, HostError> {
+        Err(HostError("this game has no `wait`".into()))
+    }
+
+    /// Whether a change tagged `tag` (an inbound message's item, see
+    /// [`crate::store::with_message`]) is already in the game's journal: the message is
+    /// being carried out again after an interruption. Default: never.
+    fn done_before(&self, _game: &str, _tag: &str) -> bool {
+        false
+    }
+
+    /// Mails the commands so far made for others (a new player's password after
+    /// `replace`); they are owed with the message's reply. Default: none.
+    fn take_mails(&mut self) -> Vec<crate::mail::reply::OutgoingMail> {
+        Vec::new()
+    }
 }

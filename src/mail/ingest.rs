@@ -6,15 +6,21 @@
 //!    outcome is [`Disposition::Retry`] and nothing else happens, so the MTA can try again;
 //! 3. mail that must get no reply (auto-replies, bounces, lists, loops) stops here;
 //! 4. the message is claimed by its Message-ID and a digest of its body (or, without an
-//!    id, a digest of it all) so a second delivery of the same message is applied zero
-//!    times, and another message reusing the id is not taken for it;
-//! 5. each SIGNON block is checked (game, role, password) and only then applied; only the
-//!    first [`MAX_SIGNONS`] blocks of a message are read, a role with
-//!    [`LOCKOUT_FAILURES`] wrong passwords within [`LOCKOUT_WINDOW_MINUTES`] is not checked
-//!    at all until the window has passed (its master is told when that starts), and a
-//!    message sends at most [`MAX_PRESS`] press messages and [`MAX_LISTINGS`] listings;
+//!    id, a digest of it all): a second delivery of the same message waits for the first
+//!    and applies nothing once the first completed, and another message reusing the id is
+//!    not taken for it;
+//! 5. each SIGNON block is checked (game, role, password) and only then applied, each item
+//!    under a tag that its journal entries record, so that a message carried out again
+//!    after a crash does nothing twice; only the first [`MAX_SIGNONS`] blocks of a message
+//!    are read, a role with [`LOCKOUT_FAILURES`] wrong passwords within
+//!    [`LOCKOUT_WINDOW_MINUTES`] is not checked at all until the window has passed (its
+//!    master is told when that starts), and a message sends at most [`MAX_PRESS`] press
+//!    messages and [`MAX_LISTINGS`] listings;
 //! 6. one reply goes back to the sender, with a copy to the role's registered address if
-//!    the sender is someone else (a forged or new From never goes unnoticed).
+//!    the sender is someone else (a forged or new From never goes unnoticed);
+//! 7. the reply and every other mail the message causes are owed (the intake keeps them
+//!    durably), and only then is the claim complete. A process killed before that leaves
+//!    the claim open: the redelivery, or [`recover`] at the next tick, carries it out again.
 //!
 //! Mail is never sent from here: the outcome carries the mails, the caller sends them.
 
@@ -55,26 +61,57 @@ pub const EX_TEMPFAIL: i32 = 75;
 
 /// Where ingested messages are kept and remembered. The store's spool implements it for
 /// real; [`MemoryIntake`] in memory.
+///
+/// Taking a message is in two steps, so that a crash in between loses nothing: a
+/// [`claim`](Intake::claim) while the message is carried out, and
+/// [`complete`](Intake::complete) once its reply and every mail it causes are owed. A
+/// claim that never completed (the process died) is taken again by the next delivery of
+/// the message, or by [`recover`] from the spooled copy.
 pub trait Intake: Sync {
+    /// A message being carried out.
+    type Claim;
     /// Keep the raw message durably; the id it is kept under.
     fn spool(&self, raw: &[u8], now: DateTime<Utc>) -> Result<String, String>;
-    /// Claim a message key: `true` the first time it is claimed, `false` ever after.
-    /// Atomic: of two concurrent claims of one key, exactly one gets `true`.
-    fn claim(&self, key: &str) -> Result<bool, String>;
-    /// Give a claim back, so the next delivery of the message is read again: for a
-    /// message that changed nothing and must be retried.
-    fn release(&self, key: &str) -> Result<(), String>;
+    /// Claim a message key for the message spooled as `spooled`: `None` when the message
+    /// was already taken and completed. Of two concurrent claims of one key, one waits
+    /// for the other (or its death) and then gets `None` (or the claim).
+    fn claim(&self, key: &str, spooled: &str) -> Result<Option<Self::Claim>, String>;
+    /// Owe `mails` and then mark the message done, each durably. The id of the owed batch,
+    /// if any mail was owed.
+    fn complete(
+        &self,
+        claim: Self::Claim,
+        mails: &[OutgoingMail],
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, String>;
+    /// Give a claim back without completing it: the message changed nothing and must be
+    /// read again at its next delivery (or by [`recover`]).
+    fn give_back(&self, claim: Self::Claim) -> Result<(), String> {
+        drop(claim);
+        Ok(())
+    }
+    /// Claims left incomplete by a process that died, each with its spooled message.
+    fn abandoned(&self) -> Result<Vec<Abandoned<Self::Claim>>, String> {
+        Ok(Vec::new())
+    }
 }
+
+/// A claim a dead process left incomplete, taken again, and its spooled message.
+pub type Abandoned<C> = (C, Vec<u8>);
 
 /// An [`Intake`] in memory, for tests and dry runs. `fail_spool` simulates a full disk.
 #[derive(Debug, Default)]
 pub struct MemoryIntake {
     pub spooled: Mutex<Vec<Vec<u8>>>,
     pub claimed: Mutex<HashSet<String>>,
+    /// The mails owed by completed messages.
+    pub owed: Mutex<Vec<OutgoingMail>>,
     pub fail_spool: AtomicBool,
 }
 
 impl Intake for MemoryIntake {
+    type Claim = String;
+
     fn spool(&self, raw: &[u8], _now: DateTime<Utc>) -> Result<String, String> {
         if self.fail_spool.load(Ordering::SeqCst) {
             return Err("spool write failed (simulated)".into());
@@ -84,14 +121,19 @@ impl Intake for MemoryIntake {
         Ok(format!("mem-{}", spooled.len()))
     }
 
-    fn claim(&self, key: &str) -> Result<bool, String> {
+    fn claim(&self, key: &str, _spooled: &str) -> Result<Option<String>, String> {
+        // Nothing in memory outlives the process, so a claim is complete when taken.
         let mut claimed = self.claimed.lock().map_err(|_| "claim lock poisoned".to_string())?;
-        Ok(claimed.insert(key.to_string()))
+        Ok(claimed.insert(key.to_string()).then(|| key.to_string()))
     }
 
-    fn release(&self, key: &str) -> Result<(), String> {
-        let mut claimed = self.claimed.lock().map_err(|_| "claim lock poisoned".to_string())?;
-        claimed.remove(key);
+    fn complete(&self, _claim: String, mails: &[OutgoingMail], _now: DateTime<Utc>) -> Result<Option<String>, String> {
+        self.owed.lock().map_err(|_| "owed lock poisoned".to_string())?.extend(mails.iter().cloned());
+        Ok(None)
+    }
+
+    fn give_back(&self, claim: String) -> Result<(), String> {
+        self.claimed.lock().map_err(|_| "claim lock poisoned".to_string())?.remove(&claim);
         Ok(())
     }
 }
@@ -135,6 +177,9 @@ impl std::fmt::Display for Disposition {
 pub struct IngestOutcome {
     pub disposition: Disposition,
     pub mails: Vec<OutgoingMail>,
+    /// The batch the intake owes `mails` in (to send it), when it owed them; `None` when
+    /// the caller must owe them itself (a refusal of a message too large to keep).
+    pub owed: Option<String>,
 }
 
 impl IngestOutcome {
@@ -154,40 +199,70 @@ impl IngestOutcome {
 }
 
 /// Take one raw message: keep it, read it, apply what it asks, and say what to answer.
-pub fn ingest(
+pub fn ingest<I: Intake>(
     raw: &[u8],
     host: &mut impl GameHost,
-    intake: &impl Intake,
+    intake: &I,
     settings: &MailSettings,
     now: DateTime<Utc>,
 ) -> IngestOutcome {
     if raw.len() > settings.max_message_bytes {
         return too_large(raw, settings);
     }
-    if let Err(reason) = intake.spool(raw, now) {
-        return IngestOutcome { disposition: Disposition::Retry { reason }, mails: Vec::new() };
-    }
+    let spooled = match intake.spool(raw, now) {
+        Ok(id) => id,
+        Err(reason) => {
+            return IngestOutcome { disposition: Disposition::Retry { reason }, mails: Vec::new(), owed: None }
+        }
+    };
     let inbound = parse_message(raw);
     if let Some(silence) = inbound.silence.clone() {
-        return IngestOutcome { disposition: Disposition::Silent(silence), mails: Vec::new() };
+        return IngestOutcome { disposition: Disposition::Silent(silence), mails: Vec::new(), owed: None };
     }
     let key = claim_key(raw, inbound.message_id.as_deref());
-    match intake.claim(&key) {
-        Ok(true) => {}
-        Ok(false) => return IngestOutcome { disposition: Disposition::Duplicate { key }, mails: Vec::new() },
-        Err(reason) => return IngestOutcome { disposition: Disposition::Retry { reason }, mails: Vec::new() },
-    }
+    let claim = match intake.claim(&key, &spooled) {
+        Ok(Some(claim)) => claim,
+        Ok(None) => {
+            return IngestOutcome { disposition: Disposition::Duplicate { key }, mails: Vec::new(), owed: None }
+        }
+        Err(reason) => {
+            return IngestOutcome { disposition: Disposition::Retry { reason }, mails: Vec::new(), owed: None }
+        }
+    };
+    carry_out(&inbound, &key, claim, host, intake, settings, now)
+}
+
+/// Apply a claimed message, owe its mails and complete the claim. If the mails cannot be
+/// owed, the claim stays open (the message is carried out again, without doing anything
+/// twice, by its redelivery or [`recover`]) and the outcome asks for a retry. A message
+/// that changed nothing and must be retried gives its claim back.
+fn carry_out<I: Intake>(
+    inbound: &Inbound,
+    key: &str,
+    claim: I::Claim,
+    host: &mut impl GameHost,
+    intake: &I,
+    settings: &MailSettings,
+    now: DateTime<Utc>,
+) -> IngestOutcome {
     let keep = closing_start(&inbound.lines);
     let closing = inbound.lines[keep..].iter().filter(|l| !l.text.trim().is_empty()).count();
     let script = parse_script(&inbound.lines[..keep]);
-    let outcome = answer(&inbound, &script, closing, host, settings, now);
+    let tag = format!("{:.16x}", Sha256::digest(key.as_bytes()));
+    let mut outcome = answer(inbound, &script, closing, &tag, host, settings, now);
+    outcome.mails.extend(host.take_mails());
     if outcome.must_retry() {
-        // Nothing was changed: the next delivery must be read again, not taken as a copy.
-        if let Err(reason) = intake.release(&key) {
-            return IngestOutcome {
-                disposition: Disposition::Retry { reason: format!("{reason} (and the claim could not be given back)") },
-                mails: Vec::new(),
-            };
+        if let Err(reason) = intake.give_back(claim) {
+            outcome.disposition =
+                Disposition::Retry { reason: format!("{reason} (and the claim could not be given back)") };
+        }
+        return outcome;
+    }
+    match intake.complete(claim, &outcome.mails, now) {
+        Ok(owed) => outcome.owed = owed,
+        Err(reason) => {
+            outcome.disposition = Disposition::Retry { reason: format!("the answer could not be kept: {reason}") };
+            outcome.mails.clear();
         }
     }
     outcome
@@ -218,11 +293,38 @@ fn body_of(raw: &[u8]) -> &[u8] {
     raw
 }
 
+/// Carry out again every message whose claim a dead process left incomplete (from its
+/// spooled copy): what it already did is not done twice, and it is answered. Run by
+/// `mail tick` and `mail poll`, so a message is answered even if it is never redelivered.
+pub fn recover<I: Intake>(
+    host: &mut impl GameHost,
+    intake: &I,
+    settings: &MailSettings,
+    now: DateTime<Utc>,
+) -> Result<Vec<IngestOutcome>, String> {
+    let mut outcomes = Vec::new();
+    for (claim, raw) in intake.abandoned()? {
+        let inbound = parse_message(&raw);
+        let key = claim_key(&raw, inbound.message_id.as_deref());
+        // A message that made the judge fail must not stop the tick: its claim stays
+        // open (and is tried again at the next tick), the others go on.
+        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            carry_out(&inbound, &key, claim, host, intake, settings, now)
+        }));
+        outcomes.push(done.unwrap_or_else(|_| IngestOutcome {
+            disposition: Disposition::Retry { reason: format!("internal error carrying out {key}") },
+            mails: Vec::new(),
+            owed: None,
+        }));
+    }
+    Ok(outcomes)
+}
+
 fn too_large(raw: &[u8], settings: &MailSettings) -> IngestOutcome {
     let inbound = parse_headers_only(raw);
     let disposition = Disposition::TooLarge { bytes: raw.len() };
     if inbound.silence.is_some() {
-        return IngestOutcome { disposition, mails: Vec::new() };
+        return IngestOutcome { disposition, mails: Vec::new(), owed: None };
     }
     let mut body = opening(settings);
     let _ = writeln!(
@@ -231,7 +333,7 @@ fn too_large(raw: &[u8], settings: &MailSettings) -> IngestOutcome {
          nothing was changed. Please send your orders as plain text, without attachments.",
         settings.max_message_bytes / 1024
     );
-    IngestOutcome { disposition, mails: reply_to(&inbound, body).into_iter().collect() }
+    IngestOutcome { disposition, mails: reply_to(&inbound, body).into_iter().collect(), owed: None }
 }
 
 fn opening(settings: &MailSettings) -> String {
@@ -253,6 +355,7 @@ fn answer(
     inbound: &Inbound,
     script: &Script,
     closing: usize,
+    tag: &str,
     host: &mut impl GameHost,
     settings: &MailSettings,
     now: DateTime<Utc>,
@@ -279,14 +382,15 @@ fn answer(
     }
 
     let mut budget = Budget { press: MAX_PRESS, listings: MAX_LISTINGS };
-    for block in script.blocks.iter().take(MAX_SIGNONS) {
+    for (index, block) in script.blocks.iter().take(MAX_SIGNONS).enumerate() {
         let mut section = String::new();
         let placed = place(block, inbound, host, now, &mut section, &mut mails);
         if matches!(placed, Placed::Unavailable) {
             unavailable += 1;
         }
         if let Placed::Yes(identity) = placed {
-            let (changed, failed) = apply(block, &identity, host, now, &mut budget, &mut section, &mut mails);
+            let tag = format!("{tag}#{}", index + 1);
+            let (changed, failed) = apply(block, &identity, &tag, host, now, &mut budget, &mut section, &mut mails);
             unavailable += failed;
             if !games.contains(&identity.game) {
                 games.push(identity.game.clone());
@@ -333,6 +437,7 @@ fn answer(
         return IngestOutcome {
             disposition: Disposition::Retry { reason: "a game's files could not be reached just now".into() },
             mails: Vec::new(),
+            owed: None,
         };
     }
     let disposition = if !changed_games.is_empty() {
@@ -346,7 +451,7 @@ fn answer(
         mails.insert(0, reply);
     }
     hide_secrets(script, &mut mails);
-    IngestOutcome { disposition, mails }
+    IngestOutcome { disposition, mails, owed: None }
 }
 
 /// One line for each kind of text not read: the earlier message below a reply header,
@@ -665,9 +770,12 @@ fn lockout_notices(host: &impl GameHost, who: &Identity, inbound: &Inbound, open
 
 /// Carry out a placed block's items; whether anything was changed, and how many items
 /// failed because a game could not be opened just now.
+// The message-wide state (tag, budget, output) is passed apart so each stays borrowable.
+#[allow(clippy::too_many_arguments)]
 fn apply(
     block: &Block,
     identity: &Identity,
+    tag: &str,
     host: &mut impl GameHost,
     now: DateTime<Utc>,
     budget: &mut Budget,
@@ -682,8 +790,27 @@ fn apply(
             failed += 1;
         }
     };
-    for item in &block.items {
-        match item {
+    for (index, item) in block.items.iter().enumerate() {
+        // Every journal entry this item makes carries its tag, so that the message carried
+        // out again after a crash does not do it twice: submissions and press are then
+        // answered as the first time without being kept again (the host sees to it);
+        // other changes are answered as done before.
+        let tag = format!("{tag}.{}", index + 1);
+        if matches!(item, Item::Master { .. } | Item::Password { .. } | Item::Timezone { .. })
+            && host.done_before(&who.game, &tag)
+        {
+            let line = match item {
+                Item::Master { line, .. } | Item::Password { line, .. } | Item::Timezone { line, .. } => *line,
+                _ => block.line,
+            };
+            changed = true;
+            let _ = writeln!(
+                out,
+                "line {line}: done when this message was first read (the judge was interrupted before it answered)."
+            );
+            continue;
+        }
+        crate::store::with_message(&tag, || match item {
             Item::Orders(lines) => {
                 let master_lines = who.role == Role::Master && host.takes_master_lines(&who.game);
                 if !matches!(who.role, Role::Power(_)) && !master_lines {
@@ -693,7 +820,7 @@ fn apply(
                         lines[0].number,
                         quote(&lines[0].text)
                     );
-                    continue;
+                    return;
                 }
                 let text: String = lines.iter().map(|l| format!("{}\n", l.text)).collect();
                 match host.submit_orders(&who, &text, now) {
@@ -722,13 +849,22 @@ fn apply(
             Item::Press { line, .. } if budget.press == 0 => {
                 let _ = writeln!(out, "line {line}: press not sent: at most {MAX_PRESS} press messages per message.");
             }
+            Item::Wait { line, wait } => match host.set_wait(&who, *wait, now) {
+                Ok(text) => {
+                    changed = true;
+                    let _ = writeln!(out, "line {line}: {text}");
+                }
+                Err(e) => {
+                    let _ = writeln!(out, "line {line}: not done: {e}");
+                }
+            },
             Item::Press { line, to, text, closed } => {
                 if !closed {
                     let _ = writeln!(out, "line {line}: press without ENDPRESS: it runs to the end of the block.");
                 }
                 if text.trim().is_empty() {
                     let _ = writeln!(out, "line {line}: empty press, not sent.");
-                    continue;
+                    return;
                 }
                 budget.press -= 1;
                 match host.press(&who, to, text, now) {
@@ -761,7 +897,7 @@ fn apply(
                 }
             }
             Item::Password { line, new } => match hash_password(new) {
-                Ok(hash) => match host.set_password(&who, &hash) {
+                Ok(hash) => match host.set_password(&who, &hash, now) {
                     Ok(()) => {
                         changed = true;
                         let _ =
@@ -776,7 +912,7 @@ fn apply(
                     let _ = writeln!(out, "line {line}: password not changed: {e}");
                 }
             },
-            Item::Timezone { line, zone } => match host.set_timezone(&who, *zone) {
+            Item::Timezone { line, zone } => match host.set_timezone(&who, *zone, now) {
                 Ok(()) => {
                     changed = true;
                     who.timezone = Some(*zone);
@@ -790,7 +926,7 @@ fn apply(
             Item::Master { line, command } => {
                 if who.role != Role::Master {
                     let _ = writeln!(out, "line {line}: only the game master may do that; nothing done.");
-                    continue;
+                    return;
                 }
                 match host.master(&who, command, now) {
                     Ok(text) => {
@@ -807,7 +943,7 @@ fn apply(
             Item::Malformed { line, text, problem } => {
                 let _ = writeln!(out, "line {line}: {}: {problem}", quote(text));
             }
-        }
+        });
     }
     if let Some(at) = host.deadline(&who.game) {
         let _ = writeln!(out, "Deadline: {}", format_deadline(at, who.timezone));
@@ -963,22 +1099,35 @@ pub fn poll_maildir(
     Ok(polled)
 }
 
-/// The real [`Intake`]: raw messages in the store's [`Spool`](crate::store::Spool), and
-/// claims as empty marker files created exclusively under `claims/` (one per message key,
-/// named by its SHA-256), so that of two processes taking one message only one applies it.
+/// The real [`Intake`]: raw messages in the store's [`Spool`](crate::store::Spool); claims
+/// under `claims/`, one pair of files per message key (named by its SHA-256): `<hash>.taking`
+/// while the message is carried out (it names the spooled copy, and its taker holds an
+/// exclusive lock on it, which the system releases when the taker dies), then `<hash>`
+/// once the message is done; the mails it owes go to [`Owed`](crate::mail::owed::Owed)
+/// before that.
 #[derive(Debug)]
 pub struct StoreIntake {
     spool: crate::store::Spool,
     claims: PathBuf,
+    owed: crate::mail::owed::Owed,
+}
+
+/// A claim held by this process: the locked `.taking` file.
+#[derive(Debug)]
+pub struct StoreClaim {
+    file: std::fs::File,
+    taking: PathBuf,
+    done: PathBuf,
 }
 
 impl StoreIntake {
-    /// Open (creating them if missing) `dir/spool` and `dir/claims`.
+    /// Open (creating them if missing) `dir/spool`, `dir/claims` and `dir/owed`.
     pub fn open(dir: &Path) -> Result<StoreIntake, String> {
         let spool = crate::store::Spool::open(dir.join("spool")).map_err(|e| e.to_string())?;
         let claims = dir.join("claims");
         std::fs::create_dir_all(&claims).map_err(|e| format!("{}: {e}", claims.display()))?;
-        Ok(StoreIntake { spool, claims })
+        let owed = crate::mail::owed::Owed::open(dir)?;
+        Ok(StoreIntake { spool, claims, owed })
     }
 
     /// The spool, for a master's replay of kept messages.
@@ -1004,37 +1153,113 @@ impl StoreIntake {
         }
         Ok(removed)
     }
+
+    /// The mail owed.
+    pub fn owed(&self) -> &crate::mail::owed::Owed {
+        &self.owed
+    }
+
+    fn sync_claims(&self) -> Result<(), String> {
+        std::fs::File::open(&self.claims)
+            .and_then(|d| d.sync_all())
+            .map_err(|e| format!("{}: {e}", self.claims.display()))
+    }
+
+    /// Lock an open `.taking` file and look at it: `None` when the message is done
+    /// (the file is removed), else the claim.
+    fn hold(&self, file: std::fs::File, taking: PathBuf, wait: bool) -> Result<Option<StoreClaim>, String> {
+        use fs4::fs_std::FileExt;
+        let at = |e: std::io::Error| format!("{}: {e}", taking.display());
+        if wait {
+            FileExt::lock_exclusive(&file).map_err(at)?;
+        } else if !FileExt::try_lock_exclusive(&file).map_err(at)? {
+            return Ok(None);
+        }
+        let done = taking.with_extension("");
+        if done.exists() {
+            let _ = std::fs::remove_file(&taking);
+            return Ok(None);
+        }
+        Ok(Some(StoreClaim { file, taking, done }))
+    }
 }
 
 impl Intake for StoreIntake {
+    type Claim = StoreClaim;
+
     fn spool(&self, raw: &[u8], now: DateTime<Utc>) -> Result<String, String> {
         self.spool.put(now, raw).map(|id| id.to_string()).map_err(|e| e.to_string())
     }
 
-    fn claim(&self, key: &str) -> Result<bool, String> {
-        let path = self.claims.join(format!("{:x}", Sha256::digest(key.as_bytes())));
-        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
-            Ok(file) => {
-                // The claim must outlive a crash, or a redelivery would apply twice.
-                file.sync_all().map_err(|e| format!("{}: {e}", path.display()))?;
-                std::fs::File::open(&self.claims)
-                    .and_then(|d| d.sync_all())
-                    .map_err(|e| format!("{}: {e}", self.claims.display()))?;
-                Ok(true)
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
-            Err(e) => Err(format!("{}: {e}", path.display())),
+    fn claim(&self, key: &str, spooled: &str) -> Result<Option<StoreClaim>, String> {
+        use std::io::Write;
+        let name = format!("{:x}", Sha256::digest(key.as_bytes()));
+        if self.claims.join(&name).exists() {
+            return Ok(None);
         }
+        let taking = self.claims.join(format!("{name}.taking"));
+        let at = |e: std::io::Error| format!("{}: {e}", taking.display());
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&taking)
+            .map_err(at)?;
+        // Waits for a live taker; a dead one's lock is gone.
+        let Some(mut claim) = self.hold(file, taking.clone(), true)? else { return Ok(None) };
+        claim.file.set_len(0).map_err(at)?;
+        claim.file.write_all(spooled.as_bytes()).map_err(at)?;
+        claim.file.sync_all().map_err(at)?;
+        self.sync_claims()?;
+        Ok(Some(claim))
     }
 
-    fn release(&self, key: &str) -> Result<(), String> {
-        let path = self.claims.join(format!("{:x}", Sha256::digest(key.as_bytes())));
-        match std::fs::remove_file(&path) {
-            Ok(()) => std::fs::File::open(&self.claims)
-                .and_then(|d| d.sync_all())
-                .map_err(|e| format!("{}: {e}", self.claims.display())),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(format!("{}: {e}", path.display())),
+    fn complete(
+        &self,
+        claim: StoreClaim,
+        mails: &[OutgoingMail],
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, String> {
+        let owed = self.owed.owe(now, mails)?;
+        let done = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&claim.done)
+            .map_err(|e| format!("{}: {e}", claim.done.display()))?;
+        // The claim must outlive a crash, or a redelivery would be carried out again.
+        done.sync_all().map_err(|e| format!("{}: {e}", claim.done.display()))?;
+        self.sync_claims()?;
+        let _ = std::fs::remove_file(&claim.taking);
+        drop(claim);
+        Ok(owed.map(|id| id.to_string()))
+    }
+
+    fn abandoned(&self) -> Result<Vec<Abandoned<StoreClaim>>, String> {
+        let entries = std::fs::read_dir(&self.claims).map_err(|e| format!("{}: {e}", self.claims.display()))?;
+        let mut names: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "taking"))
+            .collect();
+        names.sort();
+        let mut found = Vec::new();
+        for taking in names {
+            let Ok(file) = std::fs::OpenOptions::new().read(true).write(true).open(&taking) else { continue };
+            // Skip one that a live process holds.
+            let Some(claim) = self.hold(file, taking.clone(), false)? else { continue };
+            let spooled = std::fs::read_to_string(&taking).map_err(|e| format!("{}: {e}", taking.display()))?;
+            let raw = crate::store::SpoolId::parse(spooled.trim()).and_then(|id| self.spool.read(&id).ok());
+            match raw {
+                Some(raw) => found.push((claim, raw)),
+                // Its taker died before it named the message, so before it did anything:
+                // the message's redelivery takes it.
+                None => {
+                    let _ = std::fs::remove_file(&taking);
+                }
+            }
         }
+        Ok(found)
     }
 }

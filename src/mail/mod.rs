@@ -24,6 +24,7 @@ pub mod home;
 pub mod host;
 pub mod inbound;
 pub mod ingest;
+pub mod owed;
 pub mod password;
 pub mod reply;
 pub mod send;

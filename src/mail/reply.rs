@@ -6,7 +6,8 @@
 pub use crate::report::format_deadline;
 
 /// What kind of automatic mail this is (RFC 3834 `Auto-Submitted`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum MailKind {
     /// An answer to a message (`auto-replied`).
     Reply,
@@ -15,7 +16,7 @@ pub enum MailKind {
 }
 
 /// One mail to send.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OutgoingMail {
     /// One address (`user@host`).
     pub to: String,

@@ -30,13 +30,17 @@ pub enum SendError {
     Transport(String),
     #[error("sending failed: {0}")]
     Send(String),
+    /// The mail server refused the mail for good (an SMTP 5xx answer).
+    #[error("refused by the mail server: {0}")]
+    Refused(String),
 }
 
 impl SendError {
-    /// Whether sending this mail again can never work: the address is not one, or the
-    /// message cannot be built. A transport or server failure may pass.
+    /// Whether sending this mail again can never work: the address is not one, the
+    /// message cannot be built, or the server refused it for good (5xx). A transport
+    /// failure or a temporary refusal (4xx) may pass.
     pub fn is_permanent(&self) -> bool {
-        matches!(self, SendError::Address(_) | SendError::Build(_))
+        matches!(self, SendError::Address(_) | SendError::Build(_) | SendError::Refused(_))
     }
 }
 
@@ -159,12 +163,17 @@ impl Outbox {
     /// Send one mail.
     pub fn send(&self, settings: &MailSettings, mail: &OutgoingMail, now: DateTime<Utc>) -> Result<(), SendError> {
         let message = to_message(settings, mail, now)?;
-        let result = match self {
-            Outbox::Files(t) => t.send(&message).map(|_| ()).map_err(|e| e.to_string()),
-            Outbox::Sendmail(t) => t.send(&message).map(|_| ()).map_err(|e| e.to_string()),
-            Outbox::Smtp(t) => t.send(&message).map(|_| ()).map_err(|e| e.to_string()),
-        };
-        result.map_err(SendError::Send)
+        match self {
+            Outbox::Files(t) => t.send(&message).map(|_| ()).map_err(|e| SendError::Send(e.to_string())),
+            Outbox::Sendmail(t) => t.send(&message).map(|_| ()).map_err(|e| SendError::Send(e.to_string())),
+            Outbox::Smtp(t) => t.send(&message).map(|_| ()).map_err(|e| {
+                if e.is_permanent() {
+                    SendError::Refused(e.to_string())
+                } else {
+                    SendError::Send(e.to_string())
+                }
+            }),
+        }
     }
 
     /// Send every mail; one failure does not stop the others. The results are in order.

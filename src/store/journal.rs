@@ -25,6 +25,11 @@ pub struct Record<E> {
     pub at: DateTime<Utc>,
     /// The caller's value.
     pub entry: E,
+    /// The inbound message (and the item within it) this entry carries out, when it was
+    /// made while serving mail (see [`crate::store::with_message`]); absent otherwise and
+    /// in journals written before messages were tagged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msg: Option<String>,
 }
 
 /// The acknowledged journal, as read by [`GameDir::journal`](super::GameDir::journal).
@@ -130,7 +135,8 @@ pub(crate) fn parse<E: DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<Pa
 
 /// One journal line, newline included, ready to append.
 pub(crate) fn encode<E: Serialize>(path: &Path, seq: u64, at: DateTime<Utc>, entry: &E) -> Result<Vec<u8>, StoreError> {
-    let mut line = serde_json::to_vec(&Record { seq, at, entry })
+    let msg = super::current_message();
+    let mut line = serde_json::to_vec(&Record { seq, at, entry, msg })
         .map_err(|e| StoreError::Serialize { path: path.to_path_buf(), message: e.to_string() })?;
     // Compact serde_json never writes a raw newline (strings escape it), so one record is
     // exactly one line.

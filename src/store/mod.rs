@@ -86,6 +86,33 @@ pub use error::StoreError;
 pub use journal::{Journal, Record};
 pub use spool::{Spool, SpoolId};
 
+thread_local! {
+    // The inbound message being carried out on this thread: every journal entry appended
+    // meanwhile records it (`Record::msg`).
+    static MESSAGE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f` with every journal entry it appends tagged with `tag` (an inbound message and
+/// the item within it), so that a message carried out again after a crash can tell what
+/// it already did. The previous tag is restored afterwards, even if `f` panics.
+pub fn with_message<T>(tag: &str, f: impl FnOnce() -> T) -> T {
+    struct Restore(Option<String>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            MESSAGE.with(|m| *m.borrow_mut() = previous);
+        }
+    }
+    let previous = MESSAGE.with(|m| m.borrow_mut().replace(tag.to_string()));
+    let _restore = Restore(previous);
+    f()
+}
+
+/// The tag set by [`with_message`] on this thread, if any.
+pub(crate) fn current_message() -> Option<String> {
+    MESSAGE.with(|m| m.borrow().clone())
+}
+
 use atomic::{remove_temp_files, sync_dir};
 use fault::FaultPoint;
 
@@ -495,10 +522,71 @@ impl GameLock {
     }
 
     /// Replaces `game.toml` atomically.
+    /// The file keeps its comments and layout: only the values that changed are written
+    /// anew (see [`merge_settings`]).
     pub fn write_settings<S: Serialize>(&self, settings: &S) -> Result<(), StoreError> {
         let path = self.dir.file(SETTINGS_FILE);
         let text = settings_to_toml(&path, settings)?;
+        let text = match fs::read_to_string(&path) {
+            Ok(old) => merge_settings(&old, &text).unwrap_or(text),
+            Err(_) => text,
+        };
         write_atomic(&path, text.as_bytes())
+    }
+}
+
+/// `new` (a whole settings file) written over `old` keeping `old`'s comments, order and
+/// layout wherever the values are the same; `None` if either does not parse.
+pub fn merge_settings(old: &str, new: &str) -> Option<String> {
+    let mut doc: toml_edit::DocumentMut = old.parse().ok()?;
+    let new: toml_edit::DocumentMut = new.parse().ok()?;
+    merge_table(doc.as_table_mut(), new.as_table());
+    Some(doc.to_string())
+}
+
+fn merge_table(old: &mut toml_edit::Table, new: &toml_edit::Table) {
+    let gone: Vec<String> = old.iter().map(|(k, _)| k.to_string()).filter(|k| !new.contains_key(k)).collect();
+    for k in gone {
+        old.remove(&k);
+    }
+    for (k, item) in new.iter() {
+        match old.get_mut(k) {
+            Some(current) => merge_item(current, item),
+            None => {
+                old.insert(k, item.clone());
+            }
+        }
+    }
+}
+
+fn merge_item(old: &mut toml_edit::Item, new: &toml_edit::Item) {
+    use toml_edit::Item;
+    match (old, new) {
+        (Item::Table(o), Item::Table(n)) => merge_table(o, n),
+        (Item::ArrayOfTables(o), Item::ArrayOfTables(n)) => {
+            while o.len() > n.len() {
+                o.remove(o.len() - 1);
+            }
+            for (i, table) in n.iter().enumerate() {
+                match o.get_mut(i) {
+                    Some(current) => merge_table(current, table),
+                    None => o.push(table.clone()),
+                }
+            }
+        }
+        (Item::Value(o), Item::Value(n)) => {
+            let bare = |v: &toml_edit::Value| {
+                let mut v = v.clone();
+                v.decor_mut().clear();
+                v.to_string()
+            };
+            if bare(o) != bare(n) {
+                let decor = o.decor().clone();
+                *o = n.clone();
+                *o.decor_mut() = decor;
+            }
+        }
+        (o, n) => *o = n.clone(),
     }
 }
 

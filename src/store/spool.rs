@@ -34,6 +34,13 @@ pub struct Spool {
 pub struct SpoolId(String);
 
 impl SpoolId {
+    /// The id of a blob by its file name, as [`Display`](fmt::Display) wrote it; `None`
+    /// for a name that cannot be one (empty, hidden, or naming another directory).
+    pub fn parse(name: &str) -> Option<SpoolId> {
+        let plain = !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\\', '\0']);
+        plain.then(|| SpoolId(name.to_string()))
+    }
+
     /// The file name.
     pub fn as_str(&self) -> &str {
         &self.0

@@ -276,7 +276,7 @@ fn issue_6_two_hundred_concurrent_messages_apply_exactly_once() {
     let game = home.games_dir().join("big");
     session::create(&game, &settings, GameState::start(&map, 1), now).unwrap();
     // A cheap hash: the test is about exactly-once, not about argon2's cost.
-    set_password_at(&game, "france", &hash_password_with_cost("secret42", 64, 1).unwrap()).unwrap();
+    set_password_at(&game, "france", &hash_password_with_cost("secret42", 64, 1).unwrap(), Utc::now()).unwrap();
 
     let mut messages: Vec<(usize, String)> = (0..200)
         .map(|i| {

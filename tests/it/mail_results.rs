@@ -150,7 +150,8 @@ fn once_each() -> BTreeMap<String, usize> {
 
 /// A cheap master password (the test is about delivery, not argon2's cost).
 fn set_master_password(j: &Judge) {
-    set_password_at(&j.game(), "master", &hash_password_with_cost("secret42", 64, 1).unwrap()).unwrap();
+    set_password_at(&j.game(), "master", &hash_password_with_cost("secret42", 64, 1).unwrap(), chrono::Utc::now())
+        .unwrap();
 }
 
 // ---------------------------------------------------------------------------------------

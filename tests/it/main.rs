@@ -14,6 +14,7 @@ mod judge_dir;
 mod layers;
 mod mail;
 mod mail_clients;
+mod mail_durable;
 mod mail_judge;
 mod mail_results;
 mod map_files;
