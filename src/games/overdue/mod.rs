@@ -545,7 +545,7 @@ impl TurnGame for Overdue {
                         )
                     } else if let Err(reason) = ahead.check(turn) {
                         stopped = Some(format!("line {line} was refused"));
-                        let reason = if taken == 0 { reason } else { format!("by your turn after this: {reason}") };
+                        let reason = if taken == 0 { reason } else { format!("by then: {reason}") };
                         LineAnswer::refused(line, 1, format!("`{turn}`: {reason}"))
                     } else {
                         apply_to(&mut ahead, turn);
