@@ -12,9 +12,10 @@ use std::collections::BTreeMap;
 use crate::turn::{TurnContext, TurnGame};
 
 pub mod duplexity;
+pub mod overdue;
 
 /// The kinds of game this module runs, as written in game.toml (`game = "..."`).
-pub const KINDS: &[&str] = &[duplexity::KIND];
+pub const KINDS: &[&str] = &[duplexity::KIND, overdue::KIND];
 
 /// Whether `kind` names one of the small games.
 pub fn is_known(kind: &str) -> bool {
@@ -34,6 +35,7 @@ pub fn create(
 ) -> Result<Box<dyn TurnGame>, String> {
     match kind {
         duplexity::KIND => Ok(Box::new(duplexity::create(players, options, ctx)?)),
+        overdue::KIND => Ok(Box::new(overdue::Overdue::new(players, options, ctx)?)),
         _ => Err(unknown(kind)),
     }
 }
@@ -42,6 +44,7 @@ pub fn create(
 pub fn load(kind: &str, state: &serde_json::Value) -> Result<Box<dyn TurnGame>, String> {
     match kind {
         duplexity::KIND => Ok(Box::new(duplexity::load(state)?)),
+        overdue::KIND => Ok(Box::new(overdue::Overdue::load(state)?)),
         _ => Err(unknown(kind)),
     }
 }

@@ -19,6 +19,7 @@ mod mail_judge;
 mod mail_results;
 mod map_files;
 mod orders_position;
+mod overdue;
 mod resolve;
 mod shadow;
 mod shadow_game;

@@ -1,0 +1,147 @@
+//! The position of an Overdue game for people (a table at a glance) and for machines
+//! (`status --json`). Both show the same things: the round and pass, the time die, each
+//! player's dice (used and unused), round score, whether they cashed, game total and
+//! squeeze-in line, how the last round ended, and the winners at the end.
+
+use serde_json::{json, Value};
+
+use super::{Overdue, Stage, Use};
+use crate::turn::TurnGame;
+
+fn die_text(value: u8, used: Option<Use>) -> String {
+    match used {
+        None => value.to_string(),
+        Some(Use::Score) => format!("{value}s"),
+        Some(Use::Time) => format!("{value}t"),
+        Some(Use::Discard) => format!("{value}d"),
+    }
+}
+
+fn use_word(used: Option<Use>) -> Value {
+    match used {
+        None => Value::Null,
+        Some(Use::Score) => "score".into(),
+        Some(Use::Time) => "time".into(),
+        Some(Use::Discard) => "discard".into(),
+    }
+}
+
+/// The position as text.
+pub fn text(g: &Overdue) -> String {
+    let mut out = String::new();
+    let first = &g.players[g.first].name;
+    match g.stage {
+        Stage::Over => out.push_str(&format!("Final totals after round {} of {}.\n", g.round, g.rules.rounds)),
+        _ => out.push_str(&format!(
+            "Round {} of {}, pass {}. Time: {}. {first} played first this round.\n",
+            g.round, g.rules.rounds, g.pass, g.time
+        )),
+    }
+    let over = g.stage == Stage::Over;
+    let mut rows: Vec<[String; 6]> = vec![[
+        "player".into(),
+        if over { String::new() } else { "dice".into() },
+        if over { String::new() } else { "round".into() },
+        if over { String::new() } else { "cashed".into() },
+        "total".into(),
+        "squeeze".into(),
+    ]];
+    for p in &g.players {
+        let dice = p.dice.iter().map(|d| die_text(d.value, d.used)).collect::<Vec<_>>().join(" ");
+        let squeeze = match p.squeeze {
+            Some(s) => format!("on {}, up to {} re-roll(s)", s.number, s.rerolls),
+            None => "on 6, no re-roll (default)".into(),
+        };
+        let mut dice_col = dice;
+        if !p.queue.is_empty() {
+            let queued: Vec<String> = p.queue.iter().map(|t| t.to_string()).collect();
+            dice_col.push_str(&format!("  (sent ahead: {})", queued.join(", ")));
+        }
+        rows.push([
+            p.name.clone(),
+            if over { String::new() } else { dice_col },
+            if over { String::new() } else { p.round_score.to_string() },
+            if over { String::new() } else { (if p.cashed { "yes" } else { "no" }).into() },
+            p.total.to_string(),
+            squeeze,
+        ]);
+    }
+    let widths: Vec<usize> = (0..6).map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
+    out.push('\n');
+    for r in &rows {
+        let mut line = String::new();
+        for (c, cell) in r.iter().enumerate() {
+            if widths[c] == 0 {
+                continue;
+            }
+            line.push_str(&format!("{cell:<w$}  ", w = widths[c]));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    if !over {
+        out.push_str("Dice: a plain number is unused; s scored, t put on the time, d discarded.\n");
+    }
+    if !g.last_round.is_empty() {
+        let last = if over { g.round } else { g.round - 1 };
+        let parts: Vec<String> = g
+            .players
+            .iter()
+            .zip(&g.last_round)
+            .map(|(p, r)| match &r.squeeze {
+                None if r.cashed => format!("{} cashed {}", p.name, r.round_score),
+                None => format!("{} scored {}", p.name, r.round_score),
+                Some(s) => {
+                    let paid = if s.cost > 0 { format!(", paid {} for re-rolls", s.cost) } else { String::new() };
+                    if s.hit {
+                        format!("{} squeezed in on {} with {}{paid}", p.name, s.number, r.round_score)
+                    } else {
+                        format!("{} missed {} and lost {}{paid}", p.name, s.number, r.round_score)
+                    }
+                }
+            })
+            .collect();
+        out.push_str(&format!("\nRound {last}: {}.\n", parts.join("; ")));
+    }
+    out
+}
+
+/// The position as JSON (the layer adds `name`, `deadline` and `dice`).
+pub fn json(g: &Overdue) -> Value {
+    let names = |seats: &[usize]| -> Vec<String> { seats.iter().map(|&s| g.players[s].name.clone()).collect() };
+    let players: Vec<Value> = g
+        .players
+        .iter()
+        .map(|p| {
+            json!({
+                "name": p.name,
+                "dice": p.dice.iter().map(|d| json!({"value": d.value, "used": use_word(d.used)})).collect::<Vec<_>>(),
+                "round_score": p.round_score,
+                "cashed": p.cashed,
+                "total": p.total,
+                "squeeze": p.squeeze.map(|s| s.to_string()),
+                "sent_ahead": p.queue.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let over = g.stage == Stage::Over;
+    json!({
+        "game": super::KIND,
+        "step": g.step_label(),
+        "round": g.round,
+        "rounds": g.rules.rounds,
+        "pass": g.pass,
+        "time": g.time,
+        "first": g.players[g.first].name,
+        "awaiting": names(&g.to_play().into_iter().collect::<Vec<_>>()),
+        "players": players,
+        "last_round": g.last_round,
+        "ended": if over { Value::from("won") } else { Value::Null },
+        "winners": if over { Value::from(names(&g.winners())) } else { Value::Null },
+        "options": {
+            "rounds": g.rules.rounds,
+            "dice_per_player": g.rules.dice_per_player,
+            "rotate_first": g.rules.rotate_first,
+        },
+    })
+}
