@@ -11,8 +11,10 @@ use std::collections::BTreeMap;
 
 use crate::game::turn::{TurnContext, TurnGame};
 
+pub mod duple;
+
 /// The kinds of game this module runs, as written in game.toml (`game = "..."`).
-pub const KINDS: &[&str] = &[];
+pub const KINDS: &[&str] = &[duple::KIND];
 
 /// Whether `kind` names one of the small games.
 pub fn is_known(kind: &str) -> bool {
@@ -26,16 +28,22 @@ pub type Options = BTreeMap<String, String>;
 /// through `ctx`. Errors say what is wrong with the players or options.
 pub fn create(
     kind: &str,
-    _players: Vec<String>,
-    _options: &Options,
-    _ctx: &mut TurnContext<'_>,
+    players: Vec<String>,
+    options: &Options,
+    ctx: &mut TurnContext<'_>,
 ) -> Result<Box<dyn TurnGame>, String> {
-    Err(unknown(kind))
+    match kind {
+        duple::KIND => Ok(Box::new(duple::Duple::create(players, options, ctx)?)),
+        _ => Err(unknown(kind)),
+    }
 }
 
 /// Read a stored game back (from state.json or the journal).
-pub fn load(kind: &str, _state: &serde_json::Value) -> Result<Box<dyn TurnGame>, String> {
-    Err(unknown(kind))
+pub fn load(kind: &str, state: &serde_json::Value) -> Result<Box<dyn TurnGame>, String> {
+    match kind {
+        duple::KIND => Ok(Box::new(duple::Duple::load(state)?)),
+        _ => Err(unknown(kind)),
+    }
 }
 
 fn unknown(kind: &str) -> String {
