@@ -79,7 +79,13 @@ pub fn new(a: NewArgs, kind: &str) -> Result<ExitCode, CliError> {
         Some(hex) => Seed::from_hex(hex).map_err(|e| CliError::Usage(format!("--seed: {e}")))?,
         None => Seed::generate(),
     };
-    let options = parse_options(&a.options)?;
+    let mut options = parse_options(&a.options)?;
+    // `--option deck=@FILE`: the game gets the file's text (journaled with the options).
+    for (key, value) in options.iter_mut() {
+        if let Some(path) = value.strip_prefix('@') {
+            *value = std::fs::read_to_string(path).map_err(|e| CliError::Io(format!("--option {key}: {path}: {e}")))?;
+        }
+    }
     let mut settings = TurnSettings {
         name: name.clone(),
         game: kind.clone(),

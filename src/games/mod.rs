@@ -11,11 +11,12 @@ use std::collections::BTreeMap;
 
 use crate::turn::{TurnContext, TurnGame};
 
+pub mod duple;
 pub mod duplexity;
 pub mod overdue;
 
 /// The kinds of game this module runs, as written in game.toml (`game = "..."`).
-pub const KINDS: &[&str] = &[duplexity::KIND, overdue::KIND];
+pub const KINDS: &[&str] = &[duplexity::KIND, overdue::KIND, duple::KIND];
 
 /// Whether `kind` names one of the small games.
 pub fn is_known(kind: &str) -> bool {
@@ -36,6 +37,7 @@ pub fn create(
     match kind {
         duplexity::KIND => Ok(Box::new(duplexity::create(players, options, ctx)?)),
         overdue::KIND => Ok(Box::new(overdue::Overdue::new(players, options, ctx)?)),
+        duple::KIND => Ok(Box::new(duple::Duple::create(players, options, ctx)?)),
         _ => Err(unknown(kind)),
     }
 }
@@ -45,6 +47,7 @@ pub fn load(kind: &str, state: &serde_json::Value) -> Result<Box<dyn TurnGame>, 
     match kind {
         duplexity::KIND => Ok(Box::new(duplexity::load(state)?)),
         overdue::KIND => Ok(Box::new(overdue::Overdue::load(state)?)),
+        duple::KIND => Ok(Box::new(duple::Duple::load(state)?)),
         _ => Err(unknown(kind)),
     }
 }

@@ -3,6 +3,7 @@ mod cli_game;
 mod datc;
 mod datc_common;
 mod datc_phases;
+mod duple;
 mod duplexity_example;
 mod game_engine;
 mod game_files;

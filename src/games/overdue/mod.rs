@@ -20,8 +20,8 @@ mod tests;
 use serde::{Deserialize, Serialize};
 
 use crate::dice::Dice;
-use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
 use crate::games::Options;
+use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
 pub use lines::{Line, Squeeze, Turn, MAX_REROLLS};
 
 /// The kind, as written in game.toml.

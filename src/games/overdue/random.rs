@@ -10,8 +10,8 @@ use rand_chacha::ChaCha8Rng;
 
 use super::{Overdue, Squeeze, Turn};
 use crate::dice::{Dice, Seed};
-use crate::turn::{TurnContext, TurnGame};
 use crate::games::Options;
+use crate::turn::{TurnContext, TurnGame};
 
 /// Chooses random legal turn files.
 pub struct RandomPlayer {
