@@ -14,6 +14,7 @@ pub mod judge;
 pub mod mail;
 pub mod map;
 pub mod order;
+pub mod picture;
 pub mod report;
 pub mod store;
 pub mod variant;

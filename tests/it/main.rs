@@ -14,6 +14,7 @@ mod mail_judge;
 mod mail_results;
 mod map_files;
 mod orders_position;
+mod pictures;
 mod resolve;
 mod shadow;
 mod shadow_game;
