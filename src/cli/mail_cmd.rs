@@ -255,6 +255,7 @@ fn password(root: &Path, game: &str, who: &str, mail: bool) -> Result<ExitCode, 
         in_reply_to: None,
         references: Vec::new(),
         kind: MailKind::Generated,
+        attachments: Vec::new(),
     };
     if send(&home, &[letter], now()) == 1 {
         println!("New password for {role} in {name} mailed to {address}.");

@@ -9,7 +9,7 @@ use std::time::SystemTime;
 
 use chrono::{DateTime, Utc};
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
-use lettre::message::Mailbox;
+use lettre::message::{Mailbox, MultiPart, SinglePart};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{FileTransport, Message, SendmailTransport, SmtpTransport, Transport};
 use rand::Rng;
@@ -91,8 +91,7 @@ pub fn to_message(settings: &MailSettings, mail: &OutgoingMail, now: DateTime<Ut
             }
             .into(),
         ))
-        .header(LoopMark(settings.address.clone()))
-        .header(ContentType::TEXT_PLAIN);
+        .header(LoopMark(settings.address.clone()));
     if let Some(id) = &mail.in_reply_to {
         builder = builder.in_reply_to(format!("<{id}>"));
     }
@@ -100,7 +99,20 @@ pub fn to_message(settings: &MailSettings, mail: &OutgoingMail, now: DateTime<Ut
         let refs: Vec<String> = mail.references.iter().map(|r| format!("<{r}>")).collect();
         builder = builder.references(refs.join(" "));
     }
-    builder.body(mail.body.clone()).map_err(|e| SendError::Build(e.to_string()))
+    if mail.attachments.is_empty() {
+        return builder
+            .header(ContentType::TEXT_PLAIN)
+            .body(mail.body.clone())
+            .map_err(|e| SendError::Build(e.to_string()));
+    }
+    // The text first, then each file.
+    let mut parts = MultiPart::mixed().singlepart(SinglePart::plain(mail.body.clone()));
+    for a in &mail.attachments {
+        let kind =
+            ContentType::parse(&a.content_type).map_err(|e| SendError::Build(format!("attachment {}: {e}", a.name)))?;
+        parts = parts.singlepart(lettre::message::Attachment::new(a.name.clone()).body(a.data.clone(), kind));
+    }
+    builder.multipart(parts).map_err(|e| SendError::Build(e.to_string()))
 }
 
 /// A ready transport.
@@ -237,6 +249,7 @@ pub fn results_mails(results: &PhaseResults<'_>, contacts: &[Contact]) -> Vec<Ou
                 in_reply_to: None,
                 references: Vec::new(),
                 kind: MailKind::Generated,
+                attachments: Vec::new(),
             }
         })
         .collect()
