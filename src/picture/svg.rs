@@ -234,18 +234,8 @@ fn draw_board(s: &mut String, map: &Map, g: &Geometry, b: &BoardScene) {
         let stroke = if prov.terrain == Terrain::Sea { "#7FA7C4" } else { "#6B6455" };
         let _ = write!(s, r##"<use href="#p-{}" fill="{fill}" stroke="{stroke}" stroke-width="0.9"/>"##, prov.key);
     }
-    // Names, then center marks.
+    // Center marks.
     for p in map.province_ids() {
-        let prov = map.province(p);
-        let (x, y) = px(g.labels[p.0 as usize]);
-        let name = label_text(&prov.key);
-        let fill = if prov.terrain == Terrain::Sea { "#2F5F86" } else { "#3B3529" };
-        let _ = write!(
-            s,
-            r#"<text x="{x:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="{fill}">{}</text>"#,
-            y + 3.5,
-            esc(&name)
-        );
         if let Some(c) = g.centers[p.0 as usize] {
             let (cx, cy) = px(c);
             let fill = b.ownership.owner(p).map_or("#FFFFFF", colour);
@@ -302,6 +292,18 @@ fn draw_board(s: &mut String, map: &Map, g: &Geometry, b: &BoardScene) {
     // Orders on top, shortened so they never cover a unit's letter.
     for o in &b.orders {
         draw_order(s, map, g, b, o);
+    }
+    // Names last, on a light halo, so no ring or line hides them.
+    for p in map.province_ids() {
+        let prov = map.province(p);
+        let (x, y) = px(g.labels[p.0 as usize]);
+        let fill = if prov.terrain == Terrain::Sea { "#2F5F86" } else { "#3B3529" };
+        let _ = write!(
+            s,
+            r##"<text x="{x:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="{fill}" stroke="#FFFFFF" stroke-width="2.5" stroke-opacity="0.8" paint-order="stroke">{}</text>"##,
+            y + 3.5,
+            esc(&label_text(&prov.key))
+        );
     }
 }
 
