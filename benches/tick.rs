@@ -34,6 +34,7 @@ fn judge_dir(root: &std::path::Path) -> JudgeHome {
                 email: format!("{}-{i}@example.org", p.key),
                 timezone: None,
                 password_hash: None,
+                pictures: true,
             })
             .collect();
         session::create(&home.games_dir().join(&name), &settings, GameState::start(&map, 1), now).expect("a game");

@@ -17,6 +17,7 @@ pub mod mail;
 pub mod map;
 pub mod order;
 pub mod phase;
+pub mod picture;
 pub mod report;
 pub mod store;
 pub mod text;

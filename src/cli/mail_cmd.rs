@@ -321,6 +321,7 @@ fn password(root: &Path, game: &str, who: &str, mail: bool) -> Result<ExitCode, 
         in_reply_to: None,
         references: Vec::new(),
         kind: MailKind::Generated,
+        attachments: Vec::new(),
     };
     let now = now();
     let intake = home.intake().map_err(|e| CliError::Io(e.to_string()))?;

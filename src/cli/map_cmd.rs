@@ -14,6 +14,28 @@ pub enum MapCommand {
     /// List the provinces of a map: short name, full name, terrain, supply center and
     /// home power, other names, coasts, and army and fleet neighbours.
     Show(ShowArgs),
+    /// Draw a game's board as a picture (SVG or PNG, by the output file's name): the
+    /// position now, or the results of a phase with every order and what became of it.
+    Draw(DrawArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct DrawArgs {
+    /// The game directory.
+    #[arg(required_unless_present = "position", conflicts_with = "position")]
+    dir: Option<std::path::PathBuf>,
+    /// The phase whose results to draw (`S1901M`, `F1901R`, `W1901A`, "fall 1901");
+    /// `last` for the last results; default: the position now.
+    phase: Option<String>,
+    /// Draw one board of a Shadow Worlds game (`A` or `B`); default: both.
+    #[arg(long)]
+    board: Option<String>,
+    /// Draw a position file (the format `new --from` reads) instead of a game.
+    #[arg(long, value_name = "FILE")]
+    position: Option<std::path::PathBuf>,
+    /// Where to write the picture: a name ending in .svg or .png.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: std::path::PathBuf,
 }
 
 #[derive(clap::Args, Debug)]
@@ -38,7 +60,80 @@ pub fn run(c: MapCommand) -> Result<ExitCode, CliError> {
                 .map_err(|e| CliError::Io(format!("cannot write: {e}")))?;
             Ok(ExitCode::SUCCESS)
         }
+        MapCommand::Draw(args) => draw(args),
     }
+}
+
+fn draw(a: DrawArgs) -> Result<ExitCode, CliError> {
+    use crate::phase::Phase;
+    use crate::picture::{self, Scene};
+    let out_name = a.output.display().to_string();
+    let png = match a.output.extension().and_then(|e| e.to_str()).map(|e| e.to_ascii_lowercase()) {
+        Some(e) if e == "png" => true,
+        Some(e) if e == "svg" => false,
+        _ => return Err(CliError::Usage(format!("{out_name}: the picture's name must end in .svg or .png"))),
+    };
+    let (map, scene) = match (&a.dir, &a.position) {
+        (_, Some(file)) => {
+            if a.phase.is_some() {
+                return Err(CliError::Usage("a position file has no results: leave out the phase".into()));
+            }
+            let (text, name) = super::read_input(Some(file))?;
+            let map = std::sync::Arc::new(Map::standard());
+            let boards = if text.contains("[boards.") { 2 } else { 1 };
+            let position = crate::game::position::parse_position(&text, &name, &map, boards)
+                .map_err(|e| CliError::Usage(e.to_string()))?;
+            let state = crate::game::state::GameState::from_position(&map, &position);
+            let title = file.file_stem().map_or("position".to_string(), |s| s.to_string_lossy().into_owned());
+            let scene = Scene::from_state(&title, &state);
+            (map, scene)
+        }
+        (Some(dir), None) => {
+            if super::turn_cmd::is_turn_game(dir)? {
+                return Err(CliError::Usage(format!("{}: this game has no board to draw", dir.display())));
+            }
+            let g = crate::game::session::open_read_only(dir).map_err(super::game_cmd::game_error)?;
+            let title = g.game.settings.name.clone();
+            let scene = match a.phase.as_deref() {
+                None => Scene::from_state(&title, &g.game.state),
+                Some(p) => {
+                    let phase: Option<Phase> = if p.eq_ignore_ascii_case("last") {
+                        None
+                    } else {
+                        Some(p.parse().map_err(|e: crate::phase::PhaseParseError| CliError::Usage(e.to_string()))?)
+                    };
+                    picture::results_scene(&g.game.map, &title, &g.entries, phase)
+                        .map_err(|e| CliError::Usage(e.to_string()))?
+                }
+            };
+            (g.game.map, scene)
+        }
+        (None, None) => return Err(CliError::Usage("name a game directory or a --position file".into())),
+    };
+    let mut scene = scene;
+    if let Some(b) = &a.board {
+        let letter = match b.trim().to_ascii_uppercase().as_str() {
+            "A" => 'A',
+            "B" => 'B',
+            _ => return Err(CliError::Usage(format!("`{b}` is not a board: write A or B"))),
+        };
+        if scene.boards.len() < 2 {
+            return Err(CliError::Usage("this game has one board: leave out --board".into()));
+        }
+        scene.boards.retain(|s| s.board == Some(letter));
+        scene.ledger.clear();
+        scene.title = format!("{} (board {letter})", scene.title);
+    }
+    let geometry = picture::geometry_for(&map).map_err(|e| CliError::Usage(e.to_string()))?;
+    let bytes = if png {
+        picture::draw_png(&map, &geometry, &scene).map_err(|e| CliError::Usage(e.to_string()))?
+    } else {
+        picture::draw_svg(&map, &geometry, &scene).map_err(|e| CliError::Usage(e.to_string()))?.into_bytes()
+    };
+    std::fs::write(&a.output, &bytes)
+        .map_err(|e| CliError::Io(format!("{out_name}: cannot write the picture: {e}")))?;
+    println!("Wrote {out_name}: {}.", scene.title);
+    Ok(ExitCode::SUCCESS)
 }
 
 fn terrain_name(t: Terrain) -> &'static str {

@@ -83,6 +83,10 @@ pub struct Player {
     /// The argon2 hash of the player's password (mail sign-on).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password_hash: Option<String>,
+    /// Whether this player's results mails carry the map pictures (`map off` by mail
+    /// turns them off).
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub pictures: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -109,6 +113,18 @@ pub struct Settings {
     pub players: Vec<Player>,
     #[serde(default, skip_serializing_if = "Master::is_empty")]
     pub master: Master,
+    /// Whether results mails carry the map pictures (PNG and SVG); `pictures = false`
+    /// turns them off for everyone.
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub pictures: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_yes(b: &bool) -> bool {
+    *b
 }
 
 /// The game master: how the judge reaches them and the password they sign on with.
@@ -147,6 +163,7 @@ impl Settings {
             deadlines: DeadlinePolicy::default(),
             players: Vec::new(),
             master: Master::default(),
+            pictures: true,
         }
     }
 
@@ -192,6 +209,7 @@ pub fn parse_players(text: &str, file: &str, map: &Map) -> Result<Vec<Player>, S
             email: email.to_string(),
             timezone,
             password_hash: None,
+            pictures: true,
         });
     }
     Ok(players)

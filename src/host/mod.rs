@@ -36,7 +36,7 @@ use crate::mail::host::{
 };
 use crate::mail::owed::Owed;
 use crate::mail::password::{generate_password, hash_password};
-use crate::mail::reply::{format_deadline, header_safe, MailKind, OutgoingMail};
+use crate::mail::reply::{format_deadline, header_safe, Attachment, MailKind, OutgoingMail};
 use crate::mail::send::{results_mails, PhaseResults, SendError};
 use crate::map::{normalize_name, Map, PowerId};
 use crate::phase::Phase;
@@ -231,6 +231,7 @@ impl JudgeHost {
                 in_reply_to: None,
                 references: Vec::new(),
                 kind: MailKind::Generated,
+                attachments: Vec::new(),
             });
         }
         mails
@@ -275,6 +276,7 @@ impl JudgeHost {
                 in_reply_to: None,
                 references: Vec::new(),
                 kind: MailKind::Generated,
+                attachments: Vec::new(),
             });
         }
         mails
@@ -463,7 +465,15 @@ impl JudgeHost {
         // Read again under the mailing lock: the other run may have mailed them.
         let mut g = session::open_read_only(path)?;
         for owed in g.results_owed()? {
-            let outcome = Self::mail_owed(&g.game, &owed, send);
+            let pictures = if g.game.settings.pictures { results_pictures(&g, owed.seq) } else { Ok(Vec::new()) };
+            let pictures = pictures.unwrap_or_else(|e| {
+                // The results go out all the same, without the picture.
+                let phase = owed.report.phase;
+                done.push(format!("{name}: results of {phase}: map picture not drawn: {e}"));
+                record_problem(name, format!("map picture of {phase} not drawn: {e}"));
+                Vec::new()
+            });
+            let outcome = Self::mail_owed(&g.game, &owed, &pictures, send);
             let phase = owed.report.phase;
             let all = outcome.sent.len() + outcome.retry.len() + outcome.undeliverable.len();
             let mut line = if all == 0 {
@@ -492,7 +502,7 @@ impl JudgeHost {
     }
 
     /// Mail one adjudication's owed results; what became of each address.
-    fn mail_owed(game: &Game, owed: &OwedResults, send: &mut Sender<'_>) -> MailingOutcome {
+    fn mail_owed(game: &Game, owed: &OwedResults, pictures: &[Attachment], send: &mut Sender<'_>) -> MailingOutcome {
         let mut recipients = Self::recipients_of(game);
         if let Some(only) = &owed.only_to {
             recipients.retain(|c| only.iter().any(|a| a.eq_ignore_ascii_case(&c.address)));
@@ -511,7 +521,12 @@ impl JudgeHost {
         let results =
             PhaseResults { game: &game.settings.name, phase: &phase, report: &text, next_deadline: owed.next_deadline };
         let mut outcome = MailingOutcome::default();
-        for mail in results_mails(&results, &recipients) {
+        for mut mail in results_mails(&results, &recipients) {
+            // Every reader gets the pictures unless a player turned them off (`map off`).
+            let player = game.settings.players.iter().find(|p| p.email.eq_ignore_ascii_case(&mail.to));
+            if player.is_none_or(|p| p.pictures) {
+                mail.attachments = pictures.to_vec();
+            }
             match send(&mail) {
                 Ok(()) => outcome.sent.push(mail.to),
                 Err(e) if e.is_permanent() => outcome.undeliverable.push(mail.to),
@@ -638,6 +653,7 @@ impl JudgeHost {
                     email: address.to_string(),
                     timezone: None,
                     password_hash: Some(hash.clone()),
+                    pictures: true,
                 }),
             }
             Ok((map.power(p).name.clone(), s.name.clone()))
@@ -654,6 +670,7 @@ impl JudgeHost {
             in_reply_to: None,
             references: Vec::new(),
             kind: MailKind::Generated,
+            attachments: Vec::new(),
         });
         Ok(format!("{power_name} is now played by {address}; a new password was mailed there."))
     }
@@ -993,6 +1010,29 @@ impl GameHost for JudgeHost {
         self.change_settings(&who.game, now, |map, s| set_secret(map, s, &role, Secret::Password(password_hash)))
     }
 
+    fn set_pictures(&mut self, who: &Identity, on: bool, now: DateTime<Utc>) -> Result<(), HostError> {
+        if self.turn_game(&who.game).is_some() {
+            return Err(HostError("this game has no map to draw".into()));
+        }
+        let Role::Power(name) = &who.role else {
+            return Err(HostError(
+                "only players turn their pictures off; the game option `pictures = false` turns them off for everyone"
+                    .into(),
+            ));
+        };
+        let name = name.clone();
+        self.change_settings(&who.game, now, |map, s| {
+            let power = map.lookup_power(&name).ok_or_else(|| GameError::Invalid(format!("no power `{name}`")))?;
+            let player = s
+                .players
+                .iter_mut()
+                .find(|p| map.lookup_power(&p.power) == Some(power))
+                .ok_or_else(|| GameError::Invalid(format!("nobody plays {name} in this game")))?;
+            player.pictures = on;
+            Ok(())
+        })
+    }
+
     fn set_timezone(&mut self, who: &Identity, zone: Tz, now: DateTime<Utc>) -> Result<(), HostError> {
         if let Some((_, path)) = self.turn_game(&who.game) {
             return turn::set_secret(&path, &who.role, None, Some(zone.name())).map_err(host_error(&who.game));
@@ -1166,6 +1206,22 @@ pub fn set_password_at(
         })
     })?;
     Ok((role, address))
+}
+
+/// The map pictures of the adjudication at journal `seq`: the PNG to look at and the SVG
+/// to zoom, named by the game and phase (`mygame-S1901M.png`).
+fn results_pictures(g: &session::OpenGame, seq: u64) -> Result<Vec<Attachment>, crate::picture::PictureError> {
+    let map = &g.game.map;
+    let name = &g.game.settings.name;
+    let scene = crate::picture::results_scene_at(map, name, &g.entries, seq.saturating_sub(1) as usize)?;
+    let geometry = crate::picture::geometry_for(map)?;
+    let svg = crate::picture::draw_svg(map, &geometry, &scene)?;
+    let png = crate::picture::png::svg_to_png(&svg, 1.0)?;
+    let file = format!("{}-{}", header_safe(name, 40).replace([' ', '/', '\\'], "_"), scene.phase.code());
+    Ok(vec![
+        Attachment { name: format!("{file}.png"), content_type: "image/png".into(), data: png },
+        Attachment { name: format!("{file}.svg"), content_type: "image/svg+xml".into(), data: svg.into_bytes() },
+    ])
 }
 
 #[cfg(test)]

@@ -254,6 +254,7 @@ fn replace(g: &mut OpenTurnGame, player: &str, address: &str) -> Result<(String,
         in_reply_to: None,
         references: Vec::new(),
         kind: MailKind::Generated,
+        attachments: Vec::new(),
     };
     Ok((format!("{name} is now played by {address}; a new password was mailed there."), vec![mail]))
 }

@@ -12,6 +12,7 @@
 //! endpress
 //! password NEWSECRET               change your password (6-64 characters, no spaces)
 //! timezone Europe/Paris            show deadlines in your zone too
+//! map off                          results without the map pictures (`map on`: with)
 //! SIGNOFF                          end the block; another SIGNON may follow
 //! ```
 //! The master signs on as `master@mygame` (or `gm@mygame`) and may also send `process`,
@@ -39,6 +40,7 @@ How to write to this judge:
   timezone Europe/Paris                 see deadlines in your own time zone
   wait / nowait                         hold this phase to its deadline, or not (by
                                         default it is processed once all orders are in)
+  map off                               results without the map pictures (map on: with)
   SIGNOFF                               end; another SIGNON may follow
 Game master only: process, extend HOURS, pause, resume, replace POWER ADDRESS,
   early on / early off (process a phase once all orders are in, or only at its deadline).
@@ -84,6 +86,11 @@ pub enum Item {
     Wait {
         line: usize,
         wait: bool,
+    },
+    /// `map on` / `map off`: results mails with or without the map pictures.
+    Pictures {
+        line: usize,
+        on: bool,
     },
     Master {
         line: usize,
@@ -220,6 +227,11 @@ pub fn parse_script(lines: &[BodyLine]) -> Script {
                 },
                 _ => malformed(line, "write `timezone Europe/Paris`".into()),
             },
+            "map" => match words.as_slice() {
+                [_, w] if w.eq_ignore_ascii_case("on") => Item::Pictures { line: line.number, on: true },
+                [_, w] if w.eq_ignore_ascii_case("off") => Item::Pictures { line: line.number, on: false },
+                _ => malformed(line, "write `map off` or `map on`".into()),
+            },
             "process" | "pause" | "resume" => match words.len() {
                 1 => Item::Master {
                     line: line.number,
@@ -280,6 +292,7 @@ const COMMANDS: &[&str] = &[
     "password",
     "timezone",
     "tz",
+    "map",
     "process",
     "pause",
     "resume",
@@ -508,5 +521,16 @@ mod tests {
         assert!(matches!(second[0], Item::Master { command: MasterCommand::Extend { hours: 24 }, .. }));
         assert!(matches!(&second[1], Item::Master { command: MasterCommand::Replace { .. }, .. }));
         assert!(matches!(&second[2], Item::Malformed { .. }));
+    }
+
+    #[test]
+    fn map_on_and_off() {
+        let s = parse_script(&lines("SIGNON fra@g pw\nmap off\nMAP On\nmap please"));
+        let items = &s.blocks[0].items;
+        assert!(matches!(items[0], Item::Pictures { line: 2, on: false }));
+        assert!(matches!(items[1], Item::Pictures { line: 3, on: true }));
+        assert!(
+            matches!(&items[2], Item::Malformed { line: 4, problem, .. } if problem == "write `map off` or `map on`")
+        );
     }
 }

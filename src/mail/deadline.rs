@@ -139,6 +139,7 @@ pub fn tick_mails(game: &str, now: DateTime<Utc>, actions: &[TickAction], contac
         in_reply_to: None,
         references: Vec::new(),
         kind: MailKind::Generated,
+        attachments: Vec::new(),
     };
     let mut mails = Vec::new();
     for action in actions {

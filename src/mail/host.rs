@@ -208,6 +208,13 @@ pub trait GameHost {
     /// Store the role's time zone.
     fn set_timezone(&mut self, who: &Identity, zone: Tz, now: DateTime<Utc>) -> Result<(), HostError>;
 
+    /// Whether the role's results mails carry the map pictures. A host without pictures
+    /// says so.
+    fn set_pictures(&mut self, who: &Identity, on: bool, now: DateTime<Utc>) -> Result<(), HostError> {
+        let _ = (who, on, now);
+        Err(HostError("this judge sends no map pictures".into()))
+    }
+
     /// Carry out a master's command; the text says what was done. Only called for
     /// [`Role::Master`].
     fn master(&mut self, who: &Identity, command: &MasterCommand, now: DateTime<Utc>) -> Result<String, HostError>;

@@ -348,6 +348,7 @@ fn reply_to(inbound: &Inbound, body: String) -> Option<OutgoingMail> {
         in_reply_to: inbound.message_id.clone(),
         references: reply_references(&inbound.references, inbound.message_id.as_deref()),
         kind: MailKind::Reply,
+        attachments: Vec::new(),
     })
 }
 
@@ -764,6 +765,7 @@ fn lockout_notices(host: &impl GameHost, who: &Identity, inbound: &Inbound, open
             in_reply_to: None,
             references: Vec::new(),
             kind: MailKind::Generated,
+            attachments: Vec::new(),
         })
         .collect()
 }
@@ -887,6 +889,7 @@ fn apply(
                                 in_reply_to: None,
                                 references: Vec::new(),
                                 kind: MailKind::Generated,
+                                attachments: Vec::new(),
                             });
                         }
                     }
@@ -921,6 +924,16 @@ fn apply(
                 Err(e) => {
                     count(&e);
                     let _ = writeln!(out, "line {line}: time zone not changed: {e}");
+                }
+            },
+            Item::Pictures { line, on } => match host.set_pictures(&who, *on, now) {
+                Ok(()) => {
+                    changed = true;
+                    let what = if *on { "with" } else { "without" };
+                    let _ = writeln!(out, "line {line}: your results mails now come {what} the map pictures.");
+                }
+                Err(e) => {
+                    let _ = writeln!(out, "line {line}: map pictures not changed: {e}");
                 }
             },
             Item::Master { line, command } => {
@@ -1028,6 +1041,7 @@ fn copy_to_registered(registered: &str, sender: &str, who: &Identity, section: &
         in_reply_to: None,
         references: Vec::new(),
         kind: MailKind::Generated,
+        attachments: Vec::new(),
     }
 }
 

@@ -228,6 +228,7 @@ mod tests {
             in_reply_to: None,
             references: Vec::new(),
             kind: MailKind::Generated,
+            attachments: Vec::new(),
         }
     }
 

@@ -28,6 +28,19 @@ pub struct OutgoingMail {
     /// The thread, oldest first, without angle brackets.
     pub references: Vec<String>,
     pub kind: MailKind,
+    /// Files sent with the text (a results mail's map pictures); most mails have none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<Attachment>,
+}
+
+/// A file attached to a mail.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Attachment {
+    /// The file name the reader sees (`S1901M.png`).
+    pub name: String,
+    /// Its MIME type (`image/png`).
+    pub content_type: String,
+    pub data: Vec<u8>,
 }
 
 /// The longest subject the judge writes, in characters.

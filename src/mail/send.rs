@@ -8,8 +8,8 @@
 use std::time::SystemTime;
 
 use chrono::{DateTime, Utc};
-use lettre::message::header::{Header, HeaderName, HeaderValue};
-use lettre::message::{Mailbox, SinglePart};
+use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
+use lettre::message::{Mailbox, MultiPart, SinglePart};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{FileTransport, Message, SendmailTransport, SmtpTransport, Transport};
 use rand::Rng;
@@ -103,8 +103,18 @@ pub fn to_message(settings: &MailSettings, mail: &OutgoingMail, now: DateTime<Ut
         let refs: Vec<String> = mail.references.iter().map(|r| format!("<{r}>")).collect();
         builder = builder.references(refs.join(" "));
     }
-    // A single part carries `MIME-Version: 1.0` with its Content-Type and encoding.
-    builder.singlepart(SinglePart::plain(mail.body.clone())).map_err(|e| SendError::Build(e.to_string()))
+    if mail.attachments.is_empty() {
+        // A single part carries `MIME-Version: 1.0` with its Content-Type and encoding.
+        return builder.singlepart(SinglePart::plain(mail.body.clone())).map_err(|e| SendError::Build(e.to_string()));
+    }
+    // The text first, then each file.
+    let mut parts = MultiPart::mixed().singlepart(SinglePart::plain(mail.body.clone()));
+    for a in &mail.attachments {
+        let kind =
+            ContentType::parse(&a.content_type).map_err(|e| SendError::Build(format!("attachment {}: {e}", a.name)))?;
+        parts = parts.singlepart(lettre::message::Attachment::new(a.name.clone()).body(a.data.clone(), kind));
+    }
+    builder.multipart(parts).map_err(|e| SendError::Build(e.to_string()))
 }
 
 /// A ready transport.
@@ -246,6 +256,7 @@ pub fn results_mails(results: &PhaseResults<'_>, contacts: &[Contact]) -> Vec<Ou
                 in_reply_to: None,
                 references: Vec::new(),
                 kind: MailKind::Generated,
+                attachments: Vec::new(),
             }
         })
         .collect()

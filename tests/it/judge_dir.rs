@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use mail_parser::MessageParser;
+use mail_parser::{MessageParser, MimeHeaders};
 
 use shadowjudge::game::journal::Entry;
 use shadowjudge::store::GameDir;
@@ -16,6 +16,8 @@ pub struct Eml {
     pub subject: String,
     pub in_reply_to: Option<String>,
     pub body: String,
+    /// The names of the attached files.
+    pub attachments: Vec<String>,
 }
 
 /// A judge's `outbox/`, read a little at a time.
@@ -41,6 +43,7 @@ impl Outbox {
                 subject: m.subject().unwrap_or("").to_string(),
                 in_reply_to: m.in_reply_to().as_text().map(str::to_string),
                 body: m.body_text(0).unwrap_or_default().into_owned(),
+                attachments: m.attachments().map(|a| a.attachment_name().unwrap_or("").to_string()).collect(),
             });
             self.seen.insert(f);
         }

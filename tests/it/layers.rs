@@ -11,6 +11,7 @@ const RANKS: &[(&str, u8)] = &[
     ("phase", 0),
     ("dice", 0),
     ("store", 0),
+    ("text", 0),
     ("order", 1),
     ("judge", 2),
     ("variant", 3),
@@ -18,9 +19,10 @@ const RANKS: &[(&str, u8)] = &[
     ("turn", 5),
     ("games", 6),
     ("game", 7),
-    ("mail", 8),
-    ("host", 9),
-    ("cli", 10),
+    ("picture", 8),
+    ("mail", 9),
+    ("host", 10),
+    ("cli", 11),
 ];
 
 /// The layers that may open files; the rest take text and give text.

@@ -163,6 +163,7 @@ fn judge_mail_declares_mime_version_with_its_content_type() {
         in_reply_to: Some("x@example.org".into()),
         references: vec!["x@example.org".into()],
         kind: MailKind::Reply,
+        attachments: Vec::new(),
     };
     let raw = String::from_utf8(to_message(&settings(), &mail, now()).unwrap().formatted()).unwrap();
     let headers = &raw[..raw.find("\r\n\r\n").unwrap()];

@@ -364,3 +364,33 @@ fn issue_6_ingest_exit_codes_are_for_the_mta() {
     let spool = shadowjudge::store::Spool::open(j.root.join("spool")).unwrap();
     assert_eq!(spool.list().unwrap().len(), 1);
 }
+
+/// Issue 13: results mails carry the map pictures of the phase (PNG and SVG); a player who
+/// sends `map off` gets the text alone.
+#[test]
+fn issue_13_results_carry_map_pictures_unless_turned_off() {
+    let mut j = Judge::new("");
+    let t0 = "2025-03-01T12:00:00Z";
+    j.new_game(t0, "game1");
+    let pw = j.password(t0, "game1", "france");
+    let body = format!("SIGNON france@game1 {pw}\nmap off\n");
+    assert_eq!(j.deliver(t0, &message("ann@example.org", "m1@example.org", &body)), 0);
+    let reply = j.new_mails();
+    assert!(
+        reply[0].body.contains("line 2: your results mails now come without the map pictures."),
+        "{}",
+        reply[0].body
+    );
+    j.ok("2025-03-03T12:05:00Z", &["mail", "tick"]);
+    let results: Vec<Eml> = j.new_mails().into_iter().filter(|m| m.subject.contains("results of")).collect();
+    assert_eq!(results.len(), 5);
+    for m in &results {
+        let want: Vec<String> = if m.to == "ann@example.org" {
+            Vec::new()
+        } else {
+            vec!["game1-S1901M.png".into(), "game1-S1901M.svg".into()]
+        };
+        assert_eq!(m.attachments, want, "{}", m.to);
+        assert!(m.body.contains("Spring 1901 movement"), "{}", m.body);
+    }
+}

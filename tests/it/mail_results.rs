@@ -204,6 +204,23 @@ fn results_of_a_tick_are_sent_once_and_a_second_tick_sends_nothing() {
     assert_eq!(j.mailed().unwrap().results.len(), 1);
 }
 
+/// Issue 13: the game option `pictures = false` sends the results without the map
+/// pictures, to everyone.
+#[test]
+fn results_go_without_pictures_when_the_game_turns_them_off() {
+    let mut j = Judge::new();
+    let mut g = session::open_read_only(&j.game()).unwrap();
+    g.update_settings(AT_DEADLINE.parse().unwrap(), |s| {
+        s.pictures = false;
+        Ok(())
+    })
+    .unwrap();
+    j.tick(AT_DEADLINE);
+    let mails = j.new_mails();
+    assert_eq!(count(&mails, SPRING), once_each());
+    assert!(mails.iter().all(|m| m.attachments.is_empty()), "{mails:?}");
+}
+
 // ---------------------------------------------------------------------------------------
 // A crash before the send: the next tick sends them.
 

@@ -21,6 +21,7 @@ mod mail_results;
 mod map_files;
 mod orders_position;
 mod overdue;
+mod pictures;
 mod resolve;
 mod shadow;
 mod shadow_game;

@@ -7,7 +7,9 @@ fn every_shipped_map_loads() {
     let mut loaded = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "toml") {
+        // Picture geometry files (`*-geometry.toml`) are no maps; `picture::geometry` tests them.
+        let geometry = path.file_name().is_some_and(|n| n.to_string_lossy().ends_with("-geometry.toml"));
+        if path.extension().is_some_and(|e| e == "toml") && !geometry {
             let text = std::fs::read_to_string(&path).unwrap();
             let map = Map::from_toml(&text, &path.display().to_string());
             assert!(map.is_ok(), "{}: {}", path.display(), map.unwrap_err());
