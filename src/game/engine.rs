@@ -1107,11 +1107,14 @@ mod tests {
     }
 
     #[test]
-    fn a_standard_winter_is_held_only_when_someone_adjusts() {
+    fn a_standard_winter_is_held_only_when_someone_can_adjust() {
         let mut g = game(VariantKind::Standard);
         winter(&mut g);
         assert!(!g.winter_needed(), "nobody gained or lost a center");
         let france = take_belgium(&mut g, 0);
+        assert!(!g.winter_needed(), "France may build, but every home center of hers is occupied");
+        let paris = g.map.parse_region("par").unwrap();
+        g.state.boards[0].units.retain(|u| u.region != paris);
         assert!(g.winter_needed());
         assert!(g.has_duty(france));
         let england = g.map.lookup_power("england").unwrap();

@@ -56,9 +56,7 @@ pub type Sender<'a> = dyn FnMut(&OutgoingMail) -> Result<(), SendError> + 'a;
 /// What a player is told when a game's files cannot be read: no path, no cause.
 pub const UNAVAILABLE: &str = "the judge could not open this game just now; the game master is told";
 
-/// What a host error says when the operating system refused a read, write or lock of the
-/// game's files (not the judge user's files, say): the message is retried, not answered.
-pub const TRY_LATER: &str = "the judge could not reach this game's files just now; the game master is told";
+pub use crate::mail::host::TRY_LATER;
 
 /// Whether a game error may pass by itself or by the keeper's hand without the player
 /// doing anything: the operating system refused a read, write or lock.

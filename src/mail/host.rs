@@ -8,6 +8,10 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
+/// What a host error says when the operating system refused a read, write or lock of the
+/// game's files (not the judge user's files, say): the message is retried, not answered.
+pub const TRY_LATER: &str = "the judge could not reach this game's files just now; the game master is told";
+
 /// Who signed on: a power of a game, or its master.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Role {
@@ -70,7 +74,7 @@ impl HostError {
     /// Whether the operating system refused the game's files (unreadable or not writable
     /// just now), not anything the player did: the message is retried.
     pub fn is_try_later(&self) -> bool {
-        self.0 == crate::host::TRY_LATER
+        self.0 == TRY_LATER
     }
 }
 

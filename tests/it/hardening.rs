@@ -269,7 +269,7 @@ fn ingest_stops_reading_past_the_size_limit() {
     raw.extend(std::iter::repeat_n(b'x', 8 << 20));
     let run = judge.cli(&["mail", "ingest"], Some(&raw));
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stderr.contains("TooLarge"), "{}", run.stderr);
+    assert!(run.stderr.contains("refused: too large"), "{}", run.stderr);
     // Nothing of it was kept: only what was read could have been.
     let spooled: u64 = std::fs::read_dir(judge.root.join("spool"))
         .map(|d| d.filter_map(Result::ok).map(|e| e.metadata().map(|m| m.len()).unwrap_or(0)).sum())

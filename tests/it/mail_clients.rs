@@ -131,9 +131,9 @@ fn no_password_is_echoed_in_a_subject_or_a_body() {
     let mut host = FakeHost::new();
     let outcome = run(&client("signon_in_subject"), &mut host);
     assert_eq!(reply(&outcome).subject, "Re: SIGNON france@mygame ********");
-    // The mistyped sign-on line is still shown, up to its second word.
+    // The mistyped sign-on line is named by its first word only.
     let outcome = run(&client("misspelled_signon_line"), &mut FakeHost::new());
-    assert!(reply(&outcome).body.contains("`signin france@mygame ...`"), "{}", reply(&outcome).body);
+    assert!(reply(&outcome).body.contains("`signin` is not SIGNON"), "{}", reply(&outcome).body);
 }
 
 #[test]
@@ -424,7 +424,7 @@ fn end_to_end_through_smtp_replies_auto_mail_and_concurrent_polls() {
     // Item 1: an Outlook reply applies only the new orders; the answer says what was skipped.
     let out = judge.run(&["mail", "ingest"], Some(&with_password("outlook_reply", &password, "e2e-outlook")));
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(out.stderr.contains("applied to mygame; 1 of 1 mail(s) sent"), "{}", out.stderr);
+    assert!(out.stderr.contains("applied to mygame; 1 mail(s) sent"), "{}", out.stderr);
     let mails = sink.messages();
     assert_eq!(mails.len(), 1);
     assert!(mails[0].contains("MIME-Version: 1.0"), "{}", mails[0]);
