@@ -34,6 +34,13 @@ fn open(dir: &Path) -> Result<OpenTurnGame, CliError> {
     Ok(g)
 }
 
+/// Say what went wrong after a change was made (the change stands).
+fn warn(g: &OpenTurnGame) {
+    for w in &g.warnings {
+        eprintln!("warning: {w}");
+    }
+}
+
 fn open_to_read(dir: &Path) -> Result<OpenTurnGame, CliError> {
     turn_session::open_read_only(dir).map_err(game_error)
 }
@@ -148,6 +155,7 @@ pub fn submit(a: SubmitArgs) -> Result<ExitCode, CliError> {
         })?)
     };
     let sub = g.submit(seat, &text, at, now()).map_err(game_error)?;
+    warn(&g);
     let refused = sub.ack.lines.iter().filter(|l| !l.accepted).count();
     if a.json {
         let lines: Vec<serde_json::Value> = sub
@@ -199,6 +207,7 @@ pub fn adjudicate(a: AdjudicateArgs) -> Result<ExitCode, CliError> {
     }
     let mut g = open(&a.dir)?;
     let events = g.force(a.force, now()).map_err(game_error)?;
+    warn(&g);
     if a.json {
         println!(
             "{}",
@@ -305,6 +314,7 @@ pub fn rollback(a: RollbackArgs) -> Result<ExitCode, CliError> {
     })?;
     let mut g = open(&a.dir)?;
     let label = g.rollback(round, now()).map_err(game_error)?;
+    warn(&g);
     println!("Rolled back to the start of {label}. The journal keeps everything that came after;");
     println!("the rounds from here roll the same dice again.");
     Ok(ExitCode::SUCCESS)
@@ -347,6 +357,7 @@ pub fn reveal(a: VerifyArgs) -> Result<ExitCode, CliError> {
     }
     let mut g = open(&a.dir)?;
     let seed = g.reveal(now()).map_err(game_error)?;
+    warn(&g);
     println!("Seed: {seed}");
     println!("Commitment: {} (sha256 of the seed)", g.meta.commitment);
     println!("Anyone can now check every roll: shadowjudge verify {}", a.dir.display());

@@ -230,6 +230,10 @@ pub struct OpenTurnGame {
     seed: Seed,
     /// Repairs the store made on opening (print them).
     pub notes: Vec<String>,
+    /// What went wrong after a change was made (it is in the journal, so it stands): a
+    /// `state.json` that could not be rewritten, rebuilt from the journal at the next
+    /// open. Say them as warnings.
+    pub warnings: Vec<String>,
 }
 
 /// The kind of game in a directory: `Some("duplexity")` for a turn game, `None` for
@@ -347,6 +351,7 @@ pub fn create(
         entries: vec![(seq, now, entry)],
         seed,
         notes: Vec::new(),
+        warnings: Vec::new(),
     })
 }
 
@@ -391,7 +396,7 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenTurnGame, GameError> {
     }
     let game = games::load(&meta.game, &meta.state)
         .map_err(|e| GameError::Damaged(format!("{}: {e}", dir.path().join("state.json").display())))?;
-    Ok(OpenTurnGame { dir, settings, meta, game, entries, seed, notes })
+    Ok(OpenTurnGame { dir, settings, meta, game, entries, seed, notes, warnings: Vec::new() })
 }
 
 /// Rebuild the state from the journal by re-running every submission and deadline with
@@ -551,8 +556,16 @@ impl OpenTurnGame {
 
     fn record(&mut self, lock: &mut GameLock, now: DateTime<Utc>, entry: TurnEntry) -> Result<u64, GameError> {
         let seq = lock.append(now, &entry)?;
-        lock.write_state(seq, &self.meta)?;
         self.entries.push((seq, now, entry));
+        // The entry is synced, so the change is made: a cache that cannot be written (a
+        // full disk) is only a warning, and the next open replays the journal.
+        if let Err(e) = lock.write_state(seq, &self.meta) {
+            self.warnings.push(format!(
+                "{e}. The change itself is made (it is in the journal); {} is only a copy and is rebuilt \
+                 from the journal the next time the game is opened",
+                crate::store::STATE_FILE
+            ));
+        }
         Ok(seq)
     }
 

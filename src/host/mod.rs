@@ -79,7 +79,7 @@ thread_local! {
 }
 
 /// Record an internal problem with a game.
-fn record_problem(game: &str, cause: String) {
+pub(crate) fn record_problem(game: &str, cause: String) {
     PROBLEMS.with(|p| p.borrow_mut().push(Problem { game: game.to_string(), cause }));
 }
 

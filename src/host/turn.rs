@@ -87,6 +87,9 @@ pub fn submit(path: &Path, who: &Identity, text: &str, now: DateTime<Utc>) -> Re
     let mut g = read(path)?;
     let seat = seat_of(&g, who)?;
     let sub = g.submit(seat, text, now, now).map_err(host_error(path))?;
+    for w in &g.warnings {
+        crate::host::record_problem(&who.game, w.clone());
+    }
     let mut accepted: Vec<AckOrder> = Vec::new();
     let mut problems: Vec<AckProblem> = Vec::new();
     for l in &sub.ack.lines {

@@ -326,6 +326,34 @@ fn a_full_disk_after_the_journal_write_is_a_warning_and_mended_at_the_next_open(
 }
 
 #[test]
+fn a_full_disk_after_a_turn_is_journaled_is_a_warning_for_small_games_too() {
+    use shadowjudge::game::turn_session::{self, Seat};
+    use shadowjudge::store::fault;
+    fault::set_write_check(full_disk);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("duel");
+    let players = tmp.path().join("players.txt");
+    std::fs::write(&players, "ann, ann@example.org\nbob, bob@example.org\n").unwrap();
+    let seed = "5eed".repeat(16);
+    let args = ["new", dir.to_str().unwrap(), "--game", "duplexity", "--players", players.to_str().unwrap()];
+    shadowjudge_at(NOW, None, &[&args[..], &["--seed", &seed]].concat(), None, &[]).ok();
+    let status = shadowjudge_at(NOW, None, &["status", dir.to_str().unwrap(), "--json"], None, &[]).ok().json();
+    let first = status["awaiting"][0].as_str().unwrap().to_string();
+    std::fs::write(dir.join("disk-full"), "").unwrap();
+    let mut g = turn_session::open(&dir).unwrap();
+    let seat = Seat::Player(g.player_index(&first).unwrap());
+    let now: chrono::DateTime<chrono::Utc> = NOW.parse().unwrap();
+    let sub = g.submit(seat, "place P1\n", now, now).expect("the turn stands");
+    assert!(sub.seq.is_some(), "{:?}", sub.ack);
+    assert_eq!(g.warnings.len(), 1, "{:?}", g.warnings);
+    assert!(g.warnings[0].contains("The change itself is made"), "{:?}", g.warnings);
+    // The cache is behind; the next open replays the journal and sees the placed pawn.
+    std::fs::remove_file(dir.join("disk-full")).unwrap();
+    let after = shadowjudge_at(NOW, None, &["status", dir.to_str().unwrap(), "--json"], None, &[]).ok().json();
+    assert!(after["board"]["P1"]["pawn"].is_string(), "{after}");
+}
+
+#[test]
 fn resolve_answers_a_line_that_is_not_utf8_and_goes_on() {
     let good = br#"{"id":1,"units":[{"power":"FRANCE","type":"A","loc":"PAR"}],"orders":["FRANCE: A PAR - BUR"]}"#;
     let mut input = Vec::new();
