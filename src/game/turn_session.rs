@@ -31,7 +31,7 @@ use crate::game::settings::Master;
 use crate::games::{self, Options};
 use crate::phase::PhaseKind;
 use crate::store::{GameDir, GameLock, StoreError};
-use crate::turn::{Ending, TurnAck, TurnContext, TurnGame, MASTER};
+use crate::turn::{Awaiting, Ending, TurnAck, TurnContext, TurnGame, MASTER};
 
 /// The side file holding the dice's secret seed.
 pub const SEED_FILE: &str = "seed.json";
@@ -590,17 +590,27 @@ impl OpenTurnGame {
     }
 
     /// The change of a submission or a forced deadline, once the engine ran: build the step,
-    /// reveal the seed if the game just ended, journal it.
+    /// reveal the seed if the game just ended, journal it. `waited` is what the game
+    /// awaited before a submission: when it still awaits the same input of the same
+    /// players (someone else's turn sent ahead, say), the deadline stays where it was.
     fn finish(
         &mut self,
         lock: &mut GameLock,
         dice: &mut Dice,
         events: Vec<String>,
         now: DateTime<Utc>,
+        waited: Option<(Awaiting, String)>,
         entry: impl FnOnce(Step) -> TurnEntry,
     ) -> Result<u64, GameError> {
         let over = self.game.ending().is_some();
-        let deadline = deadline_after(&self.settings, self.game.as_ref(), self.meta.paused, now)?;
+        let unchanged = waited.is_some_and(|(awaiting, label)| {
+            awaiting == self.game.awaiting() && label == self.game.step_label() && self.game.deadline().is_none()
+        });
+        let deadline = if unchanged && !over && !self.meta.paused {
+            self.meta.deadline
+        } else {
+            deadline_after(&self.settings, self.game.as_ref(), self.meta.paused, now)?
+        };
         let rolls = dice.take_rolls();
         let step = Step {
             rolls,
@@ -645,6 +655,7 @@ impl OpenTurnGame {
         };
         let mut dice = self.dice();
         let mut ctx = TurnContext { dice: &mut dice, now: at };
+        let waited = (self.game.awaiting(), self.game.step_label());
         let ack = seat.submit(self.game.as_mut(), text, &mut ctx);
         if !ack.changed() {
             // Nothing taken: the game is as it was (the engine must not have rolled).
@@ -655,7 +666,7 @@ impl OpenTurnGame {
         run_automatic(self.game.as_mut(), &mut ctx, &mut events);
         let after = events[ack.events.len()..].to_vec();
         let text = text.to_string();
-        let seq = self.finish(&mut lock, &mut dice, events, now, |step| TurnEntry::Submitted {
+        let seq = self.finish(&mut lock, &mut dice, events, now, Some(waited), |step| TurnEntry::Submitted {
             player: name,
             text,
             at,
@@ -679,7 +690,7 @@ impl OpenTurnGame {
         let mut ctx = TurnContext { dice: &mut dice, now };
         let mut events = self.game.force(&mut ctx);
         run_automatic(self.game.as_mut(), &mut ctx, &mut events);
-        self.finish(&mut lock, &mut dice, events.clone(), now, |step| TurnEntry::Forced { step })?;
+        self.finish(&mut lock, &mut dice, events.clone(), now, None, |step| TurnEntry::Forced { step })?;
         Ok(events)
     }
 

@@ -339,3 +339,20 @@ fn a_three_player_game_is_played_to_its_end_by_mail() {
     assert!(mails.iter().any(|m| m.body.contains("The game is over")), "the end is mailed");
     assert!(t.cli(NOW, &["verify", &t.game()]).ok().stdout.starts_with("verified "));
 }
+
+/// A squeeze line from a player whose turn it is not changes nothing public: the deadline
+/// of the player whose turn it is stays where it was.
+#[test]
+fn a_squeeze_sent_out_of_turn_keeps_the_awaited_players_deadline() {
+    let t = Table::new(THREE, &[]);
+    let before = t.status();
+    let awaited = before["awaiting"][0].as_str().unwrap().to_string();
+    let other = ["ann", "bob", "cat"].into_iter().find(|p| *p != awaited).unwrap();
+    let later = "2026-03-01T20:00:00Z";
+    let sent = shadowjudge_at(later, None, &["submit", t.dir(), "--player", other, "-"], Some(b"squeeze 5\n"), &[]);
+    assert_eq!(sent.code, 0, "{}", sent.stderr);
+    let after = t.status();
+    assert_eq!(after["awaiting"], before["awaiting"]);
+    assert!(before["deadline"].is_string(), "{before}");
+    assert_eq!(after["deadline"], before["deadline"], "the squeeze moved {awaited}'s deadline");
+}
