@@ -250,6 +250,7 @@ pub fn describe_entry(entry: &TurnEntry) -> String {
 pub fn history(a: DirArgs) -> Result<ExitCode, CliError> {
     let g = open_to_read(&a.dir)?;
     let mut rows = Vec::new();
+    let mut lines = Vec::new();
     let mut label = String::new();
     for (seq, at, entry) in &g.entries {
         if let Some(step) = entry.step() {
@@ -259,8 +260,13 @@ pub fn history(a: DirArgs) -> Result<ExitCode, CliError> {
         if a.json {
             rows.push(json!({"seq": seq, "at": at, "step": label, "event": what}));
         } else {
-            println!("{seq:>4}  {}  {:<16} {what}", at.format("%Y-%m-%d %H:%M"), label);
+            lines.push((*seq, *at, label.clone(), what));
         }
+    }
+    // The step column is as wide as its widest label, so no label runs into its event.
+    let width = lines.iter().map(|(_, _, l, _)| l.chars().count()).max().unwrap_or(0);
+    for (seq, at, label, what) in &lines {
+        println!("{seq:>4}  {}  {label:<width$}  {what}", at.format("%Y-%m-%d %H:%M"));
     }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&rows).expect("serializable"));
