@@ -5,16 +5,16 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use chrono::{DateTime, Utc};
-use serde_json::json;
 
 use super::{now, read_input, CliError};
+use crate::game::any::{self, Answer, GameSession, Submit, Who};
 use crate::game::position::parse_position;
 use crate::game::session::{self, GameError, OpenGame};
 use crate::game::settings::{parse_players, Settings, VariantKind};
 use crate::game::state::GameState;
 use crate::judge::rulebook::{Edition, Rulebook};
 use crate::map::Map;
-use crate::phase::Phase;
+use crate::report::deadline_text;
 use crate::variant::shadow::VictoryCounts;
 
 #[derive(clap::Args, Debug)]
@@ -150,7 +150,18 @@ pub(super) fn game_error(e: GameError) -> CliError {
     }
 }
 
+/// A Diplomacy game, for the commands only Diplomacy has (`draw`, `ledger`).
+fn diplomacy_only(dir: &Path) -> Result<(), CliError> {
+    match crate::game::turn_session::kind_of(dir).map_err(game_error)? {
+        None => Ok(()),
+        Some(kind) => {
+            Err(CliError::Usage(format!("{}: this is a {kind} game; this command is for Diplomacy", dir.display())))
+        }
+    }
+}
+
 fn open(dir: &Path) -> Result<OpenGame, CliError> {
+    diplomacy_only(dir)?;
     let g = session::open(dir).map_err(game_error)?;
     for n in &g.notes {
         eprintln!("note: {n}");
@@ -167,14 +178,8 @@ fn warn(g: &OpenGame) {
 
 /// Open a game only to read it: no lock, nothing written.
 fn open_to_read(dir: &Path) -> Result<OpenGame, CliError> {
+    diplomacy_only(dir)?;
     session::open_read_only(dir).map_err(game_error)
-}
-
-pub(super) fn deadline_text(d: Option<DateTime<Utc>>) -> String {
-    match d {
-        Some(d) => d.format("%A %-d %B %Y, %H:%M UTC").to_string(),
-        None => "none".into(),
-    }
 }
 
 pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
@@ -245,63 +250,80 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn submit(a: SubmitArgs) -> Result<ExitCode, CliError> {
-    let mut g = open(&a.dir)?;
-    let Some(power_name) = &a.power else {
-        return Err(CliError::Usage("this is a Diplomacy game: say whose orders with --power".into()));
-    };
-    let power =
-        g.game.map.lookup_power(power_name).ok_or_else(|| CliError::Usage(format!("unknown power `{power_name}`")))?;
-    let (text, _) = read_input(a.file.as_deref())?;
-    let ack = g.submit(power, &text, a.check, now()).map_err(game_error)?;
-    warn(&g);
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&ack).expect("serializable"));
-    } else {
-        print!("{}", ack.to_text());
-        if a.check {
-            println!("(checked only: nothing was kept)");
-        }
+/// Open any game to change it, printing the repairs the store made.
+fn open_any(dir: &Path) -> Result<Box<dyn GameSession>, CliError> {
+    let g = any::open(dir).map_err(game_error)?;
+    for n in g.notes() {
+        eprintln!("note: {n}");
     }
-    Ok(if ack.problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(g)
+}
+
+/// Open any game only to read it.
+fn read_any(dir: &Path) -> Result<Box<dyn GameSession>, CliError> {
+    any::open_read_only(dir).map_err(game_error)
+}
+
+/// Say what went wrong after a change was made (the change stands).
+fn warn_any(g: &dyn GameSession) {
+    for w in g.warnings() {
+        eprintln!("warning: {w}");
+    }
+}
+
+/// Print an answer as text or JSON; its exit status.
+fn print_answer(answer: &Answer, as_json: bool) -> ExitCode {
+    if as_json {
+        println!("{}", serde_json::to_string_pretty(&answer.json).expect("serializable"));
+    } else {
+        print!("{}", answer.text);
+    }
+    if answer.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// When a turn counts as received (`--at`), for the small games.
+fn parse_at(at: Option<&str>) -> Result<Option<DateTime<Utc>>, CliError> {
+    at.map(|s| {
+        DateTime::parse_from_rfc3339(s.trim())
+            .map(|t| t.with_timezone(&Utc))
+            .map_err(|e| CliError::Usage(format!("--at `{s}`: {e} (write it like 2026-11-23T18:00:00Z)")))
+    })
+    .transpose()
+}
+
+pub fn submit(a: SubmitArgs) -> Result<ExitCode, CliError> {
+    let mut g = open_any(&a.dir)?;
+    let who = match (&a.power, &a.player) {
+        (Some(power), _) => Who::Power(power),
+        (None, Some(player)) => Who::Player(player),
+        (None, None) => {
+            return Err(CliError::Usage("say whose orders with --power (or --player in a small game)".into()))
+        }
+    };
+    let at = parse_at(a.at.as_deref())?;
+    let (text, name) = read_input(a.file.as_deref())?;
+    let answer = g.submit(Submit { who, text: &text, check: a.check, at }, now()).map_err(|e| match e {
+        GameError::Invalid(m) => CliError::Usage(format!("{name}: {m}")),
+        e => game_error(e),
+    })?;
+    warn_any(g.as_ref());
+    Ok(print_answer(&answer, a.json))
 }
 
 pub fn adjudicate(a: AdjudicateArgs) -> Result<ExitCode, CliError> {
     if a.dry_run {
-        let g = session::open_read_only(&a.dir).map_err(game_error)?;
-        if g.game.state.end.is_some() {
-            return Err(CliError::Usage("the game is over".into()));
-        }
-        let report = g.preview();
-        if a.json {
-            println!("{}", serde_json::to_string_pretty(&report).expect("serializable"));
-        } else {
-            print!("{}", report.to_text());
-            println!("(dry run: nothing was changed)");
-        }
-        return Ok(ExitCode::SUCCESS);
+        let g = read_any(&a.dir)?;
+        return Ok(print_answer(&g.preview().map_err(game_error)?, a.json));
     }
-    let mut g = open(&a.dir)?;
+    let mut g = open_any(&a.dir)?;
     // A game of a judge directory owes its results by mail, as when the tick processes it.
-    let by_mail = in_judge_dir(&a.dir);
-    let report = if by_mail {
-        g.adjudicate_to_mail(None, a.force, now()).map_err(game_error)?
-    } else {
-        g.adjudicate(a.force, now()).map_err(game_error)?
-    };
-    warn(&g);
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&report).expect("serializable"));
-    } else {
-        print!("{}", report.to_text());
-        if g.game.state.end.is_none() {
-            println!("Deadline: {}.", deadline_text(g.game.state.deadline));
-        }
-        if by_mail {
-            println!("The results are owed by mail: the next `mail tick` sends them.");
-        }
-    }
-    Ok(ExitCode::SUCCESS)
+    let answer = g.adjudicate(a.force, in_judge_dir(&a.dir), now()).map_err(game_error)?;
+    warn_any(g.as_ref());
+    Ok(print_answer(&answer, a.json))
 }
 
 /// Whether a game directory is one of a judge directory's games (`JUDGE/games/NAME`, with
@@ -313,98 +335,54 @@ fn in_judge_dir(dir: &std::path::Path) -> bool {
 }
 
 pub fn status(a: DirArgs) -> Result<ExitCode, CliError> {
-    let g = open_to_read(&a.dir)?;
-    let game = &g.game;
+    let g = read_any(&a.dir)?;
     if a.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&crate::game::diplomacy_turn::status_json(game)).expect("serializable")
-        );
-        return Ok(ExitCode::SUCCESS);
+        println!("{}", serde_json::to_string_pretty(&g.status_json()).expect("serializable"));
+    } else {
+        print!("{}", g.status_text());
     }
-    print!("{}", crate::game::status::status_text(game, None, None));
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn history(a: DirArgs) -> Result<ExitCode, CliError> {
-    use crate::game::journal::Entry;
-    let g = open_to_read(&a.dir)?;
-    let records = g.dir.journal::<Entry>().map_err(|e| CliError::Io(e.to_string()))?;
-    let mut rows = Vec::new();
-    // The phase the game was in when each entry was written (an adjudication is shown
-    // under the phase it adjudicated, the entries after it under the next).
-    let mut current = g.game.state.phase;
-    for r in records.records() {
-        let (what, phase) = match &r.entry {
-            Entry::Created { state } => ("created".to_string(), state.phase),
-            Entry::Submitted { phase, power, .. } => (format!("orders from {power}"), *phase),
-            Entry::Adjudicated { phase, forced, .. } => {
-                (if *forced { "adjudicated (forced)".into() } else { "adjudicated".to_string() }, *phase)
-            }
-            Entry::RolledBack { to, .. } => (format!("rolled back to {to}"), *to),
-            Entry::DrawDeclared { notice, state } => (notice.clone(), state.phase),
-            Entry::DrawVote { power } => (format!("{power} votes for a draw"), current),
-            Entry::DeadlineSet { deadline } => (format!("deadline set: {}", deadline_text(*deadline)), current),
-            Entry::Press { from, to, .. } => (format!("press from {from} to {}", to.join(", ")), current),
-            Entry::Wait { power, wait: true } => (format!("{power} waits for the deadline"), current),
-            Entry::Wait { power, wait: false } => (format!("{power} no longer waits"), current),
-            Entry::PlayerChanged { who, what, old, new } => (
-                format!(
-                    "{who}: {what} changed from {} to {}",
-                    old.as_deref().unwrap_or("none"),
-                    new.as_deref().unwrap_or("none")
-                ),
-                current,
-            ),
-        };
-        current = match &r.entry {
-            Entry::Created { state } | Entry::Adjudicated { state, .. } | Entry::DrawDeclared { state, .. } => {
-                state.phase
-            }
-            Entry::RolledBack { to, .. } => *to,
-            _ => current,
-        };
-        rows.push(json!({"seq": r.seq, "at": r.at, "phase": phase.code(), "event": what}));
-        if !a.json {
-            println!("{:>4}  {}  {:<7} {what}", r.seq, r.at.format("%Y-%m-%d %H:%M"), phase.code());
-        }
-    }
+    let g = read_any(&a.dir)?;
+    let history = g.history().map_err(game_error)?;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&rows).expect("serializable"));
+        println!("{}", serde_json::to_string_pretty(&history.to_json()).expect("serializable"));
+    } else {
+        print!("{}", history.to_text());
     }
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn results(a: ResultsArgs) -> Result<ExitCode, CliError> {
-    let g = open_to_read(&a.dir)?;
-    let reports = g.reports();
-    let report = match &a.phase {
-        None => reports.last().copied().ok_or_else(|| CliError::Usage("no phase has been adjudicated yet".into()))?,
-        Some(p) => {
-            let phase: Phase = p.parse().map_err(|e: crate::phase::PhaseParseError| CliError::Usage(e.to_string()))?;
-            reports
-                .iter()
-                .rev()
-                .find(|r| r.phase == phase)
-                .copied()
-                .ok_or_else(|| CliError::Usage(format!("{phase} has not been adjudicated in this game")))?
-        }
-    };
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(report).expect("serializable"));
-    } else {
-        print!("{}", report.to_text());
-    }
-    Ok(ExitCode::SUCCESS)
+    let g = read_any(&a.dir)?;
+    Ok(print_answer(&g.results(a.phase.as_deref()).map_err(game_error)?, a.json))
 }
 
 pub fn rollback(a: RollbackArgs) -> Result<ExitCode, CliError> {
-    let mut g = open(&a.dir)?;
-    let phase: Phase = a.phase.parse().map_err(|e: crate::phase::PhaseParseError| CliError::Usage(e.to_string()))?;
-    g.rollback(phase, now()).map_err(game_error)?;
-    warn(&g);
-    println!("Rolled back to the start of {phase}. The journal keeps everything that came after.");
+    let mut g = open_any(&a.dir)?;
+    let said = g.rollback(&a.phase, now()).map_err(game_error)?;
+    warn_any(g.as_ref());
+    println!("{said}");
     Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args, Debug)]
+pub struct VerifyArgs {
+    pub dir: PathBuf,
+}
+
+pub fn verify(a: VerifyArgs) -> Result<ExitCode, CliError> {
+    let g = read_any(&a.dir)?;
+    Ok(print_answer(&g.verify().map_err(game_error)?, false))
+}
+
+pub fn reveal(a: VerifyArgs) -> Result<ExitCode, CliError> {
+    let mut g = open_any(&a.dir)?;
+    let answer = g.reveal(now()).map_err(game_error)?;
+    warn_any(g.as_ref());
+    Ok(print_answer(&answer, false))
 }
 
 #[derive(clap::Args, Debug)]

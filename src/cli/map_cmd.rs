@@ -89,7 +89,7 @@ fn draw(a: DrawArgs) -> Result<ExitCode, CliError> {
             (map, scene)
         }
         (Some(dir), None) => {
-            if super::turn_cmd::is_turn_game(dir)? {
+            if crate::game::turn_session::kind_of(dir).map_err(super::game_cmd::game_error)?.is_some() {
                 return Err(CliError::Usage(format!("{}: this game has no board to draw", dir.display())));
             }
             let g = crate::game::session::open_read_only(dir).map_err(super::game_cmd::game_error)?;

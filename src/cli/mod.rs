@@ -55,9 +55,9 @@ enum Command {
     /// Shadow Worlds: the combined ledger of both boards.
     Ledger(game_cmd::DirArgs),
     /// Small games: recompute every roll from the revealed seed and its commitment.
-    Verify(turn_cmd::VerifyArgs),
+    Verify(game_cmd::VerifyArgs),
     /// Small games: reveal the dice's seed now (it is revealed anyway when the game ends).
-    Reveal(turn_cmd::VerifyArgs),
+    Reveal(game_cmd::VerifyArgs),
     /// Play by email: take messages (ingest, poll), run deadlines (tick), set passwords.
     Mail(mail_cmd::MailArgs),
 }
@@ -102,14 +102,14 @@ pub fn main() -> ExitCode {
             Some(kind) => turn_cmd::new(a, &kind),
             None => game_cmd::new(a),
         },
-        Command::Submit(a) => by_kind(&a.dir.clone(), a, turn_cmd::submit, game_cmd::submit),
-        Command::Adjudicate(a) => by_kind(&a.dir.clone(), a, turn_cmd::adjudicate, game_cmd::adjudicate),
-        Command::Status(a) => by_kind(&a.dir.clone(), a, turn_cmd::status, game_cmd::status),
-        Command::History(a) => by_kind(&a.dir.clone(), a, turn_cmd::history, game_cmd::history),
-        Command::Results(a) => by_kind(&a.dir.clone(), a, turn_cmd::results, game_cmd::results),
-        Command::Rollback(a) => by_kind(&a.dir.clone(), a, turn_cmd::rollback, game_cmd::rollback),
-        Command::Verify(a) => turn_cmd::verify(a),
-        Command::Reveal(a) => turn_cmd::reveal(a),
+        Command::Submit(a) => game_cmd::submit(a),
+        Command::Adjudicate(a) => game_cmd::adjudicate(a),
+        Command::Status(a) => game_cmd::status(a),
+        Command::History(a) => game_cmd::history(a),
+        Command::Results(a) => game_cmd::results(a),
+        Command::Rollback(a) => game_cmd::rollback(a),
+        Command::Verify(a) => game_cmd::verify(a),
+        Command::Reveal(a) => game_cmd::reveal(a),
         Command::Draw(a) => game_cmd::draw(a),
         Command::Ledger(a) => game_cmd::ledger(a),
         Command::Mail(a) => mail_cmd::run(a),
@@ -120,21 +120,6 @@ pub fn main() -> ExitCode {
             eprintln!("error: {e}");
             e.exit_code()
         }
-    }
-}
-
-/// Run a game command with the small games' version or Diplomacy's, by what the game
-/// directory holds.
-fn by_kind<A>(
-    dir: &std::path::Path,
-    args: A,
-    turn_game: fn(A) -> Result<ExitCode, CliError>,
-    diplomacy: fn(A) -> Result<ExitCode, CliError>,
-) -> Result<ExitCode, CliError> {
-    if turn_cmd::is_turn_game(dir)? {
-        turn_game(args)
-    } else {
-        diplomacy(args)
     }
 }
 

@@ -236,6 +236,9 @@ pub struct OpenTurnGame {
     pub warnings: Vec<String>,
 }
 
+/// The largest turn file taken (a turn is a few lines; this is hundreds of them).
+pub const MAX_TURN_BYTES: usize = 64 * 1024;
+
 /// The kind of game in a directory: `Some("duplexity")` for a turn game, `None` for
 /// Diplomacy (whose game.toml has no `game` key).
 pub fn kind_of(path: &Path) -> Result<Option<String>, GameError> {
@@ -640,6 +643,13 @@ impl OpenTurnGame {
         at: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<Submission, GameError> {
+        if text.len() > MAX_TURN_BYTES {
+            return Err(GameError::Invalid(format!(
+                "{} bytes; a turn file is at most {} KiB",
+                text.len(),
+                MAX_TURN_BYTES / 1024
+            )));
+        }
         let mut lock = self.relock()?;
         if self.game.ending().is_some() {
             return Err(GameError::Over);

@@ -21,8 +21,7 @@ use crate::mail::host::{
 use crate::mail::reply::{format_deadline, header_safe, MailKind, OutgoingMail};
 use crate::mail::send::{results_mails, PhaseResults};
 
-/// The largest turn file taken by mail, as from the command line.
-pub const MAX_TURN_BYTES: usize = 64 * 1024;
+pub use crate::game::turn_session::MAX_TURN_BYTES;
 
 /// A game error as the player sees it (see [`crate::host::player_error`]); the game
 /// is named by its directory.

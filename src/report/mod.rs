@@ -256,3 +256,12 @@ pub fn format_deadline(at: DateTime<Utc>, zone: Option<Tz>) -> String {
         _ => utc,
     }
 }
+
+/// A deadline as the game master's commands print it (`Saturday 1 March 2025, 18:00 UTC`),
+/// or `none`.
+pub fn deadline_text(d: Option<DateTime<Utc>>) -> String {
+    match d {
+        Some(d) => d.format("%A %-d %B %Y, %H:%M UTC").to_string(),
+        None => "none".into(),
+    }
+}
