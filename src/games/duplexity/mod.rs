@@ -163,7 +163,11 @@ impl TurnGame for DuplexityGame {
     fn awaiting(&self) -> Awaiting {
         let players = self.game.awaited().into_iter().map(usize::from).collect();
         let what = match &self.game.stage {
-            Stage::Setup { .. } => "a pawn placed in the Present (`place P3`)".to_string(),
+            Stage::Setup { next, .. } => {
+                // The example is a space this player may really take.
+                let example = self.game.placeable(*next).first().map_or("P3".to_string(), |s| s.to_string());
+                format!("a pawn placed in the Present (`place {example}`)")
+            }
             Stage::Bid { .. } => "bids (`bid 2`, or `bid 2 first`)".to_string(),
             Stage::Act { pending: Some(p), .. } => format!(
                 "where the pawn at {} moves, with its roll of {} (`to {}` or `to {}`)",
