@@ -114,6 +114,9 @@ fn host_error(game: &str) -> impl Fn(GameError) -> HostError + '_ {
 
 /// A game name as mail may give it: letters, digits, `-`, `_`, `.`, not starting with a
 /// dot, so it can never name anything outside the games directory.
+/// How many journal entries a `history` mail shows.
+const HISTORY_ROWS: usize = 30;
+
 fn plausible_name(name: &str) -> bool {
     crate::mail::home::check_game_name(name).is_ok()
 }
@@ -938,10 +941,17 @@ impl GameHost for JudgeHost {
             return turn::history(&path);
         }
         let g = self.read(&who.game)?;
-        let reports = g.reports();
-        let Some(last) = reports.last() else { return Ok("No phase has been adjudicated yet.".into()) };
-        let phases: Vec<String> = reports.iter().map(|r| r.phase.code()).collect();
-        Ok(format!("Phases adjudicated: {}\n\nThe last results:\n{}", phases.join(" "), last.to_text()))
+        // The journal's last entries, as the game master's `history` shows them (player
+        // changes included), then the last results.
+        let history = crate::game::any::GameSession::history(&g).map_err(host_error(&who.game))?;
+        let skip = history.rows.len().saturating_sub(HISTORY_ROWS);
+        let recent = crate::game::any::History { step_key: history.step_key, rows: history.rows[skip..].to_vec() };
+        let mut out = format!("The game's journal (the last {} entries):\n{}", recent.rows.len(), recent.to_text());
+        match g.reports().last() {
+            Some(last) => out.push_str(&format!("\nThe last results:\n{}", last.to_text())),
+            None => out.push_str("\nNo phase has been adjudicated yet.\n"),
+        }
+        Ok(out)
     }
 
     fn press(
