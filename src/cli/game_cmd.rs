@@ -182,17 +182,57 @@ fn open_to_read(dir: &Path) -> Result<OpenGame, CliError> {
     session::open_read_only(dir).map_err(game_error)
 }
 
+/// What `new` reads the same way for every game: the name, the addresses, the players
+/// file, and the judge directory the game may go in.
+pub(super) struct NewGame {
+    pub name: String,
+    pub players: String,
+    pub players_file: String,
+    /// The judge directory's deadline policy, for a game created in one.
+    pub deadlines: Option<crate::game::schedule::DeadlinePolicy>,
+    dir: PathBuf,
+    judge: Option<crate::mail::home::JudgeHome>,
+}
+
+impl NewGame {
+    pub fn read(a: &NewArgs) -> Result<NewGame, CliError> {
+        let name = a
+            .name
+            .clone()
+            .or_else(|| a.dir.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "game".into());
+        for address in a.master.iter().chain(&a.observer) {
+            if !address.contains('@') || address.contains(char::is_whitespace) {
+                return Err(CliError::Usage(format!("`{address}` is not an email address")));
+            }
+        }
+        let players_file = a.players.display().to_string();
+        let text = std::fs::read_to_string(&a.players).map_err(|e| CliError::Io(format!("{players_file}: {e}")))?;
+        let players = crate::text::strip_invisible(&text).into_owned();
+        let judge = match &a.judge {
+            None => None,
+            Some(judge) => Some(crate::mail::home::JudgeHome::open(judge).map_err(|e| CliError::Usage(e.to_string()))?),
+        };
+        let deadlines = judge.as_ref().map(|home| home.config.deadlines.clone());
+        Ok(NewGame { name, players, players_file, deadlines, dir: a.dir.clone(), judge })
+    }
+
+    /// The game's directory: as given, or made in the judge directory's `games/`.
+    pub fn dir(&self) -> Result<PathBuf, CliError> {
+        match &self.judge {
+            None => Ok(self.dir.clone()),
+            Some(home) => home.new_game_dir(&self.dir).map_err(|e| CliError::Usage(e.to_string())),
+        }
+    }
+}
+
 pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
     let variant_name = a.variant.as_deref().unwrap_or("standard");
     let variant = VariantKind::parse(variant_name).ok_or_else(|| {
         CliError::Usage(format!("unknown variant `{variant_name}`: use `standard` or `shadow-worlds`"))
     })?;
-    let name = a
-        .name
-        .clone()
-        .or_else(|| a.dir.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .unwrap_or_else(|| "game".into());
-    let mut settings = Settings::new(&name, variant);
+    let new = NewGame::read(&a)?;
+    let mut settings = Settings::new(&new.name, variant);
     if let Some(r) = &a.rulebook {
         let edition = Edition::parse(r)
             .ok_or_else(|| CliError::Usage(format!("unknown rulebook `{r}`: use 2023, 2000, 1982, 1971 or dptg")))?;
@@ -207,26 +247,14 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
     if variant == VariantKind::Standard && (a.short_game || a.victory_counts != "distinct") {
         return Err(CliError::Usage("--short-game and --victory-counts are Shadow Worlds options".into()));
     }
-    for address in a.master.iter().chain(&a.observer) {
-        if !address.contains('@') || address.contains(char::is_whitespace) {
-            return Err(CliError::Usage(format!("`{address}` is not an email address")));
-        }
-    }
     settings.master.email = a.master.clone();
     settings.observers = a.observer.clone();
-    let dir = match &a.judge {
-        None => a.dir.clone(),
-        Some(judge) => {
-            let home = crate::mail::home::JudgeHome::open(judge).map_err(|e| CliError::Usage(e.to_string()))?;
-            settings.deadlines = home.config.deadlines.clone();
-            home.new_game_dir(&a.dir).map_err(|e| CliError::Usage(e.to_string()))?
-        }
-    };
     let map = Map::standard();
-    let players_file = a.players.display().to_string();
-    let text = std::fs::read_to_string(&a.players).map_err(|e| CliError::Io(format!("{players_file}: {e}")))?;
-    let text = crate::text::strip_invisible(&text);
-    settings.players = parse_players(&text, &players_file, &map).map_err(CliError::Usage)?;
+    settings.players = parse_players(&new.players, &new.players_file, &map).map_err(CliError::Usage)?;
+    let dir = new.dir()?;
+    if let Some(deadlines) = new.deadlines {
+        settings.deadlines = deadlines;
+    }
     let state = match &a.from {
         None => GameState::start(&map, variant.boards()),
         Some(path) => {

@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use super::game_cmd::{game_error, NewArgs};
+use super::game_cmd::{game_error, NewArgs, NewGame};
 use super::{now, CliError};
 use crate::dice::Seed;
 use crate::game::settings::Master;
@@ -34,20 +34,9 @@ pub fn new(a: NewArgs, kind: &str) -> Result<ExitCode, CliError> {
             crate::games::KINDS.join(", ")
         )));
     }
-    let name = a
-        .name
-        .clone()
-        .or_else(|| a.dir.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .unwrap_or_else(|| "game".into());
-    for address in a.master.iter().chain(&a.observer) {
-        if !address.contains('@') || address.contains(char::is_whitespace) {
-            return Err(CliError::Usage(format!("`{address}` is not an email address")));
-        }
-    }
-    let players_file = a.players.display().to_string();
-    let text = std::fs::read_to_string(&a.players).map_err(|e| CliError::Io(format!("{players_file}: {e}")))?;
-    let text = crate::text::strip_invisible(&text);
-    let players = parse_turn_players(&text, &players_file).map_err(CliError::Usage)?;
+    let new = NewGame::read(&a)?;
+    let name = new.name.clone();
+    let players = parse_turn_players(&new.players, &new.players_file).map_err(CliError::Usage)?;
     let seed = match &a.seed {
         Some(hex) => Seed::from_hex(hex).map_err(|e| CliError::Usage(format!("--seed: {e}")))?,
         None => Seed::generate(),
@@ -59,22 +48,15 @@ pub fn new(a: NewArgs, kind: &str) -> Result<ExitCode, CliError> {
             *value = std::fs::read_to_string(path).map_err(|e| CliError::Io(format!("--option {key}: {path}: {e}")))?;
         }
     }
-    let mut settings = TurnSettings {
+    let settings = TurnSettings {
         name: name.clone(),
         game: kind.clone(),
         observers: a.observer.clone(),
-        deadlines: Default::default(),
+        deadlines: new.deadlines.clone().unwrap_or_default(),
         players,
         master: Master { email: a.master.clone(), ..Master::default() },
     };
-    let dir = match &a.judge {
-        None => a.dir.clone(),
-        Some(judge) => {
-            let home = crate::mail::home::JudgeHome::open(judge).map_err(|e| CliError::Usage(e.to_string()))?;
-            settings.deadlines = home.config.deadlines.clone();
-            home.new_game_dir(&a.dir).map_err(|e| CliError::Usage(e.to_string()))?
-        }
-    };
+    let dir = new.dir()?;
     let g = turn_session::create(&dir, &settings, &options, seed, now()).map_err(game_error)?;
     println!("Created {name} ({kind}) in {}.", dir.display());
     println!("Players: {}.", g.player_names().join(", "));
