@@ -714,6 +714,8 @@ impl OpenTurnGame {
             )));
         };
         self.game = games::load(&self.meta.game, &step.state).map_err(GameError::Damaged)?;
+        self.game.rebase(now);
+        step.state = self.game.save();
         step.rolls.clear();
         step.events = vec![format!("The game master rolled the game back to the start of {}.", step.label)];
         step.deadline = deadline_after(&self.settings, self.game.as_ref(), self.meta.paused, now)?;
