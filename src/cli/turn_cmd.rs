@@ -100,6 +100,7 @@ pub fn new(a: NewArgs, kind: &str) -> Result<ExitCode, CliError> {
         deadlines: Default::default(),
         players,
         master: Master { email: a.master.clone(), ..Master::default() },
+        word_list: None,
     };
     let dir = match &a.judge {
         None => a.dir.clone(),

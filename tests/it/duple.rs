@@ -176,3 +176,30 @@ fn a_rollback_reopens_the_faceoff_with_all_its_time() {
     std::fs::remove_file(dir.join("state.json")).unwrap();
     assert_eq!(status(), kept);
 }
+
+#[test]
+fn a_word_list_named_in_game_toml_flags_answers_it_does_not_hold_for_the_master() {
+    let (_tmp, d) = new_game("ann, a@example.org\nbob, b@example.org\ncat, c@example.org\n");
+    let dir = std::path::Path::new(&d);
+    let status = || run(&["status", &d, "--json"], None).ok().json();
+    assert!(status().get("unlisted").is_none(), "no word list, nothing flagged");
+    let open = status()["open"].clone();
+    let players = names(&open["players"]);
+    let letters: String = names(&open["letters"]).concat();
+    let (listed, unlisted) = (format!("{letters}a"), format!("{letters}o"));
+    let toml = dir.join("game.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, format!("word_list = \"words.txt\"\n{text}")).unwrap();
+    std::fs::write(dir.join("words.txt"), format!("# our list\n{}\nzebra\n", listed.to_uppercase())).unwrap();
+    send(&d, &players[0], "2026-03-01T13:00:00Z", &format!("answer {listed}\n")).ok();
+    send(&d, &players[1], "2026-03-01T13:05:00Z", &format!("answer {unlisted}\n")).ok();
+    assert_eq!(status()["unlisted"], serde_json::json!([{"player": players[1], "answer": unlisted}]));
+    let report = run(&["status", &d], None).ok().stdout;
+    let flag = format!("For the game master: not in the word list words.txt: {}'s {unlisted}.", players[1]);
+    assert!(report.contains(&flag), "{report}");
+    // The game goes on without it: a list that cannot be read is said, nothing flagged.
+    std::fs::remove_file(dir.join("words.txt")).unwrap();
+    let report = run(&["status", &d], None).ok().stdout;
+    assert!(report.contains("the word list cannot be read"), "{report}");
+    assert!(report.contains("answers are not checked"), "{report}");
+}
