@@ -880,8 +880,7 @@ impl OpenTurnGame {
             obj.insert("name".into(), self.settings.name.clone().into());
             obj.insert("deadline".into(), serde_json::to_value(self.meta.deadline).unwrap_or_default());
             if let Ok(Some(unlisted)) = self.unlisted() {
-                let all: Vec<_> =
-                    unlisted.iter().map(|(p, a)| serde_json::json!({"player": p, "answer": a})).collect();
+                let all: Vec<_> = unlisted.iter().map(|(p, a)| serde_json::json!({"player": p, "answer": a})).collect();
                 obj.insert("unlisted".into(), all.into());
             }
             obj.insert(

@@ -99,11 +99,16 @@ fn every_bad_line_gets_its_reason_and_only_legal_lines_are_applied() {
     let open = status()["open"].clone();
     let players = names(&open["players"]);
     let (p, q) = (players[0].as_str(), players[1].as_str());
-    let outside: Vec<&str> = ["ann", "bob", "cat", "dan"].into_iter().filter(|n| !players.iter().any(|x| x == n)).collect();
+    let outside: Vec<&str> =
+        ["ann", "bob", "cat", "dan"].into_iter().filter(|n| !players.iter().any(|x| x == n)).collect();
     let letters: String = names(&open["letters"]).concat();
     let refused = |r: &Run, line: usize, why: &str| {
         assert_eq!(r.code, 1, "{}", r.stdout);
-        assert!(r.stdout.contains(&format!("line {line}:1: refused: {why}")), "want `{why}` at line {line}:\n{}", r.stdout);
+        assert!(
+            r.stdout.contains(&format!("line {line}:1: refused: {why}")),
+            "want `{why}` at line {line}:\n{}",
+            r.stdout
+        );
     };
     let before = status();
     // An answer from a player not in the faceoff, one missing a letter, junk.

@@ -119,7 +119,8 @@ fn the_two_player_example_shows_the_variant() {
     let now = at("2026-03-04T03:00:00Z", &["status", &d, "--json"]).ok().json();
     assert_eq!(now["open"]["number"], 4, "{now}");
     assert_eq!(now["open"]["letters"], serde_json::json!(["L", "L"]), "a letter on both cards is needed twice");
-    let piles: Vec<usize> = now["table"].as_array().unwrap().iter().map(|t| t["piles"].as_array().unwrap().len()).collect();
+    let piles: Vec<usize> =
+        now["table"].as_array().unwrap().iter().map(|t| t["piles"].as_array().unwrap().len()).collect();
     assert_eq!(piles, [2, 2], "two Play Piles each");
     assert_eq!(now["won"][0]["letter_cards"], 3);
 }

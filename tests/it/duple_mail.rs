@@ -35,7 +35,8 @@ impl Race {
         // Ticks a week apart are not an outage here.
         let toml = race.root.join("games/race/game.toml");
         let text = std::fs::read_to_string(&toml).unwrap();
-        let text = text.replace("grace_hours = 0", "grace_hours = 6").replace("tick_minutes = 15", "tick_minutes = 10080");
+        let text =
+            text.replace("grace_hours = 0", "grace_hours = 6").replace("tick_minutes = 15", "tick_minutes = 10080");
         assert!(text.contains("grace_hours = 6") && text.contains("tick_minutes = 10080"), "{text}");
         std::fs::write(&toml, text).unwrap();
         for who in ["ann", "bob", "cat"] {

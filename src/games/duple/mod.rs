@@ -1485,7 +1485,10 @@ impl TurnGame for Duple {
     /// The answers of the open faceoff or All Play that are not out.
     fn answers(&self) -> Vec<(String, String)> {
         let Some(c) = &self.state.contest else { return Vec::new() };
-        Self::live_answers(c).into_iter().map(|i| (self.name(c.answers[i].player).to_string(), c.answers[i].text.clone())).collect()
+        Self::live_answers(c)
+            .into_iter()
+            .map(|i| (self.name(c.answers[i].player).to_string(), c.answers[i].text.clone()))
+            .collect()
     }
 
     fn deadline(&self) -> Option<DateTime<Utc>> {
