@@ -142,6 +142,17 @@ pub trait TurnGame: std::fmt::Debug + Send {
         None
     }
 
+    /// The game was rolled back to a state saved at an earlier time: let the windows it
+    /// set itself run from `now` as they ran from the saved time, so the round is played
+    /// again with its whole time. By default there is nothing to move.
+    fn rebase(&mut self, _now: DateTime<Utc>) {}
+
+    /// The answers under way as (player, answer), for a game whose answers are words: the
+    /// layer flags for the master those its word list does not hold. None by default.
+    fn answers(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
     /// Lines from the game master (`uphold`, `reject`), for games where the master rules
     /// on something. By default the master has no lines: each is refused.
     fn master(&mut self, text: &str, _ctx: &mut TurnContext<'_>) -> TurnAck {

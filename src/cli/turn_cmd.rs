@@ -55,6 +55,7 @@ pub fn new(a: NewArgs, kind: &str) -> Result<ExitCode, CliError> {
         deadlines: new.deadlines.clone().unwrap_or_default(),
         players,
         master: Master { email: a.master.clone(), ..Master::default() },
+        word_list: None,
     };
     let dir = new.dir()?;
     let g = turn_session::create(&dir, &settings, &options, seed, now()).map_err(game_error)?;

@@ -54,6 +54,10 @@ pub struct TurnSettings {
     pub players: Vec<TurnPlayer>,
     #[serde(default, skip_serializing_if = "Master::is_empty")]
     pub master: Master,
+    /// A word list (a file in the game directory, one word or name a line): answers it
+    /// does not hold are flagged for the game master. No game needs one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub word_list: Option<String>,
 }
 
 /// A seat: the player's name (one word; what they sign on with), address, zone, password.
@@ -724,6 +728,8 @@ impl OpenTurnGame {
             )));
         };
         self.game = games::load(&self.meta.game, &step.state).map_err(GameError::Damaged)?;
+        self.game.rebase(now);
+        step.state = self.game.save();
         step.rolls.clear();
         step.events = vec![format!("The game master rolled the game back to the start of {}.", step.label)];
         step.deadline = deadline_after(&self.settings, self.game.as_ref(), self.meta.paused, now)?;
@@ -805,6 +811,7 @@ impl OpenTurnGame {
         if !out.ends_with('\n') {
             out.push('\n');
         }
+        out.push_str(&self.word_list_text());
         out.push('\n');
         match self.game.ending() {
             Some(ending) => out.push_str(&format!("The game is over: {}.\n", self.ending_text(&ending))),
@@ -829,6 +836,37 @@ impl OpenTurnGame {
         out
     }
 
+    /// The answers under way that the game's word list does not hold, as (player,
+    /// answer); `Ok(None)` without a word list; an error when the list cannot be read.
+    pub fn unlisted(&self) -> Result<Option<Vec<(String, String)>>, String> {
+        let Some(name) = &self.settings.word_list else { return Ok(None) };
+        let answers = self.game.answers();
+        if answers.is_empty() {
+            return Ok(Some(Vec::new()));
+        }
+        let text = crate::store::read_text(&self.dir.path().join(name)).map_err(|e| e.to_string())?;
+        let key = |w: &str| w.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+        let words: std::collections::HashSet<String> = crate::text::strip_invisible(&text)
+            .lines()
+            .map(|l| key(l.split('#').next().unwrap_or("")))
+            .filter(|w| !w.is_empty())
+            .collect();
+        Ok(Some(answers.into_iter().filter(|(_, a)| !words.contains(&key(a))).collect()))
+    }
+
+    fn word_list_text(&self) -> String {
+        let name = self.settings.word_list.as_deref().unwrap_or_default();
+        match self.unlisted() {
+            Ok(None) => String::new(),
+            Ok(Some(unlisted)) if unlisted.is_empty() => String::new(),
+            Ok(Some(unlisted)) => {
+                let all: Vec<String> = unlisted.iter().map(|(p, a)| format!("{p}'s {a}")).collect();
+                format!("For the game master: not in the word list {name}: {}.\n", all.join(", "))
+            }
+            Err(e) => format!("For the game master: the word list cannot be read ({e}); answers are not checked.\n"),
+        }
+    }
+
     /// How the game ended, in words.
     pub fn ending_text(&self, ending: &Ending) -> String {
         let names = self.game.players();
@@ -851,6 +889,10 @@ impl OpenTurnGame {
         if let Some(obj) = v.as_object_mut() {
             obj.insert("name".into(), self.settings.name.clone().into());
             obj.insert("deadline".into(), serde_json::to_value(self.meta.deadline).unwrap_or_default());
+            if let Ok(Some(unlisted)) = self.unlisted() {
+                let all: Vec<_> = unlisted.iter().map(|(p, a)| serde_json::json!({"player": p, "answer": a})).collect();
+                obj.insert("unlisted".into(), all.into());
+            }
             obj.insert(
                 "dice".into(),
                 serde_json::json!({

@@ -354,7 +354,13 @@ pub fn tick(
     let missing = g.awaiting_names();
     let phase = format!("{} #{}", g.game.step_label(), g.meta.deadline_seq);
     let clock = GameClock { game: name, phase: &phase, deadline, paused: false, missing: &missing };
-    let actions = plan_tick(now, &clock, log, &g.settings.deadlines);
+    // A window the game sets itself (Duple's answers and challenges) closes at its time:
+    // grace is for late turns at the schedule's deadlines, not for a race's windows.
+    let mut policy = g.settings.deadlines.clone();
+    if g.game.deadline().is_some() {
+        policy.grace_hours = 0;
+    }
+    let actions = plan_tick(now, &clock, log, &policy);
     let mut processed = false;
     for action in &actions {
         match action {

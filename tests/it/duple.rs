@@ -73,3 +73,138 @@ fn a_three_player_game_is_played_from_the_cli_to_its_end_and_verified() {
     std::fs::remove_file(dir.join("state.json")).unwrap();
     assert_eq!(status(), end, "the journal replays to the same game");
 }
+
+/// A new game of `players` (one name a line) with the known seed, created at NOW.
+fn new_game(players: &str) -> (tempfile::TempDir, String) {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("players.txt");
+    std::fs::write(&file, players).unwrap();
+    let dir = tmp.path().join("race").to_str().unwrap().to_string();
+    run(&["new", &dir, "--game", "duple", "--players", file.to_str().unwrap(), "--seed", SEED], None).ok();
+    (tmp, dir)
+}
+
+fn send(dir: &str, player: &str, at: &str, text: &str) -> Run {
+    shadowjudge_at(at, None, &["submit", dir, "--player", player, "--at", at, "-"], Some(text.as_bytes()), &[])
+}
+
+fn names(v: &serde_json::Value) -> Vec<String> {
+    v.as_array().unwrap().iter().map(|p| p.as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn every_bad_line_gets_its_reason_and_only_legal_lines_are_applied() {
+    let (_tmp, d) = new_game("ann, a@example.org\nbob, b@example.org\ncat, c@example.org\ndan, d@example.org\n");
+    let status = || run(&["status", &d, "--json"], None).ok().json();
+    let open = status()["open"].clone();
+    let players = names(&open["players"]);
+    let (p, q) = (players[0].as_str(), players[1].as_str());
+    let outside: Vec<&str> =
+        ["ann", "bob", "cat", "dan"].into_iter().filter(|n| !players.iter().any(|x| x == n)).collect();
+    let letters: String = names(&open["letters"]).concat();
+    let refused = |r: &Run, line: usize, why: &str| {
+        assert_eq!(r.code, 1, "{}", r.stdout);
+        assert!(
+            r.stdout.contains(&format!("line {line}:1: refused: {why}")),
+            "want `{why}` at line {line}:\n{}",
+            r.stdout
+        );
+    };
+    let before = status();
+    // An answer from a player not in the faceoff, one missing a letter, junk.
+    let r = send(&d, outside[0], "2026-03-01T13:00:00Z", &format!("answer {letters}e\n"));
+    refused(&r, 1, &format!("you are not in faceoff 1: only {p} and {q} answer"));
+    let first = letters.chars().next().unwrap();
+    let r = send(&d, p, "2026-03-01T13:00:00Z", &format!("answer {first}ooo\n"));
+    refused(&r, 1, &format!("{first}ooo has no"));
+    let r = send(&d, p, "2026-03-01T13:00:00Z", "\u{1}junk\nvote perhaps\n");
+    assert!(r.stdout.contains("line 1:1: refused") && r.stdout.contains("line 2:"), "{}", r.stdout);
+    assert_eq!(status(), before, "nothing refused was applied");
+
+    // A good line among bad ones: only it is applied.
+    let r = send(&d, p, "2026-03-01T13:00:00Z", &format!("challenge\nanswer {letters}a\nvote accept\n"));
+    assert_eq!(r.code, 1, "a refused line makes the exit 1: {}", r.stdout);
+    assert!(r.stdout.contains("line 1:1: refused: no answer is under consideration to challenge"), "{}", r.stdout);
+    assert!(r.stdout.contains(&format!("line 2: answer {letters}a: received 2026-03-01 13:00:00 UTC")), "{}", r.stdout);
+    assert!(r.stdout.contains("line 3:1: refused: no challenge is open to vote on"), "{}", r.stdout);
+    let answers = &status()["open"]["answers"];
+    assert_eq!(answers.as_array().unwrap().len(), 1, "{answers}");
+
+    // The challenge; a vote by a player in the faceoff, a second vote.
+    send(&d, q, "2026-03-01T14:00:00Z", "challenge\n").ok();
+    let r = send(&d, p, "2026-03-01T14:10:00Z", "vote accept\n");
+    refused(&r, 1, "you are in faceoff 1: only the players outside it vote");
+    send(&d, outside[0], "2026-03-01T14:20:00Z", "vote accept\n").ok();
+    let r = send(&d, outside[0], "2026-03-01T14:30:00Z", "vote reject\n");
+    refused(&r, 1, "you already voted on this challenge");
+    let votes = &status()["open"]["answers"][0]["challenge"]["votes"];
+    assert_eq!(votes, &serde_json::json!([{"player": outside[0], "vote": "accept"}]));
+
+    // A challenge after its window (announced 13:00, 12 hours), before any tick.
+    let (_tmp2, d2) = new_game("ann, a@example.org\nbob, b@example.org\ncat, c@example.org\n");
+    let open = run(&["status", &d2, "--json"], None).ok().json()["open"].clone();
+    let players = names(&open["players"]);
+    let letters: String = names(&open["letters"]).concat();
+    send(&d2, &players[0], "2026-03-01T13:00:00Z", &format!("answer {letters}a\n")).ok();
+    let r = send(&d2, &players[1], "2026-03-02T01:00:01Z", "challenge\n");
+    refused(&r, 1, &format!("too late: the challenge window for {letters}a closed at 2026-03-02 01:00:00 UTC"));
+}
+
+#[test]
+fn a_rollback_reopens_the_faceoff_with_all_its_time() {
+    let (_tmp, d) = new_game("ann, a@example.org\nbob, b@example.org\ncat, c@example.org\n");
+    let status = || run(&["status", &d, "--json"], None).ok().json();
+    let open = status()["open"].clone();
+    assert_eq!(open["opened"], NOW);
+    let players = names(&open["players"]);
+    let letters: String = names(&open["letters"]).concat();
+    send(&d, &players[0], "2026-03-01T13:00:00Z", &format!("answer {letters}a\n")).ok();
+    shadowjudge_at("2026-03-02T01:00:00Z", None, &["adjudicate", &d, "--force"], None, &[]).ok();
+    assert_ne!(status()["open"]["number"], 1, "faceoff 1 was won");
+
+    // Two days later the master rolls back to faceoff 1: it opens again now, for 24 hours.
+    let later = "2026-03-04T10:00:00Z";
+    shadowjudge_at(later, None, &["rollback", &d, "1"], None, &[]).ok();
+    let back = status();
+    assert_eq!(back["open"]["number"], 1);
+    assert_eq!(back["open"]["opened"], later);
+    assert_eq!(back["open"]["deadline"], "2026-03-05T10:00:00Z");
+    assert_eq!(back["deadline"], "2026-03-05T10:00:00Z", "the game's deadline is the faceoff's");
+    assert!(back["open"]["answers"].as_array().unwrap().is_empty());
+    // It can be played: an answer now is taken, and the window runs from it.
+    let r = send(&d, &players[1], "2026-03-04T11:00:00Z", &format!("answer {letters}o\n"));
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert_eq!(status()["open"]["answers"][0]["challenge_until"], "2026-03-04T23:00:00Z");
+    // And the journal replays to the same game.
+    let dir = std::path::Path::new(&d);
+    let kept = status();
+    std::fs::remove_file(dir.join("state.json")).unwrap();
+    assert_eq!(status(), kept);
+}
+
+#[test]
+fn a_word_list_named_in_game_toml_flags_answers_it_does_not_hold_for_the_master() {
+    let (_tmp, d) = new_game("ann, a@example.org\nbob, b@example.org\ncat, c@example.org\n");
+    let dir = std::path::Path::new(&d);
+    let status = || run(&["status", &d, "--json"], None).ok().json();
+    assert!(status().get("unlisted").is_none(), "no word list, nothing flagged");
+    let open = status()["open"].clone();
+    let players = names(&open["players"]);
+    let letters: String = names(&open["letters"]).concat();
+    let (listed, unlisted) = (format!("{letters}a"), format!("{letters}o"));
+    let toml = dir.join("game.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, format!("word_list = \"words.txt\"\n{text}")).unwrap();
+    std::fs::write(dir.join("words.txt"), format!("# our list\n{}\nzebra\n", listed.to_uppercase())).unwrap();
+    send(&d, &players[0], "2026-03-01T13:00:00Z", &format!("answer {listed}\n")).ok();
+    send(&d, &players[1], "2026-03-01T13:05:00Z", &format!("answer {unlisted}\n")).ok();
+    assert_eq!(status()["unlisted"], serde_json::json!([{"player": players[1], "answer": unlisted}]));
+    let report = run(&["status", &d], None).ok().stdout;
+    let flag = format!("For the game master: not in the word list words.txt: {}'s {unlisted}.", players[1]);
+    assert!(report.contains(&flag), "{report}");
+    // The game goes on without it: a list that cannot be read is said, nothing flagged.
+    std::fs::remove_file(dir.join("words.txt")).unwrap();
+    let report = run(&["status", &d], None).ok().stdout;
+    assert!(report.contains("the word list cannot be read"), "{report}");
+    assert!(report.contains("answers are not checked"), "{report}");
+}

@@ -4,6 +4,8 @@ mod datc;
 mod datc_common;
 mod datc_phases;
 mod duple;
+mod duple_example;
+mod duple_mail;
 mod duplexity_example;
 mod game_engine;
 mod game_files;

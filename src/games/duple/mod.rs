@@ -1467,6 +1467,30 @@ impl TurnGame for Duple {
         serde_json::to_value(&self.state).unwrap_or_default()
     }
 
+    /// After a rollback to the start of a faceoff or All Play: it opens again now, with
+    /// all its time (every time it holds moves by as much).
+    fn rebase(&mut self, now: DateTime<Utc>) {
+        let Some(c) = self.state.contest.as_mut() else { return };
+        let shift = secs(now) - c.opened;
+        let moved = |t: &mut DateTime<Utc>| *t = t.checked_add_signed(shift).unwrap_or(*t);
+        moved(&mut c.opened);
+        moved(&mut c.closes);
+        for a in &mut c.answers {
+            moved(&mut a.at);
+            a.announced.iter_mut().chain(a.window_end.iter_mut()).for_each(moved);
+            a.challenge.iter_mut().for_each(|ch| moved(&mut ch.at));
+        }
+    }
+
+    /// The answers of the open faceoff or All Play that are not out.
+    fn answers(&self) -> Vec<(String, String)> {
+        let Some(c) = &self.state.contest else { return Vec::new() };
+        Self::live_answers(c)
+            .into_iter()
+            .map(|i| (self.name(c.answers[i].player).to_string(), c.answers[i].text.clone()))
+            .collect()
+    }
+
     fn deadline(&self) -> Option<DateTime<Utc>> {
         if self.state.winners.is_some() {
             return None;
