@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use crate::harness::{shadowjudge_at, Run};
-use crate::judge_dir::{message, Eml, Outbox};
+use crate::harness::Run;
+use crate::judge_dir::{judge_cli, mail_in, small_game_by_mail, Eml, Outbox};
 
 const SEED: &str = "d0b1ed0bd0b1ed0bd0b1ed0bd0b1ed0bd0b1ed0bd0b1ed0bd0b1ed0bd0b1ed0b";
 const START: &str = "2026-03-02T09:00:00Z";
@@ -22,46 +22,28 @@ struct Race {
 
 impl Race {
     fn new() -> Race {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path().join("judge");
-        std::fs::create_dir_all(&root).unwrap();
-        std::fs::write(root.join("judge.toml"), "[mail]\naddress = \"judge@example.org\"\n").unwrap();
-        std::fs::write(root.join("players.txt"), "ann, ann@example.org\nbob, bob@example.org\ncat, cat@example.org\n")
-            .unwrap();
-        let mut race = Race { _tmp: tmp, root, outbox: Outbox::default(), passwords: Vec::new(), sent: 0 };
-        let args = ["new", "race", "--judge", ".", "--game", "duple", "--players", "players.txt", "--seed", SEED];
-        race.cli(START, &[&args[..], &["--master", "gm@example.org"]].concat()).ok();
+        let players = "ann, ann@example.org\nbob, bob@example.org\ncat, cat@example.org\n";
+        let extra = ["--seed", SEED, "--master", "gm@example.org"];
+        let (tmp, root, passwords) = small_game_by_mail(START, "race", "duple", players, &extra);
         // A schedule's grace for late turns; the game's own windows must not wait for it.
         // Ticks a week apart are not an outage here.
-        let toml = race.root.join("games/race/game.toml");
+        let toml = root.join("games/race/game.toml");
         let text = std::fs::read_to_string(&toml).unwrap();
         let text =
             text.replace("grace_hours = 0", "grace_hours = 6").replace("tick_minutes = 15", "tick_minutes = 10080");
         assert!(text.contains("grace_hours = 6") && text.contains("tick_minutes = 10080"), "{text}");
         std::fs::write(&toml, text).unwrap();
-        for who in ["ann", "bob", "cat"] {
-            let out = race.cli(START, &["mail", "password", "race", who]).ok();
-            let pw = out.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().to_string();
-            race.passwords.push((who.to_string(), pw));
-        }
-        race
+        Race { _tmp: tmp, root, outbox: Outbox::default(), passwords, sent: 0 }
     }
 
     fn cli(&self, now: &str, args: &[&str]) -> Run {
-        shadowjudge_at(now, Some(&self.root), args, None, &[("SHADOWJUDGE_HOME", self.root.to_str().unwrap())])
+        judge_cli(now, &self.root, args)
     }
 
     /// `who` mails `body`, taken by `mail ingest` at `now`; the mails that caused.
     fn deliver(&mut self, now: &str, who: &str, body: &str) -> Vec<Eml> {
         self.sent += 1;
-        let pw = &self.passwords.iter().find(|(w, _)| w == who).unwrap().1;
-        let raw = message(
-            &format!("{who}@example.org"),
-            &format!("m{}@example.org", self.sent),
-            &format!("SIGNON {who}@race {pw}\n{body}"),
-        );
-        let home = [("SHADOWJUDGE_HOME", self.root.to_str().unwrap())];
-        let r = shadowjudge_at(now, Some(&self.root), &["mail", "ingest"], Some(raw.as_bytes()), &home);
+        let r = mail_in(now, &self.root, "race", &self.passwords, self.sent, who, body);
         assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
         self.outbox.new_mails(&self.root)
     }

@@ -67,3 +67,56 @@ pub fn journal(game_dir: &Path) -> Vec<Entry> {
 pub fn message(from: &str, id: &str, body: &str) -> String {
     format!("From: {from}\r\nTo: judge@example.org\r\nSubject: orders\r\nMessage-ID: <{id}>\r\n\r\n{body}")
 }
+
+/// A small game made by mail's judge: a judge directory (`judge.toml`, `players.txt`),
+/// the game `new NAME --judge . --game KIND --players players.txt EXTRA...` made in it at
+/// `now`, and each player's password from `mail password`. Returns the directory, its
+/// root and the passwords by player name.
+pub fn small_game_by_mail(
+    now: &str,
+    name: &str,
+    kind: &str,
+    players: &str,
+    extra: &[&str],
+) -> (tempfile::TempDir, PathBuf, Vec<(String, String)>) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("judge");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("judge.toml"), "[mail]\naddress = \"judge@example.org\"\n").unwrap();
+    std::fs::write(root.join("players.txt"), players).unwrap();
+    let base = ["new", name, "--judge", ".", "--game", kind, "--players", "players.txt"];
+    judge_cli(now, &root, &[&base[..], extra].concat()).ok();
+    let mut passwords = Vec::new();
+    for who in players.lines().filter_map(|l| l.split(',').next()).map(str::trim).filter(|w| !w.is_empty()) {
+        let out = judge_cli(now, &root, &["mail", "password", name, who]).ok();
+        let pw = out.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().to_string();
+        passwords.push((who.to_string(), pw));
+    }
+    (tmp, root, passwords)
+}
+
+/// Run the judge in a judge directory (`SHADOWJUDGE_HOME` set to it) at `now`.
+pub fn judge_cli(now: &str, root: &Path, args: &[&str]) -> crate::harness::Run {
+    crate::harness::shadowjudge_at(now, Some(root), args, None, &[("SHADOWJUDGE_HOME", root.to_str().unwrap())])
+}
+
+/// `who` signs on to `game` with their password from `passwords` and mails `body`, as
+/// message number `n`; `mail ingest` takes it at `now`.
+pub fn mail_in(
+    now: &str,
+    root: &Path,
+    game: &str,
+    passwords: &[(String, String)],
+    n: usize,
+    who: &str,
+    body: &str,
+) -> crate::harness::Run {
+    let pw = &passwords.iter().find(|(w, _)| w == who).unwrap().1;
+    let raw = message(
+        &format!("{who}@example.org"),
+        &format!("m{n}@example.org"),
+        &format!("SIGNON {who}@{game} {pw}\n{body}"),
+    );
+    let home = [("SHADOWJUDGE_HOME", root.to_str().unwrap())];
+    crate::harness::shadowjudge_at(now, Some(root), &["mail", "ingest"], Some(raw.as_bytes()), &home)
+}

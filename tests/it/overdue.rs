@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use crate::harness::{shadowjudge_at, Run};
-use crate::judge_dir::{message, Outbox};
+use crate::judge_dir::{judge_cli, mail_in, small_game_by_mail, Outbox};
 
 const NOW: &str = "2026-03-01T12:00:00Z";
 const SEED: &str = "0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0";
@@ -230,57 +230,18 @@ struct MailTable {
 
 impl MailTable {
     fn new() -> MailTable {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path().join("judge");
-        std::fs::create_dir_all(&root).unwrap();
-        std::fs::write(root.join("judge.toml"), "[mail]\naddress = \"judge@example.org\"\n").unwrap();
-        std::fs::write(root.join("players.txt"), THREE).unwrap();
-        let mut t = MailTable { _tmp: tmp, root, outbox: Outbox::default(), passwords: Vec::new(), sent: 0 };
-        t.cli(
-            NOW,
-            &[
-                "new",
-                "late",
-                "--judge",
-                ".",
-                "--game",
-                "overdue",
-                "--players",
-                "players.txt",
-                "--seed",
-                SEED,
-                "--option",
-                "rounds=3",
-            ],
-        )
-        .ok();
-        for who in ["ann", "bob", "cat"] {
-            let out = t.cli(NOW, &["mail", "password", "late", who]).ok();
-            let pw = out.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().to_string();
-            t.passwords.push((who.to_string(), pw));
-        }
-        t
+        let extra = ["--seed", SEED, "--option", "rounds=3"];
+        let (tmp, root, passwords) = small_game_by_mail(NOW, "late", "overdue", THREE, &extra);
+        MailTable { _tmp: tmp, root, outbox: Outbox::default(), passwords, sent: 0 }
     }
 
     fn cli(&self, now: &str, args: &[&str]) -> Run {
-        shadowjudge_at(now, Some(&self.root), args, None, &[("SHADOWJUDGE_HOME", self.root.to_str().unwrap())])
+        judge_cli(now, &self.root, args)
     }
 
     fn deliver(&mut self, who: &str, body: &str) {
         self.sent += 1;
-        let pw = &self.passwords.iter().find(|(w, _)| w == who).unwrap().1;
-        let raw = message(
-            &format!("{who}@example.org"),
-            &format!("m{}@example.org", self.sent),
-            &format!("SIGNON {who}@late {pw}\n{body}"),
-        );
-        let r = shadowjudge_at(
-            NOW,
-            Some(&self.root),
-            &["mail", "ingest"],
-            Some(raw.as_bytes()),
-            &[("SHADOWJUDGE_HOME", self.root.to_str().unwrap())],
-        );
+        let r = mail_in(NOW, &self.root, "late", &self.passwords, self.sent, who, body);
         assert_eq!(r.code, 0, "{}", r.stderr);
     }
 

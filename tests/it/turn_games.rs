@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::harness::{shadowjudge_at, Run};
-use crate::judge_dir::{message, Outbox};
+use crate::judge_dir::{judge_cli, mail_in, small_game_by_mail, Outbox};
 
 const NOW: &str = "2026-03-01T12:00:00Z";
 const SEED: &str = "5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed";
@@ -293,57 +293,19 @@ struct MailDuel {
 
 impl MailDuel {
     fn new() -> MailDuel {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path().join("judge");
-        std::fs::create_dir_all(&root).unwrap();
-        std::fs::write(root.join("judge.toml"), "[mail]\naddress = \"judge@example.org\"\n").unwrap();
-        std::fs::write(root.join("players.txt"), "ann, ann@example.org\nbob, bob@example.org\n").unwrap();
-        let mut duel = MailDuel { _tmp: tmp, root, outbox: Outbox::default(), passwords: Vec::new(), sent: 0 };
-        duel.cli(&[
-            "new",
-            "duel",
-            "--judge",
-            ".",
-            "--game",
-            "duplexity",
-            "--players",
-            "players.txt",
-            "--seed",
-            SEED,
-            "--option",
-            "max_rounds=5",
-            "--master",
-            "gm@example.org",
-        ])
-        .ok();
-        for who in ["ann", "bob"] {
-            let out = duel.cli(&["mail", "password", "duel", who]).ok();
-            let pw = out.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().to_string();
-            duel.passwords.push((who.to_string(), pw));
-        }
-        duel
+        let extra = ["--seed", SEED, "--option", "max_rounds=5", "--master", "gm@example.org"];
+        let players = "ann, ann@example.org\nbob, bob@example.org\n";
+        let (tmp, root, passwords) = small_game_by_mail(NOW, "duel", "duplexity", players, &extra);
+        MailDuel { _tmp: tmp, root, outbox: Outbox::default(), passwords, sent: 0 }
     }
 
     fn cli(&self, args: &[&str]) -> Run {
-        shadowjudge_at(NOW, Some(&self.root), args, None, &[("SHADOWJUDGE_HOME", self.root.to_str().unwrap())])
+        judge_cli(NOW, &self.root, args)
     }
 
     fn deliver(&mut self, who: &str, body: &str) -> i32 {
         self.sent += 1;
-        let pw = &self.passwords.iter().find(|(w, _)| w == who).unwrap().1;
-        let raw = message(
-            &format!("{who}@example.org"),
-            &format!("m{}@example.org", self.sent),
-            &format!("SIGNON {who}@duel {pw}\n{body}"),
-        );
-        shadowjudge_at(
-            NOW,
-            Some(&self.root),
-            &["mail", "ingest"],
-            Some(raw.as_bytes()),
-            &[("SHADOWJUDGE_HOME", self.root.to_str().unwrap())],
-        )
-        .code
+        mail_in(NOW, &self.root, "duel", &self.passwords, self.sent, who, body).code
     }
 
     fn status(&self) -> serde_json::Value {
