@@ -11,7 +11,7 @@ use crate::dice::Dice;
 /// Make one random legal input for whoever is awaited (nothing when the game is over).
 /// Returns whether something was done.
 pub fn random_input(g: &mut Duplexity, dice: &mut Dice, rng: &mut impl Rng, log: &mut Log) -> bool {
-    let Some(&who) = g.awaited().first() else { return false };
+    let Some(who) = (0..2u8).find(|p| g.awaits(*p)) else { return false };
     let done = match &g.stage {
         Stage::Setup { .. } => {
             let taken = g.board.pawns().next().map(|(s, _)| s.location());
@@ -32,11 +32,12 @@ pub fn random_input(g: &mut Duplexity, dice: &mut Dice, rng: &mut impl Rng, log:
             g.choose(who, to, None, Vec::new(), dice, log).is_ok()
         }
         Stage::Act { .. } => {
-            let unspent = g.unspent(who);
-            if unspent.is_empty() {
+            let unspent = || g.board.pawns_of(who).filter(|(_, p)| !p.acted).map(|(s, _)| s);
+            let n = unspent().count();
+            if n == 0 {
                 return false;
             }
-            let pawn = unspent[rng.gen_range(0..unspent.len())];
+            let Some(pawn) = unspent().nth(rng.gen_range(0..n)) else { return false };
             let mut actions = Vec::with_capacity(3);
             if rng.gen_bool(0.7) {
                 let way = match rng.gen_range(0..4) {
@@ -108,5 +109,45 @@ mod tests {
             assert!(g.round >= 1 && g.round <= 200, "{}", g.round);
             assert_eq!(g.board.invariant_fault(), None);
         }
+    }
+
+    #[test]
+    fn a_silent_log_changes_nothing_but_the_words() {
+        for n in 0..30u8 {
+            let seed = Seed::from_bytes([n; 32]);
+            let (mut loud_dice, mut quiet_dice) = (Dice::new(seed.clone(), "g", 0), Dice::new(seed, "g", 0));
+            let mut loud_rng = rand_chacha::ChaCha8Rng::seed_from_u64(u64::from(n));
+            let mut quiet_rng = loud_rng.clone();
+            let (mut loud_log, mut quiet_log) = (Log::new(), Log::silent());
+            let settings = Settings { pawn_limit: None, max_rounds: Some(50) };
+            let names = || ["ann".to_string(), "bob".to_string()];
+            let mut loud = Duplexity::new(names(), settings, &mut loud_dice, &mut loud_log);
+            let mut quiet = Duplexity::new(names(), settings, &mut quiet_dice, &mut quiet_log);
+            while loud.ending.is_none() {
+                let done = random_input(&mut loud, &mut loud_dice, &mut loud_rng, &mut loud_log);
+                assert_eq!(random_input(&mut quiet, &mut quiet_dice, &mut quiet_rng, &mut quiet_log), done);
+                if !done {
+                    loud.force(&mut loud_dice, &mut loud_log);
+                    quiet.force(&mut quiet_dice, &mut quiet_log);
+                }
+                assert_eq!(quiet, loud, "game {n}");
+                assert_eq!(quiet_dice.pending_rolls(), loud_dice.pending_rolls(), "the same rolls, purposes and all");
+            }
+            assert_eq!(quiet.ending, loud.ending);
+            assert!(!loud_log.lines.is_empty());
+            assert!(quiet_log.lines.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_silent_log_leaves_the_answers_empty_and_still_says_why_a_line_is_refused() {
+        let mut dice = Dice::new(Seed::from_bytes([3; 32]), "g", 0);
+        let mut g = Duplexity::new(["ann".into(), "bob".into()], Settings::default(), &mut dice, &mut Log::silent());
+        let Stage::Setup { next, .. } = g.stage else { panic!("a new game places pawns") };
+        let p3 = Space::new(Zone::Present, 3).unwrap_or_else(|| unreachable!());
+        assert_eq!(g.clone().place(next, p3, &mut Log::new()), Ok("place P3".to_string()));
+        assert_eq!(g.place(next, p3, &mut Log::silent()), Ok(String::new()));
+        let refused = g.place(1 - next, p3, &mut Log::silent()).unwrap_err();
+        assert!(refused.reason.contains("P3 already holds"), "{}", refused.reason);
     }
 }

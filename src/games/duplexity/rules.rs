@@ -23,7 +23,9 @@ pub const START_ENERGY: u32 = 1;
 pub const MAX_SHIFT: u32 = 4;
 
 /// What happened, told as it happens, one sentence a line. Off: nothing is written (and
-/// nothing formatted), for programs that play many games.
+/// nothing formatted), for programs that play many games; the answers of the typed API
+/// ([`Duplexity::place`], [`Duplexity::bid`], [`Duplexity::activate`],
+/// [`Duplexity::choose`]) are then empty too. Refusals are always written.
 #[derive(Debug, Default)]
 pub struct Log {
     pub lines: Vec<String>,
@@ -48,6 +50,35 @@ macro_rules! say {
             $log.lines.push(format!($($arg)*));
         }
     };
+}
+
+/// The answer to an accepted line, written only when the log listens (see [`Log`]).
+macro_rules! answer {
+    ($log:expr, $($arg:tt)*) => {
+        if $log.off {
+            String::new()
+        } else {
+            format!($($arg)*)
+        }
+    };
+}
+
+/// The parts of an activation's answer, one per action, kept only when the log listens.
+struct Parts {
+    words: bool,
+    list: Vec<String>,
+}
+
+impl Parts {
+    fn new(log: &Log) -> Parts {
+        Parts { words: !log.off, list: Vec::new() }
+    }
+
+    fn push(&mut self, part: impl FnOnce() -> String) {
+        if self.words {
+            self.list.push(part());
+        }
+    }
 }
 
 /// The rules options of one game.
@@ -365,11 +396,16 @@ impl Duplexity {
 
     /// The players whose input the game waits for, in seat order.
     pub fn awaited(&self) -> Vec<u8> {
+        (0..2u8).filter(|p| self.awaits(*p)).collect()
+    }
+
+    /// Whether the game waits for `player`'s input.
+    pub fn awaits(&self, player: u8) -> bool {
         match &self.stage {
-            Stage::Setup { next, .. } => vec![*next],
-            Stage::Bid { bids } => (0..2u8).filter(|p| bids[usize::from(*p)].is_none()).collect(),
-            Stage::Act { turn, .. } => vec![*turn],
-            Stage::Over => Vec::new(),
+            Stage::Setup { next, .. } => *next == player,
+            Stage::Bid { bids } => bids.get(usize::from(player)).is_some_and(|b| b.is_none()),
+            Stage::Act { turn, .. } => *turn == player,
+            Stage::Over => false,
         }
     }
 
@@ -378,10 +414,10 @@ impl Duplexity {
         if self.ending.is_some() {
             return Err(Refusal::new("the game is over"));
         }
-        let awaited = self.awaited();
-        if awaited.contains(&player) {
+        if self.awaits(player) {
             return Ok(());
         }
+        let awaited = self.awaited();
         let waiting: Vec<&str> = awaited.iter().map(|p| self.name(*p)).collect();
         let now = match &self.stage {
             Stage::Setup { .. } => "to place a pawn",
@@ -425,7 +461,7 @@ impl Duplexity {
             // Both pawns are down: the first round begins (Energize, then the bids).
             self.start_round(log);
         }
-        Ok(format!("place {space}"))
+        Ok(answer!(log, "place {space}"))
     }
 
     /// The spaces where `player` may place a pawn now, in board order.
@@ -453,9 +489,9 @@ impl Duplexity {
         bids[usize::from(player)] = Some(bid);
         say!(log, "{} has bid (sealed until both bids are in).", self.name(player));
         Ok(match bid.order {
-            None => format!("bid {}", bid.amount),
-            Some(Order::First) => format!("bid {} first", bid.amount),
-            Some(Order::Second) => format!("bid {} second", bid.amount),
+            None => answer!(log, "bid {}", bid.amount),
+            Some(Order::First) => answer!(log, "bid {} first", bid.amount),
+            Some(Order::Second) => answer!(log, "bid {} second", bid.amount),
         })
     }
 
@@ -478,24 +514,17 @@ impl Duplexity {
             return Err(Refusal::new(format!("your pawn at {} rolled {} and waits for where it goes", p.pawn, p.roll))
                 .hint(format!("to {} or to {}", p.choices[0].location(), p.choices[1].location())));
         }
-        let mine: Vec<String> =
-            self.board.pawns_of(player).filter(|(_, p)| !p.acted).map(|(s, _)| s.to_string()).collect();
-        match self.board.pawn(pawn) {
-            None => {
-                return Err(Refusal::new(format!("there is no pawn at {pawn}"))
-                    .hint(format!("your pawns that can act: {}", mine.join(", "))))
-            }
-            Some(p) if p.owner != player => {
-                return Err(Refusal::new(format!("the pawn at {pawn} is {}'s", self.name(p.owner)))
-                    .hint(format!("your pawns that can act: {}", mine.join(", "))))
-            }
-            Some(p) if p.acted => {
-                return Err(Refusal::new(format!("your pawn at {pawn} has acted this round"))
-                    .hint(format!("your pawns that can act: {}", mine.join(", "))))
-            }
-            Some(_) => {}
+        let refusal = match self.board.pawn(pawn) {
+            None => Some(format!("there is no pawn at {pawn}")),
+            Some(p) if p.owner != player => Some(format!("the pawn at {pawn} is {}'s", self.name(p.owner))),
+            Some(p) if p.acted => Some(format!("your pawn at {pawn} has acted this round")),
+            Some(_) => None,
+        };
+        if let Some(reason) = refusal {
+            let mine: Vec<String> = self.unspent(player).iter().map(|s| s.to_string()).collect();
+            return Err(Refusal::new(reason).hint(format!("your pawns that can act: {}", mine.join(", "))));
         }
-        let mut used: Vec<KindName> = Vec::new();
+        let mut used: Vec<KindName> = Vec::with_capacity(3);
         for a in &actions {
             let k = a.kind();
             if used.contains(&k.into()) {
@@ -509,14 +538,14 @@ impl Duplexity {
         if let Some(p) = self.board.cell_mut(pawn).pawn.as_mut() {
             p.acted = true;
         }
-        let mut parts = Vec::new();
+        let mut parts = Parts::new(log);
         if actions.is_empty() {
-            parts.push("no action".to_string());
+            parts.push(|| "no action".to_string());
             say!(log, "{}'s pawn at {pawn} acts with no action.", self.name(player));
         }
         let waits = self.run_actions(player, pawn, &actions, used, dice, log, &mut parts);
         self.after_activation(player, waits);
-        Ok(format!("pawn {pawn}: {}", parts.join(", ")))
+        Ok(answer!(log, "pawn {pawn}: {}", parts.list.join(", ")))
     }
 
     /// The direction of a Move that waits: `to` a location the roll reaches, then the
@@ -534,16 +563,16 @@ impl Duplexity {
         let Stage::Act { pending: Some(p), .. } = &self.stage else {
             return Err(Refusal::new("no Move of yours waits for a direction"));
         };
-        let p = p.clone();
-        let hint = format!("to {} or to {}", p.choices[0].location(), p.choices[1].location());
+        let hint = || format!("to {} or to {}", p.choices[0].location(), p.choices[1].location());
         if zone.is_some_and(|z| z != p.pawn.zone) {
-            return Err(Refusal::new(format!("a Move stays in its zone: the pawn is at {}", p.pawn)).hint(hint));
+            return Err(Refusal::new(format!("a Move stays in its zone: the pawn is at {}", p.pawn)).hint(hint()));
         }
         let Some(dest) = p.choices.iter().copied().find(|c| c.location() == to) else {
             return Err(
-                Refusal::new(format!("a roll of {} from {} does not reach location {to}", p.roll, p.pawn)).hint(hint)
+                Refusal::new(format!("a roll of {} from {} does not reach location {to}", p.roll, p.pawn)).hint(hint())
             );
         };
+        let p = p.clone();
         let mut used = p.used.clone();
         for a in &more {
             let k = a.kind();
@@ -555,7 +584,8 @@ impl Duplexity {
             }
             used.push(k.into());
         }
-        let mut parts = vec![format!("the pawn at {} moves to {dest}", p.pawn)];
+        let mut parts = Parts::new(log);
+        parts.push(|| format!("the pawn at {} moves to {dest}", p.pawn));
         self.make_move(player, p.pawn, dest, p.roll, log);
         let mut actions = p.rest;
         actions.extend(more);
@@ -564,7 +594,7 @@ impl Duplexity {
         }
         let waits = self.run_actions(player, dest, &actions, used, dice, log, &mut parts);
         self.after_activation(player, waits);
-        Ok(format!("to {}: {}", dest.location(), parts.join(", ")))
+        Ok(answer!(log, "to {}: {}", dest.location(), parts.list.join(", ")))
     }
 
     /// The activation is done (or waits for a direction): whose turn is next.
@@ -590,25 +620,27 @@ impl Duplexity {
         used: Vec<KindName>,
         dice: &mut Dice,
         log: &mut Log,
-        parts: &mut Vec<String>,
+        parts: &mut Parts,
     ) -> Option<PendingMove> {
         for (i, action) in actions.iter().enumerate() {
             if self.board.pawn(at).is_none_or(|p| p.owner != player) {
-                parts.push(format!("{action} not done (the pawn has left the game)"));
+                parts.push(|| format!("{action} not done (the pawn has left the game)"));
                 continue;
             }
             match self.act(player, at, action, dice, log) {
                 Ok(Done::At(s)) if s != at => {
-                    parts.push(format!("{action} (now at {s})"));
+                    parts.push(|| format!("{action} (now at {s})"));
                     at = s;
                 }
-                Ok(Done::At(_)) => parts.push(action.to_string()),
+                Ok(Done::At(_)) => parts.push(|| action.to_string()),
                 Ok(Done::Waits { roll, choices }) => {
-                    parts.push(format!(
-                        "move: rolled {roll}, waiting for `to {}` or `to {}`",
-                        choices[0].location(),
-                        choices[1].location()
-                    ));
+                    parts.push(|| {
+                        format!(
+                            "move: rolled {roll}, waiting for `to {}` or `to {}`",
+                            choices[0].location(),
+                            choices[1].location()
+                        )
+                    });
                     say!(
                         log,
                         "{}'s pawn at {at} rolled {roll} to Move: it can go to {} or {}.",
@@ -625,30 +657,25 @@ impl Duplexity {
                         used,
                     });
                 }
-                Err(reason) => parts.push(format!("{action} refused: {reason}")),
+                Err(reason) => parts.push(|| format!("{action} refused: {reason}")),
             }
         }
         None
     }
 
     /// One action of the pawn at `at`. `Ok` with where the pawn is after it.
-    fn act(&mut self, player: u8, at: Space, action: &Action, dice: &mut Dice, log: &mut Log) -> Result<Done, String> {
+    fn act(&mut self, player: u8, at: Space, action: &Action, dice: &mut Dice, log: &mut Log) -> Result<Done, Unable> {
         match action {
             Action::Shift { by } => {
                 let cost = by.unsigned_abs();
                 if !(1..=MAX_SHIFT).contains(&cost) {
-                    return Err(format!("a Shift spends 1 to {MAX_SHIFT} energy, one zone each"));
+                    return Err(Unable::ShiftSize);
                 }
                 let energy = self.energy(player);
                 if energy < cost {
-                    return Err(format!("a Shift of {cost} costs {cost} energy and you have {energy}"));
+                    return Err(Unable::ShiftCost { cost, energy });
                 }
-                let Some(zone) = at.zone.shifted(*by) else {
-                    return Err(format!(
-                        "it would leave the board ({at} is in the {}; the board runs from the Distant Past to the Far Future)",
-                        at.zone.name()
-                    ));
-                };
+                let Some(zone) = at.zone.shifted(*by) else { return Err(Unable::OffBoard { at }) };
                 *self.energy_mut(player) -= cost;
                 let to = at.in_zone(zone);
                 say!(log, "{}'s pawn at {at} shifts {by:+} to {to} ({cost} energy).", self.name(player));
@@ -688,11 +715,11 @@ impl Duplexity {
             }
             Action::Alter { zone, add, token } => {
                 if *zone == at.zone {
-                    return Err(format!("Alter works in another zone than the pawn's own ({})", at.zone.code()));
+                    return Err(Unable::AlterOwnZone { zone: at.zone });
                 }
                 let energy = self.energy(player);
                 if energy < 1 {
-                    return Err("Alter costs 1 energy and you have none".into());
+                    return Err(Unable::AlterEnergy);
                 }
                 let target = at.in_zone(*zone);
                 let cell = self.board.cell(target);
@@ -701,7 +728,7 @@ impl Duplexity {
                     Token::Haven => cell.havens,
                 };
                 if !*add && there == 0 {
-                    return Err(format!("there is no {} at {target}", token.name()));
+                    return Err(Unable::NoToken { token: *token, at: target });
                 }
                 *self.energy_mut(player) -= 1;
                 if *add {
@@ -1026,16 +1053,18 @@ impl Duplexity {
                 dice.roll(10, format!("the Future: {}s (d10)", token.name())),
                 dice.roll(12, format!("the Future: {}s (d12)", token.name())),
             ];
-            let landed: Vec<String> =
-                rolls.iter().filter_map(|r| Space::new(Zone::FarFuture, *r as u8)).map(|s| s.to_string()).collect();
-            say!(
-                log,
-                "The Future: the d10 and d12 roll {} and {} for {}s: {}.",
-                rolls[0],
-                rolls[1],
-                token.name(),
-                if landed.is_empty() { "none appears".to_string() } else { format!("at {}", landed.join(" and ")) }
-            );
+            if !log.off {
+                let landed: Vec<String> =
+                    rolls.iter().filter_map(|r| Space::new(Zone::FarFuture, *r as u8)).map(|s| s.to_string()).collect();
+                say!(
+                    log,
+                    "The Future: the d10 and d12 roll {} and {} for {}s: {}.",
+                    rolls[0],
+                    rolls[1],
+                    token.name(),
+                    if landed.is_empty() { "none appears".to_string() } else { format!("at {}", landed.join(" and ")) }
+                );
+            }
             for r in rolls {
                 if let Some(s) = Space::new(Zone::FarFuture, r as u8) {
                     match token {
@@ -1108,6 +1137,38 @@ impl Duplexity {
             }
             Stage::Over if self.ending.is_none() => Some("the game is over but has no ending".into()),
             _ => None,
+        }
+    }
+}
+
+/// Why one action of an activation is not done (the activation goes on without it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Unable {
+    ShiftSize,
+    ShiftCost { cost: u32, energy: u32 },
+    OffBoard { at: Space },
+    AlterOwnZone { zone: Zone },
+    AlterEnergy,
+    NoToken { token: Token, at: Space },
+}
+
+impl std::fmt::Display for Unable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unable::ShiftSize => write!(f, "a Shift spends 1 to {MAX_SHIFT} energy, one zone each"),
+            Unable::ShiftCost { cost, energy } => {
+                write!(f, "a Shift of {cost} costs {cost} energy and you have {energy}")
+            }
+            Unable::OffBoard { at } => write!(
+                f,
+                "it would leave the board ({at} is in the {}; the board runs from the Distant Past to the Far Future)",
+                at.zone.name()
+            ),
+            Unable::AlterOwnZone { zone } => {
+                write!(f, "Alter works in another zone than the pawn's own ({})", zone.code())
+            }
+            Unable::AlterEnergy => write!(f, "Alter costs 1 energy and you have none"),
+            Unable::NoToken { token, at } => write!(f, "there is no {} at {at}", token.name()),
         }
     }
 }
