@@ -568,11 +568,15 @@ fn fallback_differences(name: &str) -> Vec<(String, bool, bool)> {
         .collect()
 }
 
-/// DATC 4.A.3 read as DATC v2 did: the land route when no convoy route was ordered.
-/// Of the 6.G cases only 6.G.8 changes: the army in Belgium, ordered via a convoy that
-/// is not there, moves to Holland over land (DATC v2's result; the default fails it).
+/// DATC 4.A.3 read as DATC v2 did: the land route is the fallback of the convoy route,
+/// when no complete route was ordered and when the convoy is disrupted. Of the 6.G cases
+/// three change (DATC v3.1 names them as the cases where the fallback decides): 6.G.8
+/// (the convoy is not there: Belgium goes to Holland over land), 6.G.11 and its explicit
+/// variant (the convoy works only if the army goes over land: its attack cuts Norway's
+/// support, the North Sea fleet fails, Skagerrak convoys, the army reaches Norway), and
+/// 6.G.20 (the convoying fleet is dislodged: Picardy reaches Belgium over land).
 #[test]
-fn datc_6_g_the_older_fallback_changes_only_6_g_8() {
+fn datc_6_g_the_older_fallback_changes_6_g_8_6_g_11_and_6_g_20() {
     let mut changed = Vec::new();
     let mut names: Vec<String> =
         cases::<Case>("6g").into_iter().filter(|c| c.edition == "2023").map(|c| c.name).collect();
@@ -583,31 +587,48 @@ fn datc_6_g_the_older_fallback_changes_only_6_g_8() {
             changed.push(format!("{name}: {order}: {default} -> {fallback}"));
         }
     }
-    assert_eq!(changed, ["t6g08_explicit_convoy_that_isnt_there: FRA: A bel -> hol via Convoy: false -> true"]);
+    assert_eq!(
+        changed,
+        [
+            "t6g08_explicit_convoy_that_isnt_there: FRA: A bel -> hol via Convoy: false -> true",
+            "t6g11_a_convoy_to_an_adjacent_place_with_a_paradox: ENG: F nwy Supports F nth -> ska: true -> false",
+            "t6g11_a_convoy_to_an_adjacent_place_with_a_paradox: ENG: F nth -> ska: true -> false",
+            "t6g11_a_convoy_to_an_adjacent_place_with_a_paradox: RUS: A swe -> nwy: false -> true",
+            "t6g11_a_convoy_to_an_adjacent_place_with_a_paradox: RUS: F ska convoys swe -> nwy: false -> true",
+            "t6g11_variant_an_explicit_convoy_to_an_adjacent_place_with_a_paradox: ENG: F nwy Supports F nth -> ska: true -> false",
+            "t6g11_variant_an_explicit_convoy_to_an_adjacent_place_with_a_paradox: ENG: F nth -> ska: true -> false",
+            "t6g11_variant_an_explicit_convoy_to_an_adjacent_place_with_a_paradox: RUS: A swe -> nwy via Convoy: false -> true",
+            "t6g11_variant_an_explicit_convoy_to_an_adjacent_place_with_a_paradox: RUS: F ska convoys swe -> nwy: false -> true",
+            "t6g20_explicit_convoy_to_adjacent_province_disrupted: FRA: A pic -> bel via convoy: false -> true",
+        ]
+    );
 }
 
-/// 6.G.11 and 6.G.20 have a complete convoy route that fails (a paradox, a dislodged
-/// fleet): DATC v2 keeps the convoy route there, so the army does not move and the
-/// fleet in Skagerrak is dislodged, as with the default.
-#[test]
-fn datc_6_g_11_and_6_g_20_keep_the_disrupted_route_under_the_older_fallback() {
+/// The units dislodged in a 6.G case (2023 edition) under `rulebook`, by province.
+fn dislodged_in(name: &str, rulebook: &Rulebook) -> Vec<String> {
     let map = Map::standard();
+    let case =
+        cases::<Case>("6g").into_iter().find(|c| c.name == name && c.edition == "2023").expect("case in the data");
+    let units: Vec<Unit> = case.units.iter().map(|u| unit(&map, u)).collect();
+    let (_, result) = adjudicate(&map, &units, &case.orders, rulebook);
+    result.dislodged.iter().map(|d| map.province(map.province_of(d.dislodgement.unit.region)).key.clone()).collect()
+}
+
+/// The positions DATC v2's fallback gives where the readings differ: in 6.G.11 the
+/// fleet in Norway is dislodged, not the one in Skagerrak (the default dislodges
+/// Skagerrak); in 6.G.20 the English fleet is dislodged under both, and only the
+/// fallback moves the army to Belgium (checked above), with no unit dislodged there.
+#[test]
+fn datc_6_g_11_and_6_g_20_dislodge_as_in_datc_v2_under_the_older_fallback() {
     let fallback = Rulebook { adjacent_convoy: Some(AdjacentConvoy::LandIfNoConvoyRoute), ..Rulebook::default() };
-    for name in
-        ["t6g11_a_convoy_to_an_adjacent_place_with_a_paradox", "t6g20_explicit_convoy_to_adjacent_province_disrupted"]
-    {
-        let case = cases::<Case>("6g").into_iter().find(|c| c.name == name).expect("case in the data");
-        let units: Vec<Unit> = case.units.iter().map(|u| unit(&map, u)).collect();
-        let (phase, result) = adjudicate(&map, &units, &case.orders, &fallback);
-        let failures = unexpected_results(&map, &units, &case.orders, &phase, &result);
-        assert!(failures.is_empty(), "{name}: {failures:?}");
-        if name.starts_with("t6g11") {
-            let dislodged: Vec<&str> = result
-                .dislodged
-                .iter()
-                .map(|d| map.province(map.province_of(d.dislodgement.unit.region)).key.as_str())
-                .collect();
-            assert_eq!(dislodged, ["ska"]);
-        }
+    for name in [
+        "t6g11_a_convoy_to_an_adjacent_place_with_a_paradox",
+        "t6g11_variant_an_explicit_convoy_to_an_adjacent_place_with_a_paradox",
+    ] {
+        assert_eq!(dislodged_in(name, &Rulebook::default()), ["ska"], "{name}");
+        assert_eq!(dislodged_in(name, &fallback), ["nwy"], "{name}");
     }
+    let name = "t6g20_explicit_convoy_to_adjacent_province_disrupted";
+    assert_eq!(dislodged_in(name, &Rulebook::default()), ["eng"]);
+    assert_eq!(dislodged_in(name, &fallback), ["eng"]);
 }
