@@ -2,8 +2,10 @@
 //! timed test). The directory is built once, outside the timing: `judge.toml` and 2,000
 //! games of seven players each, created at one instant whose deadlines are days away.
 //! Each iteration runs `tick_judge`, the function behind `shadowjudge mail tick`, in this
-//! process at that instant: every game is opened, looked at and left alone, and no mail
-//! is due. `cargo bench --bench tick`.
+//! process at that instant: no mail is due and every game is left alone. The first tick
+//! (criterion's warm-up) opens every game in full and keeps its glance (`glance.json`);
+//! the ticks measured pass over each game at a glance, as a judge's every tick after the
+//! first does for a game nobody touched. `cargo bench --bench tick`.
 
 use chrono::{TimeZone, Utc};
 use criterion::{criterion_group, criterion_main, Criterion};

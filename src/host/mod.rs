@@ -429,6 +429,9 @@ impl JudgeHost {
         let mut done = Vec::new();
         for name in names {
             let Some((name, path)) = self.game_dir(&name) else { continue };
+            if session::read_glance(&path).is_some_and(|g| !g.owed) {
+                continue;
+            }
             if matches!(turn_session::kind_of(&path), Ok(Some(_))) {
                 match turn::mail_reports(&name, &path, wait, send) {
                     Ok(lines) => done.extend(lines),
@@ -542,6 +545,9 @@ impl JudgeHost {
         for name in self.game_names() {
             let log = logs.entry(name.clone()).or_default();
             let path = self.games.join(&name);
+            if idle_at_a_glance(&name, &path, now, log) {
+                continue;
+            }
             if matches!(turn_session::kind_of(&path), Ok(Some(_))) {
                 match turn::tick(&name, &path, now, log) {
                     Ok((lines, mails, processed)) => {
@@ -566,6 +572,9 @@ impl JudgeHost {
                     continue;
                 }
             };
+            let missing = missing_powers(&g.game);
+            // Only a cache for the next tick: if it cannot be kept, that tick opens the game.
+            let _ = g.keep_glance(missing.clone());
             let state = &g.game.state;
             let (Some(deadline), None) = (state.deadline, &state.end) else {
                 // Paused, run by hand or over: nothing to do, but the tick did look, so a
@@ -573,7 +582,6 @@ impl JudgeHost {
                 log.last_tick = Some(now);
                 continue;
             };
-            let missing = missing_powers(&g.game);
             let phase_code = state.phase.code();
             let clock = GameClock { game: &name, phase: &phase_code, deadline, paused: false, missing: &missing };
             if deadline > now && g.may_process_early(state.phase) {
@@ -672,6 +680,28 @@ impl JudgeHost {
         });
         Ok(format!("{power_name} is now played by {address}; a new password was mailed there."))
     }
+}
+
+/// Whether the game's glance ([`session::Glance`], kept by an earlier tick) shows that
+/// nothing is due at `now`: no deadline (paused, over), or a deadline that the plan leaves
+/// alone and no early processing. Then the log is kept as a full look would keep it.
+/// `false` when there is no fresh glance or something may be due: open the game in full.
+fn idle_at_a_glance(name: &str, path: &Path, now: DateTime<Utc>, log: &mut TickLog) -> bool {
+    let Some(glance) = session::read_glance(path) else { return false };
+    let (Some(deadline), false) = (glance.deadline, glance.over) else {
+        log.last_tick = Some(now);
+        return true;
+    };
+    if glance.early && deadline > now {
+        return false;
+    }
+    let phase = glance.phase.code();
+    let clock = GameClock { game: name, phase: &phase, deadline, paused: false, missing: &glance.missing };
+    if !plan_tick(now, &clock, log, &glance.deadlines).is_empty() {
+        return false;
+    }
+    log.record(now, &clock, &[]);
+    true
 }
 
 /// Everything one `mail tick` does over the judge directory `home`: under the tick lock,
