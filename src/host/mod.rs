@@ -1138,8 +1138,12 @@ impl GameHost for JudgeHost {
     }
 
     fn set_wait(&mut self, who: &Identity, wait: bool, now: DateTime<Utc>) -> Result<String, HostError> {
-        if self.turn_game(&who.game).is_some() {
-            return Err(HostError("a small game moves on as soon as every answer is in; it has no `wait`".into()));
+        if let Some((name, path)) = self.turn_game(&who.game) {
+            let (said, went_on) = turn::set_wait(&path, who, wait, now)?;
+            if went_on {
+                self.owes_mail(name);
+            }
+            return Ok(said);
         }
         let mut g = self.read(&who.game)?;
         let power = power_of(&g.game, who)?;
