@@ -573,10 +573,11 @@ impl JudgeHost {
                 }
             };
             let missing = missing_powers(&g.game);
-            // Only a cache for the next tick: if it cannot be kept, that tick opens the game.
-            let _ = g.keep_glance(missing.clone());
+            // The glance is kept for a game the tick leaves alone, and only a cache: if it
+            // cannot be kept, the next tick opens the game in full.
             let state = &g.game.state;
             let (Some(deadline), None) = (state.deadline, &state.end) else {
+                let _ = g.keep_glance(missing);
                 // Paused, run by hand or over: nothing to do, but the tick did look, so a
                 // later deadline is not mistaken for one that passed during an outage.
                 log.last_tick = Some(now);
@@ -596,6 +597,9 @@ impl JudgeHost {
                 }
             }
             let actions = plan_tick(now, &clock, log, &g.game.settings.deadlines);
+            if actions.is_empty() {
+                let _ = g.keep_glance(missing.clone());
+            }
             let contacts = Self::contacts_of(&g.game);
             for action in &actions {
                 match action {
