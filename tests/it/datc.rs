@@ -632,3 +632,45 @@ fn datc_6_g_11_and_6_g_20_dislodge_as_in_datc_v2_under_the_older_fallback() {
     assert_eq!(dislodged_in(name, &Rulebook::default()), ["eng"]);
     assert_eq!(dislodged_in(name, &fallback), ["eng"]);
 }
+
+/// Under the older fallback an army whose convoy is disrupted moves as a land move, with
+/// head-to-head battles, in the same resolution: 6.G.20 with an English army in Belgium
+/// ordered to Picardy. The convoy disrupted, the armies meet head to head and Picardy
+/// (supported) dislodges Belgium; with the convoy intact they pass each other and swap.
+#[test]
+fn a_move_that_falls_back_to_land_meets_the_opposite_move_head_to_head() {
+    let map = Map::standard();
+    let fallback = Rulebook { adjacent_convoy: Some(AdjacentConvoy::LandIfNoConvoyRoute), ..Rulebook::default() };
+    let mut case = cases::<Case>("6g")
+        .into_iter()
+        .find(|c| c.name == "t6g20_explicit_convoy_to_adjacent_province_disrupted" && c.edition == "2023")
+        .expect("case in the data");
+    case.units.push(
+        serde_json::from_value(serde_json::json!({"power": "england", "type": "A", "place": "bel", "coast": null}))
+            .unwrap(),
+    );
+    case.orders.push(
+        serde_json::from_value(serde_json::json!({"text": "ENG: A bel -> pic", "power": "england", "unit_type": "A",
+            "place": "bel", "coast": null, "kind": "move", "to": "pic", "to_coast": null, "via_convoy": false,
+            "expect": null}))
+        .unwrap(),
+    );
+    let outcome = |orders: &[OrderData]| {
+        let units: Vec<Unit> = case.units.iter().map(|u| unit(&map, u)).collect();
+        let (phase, result) = adjudicate(&map, &units, orders, &fallback);
+        let moved: Vec<bool> =
+            phase.written.iter().map(|w| w.as_ref().is_ok_and(|&i| result.outcomes[i].succeeded)).collect();
+        let mut dislodged: Vec<String> = result
+            .dislodged
+            .iter()
+            .map(|d| map.province(map.province_of(d.dislodgement.unit.region)).key.clone())
+            .collect();
+        dislodged.sort();
+        let by_text = |t: &str| moved[orders.iter().position(|o| o.text == t).expect("the order")];
+        (by_text("FRA: A pic -> bel via convoy"), by_text("ENG: A bel -> pic"), dislodged)
+    };
+    assert_eq!(outcome(&case.orders), (true, false, vec!["bel".to_string(), "eng".to_string()]));
+    // The Channel fleet not attacked: the convoy works and the two armies swap.
+    let intact: Vec<OrderData> = case.orders.iter().filter(|o| o.text != "FRA: F bre -> eng").cloned().collect();
+    assert_eq!(outcome(&intact), (true, true, Vec::<String>::new()));
+}
