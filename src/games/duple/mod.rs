@@ -628,7 +628,7 @@ impl Duple {
         let a = &c.answers[Self::candidate(c)?];
         let ch = a.challenge.as_ref()?;
         let counted = self.state.rules.challenges == Settle::Vote && !ch.voters.is_empty();
-        (counted && a.ruling.is_none() && !a.window_closed).then(|| ch.votes.len() == ch.voters.len())
+        (counted && a.ruling.is_none() && !a.window_closed).then_some(ch.votes.len() == ch.voters.len())
     }
 
     /// The answer under consideration (announced, not out).
