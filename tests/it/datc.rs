@@ -7,7 +7,7 @@
 
 use serde::Deserialize;
 use shadowjudge::judge::rulebook::AdjacentConvoy;
-use shadowjudge::judge::{Edition, Rulebook, Unit};
+use shadowjudge::judge::{Edition, MovementResult, Rulebook, Unit};
 use shadowjudge::map::Map;
 
 use crate::datc_common::{adjudicate, cases, kind, place, unexpected_results, unit, OrderData, UnitData};
@@ -41,12 +41,7 @@ fn run_case(file: &str, name: &str, edition: &str) {
     let (phase, result) = adjudicate(&map, &units, &case.orders, &rulebook);
     let mut failures = unexpected_results(&map, &units, &case.orders, &phase, &result);
     if let Some(expected) = &case.dislodged {
-        let mut got: Vec<String> = result
-            .dislodged
-            .iter()
-            .map(|d| map.province(map.province_of(d.dislodgement.unit.region)).key.clone())
-            .collect();
-        got.sort();
+        let got = dislodged_provinces(&map, &result);
         if &got != expected {
             failures.push(format!("dislodged: expected {expected:?}, got {got:?}"));
         }
@@ -611,7 +606,18 @@ fn dislodged_in(name: &str, rulebook: &Rulebook) -> Vec<String> {
         cases::<Case>("6g").into_iter().find(|c| c.name == name && c.edition == "2023").expect("case in the data");
     let units: Vec<Unit> = case.units.iter().map(|u| unit(&map, u)).collect();
     let (_, result) = adjudicate(&map, &units, &case.orders, rulebook);
-    result.dislodged.iter().map(|d| map.province(map.province_of(d.dislodgement.unit.region)).key.clone()).collect()
+    dislodged_provinces(&map, &result)
+}
+
+/// The provinces of the units a movement result dislodged, sorted.
+fn dislodged_provinces(map: &Map, result: &MovementResult) -> Vec<String> {
+    let mut got: Vec<String> = result
+        .dislodged
+        .iter()
+        .map(|d| map.province(map.province_of(d.dislodgement.unit.region)).key.clone())
+        .collect();
+    got.sort();
+    got
 }
 
 /// The positions DATC v2's fallback gives where the readings differ: in 6.G.11 the
@@ -660,12 +666,7 @@ fn a_move_that_falls_back_to_land_meets_the_opposite_move_head_to_head() {
         let (phase, result) = adjudicate(&map, &units, orders, &fallback);
         let moved: Vec<bool> =
             phase.written.iter().map(|w| w.as_ref().is_ok_and(|&i| result.outcomes[i].succeeded)).collect();
-        let mut dislodged: Vec<String> = result
-            .dislodged
-            .iter()
-            .map(|d| map.province(map.province_of(d.dislodgement.unit.region)).key.clone())
-            .collect();
-        dislodged.sort();
+        let dislodged = dislodged_provinces(&map, &result);
         let by_text = |t: &str| moved[orders.iter().position(|o| o.text == t).expect("the order")];
         (by_text("FRA: A pic -> bel via convoy"), by_text("ENG: A bel -> pic"), dislodged)
     };
