@@ -716,7 +716,7 @@ impl OpenGame {
             Err(e) => return Err(e.into()),
         };
         if lock.stamp(&GLANCE_STAMPED)? == *stamp {
-            lock.write_side(GLANCE_FILE, &glance)?;
+            lock.write_cache_side(GLANCE_FILE, &glance)?;
         }
         Ok(())
     }

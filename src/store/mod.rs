@@ -563,6 +563,19 @@ impl GameLock {
         write_atomic(&path, &bytes)
     }
 
+    /// Replaces the side file `name` atomically with `value`, not durably: for a cache
+    /// that a reader checks and can do without (a crash may leave the old one or an empty
+    /// one, which does not parse and so reads as an error: treat it as none).
+    pub fn write_cache_side<T: Serialize>(&self, name: &str, value: &T) -> Result<(), StoreError> {
+        let path = self.dir.file(name);
+        if !side_name_ok(name) {
+            return Err(bad_name(path, "side file"));
+        }
+        let bytes = serde_json::to_vec(value)
+            .map_err(|e| StoreError::Serialize { path: path.clone(), message: e.to_string() })?;
+        atomic::write_atomic_unsynced(&path, &bytes)
+    }
+
     /// Replaces `game.toml` atomically.
     /// The file keeps its comments and layout: only the values that changed are written
     /// anew (see [`merge_settings`]).

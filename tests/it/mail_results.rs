@@ -611,6 +611,11 @@ fn an_idle_game_is_passed_over_at_a_glance_and_every_change_is_seen() {
     assert_eq!(glance.missing, ["Germany", "Italy"]);
     assert!(!glance.owed && !glance.early && !glance.over);
     assert_eq!(tick_judge(&home, before, &mut nothing).unwrap(), Vec::<String>::new());
+    // A glance a crash left empty (it is not synced) is none: the game is opened again.
+    std::fs::write(j.game().join(session::GLANCE_FILE), "").unwrap();
+    assert!(session::read_glance(&j.game()).is_none());
+    assert_eq!(tick_judge(&home, before, &mut nothing).unwrap(), Vec::<String>::new());
+    assert!(session::read_glance(&j.game()).is_some(), "kept again");
     // A journal cut short (state.json ahead of it): the glance is stale, the game opened.
     let journal = j.journal_text();
     let first_line = journal.split_inclusive('\n').next().unwrap().to_string();
