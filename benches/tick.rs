@@ -2,11 +2,15 @@
 //! timed test). The directory is built once, outside the timing: `judge.toml` and 2,000
 //! games of seven players each, created at one instant whose deadlines are days away.
 //! Each iteration runs `tick_judge`, the function behind `shadowjudge mail tick`, in this
-//! process at that instant: every game is opened, looked at and left alone, and no mail
-//! is due. `cargo bench --bench tick`.
+//! process at that instant: no mail is due and every game is left alone. The first tick
+//! (criterion's warm-up) opens every game in full and keeps its glance (`glance.json`);
+//! the ticks measured pass over each game at a glance, as a judge's every tick after the
+//! first does for a game nobody touched. `first_look` measures the tick that has no
+//! glance to go by (each game's `glance.json` removed before it, outside the timing):
+//! every game opened in full and its glance kept. `cargo bench --bench tick`.
 
 use chrono::{TimeZone, Utc};
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use shadowjudge::game::session;
 use shadowjudge::game::settings::{Player, Settings, VariantKind};
 use shadowjudge::game::state::GameState;
@@ -53,6 +57,21 @@ fn tick(c: &mut Criterion) {
             let done = tick_judge(&home, now, &mut |_| panic!("an idle tick sends no mail")).expect("the tick");
             assert!(done.iter().all(|l| !l.contains("not read")), "{done:?}");
         })
+    });
+    group.bench_function("2000_idle_standard_games_first_look", |b| {
+        b.iter_batched(
+            || {
+                for game in std::fs::read_dir(home.games_dir()).expect("the games") {
+                    let glance = game.expect("a game").path().join(session::GLANCE_FILE);
+                    std::fs::remove_file(glance).expect("its glance");
+                }
+            },
+            |()| {
+                let done = tick_judge(&home, now, &mut |_| panic!("an idle tick sends no mail")).expect("the tick");
+                assert!(done.iter().all(|l| !l.contains("not read")), "{done:?}");
+            },
+            BatchSize::PerIteration,
+        )
     });
     group.finish();
 }

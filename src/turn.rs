@@ -153,6 +153,26 @@ pub trait TurnGame: std::fmt::Debug + Send {
         Vec::new()
     }
 
+    /// Whether the step under way takes its input from several players together and goes
+    /// on once all of it is in (Duplexity's sealed bids). Such a step follows the game's
+    /// early-processing option (`[deadlines] early`) and the players' `wait`: see
+    /// [`TurnGame::set_hold`]. A step that awaits one player's move is not one. Default:
+    /// the game has no such step.
+    fn awaits_together(&self) -> bool {
+        false
+    }
+
+    /// Whether to hold such a step once all its input is in (`true`: it waits for its
+    /// deadline, where [`TurnGame::force`] carries it on) or let it go on at once. The
+    /// layer sets it before every call that may go on; it is not part of the saved state.
+    fn set_hold(&mut self, _hold: bool) {}
+
+    /// Whether a step that takes input together has all of it in and is held (for
+    /// [`TurnGame::advance`] with the hold off, or the deadline).
+    fn held(&self) -> bool {
+        false
+    }
+
     /// Lines from the game master (`uphold`, `reject`), for games where the master rules
     /// on something. By default the master has no lines: each is refused.
     fn master(&mut self, text: &str, _ctx: &mut TurnContext<'_>) -> TurnAck {

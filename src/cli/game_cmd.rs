@@ -72,7 +72,8 @@ pub struct SubmitArgs {
     #[arg(long, required_unless_present = "player", conflicts_with = "player")]
     pub power: Option<String>,
     /// Small games: the player whose turn file it is (their name in the players file, or
-    /// `master` for the game master's lines).
+    /// `master` for the game master's lines). A line `wait` holds a step that takes every
+    /// player's input together (the bids) to its deadline; `nowait` takes it back.
     #[arg(long)]
     pub player: Option<String>,
     /// Small games: when the turn counts as received (RFC 3339; default: now).

@@ -327,6 +327,11 @@ pub fn describe_turn_entry(entry: &TurnEntry) -> String {
         TurnEntry::RolledBack { to_round, .. } => format!("rolled back to the start of round {to_round}"),
         TurnEntry::DeadlineSet { deadline } => format!("deadline set: {}", deadline_text(*deadline)),
         TurnEntry::Revealed { seed } => format!("seed revealed: {seed}"),
+        TurnEntry::Wait { player, wait: true } => format!("{player} waits for the deadline"),
+        TurnEntry::Wait { player, wait: false } => format!("{player} no longer waits"),
+        TurnEntry::Released { step } => {
+            format!("every input in and nobody waiting: went on early; {} roll(s)", step.rolls.len())
+        }
     }
 }
 

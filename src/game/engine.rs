@@ -236,6 +236,25 @@ impl Game {
         missing
     }
 
+    /// A power's Shadow Worlds Winter over both boards with these orders, as the
+    /// adjudication would settle it now (acknowledgements and previews).
+    fn shadow_power_winter<'a>(
+        &self,
+        power: PowerId,
+        mine: impl Iterator<Item = &'a StoredOrder>,
+    ) -> shadow::PowerWinter {
+        let orders: Vec<WinterOrder> = mine.map(|o| WinterOrder { board: Some(o.board), order: o.order }).collect();
+        let (a, b) = (&self.state.boards[0], &self.state.boards[1]);
+        shadow::adjudicate_power_winter(
+            &self.map,
+            power,
+            [&a.units, &b.units],
+            [&a.ownership, &b.ownership],
+            &orders,
+            self.settings.rules.civil_disorder(),
+        )
+    }
+
     /// What a power's Winter orders so far leave undone, as the adjudication would settle
     /// it now: builds not ordered (waived; in a standard game only as many as it still has
     /// vacant owned home centers for) and removals not ordered (civil disorder chooses
@@ -271,17 +290,7 @@ impl Game {
                 (waived.min(sites), vec![(None, removals)])
             }
             VariantKind::ShadowWorlds => {
-                let orders: Vec<WinterOrder> =
-                    mine.map(|o| WinterOrder { board: Some(o.board), order: o.order }).collect();
-                let (a, b) = (&self.state.boards[0], &self.state.boards[1]);
-                let w = shadow::adjudicate_power_winter(
-                    &self.map,
-                    power,
-                    [&a.units, &b.units],
-                    [&a.ownership, &b.ownership],
-                    &orders,
-                    self.settings.rules.civil_disorder(),
-                );
+                let w = self.shadow_power_winter(power, mine);
                 let waived_by_order = w.orders.iter().filter(|(_, o)| matches!(o, WinterOutcome::Waived)).count();
                 let on = |board: Board| {
                     w.civil_disorder
@@ -496,17 +505,7 @@ impl Game {
         let mine: Vec<&StoredOrder> = self.state.orders.iter().filter(|o| o.power == power).collect();
         match self.settings.variant {
             VariantKind::ShadowWorlds => {
-                let orders: Vec<WinterOrder> =
-                    mine.iter().map(|o| WinterOrder { board: Some(o.board), order: o.order }).collect();
-                let (a, b) = (&self.state.boards[0], &self.state.boards[1]);
-                let w = shadow::adjudicate_power_winter(
-                    &self.map,
-                    power,
-                    [&a.units, &b.units],
-                    [&a.ownership, &b.ownership],
-                    &orders,
-                    self.settings.rules.civil_disorder(),
-                );
+                let w = self.shadow_power_winter(power, mine.iter().copied());
                 w.orders.iter().map(|(_, o)| (o.is_accepted(), o.describe(&self.map))).collect()
             }
             VariantKind::Standard => {

@@ -26,12 +26,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::engine::{Acknowledgement, Game};
 use crate::game::journal::{self, Entry};
+use crate::game::schedule::DeadlinePolicy;
 use crate::game::settings::Settings;
 use crate::game::state::GameState;
 use crate::map::{Map, PowerId};
 use crate::phase::Phase;
 use crate::report::PhaseReport;
-use crate::store::{GameDir, GameLock, StoreError, TaskLock};
+use crate::store::{FileStamp, GameDir, GameLock, StoreError, TaskLock};
 
 /// The side file recording which adjudications' results were mailed, and to whom.
 pub const MAILED_FILE: &str = "mailed.json";
@@ -136,6 +137,45 @@ pub struct OpenGame {
     cache_behind: Option<u64>,
     /// The inbound-message tags of the journal's entries (see [`crate::store::with_message`]).
     pub messages: HashSet<String>,
+    /// The files of [`GLANCE_STAMPED`] as they were just before this game was read
+    /// (`None` once this `OpenGame` has changed the game, or if they could not be read).
+    stamp: Option<Vec<FileStamp>>,
+}
+
+/// The side file that lets the mail tick pass over an idle game without opening it.
+pub const GLANCE_FILE: &str = "glance.json";
+
+/// The files a [`Glance`] is stamped with: a change to any of them makes it stale.
+const GLANCE_STAMPED: [&str; 5] =
+    [crate::store::SETTINGS_FILE, crate::store::JOURNAL_FILE, crate::store::STATE_FILE, MAILED_FILE, MAP_FILE];
+
+/// `glance.json`: what the mail tick needs of a game to see that nothing is due, kept
+/// beside it with the stamps of the files it was read from. Only a cache, written under
+/// the lock and only while those files are as they were read: any change to the game
+/// (journal, state, settings, `mailed.json`) leaves it stale, and a stale glance is never
+/// used; the game is opened in full, with every check of a full open.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Glance {
+    pub stamp: Vec<FileStamp>,
+    pub phase: Phase,
+    pub deadline: Option<DateTime<Utc>>,
+    pub over: bool,
+    /// The powers that still owe complete orders (their names).
+    pub missing: Vec<String>,
+    /// The phase may be processed early now ([`OpenGame::may_process_early`]).
+    pub early: bool,
+    /// Results are owed by mail ([`OpenGame::results_owed`]).
+    pub owed: bool,
+    pub deadlines: DeadlinePolicy,
+}
+
+/// The game's glance, if it was kept and the game has not changed since. `None` when
+/// there is none or it is stale (or unreadable): open the game in full.
+pub fn read_glance(path: &Path) -> Option<Glance> {
+    let dir = GameDir::open_for_reading(path).ok()?;
+    let glance: Glance = dir.read_side(GLANCE_FILE).ok()??;
+    (dir.stamp(&GLANCE_STAMPED).ok()? == glance.stamp).then_some(glance)
 }
 
 fn schedule_error(e: crate::game::schedule::DeadlineError) -> GameError {
@@ -251,6 +291,7 @@ pub fn create(
         warnings: Vec::new(),
         cache_behind: None,
         messages: HashSet::new(),
+        stamp: None,
     })
 }
 
@@ -282,6 +323,8 @@ pub fn open_read_only(path: &Path) -> Result<OpenGame, GameError> {
 }
 
 fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
+    // Before anything is read, so a glance kept from this read is never newer than it.
+    let stamp = dir.stamp(&GLANCE_STAMPED).ok();
     let settings: Settings = dir.read_settings()?;
     settings.deadlines.check().map_err(|e| {
         GameError::Damaged(format!("{}: [deadlines]: {e}", dir.path().join(crate::store::SETTINGS_FILE).display()))
@@ -344,6 +387,7 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
         warnings: Vec::new(),
         cache_behind: cache_behind.then_some(last),
         messages,
+        stamp,
     })
 }
 
@@ -355,6 +399,7 @@ impl OpenGame {
         self.game = fresh.game;
         self.entries = fresh.entries;
         self.messages = fresh.messages;
+        self.stamp = None;
         if self.dir.read_side::<MapRecord>(MAP_FILE)?.is_none() {
             let record = MapRecord { map: self.game.settings.map.clone(), fingerprint: self.game.map.id_fingerprint() };
             lock.write_side(MAP_FILE, &record)?;
@@ -647,6 +692,33 @@ impl OpenGame {
             owed.push(OwedResults { seq, report: report.as_ref().clone(), next_deadline, only_to, early: *early });
         }
         Ok(owed)
+    }
+
+    /// Keep this game's [`Glance`] (`missing`: the powers that owe orders) for the next
+    /// tick, if nobody holds the lock and the game's files are still as they were read;
+    /// otherwise leave it (the next tick opens the game in full).
+    pub fn keep_glance(&self, missing: Vec<String>) -> Result<(), GameError> {
+        let Some(stamp) = &self.stamp else { return Ok(()) };
+        let state = &self.game.state;
+        let glance = Glance {
+            stamp: stamp.clone(),
+            phase: state.phase,
+            deadline: state.deadline,
+            over: state.end.is_some(),
+            missing,
+            early: self.may_process_early(state.phase),
+            owed: !self.results_owed()?.is_empty(),
+            deadlines: self.game.settings.deadlines.clone(),
+        };
+        let lock = match self.dir.try_lock() {
+            Ok(lock) => lock,
+            Err(StoreError::Locked { .. }) => return Ok(()),
+            Err(e) => return Err(e.into()),
+        };
+        if lock.stamp(&GLANCE_STAMPED)? == *stamp {
+            lock.write_cache_side(GLANCE_FILE, &glance)?;
+        }
+        Ok(())
     }
 
     /// Take the lock of the results mailing (see the module notes); `None` without `wait`

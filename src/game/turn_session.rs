@@ -31,7 +31,7 @@ use crate::game::settings::Master;
 use crate::games::{self, Options};
 use crate::phase::PhaseKind;
 use crate::store::{GameDir, GameLock, StoreError};
-use crate::turn::{Awaiting, Ending, TurnAck, TurnContext, TurnGame, MASTER};
+use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame, MASTER};
 
 /// The side file holding the dice's secret seed.
 pub const SEED_FILE: &str = "seed.json";
@@ -148,8 +148,22 @@ pub struct Step {
 pub enum TurnEntry {
     /// The game was created: its kind, seats, options and the dice's commitment.
     Created { game: String, players: Vec<String>, options: Options, commitment: String, step: Step },
-    /// A player's turn file, as sent, and when it counts as received.
-    Submitted { player: String, text: String, at: DateTime<Utc>, step: Step },
+    /// A player's turn file, as sent, and when it counts as received. `hold`: a step
+    /// that takes every player's input together was held once all of it was in (early
+    /// processing off, or someone sent `wait`; see [`TurnGame::set_hold`]).
+    Submitted {
+        player: String,
+        text: String,
+        at: DateTime<Utc>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        hold: bool,
+        step: Step,
+    },
+    /// A player sent `wait` (the step waits for its deadline) or `nowait`.
+    Wait { player: String, wait: bool },
+    /// A held step went on before its deadline: every input was in and nobody waits any
+    /// more (early processing).
+    Released { step: Step },
     /// A deadline passed (or the master processed): the defaults were applied.
     Forced { step: Step },
     /// The master went back to the start of a round.
@@ -166,8 +180,9 @@ impl TurnEntry {
             TurnEntry::Created { step, .. }
             | TurnEntry::Submitted { step, .. }
             | TurnEntry::Forced { step }
+            | TurnEntry::Released { step }
             | TurnEntry::RolledBack { step, .. } => Some(step),
-            TurnEntry::DeadlineSet { .. } | TurnEntry::Revealed { .. } => None,
+            TurnEntry::DeadlineSet { .. } | TurnEntry::Revealed { .. } | TurnEntry::Wait { .. } => None,
         }
     }
 }
@@ -187,6 +202,9 @@ pub struct TurnState {
     pub deadline_seq: u64,
     pub revealed: Option<String>,
     pub state: serde_json::Value,
+    /// The players who sent `wait` for the step under way (cleared when it goes on).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waiting: Vec<String>,
 }
 
 /// `reported.json`: for each entry whose report was mailed (by seq), who had it and who
@@ -347,6 +365,7 @@ pub fn create(
         deadline_seq: seq,
         revealed: None,
         state: step.state.clone(),
+        waiting: Vec::new(),
     };
     lock.write_state(seq, &meta)?;
     drop(lock);
@@ -439,6 +458,7 @@ pub fn replay(
                     deadline_seq: seq,
                     revealed: None,
                     state: step.state.clone(),
+                    waiting: Vec::new(),
                 });
                 game = Some(g);
             }
@@ -447,7 +467,7 @@ pub fn replay(
                     return Err(err(seq, "the journal does not start with the game's creation".into()));
                 };
                 match other {
-                    TurnEntry::Submitted { player, text, at, step } => {
+                    TurnEntry::Submitted { player, text, at, hold, step } => {
                         let seat = if player == MASTER {
                             Seat::Master
                         } else {
@@ -460,25 +480,34 @@ pub fn replay(
                         };
                         let mut dice = Dice::new(seed.clone(), &settings.name, m.next_roll);
                         let mut ctx = TurnContext { dice: &mut dice, now: *at };
+                        g.set_hold(*hold);
+                        let before = g.step_label();
                         seat.submit(g.as_mut(), text, &mut ctx);
                         let mut events = Vec::new();
                         run_automatic(g.as_mut(), &mut ctx, &mut events);
                         check_step(seq, &mut dice, g.as_ref(), step)?;
                         apply_step(m, step, seq);
+                        settle_waits(m, g.as_ref(), Some(&before));
                     }
-                    TurnEntry::Forced { step } => {
+                    TurnEntry::Forced { step } | TurnEntry::Released { step } => {
                         let mut dice = Dice::new(seed.clone(), &settings.name, m.next_roll);
                         let mut ctx = TurnContext { dice: &mut dice, now: *at };
-                        g.force(&mut ctx);
+                        g.set_hold(false);
+                        if matches!(other, TurnEntry::Forced { .. }) {
+                            g.force(&mut ctx);
+                        }
                         let mut events = Vec::new();
                         run_automatic(g.as_mut(), &mut ctx, &mut events);
                         check_step(seq, &mut dice, g.as_ref(), step)?;
                         apply_step(m, step, seq);
+                        settle_waits(m, g.as_ref(), None);
                     }
                     TurnEntry::RolledBack { step, .. } => {
                         *g = games::load(&m.game, &step.state).map_err(|e| err(seq, e))?;
                         apply_step(m, step, seq);
+                        m.waiting.clear();
                     }
+                    TurnEntry::Wait { player, wait } => set_waiting(m, player, *wait),
                     TurnEntry::DeadlineSet { deadline } => {
                         m.deadline = *deadline;
                         m.paused = deadline.is_none();
@@ -513,6 +542,43 @@ fn check_step(seq: u64, dice: &mut Dice, game: &dyn TurnGame, step: &Step) -> Re
     Ok(())
 }
 
+/// Note that `player` sent `wait` (or `nowait`).
+fn set_waiting(meta: &mut TurnState, player: &str, wait: bool) {
+    meta.waiting.retain(|p| p != player);
+    if wait {
+        meta.waiting.push(player.to_string());
+    }
+}
+
+/// A `wait` lasts while the step it was sent for is under way. After a change, the waits
+/// are cleared unless the game is still in that step: `before` is the step's label
+/// before a submission (`None`: a deadline or a release, which always carries it on).
+fn settle_waits(meta: &mut TurnState, game: &dyn TurnGame, before: Option<&str>) {
+    let same_step = before.is_some_and(|label| label == game.step_label());
+    if !same_step || !(game.awaits_together() || game.held()) {
+        meta.waiting.clear();
+    }
+}
+
+/// The turn-file lines a player sends to the judge rather than to the game: `wait` and
+/// `nowait` (alone on a line, any case; a `#` comment may follow). Returns the text with
+/// those lines left empty (so every other line keeps its number), and each one's line
+/// number and whether it was `wait`.
+fn wait_lines(text: &str) -> (String, Vec<(usize, bool)>) {
+    let mut kept = String::with_capacity(text.len());
+    let mut waits = Vec::new();
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let word = line.split('#').next().unwrap_or_default().trim().to_ascii_lowercase();
+        if word == "wait" || word == "nowait" {
+            waits.push((i + 1, word == "wait"));
+            kept.push_str(if line.ends_with('\n') { "\n" } else { "" });
+        } else {
+            kept.push_str(line);
+        }
+    }
+    (kept, waits)
+}
+
 fn apply_step(meta: &mut TurnState, step: &Step, seq: u64) {
     meta.next_roll = step.next_roll;
     meta.rolls += step.rolls.len() as u64;
@@ -537,6 +603,15 @@ impl Seat {
             Seat::Master => game.master(text, ctx),
         }
     }
+}
+
+/// What a `wait` or `nowait` did: the answer to the player, the journal seq of the last
+/// entry it made (none when it changed nothing), and the events of a step it let go on.
+#[derive(Clone, Debug)]
+pub struct WaitDone {
+    pub said: String,
+    pub seq: Option<u64>,
+    pub events: Vec<String>,
 }
 
 /// The answer to a submission: the engine's answer per line, and whether it was kept.
@@ -610,10 +685,12 @@ impl OpenTurnGame {
         entry: impl FnOnce(Step) -> TurnEntry,
     ) -> Result<u64, GameError> {
         let over = self.game.ending().is_some();
-        let unchanged = waited.is_some_and(|(awaiting, label)| {
-            awaiting == self.game.awaiting() && label == self.game.step_label() && self.game.deadline().is_none()
+        let unchanged = waited.as_ref().is_some_and(|(awaiting, label)| {
+            *awaiting == self.game.awaiting() && *label == self.game.step_label() && self.game.deadline().is_none()
         });
-        let deadline = if unchanged && !over && !self.meta.paused {
+        // A held step goes on at the deadline it had when its input was awaited.
+        let held = self.game.held() && waited.is_some() && self.game.deadline().is_none();
+        let deadline = if (unchanged || held) && !over && !self.meta.paused {
             self.meta.deadline
         } else {
             deadline_after(&self.settings, self.game.as_ref(), self.meta.paused, now)?
@@ -631,6 +708,7 @@ impl OpenTurnGame {
         };
         let next_seq = lock.last_seq() + 1;
         apply_step(&mut self.meta, &step, next_seq);
+        settle_waits(&mut self.meta, self.game.as_ref(), waited.as_ref().map(|(_, label)| label.as_str()));
         let seq = self.record(lock, now, entry(step))?;
         if over && self.meta.revealed.is_none() {
             self.reveal_locked(lock, now)?;
@@ -667,26 +745,145 @@ impl OpenTurnGame {
                 .map(|p| p.name.clone())
                 .ok_or_else(|| GameError::Invalid(format!("no seat {p}")))?,
         };
+        // `wait` and `nowait` lines are the judge's, taken before the rest of the turn.
+        let (text, waits) = match seat {
+            Seat::Player(_) => wait_lines(text),
+            Seat::Master => (text.to_string(), Vec::new()),
+        };
+        let mut answers = Vec::new();
+        let mut kept = None;
+        let mut released = Vec::new();
+        for (line, wait) in waits {
+            match self.wait_locked(&mut lock, &name, wait, now) {
+                Ok(done) => {
+                    answers.push(LineAnswer::accepted(line, done.said));
+                    kept = done.seq.or(kept);
+                    released.extend(done.events);
+                }
+                Err(e) => answers.push(LineAnswer::refused(line, 1, e.to_string())),
+            }
+        }
         let mut dice = self.dice();
         let mut ctx = TurnContext { dice: &mut dice, now: at };
         let waited = (self.game.awaiting(), self.game.step_label());
-        let ack = seat.submit(self.game.as_mut(), text, &mut ctx);
-        if !ack.changed() {
+        let hold = self.hold_now();
+        self.game.set_hold(hold);
+        let mut ack = seat.submit(self.game.as_mut(), &text, &mut ctx);
+        let changed = ack.changed();
+        ack.lines.extend(answers);
+        ack.lines.sort_by_key(|l| l.line);
+        if !changed {
             // Nothing taken: the game is as it was (the engine must not have rolled).
             self.game = games::load(&self.meta.game, &self.meta.state).map_err(GameError::Damaged)?;
-            return Ok(Submission { ack, events: Vec::new(), seq: None });
+            return Ok(Submission { ack, events: released, seq: kept });
         }
         let mut events = ack.events.clone();
         run_automatic(self.game.as_mut(), &mut ctx, &mut events);
-        let after = events[ack.events.len()..].to_vec();
-        let text = text.to_string();
+        released.extend(events[ack.events.len()..].iter().cloned());
         let seq = self.finish(&mut lock, &mut dice, events, now, Some(waited), |step| TurnEntry::Submitted {
             player: name,
             text,
             at,
+            hold,
             step,
         })?;
-        Ok(Submission { ack, events: after, seq: Some(seq) })
+        Ok(Submission { ack, events: released, seq: Some(seq) })
+    }
+
+    /// Whether a step that takes every player's input together is held once all of it
+    /// is in: early processing is off (`[deadlines] early = false`), or a player sent
+    /// `wait`.
+    fn hold_now(&self) -> bool {
+        !self.settings.deadlines.early || !self.meta.waiting.is_empty()
+    }
+
+    /// Whether the step under way takes every player's input together (Duplexity's
+    /// bids), or has it all and is held: the steps that `wait` and early processing
+    /// are about.
+    pub fn together(&self) -> bool {
+        self.game.ending().is_none() && (self.game.awaits_together() || self.game.held())
+    }
+
+    /// A player asks that the step under way wait for its deadline (`wait`), or takes
+    /// that back (`nowait`). Only for a step that takes every player's input together; a
+    /// `nowait` that leaves a held step with nobody waiting (and early processing on)
+    /// lets it go on now, journaled and reported like a turn.
+    pub fn set_wait(&mut self, seat: usize, wait: bool, now: DateTime<Utc>) -> Result<WaitDone, GameError> {
+        let mut lock = self.relock()?;
+        let name = self
+            .settings
+            .players
+            .get(seat)
+            .map(|p| p.name.clone())
+            .ok_or_else(|| GameError::Invalid(format!("no seat {seat}")))?;
+        self.wait_locked(&mut lock, &name, wait, now)
+    }
+
+    fn wait_locked(
+        &mut self,
+        lock: &mut GameLock,
+        player: &str,
+        wait: bool,
+        now: DateTime<Utc>,
+    ) -> Result<WaitDone, GameError> {
+        if self.game.ending().is_some() {
+            return Err(GameError::Over);
+        }
+        if !self.together() {
+            return Err(GameError::Invalid(format!(
+                "`{}` is for a step where every player's input is taken together; now the game awaits {}",
+                if wait { "wait" } else { "nowait" },
+                self.game.awaiting().what
+            )));
+        }
+        let mut done = WaitDone { said: String::new(), seq: None, events: Vec::new() };
+        if self.meta.waiting.iter().any(|p| p == player) != wait {
+            set_waiting(&mut self.meta, player, wait);
+            done.seq = Some(self.record(lock, now, TurnEntry::Wait { player: player.to_string(), wait })?);
+        }
+        if let Some((seq, events)) = self.release_locked(lock, now)? {
+            done.seq = Some(seq);
+            done.events = events;
+            done.said = "nowait: every input is in and nobody waits; the game goes on now".into();
+        } else if wait {
+            done.said = "wait: this step goes on only at its deadline (send `nowait` to undo)".into();
+        } else if !self.settings.deadlines.early {
+            done.said =
+                "nowait: early processing is off in this game, so this step still goes on at its deadline".into();
+        } else if self.game.held() {
+            done.said = format!(
+                "nowait: every input is in, but {} asked to wait; this step goes on at its deadline",
+                self.meta.waiting.join(" and ")
+            );
+        } else {
+            done.said = "nowait: this step goes on as soon as every input is in".into();
+        }
+        Ok(done)
+    }
+
+    /// Let a held step go on now if nothing holds it any more (every input in, early
+    /// processing on, nobody waiting): the game master turned early processing on, or
+    /// the last `wait` was taken back. `None` when there was nothing to do.
+    pub fn release(&mut self, now: DateTime<Utc>) -> Result<Option<Vec<String>>, GameError> {
+        let mut lock = self.relock()?;
+        Ok(self.release_locked(&mut lock, now)?.map(|(_, events)| events))
+    }
+
+    fn release_locked(
+        &mut self,
+        lock: &mut GameLock,
+        now: DateTime<Utc>,
+    ) -> Result<Option<(u64, Vec<String>)>, GameError> {
+        if self.game.ending().is_some() || !self.game.held() || self.hold_now() {
+            return Ok(None);
+        }
+        let mut dice = self.dice();
+        let mut ctx = TurnContext { dice: &mut dice, now };
+        self.game.set_hold(false);
+        let mut events = Vec::new();
+        run_automatic(self.game.as_mut(), &mut ctx, &mut events);
+        let seq = self.finish(lock, &mut dice, events.clone(), now, None, |step| TurnEntry::Released { step })?;
+        Ok(Some((seq, events)))
     }
 
     /// The deadline passed, or the master processes: apply the defaults for every awaited
@@ -702,6 +899,7 @@ impl OpenTurnGame {
         }
         let mut dice = self.dice();
         let mut ctx = TurnContext { dice: &mut dice, now };
+        self.game.set_hold(false);
         let mut events = self.game.force(&mut ctx);
         run_automatic(self.game.as_mut(), &mut ctx, &mut events);
         self.finish(&mut lock, &mut dice, events.clone(), now, None, |step| TurnEntry::Forced { step })?;
@@ -739,6 +937,7 @@ impl OpenTurnGame {
         self.meta.deadline = step.deadline;
         self.meta.deadline_seq = next_seq;
         self.meta.state = step.state.clone();
+        self.meta.waiting.clear();
         let label = step.label.clone();
         self.record(&mut lock, now, TurnEntry::RolledBack { to_round: round, step })?;
         Ok(label)
@@ -821,6 +1020,10 @@ impl OpenTurnGame {
                 if !names.is_empty() {
                     out.push_str(&format!("Waiting for {}: {}.\n", names.join(" and "), waiting.what));
                 }
+                if let Some(line) = self.hold_text() {
+                    out.push_str(&line);
+                    out.push('\n');
+                }
                 out.push_str(&match self.meta.deadline {
                     Some(d) => format!("Deadline: {}\n", d.format("%A %-d %B %Y, %H:%M UTC")),
                     None if self.meta.paused => "Deadline: none (paused)\n".to_string(),
@@ -867,6 +1070,24 @@ impl OpenTurnGame {
         }
     }
 
+    /// What holds the step under way, for a step that takes every input together: the
+    /// players who sent `wait`, or early processing off. `None` when nothing holds it.
+    pub fn hold_text(&self) -> Option<String> {
+        if !self.together() || !self.hold_now() {
+            return None;
+        }
+        let why = if self.meta.waiting.is_empty() {
+            "early processing is off in this game".to_string()
+        } else {
+            format!("{} asked to wait (`nowait` takes it back)", self.meta.waiting.join(" and "))
+        };
+        Some(if self.game.held() {
+            format!("Every input is in; held until the deadline: {why}.")
+        } else {
+            format!("This step goes on only at its deadline: {why}.")
+        })
+    }
+
     /// How the game ended, in words.
     pub fn ending_text(&self, ending: &Ending) -> String {
         let names = self.game.players();
@@ -893,6 +1114,9 @@ impl OpenTurnGame {
                 let all: Vec<_> = unlisted.iter().map(|(p, a)| serde_json::json!({"player": p, "answer": a})).collect();
                 obj.insert("unlisted".into(), all.into());
             }
+            obj.insert("early".into(), self.settings.deadlines.early.into());
+            obj.insert("waiting".into(), self.meta.waiting.clone().into());
+            obj.insert("held".into(), (self.game.ending().is_none() && self.game.held()).into());
             obj.insert(
                 "dice".into(),
                 serde_json::json!({
@@ -972,6 +1196,9 @@ impl OpenTurnGame {
             TurnEntry::Created { .. } => out.push_str("The game begins.\n"),
             TurnEntry::Submitted { player, .. } => out.push_str(&format!("{player} played.\n")),
             TurnEntry::Forced { .. } => out.push_str("The deadline passed; the defaults were applied.\n"),
+            TurnEntry::Released { .. } => {
+                out.push_str("Every input was in and nobody waits any more: the game went on before the deadline.\n")
+            }
             TurnEntry::RolledBack { .. } => {}
             _ => {}
         }

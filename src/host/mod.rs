@@ -432,6 +432,9 @@ impl JudgeHost {
         let mut done = Vec::new();
         for name in names {
             let Some((name, path)) = self.game_dir(&name) else { continue };
+            if session::read_glance(&path).is_some_and(|g| !g.owed) {
+                continue;
+            }
             if matches!(turn_session::kind_of(&path), Ok(Some(_))) {
                 match turn::mail_reports(&name, &path, wait, send) {
                     Ok(lines) => done.extend(lines),
@@ -545,6 +548,9 @@ impl JudgeHost {
         for name in self.game_names() {
             let log = logs.entry(name.clone()).or_default();
             let path = self.games.join(&name);
+            if idle_at_a_glance(&name, &path, now, log) {
+                continue;
+            }
             if matches!(turn_session::kind_of(&path), Ok(Some(_))) {
                 match turn::tick(&name, &path, now, log) {
                     Ok((lines, mails, processed)) => {
@@ -569,14 +575,17 @@ impl JudgeHost {
                     continue;
                 }
             };
+            let missing = missing_powers(&g.game);
+            // The glance is kept for a game the tick leaves alone, and only a cache: if it
+            // cannot be kept, the next tick opens the game in full.
             let state = &g.game.state;
             let (Some(deadline), None) = (state.deadline, &state.end) else {
+                let _ = g.keep_glance(missing);
                 // Paused, run by hand or over: nothing to do, but the tick did look, so a
                 // later deadline is not mistaken for one that passed during an outage.
                 log.last_tick = Some(now);
                 continue;
             };
-            let missing = missing_powers(&g.game);
             let phase_code = state.phase.code();
             let clock = GameClock { game: &name, phase: &phase_code, deadline, paused: false, missing: &missing };
             if deadline > now && g.may_process_early(state.phase) {
@@ -591,6 +600,9 @@ impl JudgeHost {
                 }
             }
             let actions = plan_tick(now, &clock, log, &g.game.settings.deadlines);
+            if actions.is_empty() {
+                let _ = g.keep_glance(missing.clone());
+            }
             let contacts = Self::contacts_of(&g.game);
             for action in &actions {
                 match action {
@@ -675,6 +687,28 @@ impl JudgeHost {
         });
         Ok(format!("{power_name} is now played by {address}; a new password was mailed there."))
     }
+}
+
+/// Whether the game's glance ([`session::Glance`], kept by an earlier tick) shows that
+/// nothing is due at `now`: no deadline (paused, over), or a deadline that the plan leaves
+/// alone and no early processing. Then the log is kept as a full look would keep it.
+/// `false` when there is no fresh glance or something may be due: open the game in full.
+fn idle_at_a_glance(name: &str, path: &Path, now: DateTime<Utc>, log: &mut TickLog) -> bool {
+    let Some(glance) = session::read_glance(path) else { return false };
+    let (Some(deadline), false) = (glance.deadline, glance.over) else {
+        log.last_tick = Some(now);
+        return true;
+    };
+    if glance.early && deadline > now {
+        return false;
+    }
+    let phase = glance.phase.code();
+    let clock = GameClock { game: name, phase: &phase, deadline, paused: false, missing: &glance.missing };
+    if !plan_tick(now, &clock, log, &glance.deadlines).is_empty() {
+        return false;
+    }
+    log.record(now, &clock, &[]);
+    true
 }
 
 /// Everything one `mail tick` does over the judge directory `home`: under the tick lock,
@@ -1118,8 +1152,12 @@ impl GameHost for JudgeHost {
     }
 
     fn set_wait(&mut self, who: &Identity, wait: bool, now: DateTime<Utc>) -> Result<String, HostError> {
-        if self.turn_game(&who.game).is_some() {
-            return Err(HostError("a small game moves on as soon as every answer is in; it has no `wait`".into()));
+        if let Some((name, path)) = self.turn_game(&who.game) {
+            let (said, went_on) = turn::set_wait(&path, who, wait, now)?;
+            if went_on {
+                self.owes_mail(name);
+            }
+            return Ok(said);
         }
         let mut g = self.read(&who.game)?;
         let power = power_of(&g.game, who)?;

@@ -105,6 +105,8 @@ pub fn submit(path: &Path, who: &Identity, text: &str, now: DateTime<Utc>) -> Re
     let names = g.awaiting_names();
     let missing = if g.game.ending().is_some() {
         vec![format!("nothing: the game is over ({})", g.game.ending().map(|e| g.ending_text(&e)).unwrap_or_default())]
+    } else if let Some(held) = g.hold_text().filter(|_| names.is_empty()) {
+        vec![format!("nothing more. {held}")]
     } else if names.is_empty() {
         Vec::new()
     } else {
@@ -125,6 +127,9 @@ pub fn history(path: &Path) -> Result<String, HostError> {
             out.push_str(&format!("#{seq} {}: {}", at.format("%Y-%m-%d %H:%M UTC"), report));
         } else if let turn_session::TurnEntry::DeadlineSet { deadline } = entry {
             out.push_str(&format!("#{seq}: deadline set to {}\n", deadline.map_or("none".into(), |d| d.to_rfc3339())));
+        } else if let turn_session::TurnEntry::Wait { player, wait } = entry {
+            let what = if *wait { "waits for the deadline" } else { "no longer waits" };
+            out.push_str(&format!("#{seq}: {player} {what}\n"));
         }
     }
     Ok(out)
@@ -219,10 +224,51 @@ pub fn master(
             Ok((format!("Game resumed. New deadline: {}.", format_deadline(at, who.timezone)), vec![]))
         }
         MasterCommand::Replace { power, address } => replace(&mut g, power, address),
-        MasterCommand::Early { .. } => {
-            Err(HostError("a small game moves on as soon as every answer is in; that cannot be turned off".into()))
-        }
+        MasterCommand::Early { on } => early(&mut g, *on, now),
     }
+}
+
+/// The master turns early processing on or off: whether a step that takes every
+/// player's input together goes on once all of it is in, or only at its deadline.
+fn early(g: &mut OpenTurnGame, on: bool, now: DateTime<Utc>) -> Result<(String, Vec<OutgoingMail>), HostError> {
+    let path = g.dir.path().to_path_buf();
+    g.update_settings(|s| {
+        s.deadlines.early = on;
+        Ok(())
+    })
+    .map_err(host_error(&path))?;
+    if !on {
+        return Ok((
+            "Early processing off: a step that takes every player's input together (bids) goes on \
+                    only at its deadline."
+                .into(),
+            vec![],
+        ));
+    }
+    let went_on = g.release(now).map_err(host_error(&path))?.is_some();
+    let more = if went_on { " Every input was in and nobody waits: the game went on now." } else { "" };
+    Ok((
+        format!(
+            "Early processing on: a step that takes every player's input together (bids) goes on as soon as \
+             all of it is in and nobody asked to wait.{more}"
+        ),
+        vec![],
+    ))
+}
+
+/// A player's `wait` or `nowait`. Returns the answer, and whether the game went on (a
+/// held step let go: its report is owed).
+pub fn set_wait(path: &Path, who: &Identity, wait: bool, now: DateTime<Utc>) -> Result<(String, bool), HostError> {
+    let mut g = read(path)?;
+    let Seat::Player(seat) = seat_of(&g, who)? else {
+        return Err(HostError("the game master plays no seat: `wait` is for players".into()));
+    };
+    let done = g.set_wait(seat, wait, now).map_err(host_error(path))?;
+    let mut said = done.said;
+    if let Some(first) = said.get(..1) {
+        said = format!("{}{}.", first.to_ascii_uppercase(), &said[1..]);
+    }
+    Ok((said, !done.events.is_empty()))
 }
 
 fn replace(g: &mut OpenTurnGame, player: &str, address: &str) -> Result<(String, Vec<OutgoingMail>), HostError> {
@@ -345,11 +391,19 @@ pub fn tick(
     now: DateTime<Utc>,
     log: &mut TickLog,
 ) -> Result<(Vec<String>, Vec<OutgoingMail>, bool), GameError> {
-    let g = turn_session::open_read_only(path)?;
+    let mut g = turn_session::open_read_only(path)?;
     let mut done = Vec::new();
+    // A step held only by a setting changed since (game.toml edited by hand) goes on now.
+    let mut released = false;
+    if g.game.held() {
+        if let Some(events) = g.release(now)? {
+            released = true;
+            done.push(format!("{name}: every input in and nobody waiting: went on early ({} event(s))", events.len()));
+        }
+    }
     let (Some(deadline), None) = (g.meta.deadline, g.game.ending()) else {
         log.last_tick = Some(now);
-        return Ok((done, Vec::new(), false));
+        return Ok((done, Vec::new(), released));
     };
     let missing = g.awaiting_names();
     let phase = format!("{} #{}", g.game.step_label(), g.meta.deadline_seq);
@@ -361,7 +415,7 @@ pub fn tick(
         policy.grace_hours = 0;
     }
     let actions = plan_tick(now, &clock, log, &policy);
-    let mut processed = false;
+    let mut processed = released;
     for action in &actions {
         match action {
             TickAction::Process => {

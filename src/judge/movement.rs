@@ -246,8 +246,9 @@ enum Route {
     #[default]
     Land,
     Convoy,
-    /// 1971: by convoy if the convoy works (the unit at the destination moves the other
-    /// way), over land otherwise.
+    /// By convoy if the convoy works, over land otherwise: 1971 (when the unit at the
+    /// destination moves the other way), and DATC v2's fallback
+    /// (`land_if_no_convoy_route`) when a complete route was ordered.
     ConvoyIfItWorks,
 }
 
@@ -490,7 +491,9 @@ impl Solver<'_> {
         }
         if self.adjacent_convoy == AdjacentConvoy::LandIfNoConvoyRoute {
             // DATC v2: the convoy is wanted, but when the fleets ordered to convoy the
-            // army do not make a complete route, the army goes over land.
+            // army do not make a complete route, the army goes over land; when they do,
+            // it goes by convoy if the convoy works and over land if it is disrupted,
+            // decided in the same resolution as everything else.
             for (i, unit) in units.iter().enumerate() {
                 let adjacent = self.s.route[i] == Route::Convoy
                     && map.can_move(UnitType::Army, unit.region, self.s.dest_region[i]);
@@ -498,9 +501,11 @@ impl Solver<'_> {
                     let start = self.s.convoys_start[i] as usize;
                     let end = (self.s.convoys_start[i + 1] as usize).min(start + 128);
                     let all: u128 = if end - start == 128 { u128::MAX } else { (1u128 << (end - start)) - 1 };
-                    if start == end || self.route_fleets(i, start, end, all) == 0 {
-                        self.s.route[i] = Route::Land;
-                    }
+                    self.s.route[i] = if start == end || self.route_fleets(i, start, end, all) == 0 {
+                        Route::Land
+                    } else {
+                        Route::ConvoyIfItWorks
+                    };
                 }
             }
         }

@@ -90,12 +90,17 @@ pub enum AdjacentConvoy {
     OwnFleetOrViaConvoy,
     /// DPTG: only an order that says "via convoy" (or "by convoy") goes by convoy.
     ViaConvoyOnly,
-    /// DATC v2's preference (choice d of its issue 4.A.3), as several older judges play:
-    /// like `own_fleet_or_via_convoy`, except that when the fleets ordered to convoy
-    /// the army do not make a complete route from its province to its destination
-    /// (none ordered, or a gap), the army goes over land instead of failing (6.G.8).
-    /// A complete route counts even if it is disrupted: a convoy paradox is still one
-    /// (6.G.11), and a dislodged fleet still stops the army (6.G.20).
+    /// DATC v2's preference for issue 4.A.3, as several older judges play: like
+    /// `own_fleet_or_via_convoy`, but the land route is the fallback of the convoy route.
+    /// When the fleets ordered to convoy the army do not make a complete route (none
+    /// ordered, or a gap), it goes over land (6.G.8); when they do but the convoy is
+    /// disrupted (a fleet dislodged), it goes over land too, as a land move with
+    /// head-to-head battles, in the same resolution (6.G.20: Picardy reaches Belgium). In
+    /// 6.G.11 the convoy works only if the land route is taken: the army's attack cuts
+    /// Norway's support, Skagerrak survives, and the army reaches Norway. DATC v3.1
+    /// (issue 4.A.3, cases 6.G.8, 6.G.11, 6.G.20) describes this reading as its v2
+    /// preference and gives it up: "no fallback ... even if there is no full convoy path
+    /// or the convoy is disrupted".
     LandIfNoConvoyRoute,
 }
 

@@ -27,6 +27,22 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     sync_dir(parent_of(path))
 }
 
+/// Replaces `path` with `bytes` atomically but not durably: a reader sees the old file or
+/// the new one, never a mix, but a crash may leave the old one, or an empty one. Only for
+/// a cache that a reader checks and can do without (a missing or unreadable one is none).
+pub fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let temp = parent_of(path).join(format!(".{name}{TEMP_MARK}{}-cache", std::process::id()));
+    let written = fault::check_write(path)
+        .and_then(|()| OpenOptions::new().write(true).create(true).truncate(true).open(&temp))
+        .and_then(|mut file| file.write_all(bytes))
+        .and_then(|()| fs::rename(&temp, path));
+    written.map_err(|source| {
+        let _ = fs::remove_file(&temp);
+        StoreError::Io { path: path.to_path_buf(), source }
+    })
+}
+
 /// Writes and syncs a fresh temp file beside `target`, and returns its path.
 pub(crate) fn write_temp(target: &Path, bytes: &[u8]) -> Result<PathBuf, StoreError> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);

@@ -343,6 +343,23 @@ impl GameDir {
         })
     }
 
+    /// A stamp of the files `names` as they are now ([`FileStamp`]): whether any was
+    /// replaced, appended to or edited since an earlier stamp. A missing file has its own
+    /// stamp.
+    pub fn stamp(&self, names: &[&str]) -> Result<Vec<FileStamp>, StoreError> {
+        names
+            .iter()
+            .map(|name| {
+                let path = self.file(name);
+                match fs::metadata(&path) {
+                    Ok(m) => Ok(FileStamp::of(&m)),
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(FileStamp::default()),
+                    Err(source) => Err(StoreError::Io { path, source }),
+                }
+            })
+            .collect()
+    }
+
     /// Takes the lock of a task (`.<task>.lock`), separate from the game's own lock: two
     /// runs of the task exclude each other, the game's writers go on. With `wait` false,
     /// `None` when another run holds it. The task still writes through a [`GameLock`];
@@ -422,6 +439,31 @@ impl GameDir {
             candidate = self.file(&format!("{base}.{n}"));
         }
         candidate
+    }
+}
+
+/// What a file looked like when stamped: its length, modification time (nanoseconds) and
+/// inode. An append changes the length, an atomic replacement the inode, an edit the
+/// time; a stamp that still matches says the file was not touched. All zero: no file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileStamp {
+    pub len: u64,
+    pub modified_ns: i64,
+    pub inode: u64,
+}
+
+impl FileStamp {
+    fn of(m: &fs::Metadata) -> FileStamp {
+        let modified_ns = m
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(-1, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
+        #[cfg(unix)]
+        let inode = std::os::unix::fs::MetadataExt::ino(m);
+        #[cfg(not(unix))]
+        let inode = 0;
+        FileStamp { len: m.len(), modified_ns, inode }
     }
 }
 
@@ -519,6 +561,19 @@ impl GameLock {
             .map_err(|e| StoreError::Serialize { path: path.clone(), message: e.to_string() })?;
         bytes.push(b'\n');
         write_atomic(&path, &bytes)
+    }
+
+    /// Replaces the side file `name` atomically with `value`, not durably: for a cache
+    /// that a reader checks and can do without (a crash may leave the old one or an empty
+    /// one, which does not parse and so reads as an error: treat it as none).
+    pub fn write_cache_side<T: Serialize>(&self, name: &str, value: &T) -> Result<(), StoreError> {
+        let path = self.dir.file(name);
+        if !side_name_ok(name) {
+            return Err(bad_name(path, "side file"));
+        }
+        let bytes = serde_json::to_vec(value)
+            .map_err(|e| StoreError::Serialize { path: path.clone(), message: e.to_string() })?;
+        atomic::write_atomic_unsynced(&path, &bytes)
     }
 
     /// Replaces `game.toml` atomically.

@@ -7,7 +7,7 @@
 
 use serde::Deserialize;
 use shadowjudge::judge::rulebook::AdjacentConvoy;
-use shadowjudge::judge::{Edition, Rulebook, Unit};
+use shadowjudge::judge::{Edition, MovementResult, Rulebook, Unit};
 use shadowjudge::map::Map;
 
 use crate::datc_common::{adjudicate, cases, kind, place, unexpected_results, unit, OrderData, UnitData};
@@ -41,12 +41,7 @@ fn run_case(file: &str, name: &str, edition: &str) {
     let (phase, result) = adjudicate(&map, &units, &case.orders, &rulebook);
     let mut failures = unexpected_results(&map, &units, &case.orders, &phase, &result);
     if let Some(expected) = &case.dislodged {
-        let mut got: Vec<String> = result
-            .dislodged
-            .iter()
-            .map(|d| map.province(map.province_of(d.dislodgement.unit.region)).key.clone())
-            .collect();
-        got.sort();
+        let got = dislodged_provinces(&map, &result);
         if &got != expected {
             failures.push(format!("dislodged: expected {expected:?}, got {got:?}"));
         }
@@ -568,11 +563,15 @@ fn fallback_differences(name: &str) -> Vec<(String, bool, bool)> {
         .collect()
 }
 
-/// DATC 4.A.3 read as DATC v2 did: the land route when no convoy route was ordered.
-/// Of the 6.G cases only 6.G.8 changes: the army in Belgium, ordered via a convoy that
-/// is not there, moves to Holland over land (DATC v2's result; the default fails it).
+/// DATC 4.A.3 read as DATC v2 did: the land route is the fallback of the convoy route,
+/// when no complete route was ordered and when the convoy is disrupted. Of the 6.G cases
+/// three change (DATC v3.1 names them as the cases where the fallback decides): 6.G.8
+/// (the convoy is not there: Belgium goes to Holland over land), 6.G.11 and its explicit
+/// variant (the convoy works only if the army goes over land: its attack cuts Norway's
+/// support, the North Sea fleet fails, Skagerrak convoys, the army reaches Norway), and
+/// 6.G.20 (the convoying fleet is dislodged: Picardy reaches Belgium over land).
 #[test]
-fn datc_6_g_the_older_fallback_changes_only_6_g_8() {
+fn datc_6_g_the_older_fallback_changes_6_g_8_6_g_11_and_6_g_20() {
     let mut changed = Vec::new();
     let mut names: Vec<String> =
         cases::<Case>("6g").into_iter().filter(|c| c.edition == "2023").map(|c| c.name).collect();
@@ -583,31 +582,96 @@ fn datc_6_g_the_older_fallback_changes_only_6_g_8() {
             changed.push(format!("{name}: {order}: {default} -> {fallback}"));
         }
     }
-    assert_eq!(changed, ["t6g08_explicit_convoy_that_isnt_there: FRA: A bel -> hol via Convoy: false -> true"]);
+    assert_eq!(
+        changed,
+        [
+            "t6g08_explicit_convoy_that_isnt_there: FRA: A bel -> hol via Convoy: false -> true",
+            "t6g11_a_convoy_to_an_adjacent_place_with_a_paradox: ENG: F nwy Supports F nth -> ska: true -> false",
+            "t6g11_a_convoy_to_an_adjacent_place_with_a_paradox: ENG: F nth -> ska: true -> false",
+            "t6g11_a_convoy_to_an_adjacent_place_with_a_paradox: RUS: A swe -> nwy: false -> true",
+            "t6g11_a_convoy_to_an_adjacent_place_with_a_paradox: RUS: F ska convoys swe -> nwy: false -> true",
+            "t6g11_variant_an_explicit_convoy_to_an_adjacent_place_with_a_paradox: ENG: F nwy Supports F nth -> ska: true -> false",
+            "t6g11_variant_an_explicit_convoy_to_an_adjacent_place_with_a_paradox: ENG: F nth -> ska: true -> false",
+            "t6g11_variant_an_explicit_convoy_to_an_adjacent_place_with_a_paradox: RUS: A swe -> nwy via Convoy: false -> true",
+            "t6g11_variant_an_explicit_convoy_to_an_adjacent_place_with_a_paradox: RUS: F ska convoys swe -> nwy: false -> true",
+            "t6g20_explicit_convoy_to_adjacent_province_disrupted: FRA: A pic -> bel via convoy: false -> true",
+        ]
+    );
 }
 
-/// 6.G.11 and 6.G.20 have a complete convoy route that fails (a paradox, a dislodged
-/// fleet): DATC v2 keeps the convoy route there, so the army does not move and the
-/// fleet in Skagerrak is dislodged, as with the default.
+/// The units dislodged in a 6.G case (2023 edition) under `rulebook`, by province.
+fn dislodged_in(name: &str, rulebook: &Rulebook) -> Vec<String> {
+    let map = Map::standard();
+    let case =
+        cases::<Case>("6g").into_iter().find(|c| c.name == name && c.edition == "2023").expect("case in the data");
+    let units: Vec<Unit> = case.units.iter().map(|u| unit(&map, u)).collect();
+    let (_, result) = adjudicate(&map, &units, &case.orders, rulebook);
+    dislodged_provinces(&map, &result)
+}
+
+/// The provinces of the units a movement result dislodged, sorted.
+fn dislodged_provinces(map: &Map, result: &MovementResult) -> Vec<String> {
+    let mut got: Vec<String> = result
+        .dislodged
+        .iter()
+        .map(|d| map.province(map.province_of(d.dislodgement.unit.region)).key.clone())
+        .collect();
+    got.sort();
+    got
+}
+
+/// The positions DATC v2's fallback gives where the readings differ: in 6.G.11 the
+/// fleet in Norway is dislodged, not the one in Skagerrak (the default dislodges
+/// Skagerrak); in 6.G.20 the English fleet is dislodged under both, and only the
+/// fallback moves the army to Belgium (checked above), with no unit dislodged there.
 #[test]
-fn datc_6_g_11_and_6_g_20_keep_the_disrupted_route_under_the_older_fallback() {
+fn datc_6_g_11_and_6_g_20_dislodge_as_in_datc_v2_under_the_older_fallback() {
+    let fallback = Rulebook { adjacent_convoy: Some(AdjacentConvoy::LandIfNoConvoyRoute), ..Rulebook::default() };
+    for name in [
+        "t6g11_a_convoy_to_an_adjacent_place_with_a_paradox",
+        "t6g11_variant_an_explicit_convoy_to_an_adjacent_place_with_a_paradox",
+    ] {
+        assert_eq!(dislodged_in(name, &Rulebook::default()), ["ska"], "{name}");
+        assert_eq!(dislodged_in(name, &fallback), ["nwy"], "{name}");
+    }
+    let name = "t6g20_explicit_convoy_to_adjacent_province_disrupted";
+    assert_eq!(dislodged_in(name, &Rulebook::default()), ["eng"]);
+    assert_eq!(dislodged_in(name, &fallback), ["eng"]);
+}
+
+/// Under the older fallback an army whose convoy is disrupted moves as a land move, with
+/// head-to-head battles, in the same resolution: 6.G.20 with an English army in Belgium
+/// ordered to Picardy. The convoy disrupted, the armies meet head to head and Picardy
+/// (supported) dislodges Belgium; with the convoy intact they pass each other and swap.
+#[test]
+fn a_move_that_falls_back_to_land_meets_the_opposite_move_head_to_head() {
     let map = Map::standard();
     let fallback = Rulebook { adjacent_convoy: Some(AdjacentConvoy::LandIfNoConvoyRoute), ..Rulebook::default() };
-    for name in
-        ["t6g11_a_convoy_to_an_adjacent_place_with_a_paradox", "t6g20_explicit_convoy_to_adjacent_province_disrupted"]
-    {
-        let case = cases::<Case>("6g").into_iter().find(|c| c.name == name).expect("case in the data");
+    let mut case = cases::<Case>("6g")
+        .into_iter()
+        .find(|c| c.name == "t6g20_explicit_convoy_to_adjacent_province_disrupted" && c.edition == "2023")
+        .expect("case in the data");
+    case.units.push(
+        serde_json::from_value(serde_json::json!({"power": "england", "type": "A", "place": "bel", "coast": null}))
+            .unwrap(),
+    );
+    case.orders.push(
+        serde_json::from_value(serde_json::json!({"text": "ENG: A bel -> pic", "power": "england", "unit_type": "A",
+            "place": "bel", "coast": null, "kind": "move", "to": "pic", "to_coast": null, "via_convoy": false,
+            "expect": null}))
+        .unwrap(),
+    );
+    let outcome = |orders: &[OrderData]| {
         let units: Vec<Unit> = case.units.iter().map(|u| unit(&map, u)).collect();
-        let (phase, result) = adjudicate(&map, &units, &case.orders, &fallback);
-        let failures = unexpected_results(&map, &units, &case.orders, &phase, &result);
-        assert!(failures.is_empty(), "{name}: {failures:?}");
-        if name.starts_with("t6g11") {
-            let dislodged: Vec<&str> = result
-                .dislodged
-                .iter()
-                .map(|d| map.province(map.province_of(d.dislodgement.unit.region)).key.as_str())
-                .collect();
-            assert_eq!(dislodged, ["ska"]);
-        }
-    }
+        let (phase, result) = adjudicate(&map, &units, orders, &fallback);
+        let moved: Vec<bool> =
+            phase.written.iter().map(|w| w.as_ref().is_ok_and(|&i| result.outcomes[i].succeeded)).collect();
+        let dislodged = dislodged_provinces(&map, &result);
+        let by_text = |t: &str| moved[orders.iter().position(|o| o.text == t).expect("the order")];
+        (by_text("FRA: A pic -> bel via convoy"), by_text("ENG: A bel -> pic"), dislodged)
+    };
+    assert_eq!(outcome(&case.orders), (true, false, vec!["bel".to_string(), "eng".to_string()]));
+    // The Channel fleet not attacked: the convoy works and the two armies swap.
+    let intact: Vec<OrderData> = case.orders.iter().filter(|o| o.text != "FRA: F bre -> eng").cloned().collect();
+    assert_eq!(outcome(&intact), (true, true, Vec::<String>::new()));
 }

@@ -369,3 +369,109 @@ fn the_report_of_each_turn_goes_to_both_players_and_the_master() {
     let again = duel.outbox.new_mails(&duel.root);
     assert!(again.iter().all(|m| !m.subject.starts_with("duel: results of")), "{again:?}");
 }
+
+/// Play the driver's turns until the game asks for bids.
+fn to_the_bids(status: impl Fn() -> serde_json::Value, mut send: impl FnMut(&str, &str) -> bool) {
+    for _ in 0..50 {
+        let now = status();
+        if now["step"].as_str().unwrap_or_default().contains("bid") {
+            return;
+        }
+        let sent = next_turns(&now).into_iter().any(|(who, text)| send(&who, &text));
+        assert!(sent, "no turn was taken before the bids: {now}");
+    }
+    panic!("the game never asked for bids");
+}
+
+/// Early processing in a small game (issue 14 item 6): with a `wait` the sealed bids,
+/// both in, are held until the deadline; `nowait` opens them at once. The waits and the
+/// hold are journaled: the state rebuilt from the journal is the same.
+#[test]
+fn a_wait_holds_the_bids_until_nowait_from_the_cli() {
+    let (duel, _) = Duel::new(&[]);
+    to_the_bids(|| duel.status(), |who, text| duel.submit(who, text).code == 0);
+    let r = duel.submit("ann", "wait\nbid 1\n").ok();
+    assert!(r.stdout.contains("line 1: wait: this step goes on only at its deadline"), "{}", r.stdout);
+    let s = duel.status();
+    assert_eq!(s["waiting"], serde_json::json!(["ann"]), "{s}");
+    assert_eq!(s["held"], false);
+    assert_eq!(s["early"], true);
+    duel.submit("bob", "bid 0\n").ok();
+    let s = duel.status();
+    assert_eq!(s["held"], true, "both bids in and ann waits: {s}");
+    assert!(s["step"].as_str().unwrap().contains("bid"), "{s}");
+    assert_eq!(s["awaiting"], serde_json::json!([]), "{s}");
+    let text = run(&["status", duel.dir()], None).ok().stdout;
+    assert!(text.contains("Every input is in; held until the deadline: ann asked to wait"), "{text}");
+    // A bid sent cannot be changed while held.
+    assert_eq!(duel.submit("bob", "bid 2\n").code, 1);
+    // The state rebuilt from the journal holds the same wait and the same held bids.
+    std::fs::remove_file(duel.dir.join("state.json")).unwrap();
+    assert_eq!(duel.status(), s);
+    let r = duel.submit("ann", "nowait\n").ok();
+    assert!(r.stdout.contains("nowait: every input is in and nobody waits; the game goes on now"), "{}", r.stdout);
+    let s = duel.status();
+    assert_eq!(s["held"], false, "{s}");
+    assert_eq!(s["waiting"], serde_json::json!([]), "{s}");
+    assert!(!s["step"].as_str().unwrap().contains("bid"), "the bids were opened: {s}");
+    let history = run(&["history", duel.dir()], None).ok().stdout;
+    assert!(history.contains("ann waits for the deadline"), "{history}");
+    assert!(history.contains("ann no longer waits"), "{history}");
+    assert!(history.contains("went on early"), "{history}");
+    // `wait` is for the bids only: an activation is one player's move.
+    let r = duel.submit(s["awaiting"][0].as_str().unwrap(), "wait\n");
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.contains("`wait` is for a step where every player's input is taken together"), "{}", r.stdout);
+}
+
+/// With early processing off (game.toml `[deadlines] early = false`) both bids in wait
+/// for the deadline: `mail tick` before it leaves them, the tick after it opens them and
+/// mails the report. By mail, `wait` is a command line like Diplomacy's.
+#[test]
+fn early_off_holds_the_bids_until_the_tick_at_the_deadline() {
+    let mut duel = MailDuel::new();
+    let game = duel.root.join("games/duel");
+    let toml = std::fs::read_to_string(game.join("game.toml")).unwrap();
+    assert!(toml.contains("early = true"), "{toml}");
+    std::fs::write(game.join("game.toml"), toml.replace("early = true", "early = false")).unwrap();
+    for _ in 0..50 {
+        let now = duel.status();
+        if now["step"].as_str().unwrap_or_default().contains("bid") {
+            break;
+        }
+        let before = now.clone();
+        for (who, text) in next_turns(&now) {
+            assert_eq!(duel.deliver(&who, &text), 0);
+            if duel.status() != before {
+                break;
+            }
+        }
+    }
+    assert_eq!(duel.status()["early"], false);
+    assert_eq!(duel.deliver("ann", "wait\nbid 1\n"), 0);
+    assert_eq!(duel.deliver("bob", "bid 0\n"), 0);
+    let s = duel.status();
+    assert_eq!(s["held"], true, "{s}");
+    let text = duel.cli(&["status", game.to_str().unwrap()]).ok().stdout;
+    assert!(text.contains("held until the deadline: ann asked to wait"), "{text}");
+    duel.outbox.new_mails(&duel.root);
+    // `nowait` by mail: early processing is still off, so the bids stay held.
+    assert_eq!(duel.deliver("ann", "nowait\n"), 0);
+    let mails = duel.outbox.new_mails(&duel.root);
+    let ack = mails.iter().find(|m| m.to == "ann@example.org" && m.in_reply_to.is_some()).expect("an answer");
+    assert!(ack.body.contains("early processing is off in this game"), "{}", ack.body);
+    assert_eq!(duel.status()["held"], true);
+    let deadline: chrono::DateTime<chrono::Utc> = s["deadline"].as_str().unwrap().parse().unwrap();
+    let tick = |at: chrono::DateTime<chrono::Utc>| {
+        let home = duel.root.to_str().unwrap();
+        shadowjudge_at(&at.to_rfc3339(), Some(&duel.root), &["mail", "tick"], None, &[("SHADOWJUDGE_HOME", home)]).ok()
+    };
+    tick(deadline - chrono::Duration::hours(1));
+    assert_eq!(duel.status()["held"], true, "not before the deadline");
+    tick(deadline + chrono::Duration::minutes(5));
+    let s = duel.status();
+    assert_eq!(s["held"], false, "{s}");
+    assert!(!s["step"].as_str().unwrap().contains("bid"), "the bids were opened at the deadline: {s}");
+    let mails = duel.outbox.new_mails(&duel.root);
+    assert!(mails.iter().any(|m| m.subject.starts_with("duel: results of") && m.to == "bob@example.org"), "{mails:?}");
+}

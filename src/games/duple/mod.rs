@@ -186,6 +186,9 @@ pub struct State {
 pub struct Duple {
     pub state: State,
     pub deck: Deck,
+    /// Hold a vote whose votes are all in until its window closes (see
+    /// [`TurnGame::set_hold`]); not saved.
+    hold: bool,
 }
 
 fn secs(t: DateTime<Utc>) -> DateTime<Utc> {
@@ -295,7 +298,7 @@ impl Duple {
             clock: 0,
             winners: None,
         };
-        let mut game = Duple { state, deck };
+        let mut game = Duple { state, deck, hold: false };
         game.draw_category(ctx, true, &mut Vec::new());
         Ok(game)
     }
@@ -308,7 +311,7 @@ impl Duple {
         if state.piles.iter().flat_map(|p| &p.cards).any(|c| usize::from(*c) >= deck.letter_deck_size()) {
             return Err("the stored Duple game names a card its deck does not have".into());
         }
-        Ok(Duple { state, deck })
+        Ok(Duple { state, deck, hold: false })
     }
 
     fn n(&self) -> usize {
@@ -618,6 +621,16 @@ impl Duple {
         live
     }
 
+    /// A vote on a challenge under way (the players vote, the window is open, no ruling):
+    /// `Some(true)` once every voter has voted.
+    fn vote_under_way(&self) -> Option<bool> {
+        let c = self.state.contest.as_ref().filter(|_| self.state.winners.is_none())?;
+        let a = &c.answers[Self::candidate(c)?];
+        let ch = a.challenge.as_ref()?;
+        let counted = self.state.rules.challenges == Settle::Vote && !ch.voters.is_empty();
+        (counted && a.ruling.is_none() && !a.window_closed).then_some(ch.votes.len() == ch.voters.len())
+    }
+
     /// The answer under consideration (announced, not out).
     fn candidate(c: &Contest) -> Option<usize> {
         Self::live_answers(c).into_iter().next().filter(|i| c.answers[*i].announced.is_some())
@@ -670,7 +683,9 @@ impl Duple {
                 (None, Some(ch)) => {
                     let accept = ch.votes.iter().filter(|v| v.1).count();
                     let reject = ch.votes.len() - accept;
-                    let all_in = !ch.voters.is_empty() && ch.votes.len() == ch.voters.len();
+                    // Every vote in ends the vote early, unless it is held (early processing
+                    // off, or a `wait`): then it is counted when the window closes.
+                    let all_in = !ch.voters.is_empty() && ch.votes.len() == ch.voters.len() && !self.hold;
                     let counted = self.state.rules.challenges == Settle::Vote;
                     if counted && (all_in || closed) {
                         Some((reject <= accept, format!("by vote, {accept} accept, {reject} reject")))
@@ -1162,6 +1177,18 @@ impl TurnGame for Duple {
                 }
             }
         }
+    }
+
+    fn awaits_together(&self) -> bool {
+        self.vote_under_way().is_some_and(|all_in| !all_in)
+    }
+
+    fn set_hold(&mut self, hold: bool) {
+        self.hold = hold;
+    }
+
+    fn held(&self) -> bool {
+        self.vote_under_way() == Some(true)
     }
 
     fn advance(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String> {

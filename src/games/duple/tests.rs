@@ -671,3 +671,35 @@ fn a_thousand_random_games_end_with_every_card_accounted_for_and_replay() {
     }
     assert_eq!(ended, 1_000, "every game ends");
 }
+
+/// A vote is a step that takes every voter's input together: held (early processing off
+/// or a `wait`, the layer's `set_hold`), the last vote does not end it; let go, the votes
+/// are counted at once; at the window's close they are counted whatever the hold.
+#[test]
+fn a_held_vote_is_counted_when_let_go_or_when_its_window_closes() {
+    for let_go in [true, false] {
+        let mut t = Table::new(4, &[]);
+        t.put(1, 'D', "moon");
+        t.put(0, 'L', "moon");
+        t.reveal(0);
+        accepted(&t.send("ann", "answer lard", "12:00:10"));
+        assert!(!t.g.awaits_together(), "answers are a race, not a step taken together");
+        accepted(&t.send("bob", "challenge", "13:00:00"));
+        assert!(t.g.awaits_together() && !t.g.held());
+        t.g.set_hold(true);
+        accepted(&t.send("cat", "vote reject", "13:10:00"));
+        let last = t.send("dan", "vote reject", "13:20:00");
+        accepted(&last);
+        assert!(!last.events.iter().any(|e| e.contains("rejected by vote")), "{last:?}");
+        assert!(t.g.held() && !t.g.awaits_together());
+        let events = if let_go {
+            t.g.set_hold(false);
+            t.advance("13:30:00")
+        } else {
+            let window_end = t.contest().answers[0].window_end.expect("the window is open");
+            t.force(window_end)
+        };
+        assert!(events.iter().any(|e| e.contains("lard is rejected by vote, 0 accept, 2 reject")), "{events:?}");
+        assert!(!t.g.held());
+    }
+}

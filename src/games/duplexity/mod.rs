@@ -43,6 +43,8 @@ pub const OPTIONS: &[(&str, &str)] = &[
 pub struct DuplexityGame {
     pub game: Duplexity,
     news: Vec<String>,
+    /// Hold the bids once both are in (see [`TurnGame::set_hold`]); not saved.
+    hold: bool,
 }
 
 /// Read the options of a new game.
@@ -80,7 +82,7 @@ pub fn create(players: Vec<String>, options: &Options, ctx: &mut TurnContext<'_>
         .map_err(|p: Vec<String>| format!("Duplexity is for exactly 2 players; the players file names {}", p.len()))?;
     let mut log = Log::new();
     let game = Duplexity::new(names, settings, ctx.dice, &mut log);
-    Ok(DuplexityGame { game, news: log.lines })
+    Ok(DuplexityGame { game, news: log.lines, hold: false })
 }
 
 /// A stored game, checked.
@@ -89,10 +91,22 @@ pub fn load(state: &serde_json::Value) -> Result<DuplexityGame, String> {
     if let Some(fault) = game.fault() {
         return Err(format!("not a possible Duplexity game: {fault}"));
     }
-    Ok(DuplexityGame { game, news: Vec::new() })
+    Ok(DuplexityGame { game, news: Vec::new(), hold: false })
 }
 
 impl DuplexityGame {
+    /// Whether both sealed bids are in and not opened yet.
+    fn bids_in(&self) -> bool {
+        matches!(self.game.stage, Stage::Bid { bids: [Some(_), Some(_)] })
+    }
+
+    /// Run the automatic steps, unless the bids are in and held.
+    fn settle(&mut self, ctx: &mut TurnContext<'_>, log: &mut Log) {
+        if !(self.hold && self.bids_in()) {
+            self.game.settle(ctx.dice, log);
+        }
+    }
+
     /// One line, understood: apply it for `player`.
     fn apply(
         &mut self,
@@ -147,7 +161,7 @@ impl TurnGame for DuplexityGame {
                 Ok(command) => match self.apply(seat, command, ctx, &mut log) {
                     Ok(done) => {
                         lines.push(LineAnswer::accepted(n, done));
-                        self.game.settle(ctx.dice, &mut log);
+                        self.settle(ctx, &mut log);
                     }
                     Err(r) => {
                         let mut answer = LineAnswer::refused(n, 1, format!("illegal: {}", r.reason));
@@ -185,7 +199,7 @@ impl TurnGame for DuplexityGame {
     fn advance(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String> {
         let mut log = Log::new();
         log.lines = std::mem::take(&mut self.news);
-        self.game.settle(ctx.dice, &mut log);
+        self.settle(ctx, &mut log);
         log.lines
     }
 
@@ -193,6 +207,18 @@ impl TurnGame for DuplexityGame {
         let mut log = Log::new();
         self.game.force(ctx.dice, &mut log);
         log.lines
+    }
+
+    fn awaits_together(&self) -> bool {
+        matches!(self.game.stage, Stage::Bid { .. })
+    }
+
+    fn set_hold(&mut self, hold: bool) {
+        self.hold = hold;
+    }
+
+    fn held(&self) -> bool {
+        self.bids_in()
     }
 
     fn ending(&self) -> Option<Ending> {
