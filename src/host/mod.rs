@@ -112,11 +112,11 @@ fn host_error(game: &str) -> impl Fn(GameError) -> HostError + '_ {
     move |e| player_error(game, e)
 }
 
-/// A game name as mail may give it: letters, digits, `-`, `_`, `.`, not starting with a
-/// dot, so it can never name anything outside the games directory.
 /// How many journal entries a `history` mail shows.
 const HISTORY_ROWS: usize = 30;
 
+/// A game name as mail may give it: letters, digits, `-`, `_`, `.`, not starting with a
+/// dot, so it can never name anything outside the games directory.
 fn plausible_name(name: &str) -> bool {
     crate::mail::home::check_game_name(name).is_ok()
 }
