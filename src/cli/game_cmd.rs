@@ -12,6 +12,7 @@ use crate::game::position::parse_position;
 use crate::game::session::{self, GameError, OpenGame};
 use crate::game::settings::{parse_players, Settings, VariantKind};
 use crate::game::state::GameState;
+use crate::game::turn_session::MAX_TURN_BYTES;
 use crate::judge::rulebook::{Edition, Rulebook};
 use crate::map::Map;
 use crate::report::deadline_text;
@@ -335,10 +336,16 @@ pub fn submit(a: SubmitArgs) -> Result<ExitCode, CliError> {
     };
     let at = parse_at(a.at.as_deref())?;
     let (text, name) = read_input(a.file.as_deref())?;
-    let answer = g.submit(Submit { who, text: &text, check: a.check, at }, now()).map_err(|e| match e {
-        GameError::Invalid(m) => CliError::Usage(format!("{name}: {m}")),
-        e => game_error(e),
-    })?;
+    // Only the size is about the file itself: other refusals (the power, the player) are
+    // about the arguments, and say so without naming the file.
+    if matches!(who, Who::Player(_)) && text.len() > MAX_TURN_BYTES {
+        return Err(CliError::Usage(format!(
+            "{name}: {} bytes; a turn file is at most {} KiB",
+            text.len(),
+            MAX_TURN_BYTES / 1024
+        )));
+    }
+    let answer = g.submit(Submit { who, text: &text, check: a.check, at }, now()).map_err(game_error)?;
     warn_any(g.as_ref());
     Ok(print_answer(&answer, a.json))
 }

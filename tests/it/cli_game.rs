@@ -88,6 +88,17 @@ fn cli_submit_check_keeps_nothing() {
     assert_eq!(power_status(&game.status_json(), "France")["submitted"], false);
 }
 
+/// A wrong `--power` is an error about the argument, not about the order file: the
+/// message names the power, as before the commands were written over `GameSession`.
+#[test]
+fn cli_submit_to_an_unknown_power_does_not_blame_the_order_file() {
+    let (game, _) = TestGame::new();
+    let run = game.submit("atlantis", "A par - bur\n", &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("unknown power `atlantis`"), "{}", run.stderr);
+    assert!(!run.stderr.contains("<stdin>"), "{}", run.stderr);
+}
+
 #[test]
 fn cli_submit_with_a_broken_line_keeps_the_rest_and_exits_1() {
     let (game, _) = TestGame::new();

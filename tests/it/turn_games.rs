@@ -234,11 +234,13 @@ fn bad_turn_files_get_an_answer_per_line_and_change_nothing() {
     let nobody = duel.submit("carol", "place P3\n");
     assert_eq!(nobody.code, 2);
     assert!(nobody.stderr.contains("no player `carol`"), "{}", nobody.stderr);
+    assert!(!nobody.stderr.contains("<stdin>"), "about --player, not the turn file: {}", nobody.stderr);
 
     let huge = "place P3\n".repeat(200_000);
     let too_big = duel.submit(&awaited, &huge);
     assert_eq!(too_big.code, 2);
     assert!(too_big.stderr.contains("at most 64 KiB"), "{}", too_big.stderr);
+    assert!(too_big.stderr.contains("<stdin>: 1800000 bytes"), "the turn file is named: {}", too_big.stderr);
 
     assert_eq!(journal_text(&duel.dir), journal, "nothing refused was journaled");
     assert_eq!(duel.status(), status);
