@@ -304,7 +304,7 @@ fn warn_any(g: &dyn GameSession) {
 /// Print an answer as text or JSON; its exit status.
 fn print_answer(answer: &Answer, as_json: bool) -> ExitCode {
     if as_json {
-        println!("{}", serde_json::to_string_pretty(&answer.json).expect("serializable"));
+        println!("{}", answer.json);
     } else {
         print!("{}", answer.text);
     }

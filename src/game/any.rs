@@ -28,12 +28,13 @@ use crate::turn::{TurnGame, MASTER};
 #[derive(Clone, Debug)]
 pub struct Answer {
     pub text: String,
-    pub json: Value,
+    /// The JSON, pretty-printed (keys in the order the types declare them).
+    pub json: String,
     pub ok: bool,
 }
 
 impl Answer {
-    fn new(text: String, json: Value) -> Answer {
+    fn new(text: String, json: String) -> Answer {
         Answer { text, json, ok: true }
     }
 }
@@ -172,8 +173,9 @@ fn parse_phase(text: &str) -> Result<Phase, GameError> {
     text.parse().map_err(|e: crate::phase::PhaseParseError| usage(e.to_string()))
 }
 
-fn pretty(v: &impl serde::Serialize) -> Value {
-    serde_json::to_value(v).unwrap_or(Value::Null)
+/// JSON for machines, as the types declare their fields.
+fn pretty(v: &impl serde::Serialize) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_else(|e| json!({ "error": e.to_string() }).to_string())
 }
 
 // ---------------------------------------------------------------------------------------
@@ -427,7 +429,7 @@ impl GameSession for OpenTurnGame {
         }
         text.push('\n');
         text.push_str(&self.report_text());
-        Ok(Answer { text, json, ok: sub.ack.lines.iter().all(|l| l.accepted) })
+        Ok(Answer { text, json: pretty(&json), ok: sub.ack.lines.iter().all(|l| l.accepted) })
     }
 
     fn adjudicate(&mut self, force: bool, _by_mail: bool, now: DateTime<Utc>) -> Result<Answer, GameError> {
@@ -436,7 +438,7 @@ impl GameSession for OpenTurnGame {
         let mut text: String = events.iter().map(|e| format!("  {e}\n")).collect();
         text.push('\n');
         text.push_str(&self.report_text());
-        Ok(Answer::new(text, json!({"events": events, "status": OpenTurnGame::status_json(self)})))
+        Ok(Answer::new(text, pretty(&json!({"events": events, "status": OpenTurnGame::status_json(self)}))))
     }
 
     fn preview(&self) -> Result<Answer, GameError> {
@@ -476,7 +478,7 @@ impl GameSession for OpenTurnGame {
             self.entry_report(seq).unwrap_or_default(),
             step.label
         );
-        Ok(Answer::new(text, json))
+        Ok(Answer::new(text, pretty(&json)))
     }
 
     fn rollback(&mut self, to: &str, now: DateTime<Utc>) -> Result<String, GameError> {
@@ -508,7 +510,7 @@ impl GameSession for OpenTurnGame {
             }
             Err(e) => (format!("not verified: {e}\n"), false),
         };
-        Ok(Answer { json: json!({"verified": ok, "text": text.trim_end()}), text, ok })
+        Ok(Answer { json: pretty(&json!({"verified": ok, "text": text.trim_end()})), text, ok })
     }
 
     fn reveal(&mut self, now: DateTime<Utc>) -> Result<Answer, GameError> {
@@ -518,6 +520,6 @@ impl GameSession for OpenTurnGame {
             self.meta.commitment,
             self.dir.path().display()
         );
-        Ok(Answer::new(text, json!({"seed": seed, "commitment": self.meta.commitment})))
+        Ok(Answer::new(text, pretty(&json!({"seed": seed, "commitment": self.meta.commitment}))))
     }
 }
