@@ -475,3 +475,22 @@ fn early_off_holds_the_bids_until_the_tick_at_the_deadline() {
     let mails = duel.outbox.new_mails(&duel.root);
     assert!(mails.iter().any(|m| m.subject.starts_with("duel: results of") && m.to == "bob@example.org"), "{mails:?}");
 }
+
+#[test]
+fn the_awaited_activation_shows_a_pawn_of_the_player_awaited() {
+    let (duel, _) = Duel::new(&[]);
+    let mut status = duel.status();
+    while !status["step"].as_str().unwrap().contains("act") {
+        let (who, text) = next_turns(&status).remove(0);
+        duel.submit(&who, &text).ok();
+        status = duel.status();
+    }
+    let who = status["awaiting"][0].as_str().unwrap().to_string();
+    let player = status["players"].as_array().unwrap().iter().find(|p| p["name"] == who.as_str()).unwrap();
+    let pawn = player["pawns"][0].as_str().unwrap().to_string();
+    let text = run(&["status", duel.dir()], None).ok().stdout;
+    assert!(
+        text.contains(&format!("Waiting for {who}: a pawn's activation (`pawn {pawn}: move +, gather`)")),
+        "the example names {who}'s own pawn at {pawn}:\n{text}"
+    );
+}
