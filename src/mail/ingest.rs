@@ -987,6 +987,11 @@ fn render_ack(role: &Role, ack: &Ack, lines: &[BodyLine], out: &mut String) {
         let _ = writeln!(out, "  no orders understood");
     }
     for order in &ack.accepted {
+        if order.line == 0 {
+            // What a small game's turn made happen: under the line that did it.
+            let _ = writeln!(out, "            {}", order.order);
+            continue;
+        }
         let number = at(order.line).map(|l| l.number).unwrap_or(order.line);
         let _ = writeln!(out, "  line {number:>3}: {}", order.order);
     }

@@ -494,3 +494,17 @@ fn the_awaited_activation_shows_a_pawn_of_the_player_awaited() {
         "the example names {who}'s own pawn at {pawn}:\n{text}"
     );
 }
+
+#[test]
+fn what_a_turn_by_mail_made_happen_is_shown_under_its_line_not_as_line_0() {
+    let mut duel = MailDuel::new();
+    duel.outbox.new_mails(&duel.root);
+    let (who, text) = next_turns(&duel.status()).into_iter().next().unwrap();
+    assert_eq!(duel.deliver(&who, &text), 0);
+    let mails = duel.outbox.new_mails(&duel.root);
+    let ack = mails.iter().find(|m| m.in_reply_to.is_some()).expect("an acknowledgement");
+    assert!(!ack.body.contains("line   0"), "{}", ack.body);
+    let lines: Vec<&str> = ack.body.lines().collect();
+    let at = lines.iter().position(|l| *l == "  line   2: place P1").expect("the line taken");
+    assert_eq!(lines[at + 1], format!("            {who} places a pawn at P1."), "{}", ack.body);
+}
