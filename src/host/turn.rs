@@ -85,6 +85,8 @@ pub fn submit(path: &Path, who: &Identity, text: &str, now: DateTime<Utc>) -> Re
     }
     let mut g = read(path)?;
     let seat = seat_of(&g, who)?;
+    // The step the turn was for, not the one it led to.
+    let phase = g.game.step_label();
     let sub = g.submit(seat, text, now, now).map_err(host_error(path))?;
     for w in &g.warnings {
         crate::host::record_problem(&who.game, w.clone());
@@ -112,7 +114,7 @@ pub fn submit(path: &Path, who: &Identity, text: &str, now: DateTime<Utc>) -> Re
     } else {
         vec![format!("{} from {}", waiting.what, names.join(" and "))]
     };
-    Ok((Ack { phase: g.game.step_label(), accepted, problems, missing, deadline: g.meta.deadline }, sub.seq.is_some()))
+    Ok((Ack { phase, accepted, problems, missing, deadline: g.meta.deadline }, sub.seq.is_some()))
 }
 
 pub fn status(path: &Path) -> Result<String, HostError> {

@@ -507,4 +507,12 @@ fn what_a_turn_by_mail_made_happen_is_shown_under_its_line_not_as_line_0() {
     let lines: Vec<&str> = ack.body.lines().collect();
     let at = lines.iter().position(|l| *l == "  line   2: place P1").expect("the line taken");
     assert_eq!(lines[at + 1], format!("            {who} places a pawn at P1."), "{}", ack.body);
+    // The second pawn placed starts round 1: the answer is headed by the step the turn
+    // was for, setup, not the bids it led to.
+    let (who, text) = next_turns(&duel.status()).into_iter().next().unwrap();
+    assert_eq!(duel.deliver(&who, &text), 0);
+    let mails = duel.outbox.new_mails(&duel.root);
+    let ack = mails.iter().find(|m| m.in_reply_to.is_some()).expect("an acknowledgement");
+    assert!(ack.body.contains(&format!("Orders for {who}, setup:")), "{}", ack.body);
+    assert!(ack.body.contains("Round 1 begins"), "{}", ack.body);
 }
