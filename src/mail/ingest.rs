@@ -685,7 +685,7 @@ fn place(
         Err(SignOnError::NoSuchPower { powers }) => {
             let _ = writeln!(
                 out,
-                "{shown} (line {}): game `{}` has no power `{}`; its powers are {}. Nothing was done.",
+                "{shown} (line {}): game `{}` has no `{}`; who may sign on: {} or master. Nothing was done.",
                 block.line,
                 cap(&signon.game, 40),
                 cap(&signon.who, 40),

@@ -516,3 +516,14 @@ fn what_a_turn_by_mail_made_happen_is_shown_under_its_line_not_as_line_0() {
     assert!(ack.body.contains(&format!("Orders for {who}, setup:")), "{}", ack.body);
     assert!(ack.body.contains("Round 1 begins"), "{}", ack.body);
 }
+
+#[test]
+fn a_sign_on_as_nobody_in_a_small_game_names_who_may_sign_on_and_help_shows_turn_lines() {
+    let duel = MailDuel::new();
+    let nobody = [("carl".to_string(), "secret".to_string())];
+    mail_in(NOW, &duel.root, "duel", &nobody, 1, "carl", "help\n").ok();
+    let mails = Outbox::default().new_mails(&duel.root);
+    let reply = mails.iter().find(|m| m.to == "carl@example.org").expect("an answer");
+    assert!(reply.body.contains("game `duel` has no `carl`; who may sign on: ann, bob or master."), "{}", reply.body);
+    assert!(reply.body.contains("a small game: your name, ann@mygame"), "{}", reply.body);
+}
