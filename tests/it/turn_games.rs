@@ -527,3 +527,12 @@ fn a_sign_on_as_nobody_in_a_small_game_names_who_may_sign_on_and_help_shows_turn
     assert!(reply.body.contains("game `duel` has no `carl`; who may sign on: ann, bob or master."), "{}", reply.body);
     assert!(reply.body.contains("a small game: your name, ann@mygame"), "{}", reply.body);
 }
+
+#[test]
+fn a_small_game_players_password_mail_asks_for_turn_lines_not_orders() {
+    let duel = MailDuel::new();
+    duel.cli(&["mail", "password", "duel", "bob", "--mail"]).ok();
+    let mails = Outbox::default().new_mails(&duel.root);
+    let mail = mails.iter().find(|m| m.subject == "duel: your password").expect("the password mail");
+    assert!(mail.body.contains("Then your turn lines, one per line, or `status`"), "{}", mail.body);
+}
