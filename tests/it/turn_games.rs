@@ -536,3 +536,20 @@ fn a_small_game_players_password_mail_asks_for_turn_lines_not_orders() {
     let mail = mails.iter().find(|m| m.subject == "duel: your password").expect("the password mail");
     assert!(mail.body.contains("Then your turn lines, one per line, or `status`"), "{}", mail.body);
 }
+
+#[test]
+fn a_message_of_junk_gets_a_short_answer_without_raw_control_characters() {
+    let mut duel = MailDuel::new();
+    duel.outbox.new_mails(&duel.root);
+    let mut junk = String::from("ju\u{1}nk\u{7f} line\n");
+    for i in 0..199 {
+        junk.push_str(&format!("blah {i}\n"));
+    }
+    assert_eq!(duel.deliver("ann", &junk), 0);
+    let mails = duel.outbox.new_mails(&duel.root);
+    let ack = mails.iter().find(|m| m.in_reply_to.is_some()).expect("an acknowledgement");
+    assert_eq!(ack.body.matches(": not understood").count(), 50, "{}", ack.body);
+    assert!(ack.body.contains("  ... and 150 more lines not taken, not listed."), "{}", ack.body);
+    assert!(ack.body.contains("`ju\\u{1}nk\\u{7f} line`"), "{}", ack.body);
+    assert!(!ack.body.contains('\u{1}') && !ack.body.contains('\u{7f}'), "{}", ack.body);
+}
