@@ -13,7 +13,7 @@ use chrono_tz::Tz;
 
 use crate::game::session::GameError;
 use crate::game::turn_session::{self, OpenTurnGame, Seat, TurnPlayer};
-use crate::mail::deadline::{plan_tick, tick_mails, GameClock, TickAction, TickLog};
+use crate::mail::deadline::{plan_tick, turn_tick_mails, GameClock, TickAction, TickLog};
 use crate::mail::host::{
     Ack, AckOrder, AckProblem, Contact, ContactRole, HostError, Identity, MasterCommand, Role, SignOnError,
     SignOnRecord,
@@ -437,7 +437,7 @@ pub fn tick(
             }
         }
     }
-    let mails = tick_mails(name, now, &actions, &contacts(&g));
+    let mails = turn_tick_mails(name, now, &actions, &contacts(&g), &g.game.awaiting().what);
     log.record(now, &clock, &actions);
     Ok((done, mails, processed))
 }

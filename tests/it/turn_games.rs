@@ -553,3 +553,22 @@ fn a_message_of_junk_gets_a_short_answer_without_raw_control_characters() {
     assert!(ack.body.contains("`ju\\u{1}nk\\u{7f} line`"), "{}", ack.body);
     assert!(!ack.body.contains('\u{1}') && !ack.body.contains('\u{7f}'), "{}", ack.body);
 }
+
+#[test]
+fn a_small_games_reminder_says_what_it_waits_for_not_orders() {
+    let mut duel = MailDuel::new();
+    duel.outbox.new_mails(&duel.root);
+    let who = duel.status()["awaiting"][0].as_str().unwrap().to_string();
+    // The deadline is 48 hours on; reminders go out 24 hours before it.
+    judge_cli("2026-03-02T13:00:00Z", &duel.root, &["mail", "tick"]).ok();
+    let mails = duel.outbox.new_mails(&duel.root);
+    let reminder = mails.iter().find(|m| m.subject == "duel: reminder, your turn is due").expect("a reminder");
+    assert_eq!(reminder.to, format!("{who}@example.org"));
+    assert!(
+        reminder.body.starts_with(&format!("duel is waiting for {who}: a pawn placed in the Present (`place P")),
+        "{}",
+        reminder.body
+    );
+    assert!(reminder.body.contains("Deadline: "), "{}", reminder.body);
+    assert!(!reminder.body.contains("orders"), "{}", reminder.body);
+}
