@@ -112,7 +112,8 @@ pub fn submit(path: &Path, who: &Identity, text: &str, now: DateTime<Utc>) -> Re
     } else if names.is_empty() {
         Vec::new()
     } else {
-        vec![format!("{} from {}", waiting.what, names.join(" and "))]
+        // The comma keeps a `what` that ends in words (", if any") apart from the names.
+        vec![format!("{}, from {}", waiting.what, names.join(" and "))]
     };
     Ok((Ack { phase, accepted, problems, missing, deadline: g.meta.deadline }, sub.seq.is_some()))
 }
