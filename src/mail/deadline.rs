@@ -138,40 +138,35 @@ pub fn turn_tick_mails(
 ) -> Vec<OutgoingMail> {
     let mut mails = Vec::new();
     for action in actions {
-        let (power, subject, body): (&str, String, Box<dyn Fn(&Contact) -> String>) = match action {
-            TickAction::Remind { power, deadline } => (
-                power,
-                format!("{game}: reminder, your turn is due"),
-                Box::new(move |c: &Contact| {
-                    format!(
-                        "{game} is waiting for {power}: {what}.\nDeadline: {} (in {}).\n",
-                        format_deadline(*deadline, c.timezone),
-                        format_duration(*deadline - now)
-                    )
-                }),
-            ),
-            TickAction::LateNotice { power, deadline, grace_until } => (
-                power,
-                format!("{game}: late, your turn is overdue"),
-                Box::new(move |c: &Contact| {
-                    format!(
-                        "The deadline for {game} ({}) has passed and {game} is still waiting for {power}: {what}.\n\
-                         Turns are still taken until {}; after that, the deadline defaults apply.\n",
-                        format_deadline(*deadline, c.timezone),
-                        format_deadline(*grace_until, c.timezone)
-                    )
-                }),
-            ),
+        let (power, subject) = match action {
+            TickAction::Remind { power, .. } => (power, format!("{game}: reminder, your turn is due")),
+            TickAction::LateNotice { power, .. } => (power, format!("{game}: late, your turn is overdue")),
             _ => {
                 mails.extend(tick_mails(game, now, std::slice::from_ref(action), contacts));
                 continue;
             }
         };
-        for c in contacts.iter().filter(|c| matches!(&c.role, ContactRole::Player(p) if p.eq_ignore_ascii_case(power))) {
+        let players =
+            contacts.iter().filter(|c| matches!(&c.role, ContactRole::Player(p) if p.eq_ignore_ascii_case(power)));
+        for c in players {
+            let body = match action {
+                TickAction::LateNotice { deadline, grace_until, .. } => format!(
+                    "The deadline for {game} ({}) has passed and {game} is still waiting for {power}: {what}.\n\
+                     Turns are still taken until {}; after that, the deadline defaults apply.\n",
+                    format_deadline(*deadline, c.timezone),
+                    format_deadline(*grace_until, c.timezone)
+                ),
+                TickAction::Remind { deadline, .. } => format!(
+                    "{game} is waiting for {power}: {what}.\nDeadline: {} (in {}).\n",
+                    format_deadline(*deadline, c.timezone),
+                    format_duration(*deadline - now)
+                ),
+                _ => continue,
+            };
             mails.push(OutgoingMail {
                 to: c.address.clone(),
                 subject: header_safe(&subject, 120),
-                body: body(c),
+                body,
                 in_reply_to: None,
                 references: Vec::new(),
                 kind: MailKind::Generated,

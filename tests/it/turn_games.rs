@@ -515,7 +515,11 @@ fn what_a_turn_by_mail_made_happen_is_shown_under_its_line_not_as_line_0() {
     let ack = mails.iter().find(|m| m.in_reply_to.is_some()).expect("an acknowledgement");
     assert!(ack.body.contains(&format!("Orders for {who}, setup:")), "{}", ack.body);
     assert!(ack.body.contains("Round 1 begins"), "{}", ack.body);
-    assert!(ack.body.contains("Still without orders: bids (`bid 2`, or `bid 2 first`), from ann and bob"), "{}", ack.body);
+    assert!(
+        ack.body.contains("Still without orders: bids (`bid 2`, or `bid 2 first`), from ann and bob"),
+        "{}",
+        ack.body
+    );
 }
 
 #[test]
