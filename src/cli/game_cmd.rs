@@ -25,7 +25,7 @@ pub struct NewArgs {
     /// `standard` (the default) or `shadow-worlds`.
     #[arg(long)]
     pub variant: Option<String>,
-    /// Run one of the small games instead of Diplomacy: `duplexity`.
+    /// Run one of the small games instead of Diplomacy: `duplexity`, `overdue` or `duple`.
     #[arg(long, value_name = "GAME", conflicts_with_all = ["variant", "from", "short_game", "rulebook"])]
     pub game: Option<String>,
     /// The players: one line each, `power, name, email` (optionally `, time zone`); for a
@@ -68,6 +68,7 @@ pub struct NewArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct SubmitArgs {
+    /// The game directory.
     pub dir: PathBuf,
     /// The power the orders are for (`france`, `FRA`, `French`).
     #[arg(long, required_unless_present = "player", conflicts_with = "player")]
@@ -85,12 +86,14 @@ pub struct SubmitArgs {
     /// Check the orders and print what the judge understood, without keeping them.
     #[arg(long)]
     pub check: bool,
+    /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(clap::Args, Debug)]
 pub struct AdjudicateArgs {
+    /// The game directory.
     pub dir: PathBuf,
     /// Adjudicate even though some powers have not sent orders (at the deadline): their
     /// units hold, dislodged units disband, builds are waived, removals go by civil disorder.
@@ -99,29 +102,35 @@ pub struct AdjudicateArgs {
     /// Print the results the phase would get now (as with --force) and change nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(clap::Args, Debug)]
 pub struct DirArgs {
+    /// The game directory.
     pub dir: PathBuf,
+    /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(clap::Args, Debug)]
 pub struct ResultsArgs {
+    /// The game directory.
     pub dir: PathBuf,
     /// The phase (`S1901M`, `F1901R`, `W1901A`, "fall 1901"); default: the last one. In a
     /// small game, the journal entry's number (as `history` shows it).
     pub phase: Option<String>,
+    /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(clap::Args, Debug)]
 pub struct RollbackArgs {
+    /// The game directory.
     pub dir: PathBuf,
     /// The phase to go back to the start of (`S1902M`); in a small game, the round (`3`,
     /// `round 3`; `0` is the setup).
@@ -406,6 +415,7 @@ pub fn rollback(a: RollbackArgs) -> Result<ExitCode, CliError> {
 
 #[derive(clap::Args, Debug)]
 pub struct VerifyArgs {
+    /// The game directory.
     pub dir: PathBuf,
 }
 
@@ -423,6 +433,7 @@ pub fn reveal(a: VerifyArgs) -> Result<ExitCode, CliError> {
 
 #[derive(clap::Args, Debug)]
 pub struct DrawArgs {
+    /// The game directory.
     pub dir: PathBuf,
     /// Record this power's vote for a draw (the game is drawn when every surviving power
     /// has voted). Without it, the game master declares the draw at once.

@@ -42,7 +42,7 @@ pub struct MailArgs {
 #[derive(Subcommand, Debug)]
 enum MailCommand {
     /// Take one message on standard input, for an MTA pipe. Exits 0 once the message is
-    /// kept, 75 (try again later) only when it could not be.
+    /// kept, 75 (try again later) when it cannot be kept.
     Ingest,
     /// Take every message in a Maildir's new/ and move it to cur/.
     Poll {
@@ -53,11 +53,11 @@ enum MailCommand {
     /// Run from cron every few minutes: reminders, late notices, processing at the
     /// deadline; an outage holds the game and tells its master. Safe to run twice.
     Tick,
-    /// Give a power (or the master) a new password: printed, or mailed with --mail.
+    /// Give a power or player (or the master) a new password: printed, or mailed with --mail.
     Password {
         /// The game's name (its directory under JUDGE/games).
         game: String,
-        /// `france`, `fra`, `f`... or `master`.
+        /// A power (`france`, `fra`, `f`...), a small game's player (`ann`), or `master`.
         who: String,
         /// Mail the password to the address on file instead of printing it.
         #[arg(long)]
@@ -308,10 +308,15 @@ fn password(root: &Path, game: &str, who: &str, mail: bool) -> Result<ExitCode, 
         println!("New password for {role} in {name}: {password}");
         return Err(CliError::Usage(format!("{role} has no address on file, so the password was not mailed")));
     };
+    // A small game's player sends turn lines, a Diplomacy power orders.
+    let what = match crate::game::turn_session::kind_of(&path) {
+        Ok(Some(_)) if role != Role::Master => "your turn lines",
+        _ => "your orders",
+    };
     let body = format!(
         "Your password for {name} ({role}) was set by the game master.\n\
          Start every message to this judge with:\n\n  {signon}\n\n\
-         Then your orders, one per line, or `status`, or `help`.\n\
+         Then {what}, one per line, or `status`, or `help`.\n\
          To choose your own password, add a line `password NEWPASSWORD`.\n"
     );
     let letter = OutgoingMail {

@@ -36,13 +36,16 @@ enum Command {
     Map(map_cmd::MapCommand),
     /// Adjudicate movement phases in batch: JSON Lines in, JSON Lines out.
     Resolve(resolve_cmd::ResolveArgs),
-    /// Create a game directory at Spring 1901 (or from a position) and print the first deadline.
+    /// Create a game directory (Diplomacy at Spring 1901 or from a position, or a small
+    /// game) and print the first deadline.
     New(game_cmd::NewArgs),
-    /// Check and keep a power's orders; a later submission replaces earlier orders unit by unit.
+    /// Check and keep a power's orders (a later submission replaces earlier ones unit by
+    /// unit), or a small game's turn.
     Submit(game_cmd::SubmitArgs),
     /// Adjudicate the current phase (when every power has sent orders, or with --force).
     Adjudicate(game_cmd::AdjudicateArgs),
-    /// Show the phase, the deadline, who has sent orders, and centers and units per power.
+    /// Show the phase, the deadline, who has sent orders, and centers and units per power
+    /// (a small game: its board).
     Status(game_cmd::DirArgs),
     /// List everything the game's journal holds: creation, submissions, results, rollbacks.
     History(game_cmd::DirArgs),

@@ -124,6 +124,7 @@ pub fn status_json(game: &Game) -> serde_json::Value {
                 "player": game.settings.player(map, p).map(|pl| pl.name.clone()),
                 "submitted": game.state.submitted.contains(&p),
                 "waiting": game.waiting_for().contains(&p),
+                "waits": game.state.waiting.contains(&p),
                 "eliminated": game.state.eliminated.contains(&p),
                 "centers": centers,
                 "units": units,

@@ -45,7 +45,7 @@ pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> St
         } else if game.state.submitted.contains(&p) {
             "orders in"
         } else if game.has_duty(p) {
-            "waiting"
+            "no orders"
         } else {
             "-"
         };

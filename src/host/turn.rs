@@ -13,7 +13,7 @@ use chrono_tz::Tz;
 
 use crate::game::session::GameError;
 use crate::game::turn_session::{self, OpenTurnGame, Seat, TurnPlayer};
-use crate::mail::deadline::{plan_tick, tick_mails, GameClock, TickAction, TickLog};
+use crate::mail::deadline::{plan_tick, turn_tick_mails, GameClock, TickAction, TickLog};
 use crate::mail::host::{
     Ack, AckOrder, AckProblem, Contact, ContactRole, HostError, Identity, MasterCommand, Role, SignOnError,
     SignOnRecord,
@@ -85,6 +85,8 @@ pub fn submit(path: &Path, who: &Identity, text: &str, now: DateTime<Utc>) -> Re
     }
     let mut g = read(path)?;
     let seat = seat_of(&g, who)?;
+    // The step the turn was for, not the one it led to.
+    let phase = g.game.step_label();
     let sub = g.submit(seat, text, now, now).map_err(host_error(path))?;
     for w in &g.warnings {
         crate::host::record_problem(&who.game, w.clone());
@@ -110,9 +112,10 @@ pub fn submit(path: &Path, who: &Identity, text: &str, now: DateTime<Utc>) -> Re
     } else if names.is_empty() {
         Vec::new()
     } else {
-        vec![format!("{} from {}", waiting.what, names.join(" and "))]
+        // The comma keeps a `what` that ends in words (", if any") apart from the names.
+        vec![format!("{}, from {}", waiting.what, names.join(" and "))]
     };
-    Ok((Ack { phase: g.game.step_label(), accepted, problems, missing, deadline: g.meta.deadline }, sub.seq.is_some()))
+    Ok((Ack { phase, accepted, problems, missing, deadline: g.meta.deadline }, sub.seq.is_some()))
 }
 
 pub fn status(path: &Path) -> Result<String, HostError> {
@@ -435,7 +438,7 @@ pub fn tick(
             }
         }
     }
-    let mails = tick_mails(name, now, &actions, &contacts(&g));
+    let mails = turn_tick_mails(name, now, &actions, &contacts(&g), &g.game.awaiting().what);
     log.record(now, &clock, &actions);
     Ok((done, mails, processed))
 }

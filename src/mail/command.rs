@@ -29,8 +29,10 @@ use crate::mail::inbound::BodyLine;
 /// The help text sent for unknown commands and messages that cannot be placed.
 pub const HELP: &str = "\
 How to write to this judge:
-  SIGNON FRANCE@mygame yourpassword     (also fra@mygame, f@mygame, master@mygame)
-  A par - bur                           order lines, one per line
+  SIGNON FRANCE@mygame yourpassword     (also fra@mygame, f@mygame, master@mygame;
+                                        a small game: your name, ann@mygame)
+  A par - bur                           order lines, one per line (a small game:
+                                        its turn lines, e.g. `bid 2`, `score 5`)
   status                                the game as you may see it (also: list)
   history                               past results
   press to italy, germany               press to some powers (or: press to all)

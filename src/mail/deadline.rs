@@ -126,6 +126,57 @@ impl TickLog {
     }
 }
 
+/// [`tick_mails`] for a small game (Duplexity, Overdue, Duple): reminders and late
+/// notices in the game's words, saying what it awaits (`what`, as its report says it),
+/// not asking for orders.
+pub fn turn_tick_mails(
+    game: &str,
+    now: DateTime<Utc>,
+    actions: &[TickAction],
+    contacts: &[Contact],
+    what: &str,
+) -> Vec<OutgoingMail> {
+    let mut mails = Vec::new();
+    for action in actions {
+        let (power, subject) = match action {
+            TickAction::Remind { power, .. } => (power, format!("{game}: reminder, your turn is due")),
+            TickAction::LateNotice { power, .. } => (power, format!("{game}: late, your turn is overdue")),
+            _ => {
+                mails.extend(tick_mails(game, now, std::slice::from_ref(action), contacts));
+                continue;
+            }
+        };
+        let players =
+            contacts.iter().filter(|c| matches!(&c.role, ContactRole::Player(p) if p.eq_ignore_ascii_case(power)));
+        for c in players {
+            let body = match action {
+                TickAction::LateNotice { deadline, grace_until, .. } => format!(
+                    "The deadline for {game} ({}) has passed and {game} is still waiting for {power}: {what}.\n\
+                     Turns are still taken until {}; after that, the deadline defaults apply.\n",
+                    format_deadline(*deadline, c.timezone),
+                    format_deadline(*grace_until, c.timezone)
+                ),
+                TickAction::Remind { deadline, .. } => format!(
+                    "{game} is waiting for {power}: {what}.\nDeadline: {} (in {}).\n",
+                    format_deadline(*deadline, c.timezone),
+                    format_duration(*deadline - now)
+                ),
+                _ => continue,
+            };
+            mails.push(OutgoingMail {
+                to: c.address.clone(),
+                subject: header_safe(&subject, 120),
+                body,
+                in_reply_to: None,
+                references: Vec::new(),
+                kind: MailKind::Generated,
+                attachments: Vec::new(),
+            });
+        }
+    }
+    mails
+}
+
 /// The mails for a tick's actions: reminders and late notices to the players concerned,
 /// the outage notice to the master. `Process` mails nothing here (the results do).
 pub fn tick_mails(game: &str, now: DateTime<Utc>, actions: &[TickAction], contacts: &[Contact]) -> Vec<OutgoingMail> {

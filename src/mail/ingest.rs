@@ -56,6 +56,10 @@ pub const MAX_PRESS: usize = 5;
 /// The `status` and `history` listings one message may ask for; the rest are not given.
 pub const MAX_LISTINGS: usize = 5;
 
+/// The problem lines one acknowledgement lists; the rest are counted, so a message of junk
+/// gets a short answer.
+pub const MAX_PROBLEMS_LISTED: usize = 50;
+
 /// The exit code asking the MTA to deliver the message again later (sysexits EX_TEMPFAIL).
 pub const EX_TEMPFAIL: i32 = 75;
 
@@ -685,7 +689,7 @@ fn place(
         Err(SignOnError::NoSuchPower { powers }) => {
             let _ = writeln!(
                 out,
-                "{shown} (line {}): game `{}` has no power `{}`; its powers are {}. Nothing was done.",
+                "{shown} (line {}): game `{}` has no `{}`; who may sign on: {} or master. Nothing was done.",
                 block.line,
                 cap(&signon.game, 40),
                 cap(&signon.who, 40),
@@ -987,12 +991,17 @@ fn render_ack(role: &Role, ack: &Ack, lines: &[BodyLine], out: &mut String) {
         let _ = writeln!(out, "  no orders understood");
     }
     for order in &ack.accepted {
+        if order.line == 0 {
+            // What a small game's turn made happen: under the line that did it.
+            let _ = writeln!(out, "            {}", order.order);
+            continue;
+        }
         let number = at(order.line).map(|l| l.number).unwrap_or(order.line);
         let _ = writeln!(out, "  line {number:>3}: {}", order.order);
     }
     if !ack.problems.is_empty() {
         let _ = writeln!(out, "Problems (these lines were not taken):");
-        for p in &ack.problems {
+        for p in ack.problems.iter().take(MAX_PROBLEMS_LISTED) {
             match at(p.line) {
                 Some(l) => {
                     let _ = writeln!(out, "  line {:>3}: {}: {}", l.number, quote(&l.text), p.message);
@@ -1004,6 +1013,13 @@ fn render_ack(role: &Role, ack: &Ack, lines: &[BodyLine], out: &mut String) {
             if let Some(hint) = &p.hint {
                 let _ = writeln!(out, "            hint: {hint}");
             }
+        }
+        if ack.problems.len() > MAX_PROBLEMS_LISTED {
+            let _ = writeln!(
+                out,
+                "  ... and {} more lines not taken, not listed.",
+                ack.problems.len() - MAX_PROBLEMS_LISTED
+            );
         }
     }
     if ack.missing.is_empty() {
@@ -1021,9 +1037,17 @@ fn quote(text: &str) -> String {
     let first = t.split_whitespace().next().unwrap_or("").to_lowercase();
     if ["sign", "log", "pass", "pw"].iter().any(|p| first.starts_with(p)) {
         let shown: Vec<&str> = t.split_whitespace().take(2).collect();
-        return format!("`{} ...`", cap(&shown.join(" "), 100));
+        return format!("`{} ...`", visible(&cap(&shown.join(" "), 100)));
     }
-    format!("`{}`", cap(t, 100))
+    format!("`{}`", visible(&cap(t, 100)))
+}
+
+/// Control characters (binary junk in a message) written as `\u{..}`, as the problem
+/// messages write them, never raw into a reply.
+fn visible(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() && c != '\t' { c.escape_unicode().to_string() } else { c.to_string() })
+        .collect()
 }
 
 fn copy_to_registered(registered: &str, sender: &str, who: &Identity, section: &str) -> OutgoingMail {

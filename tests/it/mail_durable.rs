@@ -340,6 +340,13 @@ fn issue_14_early_processing_waits_for_wait_and_can_be_turned_off() {
     let status = outbox.new_mails(&j.root).into_iter().find(|m| m.in_reply_to.as_deref() == Some("g1@x")).unwrap();
     assert!(status.body.contains("Waiting: this phase is not processed before its deadline"), "{}", status.body);
     assert!(status.body.contains("in, waits"), "{}", status.body);
+    // A power without orders is marked so, not "waiting", which reads like `wait`.
+    assert!(status.body.contains("  France   no orders "), "{}", status.body);
+    let json = j.ok(&["status", j.game().to_str().unwrap(), "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let germany = json["powers"].as_array().unwrap().iter().find(|p| p["power"] == "Germany").unwrap();
+    assert_eq!(germany["waits"], true, "{json}");
+    assert_eq!(germany["waiting"], false, "{json}");
 
     let out = j.ok(&["mail", "tick"]);
     assert_eq!(phase(), "S1901M", "Germany waits: {out}");

@@ -131,6 +131,7 @@ fn issue_6_a_game_played_by_mail_end_to_end() {
     assert!(out.contains("mailed to bob@example.org"), "{out}");
     let mails = j.new_mails();
     assert_eq!(to_addresses(&mails), ["bob@example.org"]);
+    assert!(mails[0].body.contains("Then your orders, one per line"), "{}", mails[0].body);
     let italy =
         mails[0].body.split("SIGNON italy@game1 ").nth(1).unwrap().split_whitespace().next().unwrap().to_string();
 

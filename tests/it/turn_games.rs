@@ -477,3 +477,105 @@ fn early_off_holds_the_bids_until_the_tick_at_the_deadline() {
     let mails = duel.outbox.new_mails(&duel.root);
     assert!(mails.iter().any(|m| m.subject.starts_with("duel: results of") && m.to == "bob@example.org"), "{mails:?}");
 }
+
+#[test]
+fn the_awaited_activation_shows_a_pawn_of_the_player_awaited() {
+    let (duel, _) = Duel::new(&[]);
+    let mut status = duel.status();
+    while !status["step"].as_str().unwrap().contains("act") {
+        let (who, text) = next_turns(&status).remove(0);
+        duel.submit(&who, &text).ok();
+        status = duel.status();
+    }
+    let who = status["awaiting"][0].as_str().unwrap().to_string();
+    let player = status["players"].as_array().unwrap().iter().find(|p| p["name"] == who.as_str()).unwrap();
+    let pawn = player["pawns"][0].as_str().unwrap().to_string();
+    let text = run(&["status", duel.dir()], None).ok().stdout;
+    assert!(
+        text.contains(&format!("Waiting for {who}: a pawn's activation (`pawn {pawn}: move +, gather`)")),
+        "the example names {who}'s own pawn at {pawn}:\n{text}"
+    );
+}
+
+#[test]
+fn what_a_turn_by_mail_made_happen_is_shown_under_its_line_not_as_line_0() {
+    let mut duel = MailDuel::new();
+    duel.outbox.new_mails(&duel.root);
+    let (who, text) = next_turns(&duel.status()).into_iter().next().unwrap();
+    assert_eq!(duel.deliver(&who, &text), 0);
+    let mails = duel.outbox.new_mails(&duel.root);
+    let ack = mails.iter().find(|m| m.in_reply_to.is_some()).expect("an acknowledgement");
+    assert!(!ack.body.contains("line   0"), "{}", ack.body);
+    let lines: Vec<&str> = ack.body.lines().collect();
+    let at = lines.iter().position(|l| *l == "  line   2: place P1").expect("the line taken");
+    assert_eq!(lines[at + 1], format!("            {who} places a pawn at P1."), "{}", ack.body);
+    // The second pawn placed starts round 1: the answer is headed by the step the turn
+    // was for, setup, not the bids it led to.
+    let (who, text) = next_turns(&duel.status()).into_iter().next().unwrap();
+    assert_eq!(duel.deliver(&who, &text), 0);
+    let mails = duel.outbox.new_mails(&duel.root);
+    let ack = mails.iter().find(|m| m.in_reply_to.is_some()).expect("an acknowledgement");
+    assert!(ack.body.contains(&format!("Orders for {who}, setup:")), "{}", ack.body);
+    assert!(ack.body.contains("Round 1 begins"), "{}", ack.body);
+    assert!(
+        ack.body.contains("Still without orders: bids (`bid 2`, or `bid 2 first`), from ann and bob"),
+        "{}",
+        ack.body
+    );
+}
+
+#[test]
+fn a_sign_on_as_nobody_in_a_small_game_names_who_may_sign_on_and_help_shows_turn_lines() {
+    let duel = MailDuel::new();
+    let nobody = [("carl".to_string(), "secret".to_string())];
+    mail_in(NOW, &duel.root, "duel", &nobody, 1, "carl", "help\n").ok();
+    let mails = Outbox::default().new_mails(&duel.root);
+    let reply = mails.iter().find(|m| m.to == "carl@example.org").expect("an answer");
+    assert!(reply.body.contains("game `duel` has no `carl`; who may sign on: ann, bob or master."), "{}", reply.body);
+    assert!(reply.body.contains("a small game: your name, ann@mygame"), "{}", reply.body);
+}
+
+#[test]
+fn a_small_game_players_password_mail_asks_for_turn_lines_not_orders() {
+    let duel = MailDuel::new();
+    duel.cli(&["mail", "password", "duel", "bob", "--mail"]).ok();
+    let mails = Outbox::default().new_mails(&duel.root);
+    let mail = mails.iter().find(|m| m.subject == "duel: your password").expect("the password mail");
+    assert!(mail.body.contains("Then your turn lines, one per line, or `status`"), "{}", mail.body);
+}
+
+#[test]
+fn a_message_of_junk_gets_a_short_answer_without_raw_control_characters() {
+    let mut duel = MailDuel::new();
+    duel.outbox.new_mails(&duel.root);
+    let mut junk = String::from("ju\u{1}nk\u{7f} line\n");
+    for i in 0..199 {
+        junk.push_str(&format!("blah {i}\n"));
+    }
+    assert_eq!(duel.deliver("ann", &junk), 0);
+    let mails = duel.outbox.new_mails(&duel.root);
+    let ack = mails.iter().find(|m| m.in_reply_to.is_some()).expect("an acknowledgement");
+    assert_eq!(ack.body.matches(": not understood").count(), 50, "{}", ack.body);
+    assert!(ack.body.contains("  ... and 150 more lines not taken, not listed."), "{}", ack.body);
+    assert!(ack.body.contains("`ju\\u{1}nk\\u{7f} line`"), "{}", ack.body);
+    assert!(!ack.body.contains('\u{1}') && !ack.body.contains('\u{7f}'), "{}", ack.body);
+}
+
+#[test]
+fn a_small_games_reminder_says_what_it_waits_for_not_orders() {
+    let mut duel = MailDuel::new();
+    duel.outbox.new_mails(&duel.root);
+    let who = duel.status()["awaiting"][0].as_str().unwrap().to_string();
+    // The deadline is 48 hours on; reminders go out 24 hours before it.
+    judge_cli("2026-03-02T13:00:00Z", &duel.root, &["mail", "tick"]).ok();
+    let mails = duel.outbox.new_mails(&duel.root);
+    let reminder = mails.iter().find(|m| m.subject == "duel: reminder, your turn is due").expect("a reminder");
+    assert_eq!(reminder.to, format!("{who}@example.org"));
+    assert!(
+        reminder.body.starts_with(&format!("duel is waiting for {who}: a pawn placed in the Present (`place P")),
+        "{}",
+        reminder.body
+    );
+    assert!(reminder.body.contains("Deadline: "), "{}", reminder.body);
+    assert!(!reminder.body.contains("orders"), "{}", reminder.body);
+}

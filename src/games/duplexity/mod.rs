@@ -190,7 +190,11 @@ impl TurnGame for DuplexityGame {
                 p.choices[0].location(),
                 p.choices[1].location()
             ),
-            Stage::Act { .. } => "a pawn's activation (`pawn P3: move +, gather`)".to_string(),
+            Stage::Act { turn, .. } => {
+                // The example is a pawn this player may really activate.
+                let example = self.game.unspent(*turn).first().map_or("P3".to_string(), |s| s.to_string());
+                format!("a pawn's activation (`pawn {example}: move +, gather`)")
+            }
             Stage::Over => String::new(),
         };
         Awaiting { players, what }

@@ -80,7 +80,7 @@ pub fn text(g: &Overdue) -> String {
         out.push('\n');
     }
     if !over {
-        out.push_str("Dice: a plain number is unused; s scored, t put on the time, d discarded.\n");
+        out.push_str("Key: a plain number is unused; s scored, t put on the time, d discarded.\n");
     }
     if !g.last_round.is_empty() {
         let last = if over { g.round } else { g.round - 1 };
