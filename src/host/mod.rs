@@ -184,6 +184,7 @@ pub fn to_ack(ack: &Acknowledgement, deadline: Option<DateTime<Utc>>) -> Ack {
             .collect(),
         missing: ack.missing.clone(),
         deadline,
+        turn_lines: false,
     }
 }
 
@@ -958,6 +959,10 @@ impl GameHost for JudgeHost {
     }
 
     fn takes_master_lines(&self, game: &str) -> bool {
+        self.turn_game(game).is_some()
+    }
+
+    fn takes_turn_lines(&self, game: &str) -> bool {
         self.turn_game(game).is_some()
     }
 

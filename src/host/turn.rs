@@ -115,7 +115,7 @@ pub fn submit(path: &Path, who: &Identity, text: &str, now: DateTime<Utc>) -> Re
         // The comma keeps a `what` that ends in words (", if any") apart from the names.
         vec![format!("{}, from {}", waiting.what, names.join(" and "))]
     };
-    Ok((Ack { phase, accepted, problems, missing, deadline: g.meta.deadline }, sub.seq.is_some()))
+    Ok((Ack { phase, accepted, problems, missing, deadline: g.meta.deadline, turn_lines: true }, sub.seq.is_some()))
 }
 
 pub fn status(path: &Path) -> Result<String, HostError> {

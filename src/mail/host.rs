@@ -105,6 +105,9 @@ pub struct Ack {
     /// Units or adjustments still without orders (`F bre`).
     pub missing: Vec<String>,
     pub deadline: Option<DateTime<Utc>>,
+    /// The answer to a small game's turn lines, not to Diplomacy orders: the reply says
+    /// "turn" and "awaited" where Diplomacy says "orders" and "without orders".
+    pub turn_lines: bool,
 }
 
 /// The recipients of a press message.
@@ -188,6 +191,12 @@ pub trait GameHost {
     /// Whether the game master's lines that are not commands go to the game (a game where
     /// the master rules on answers); otherwise they are refused as orders. Default: no.
     fn takes_master_lines(&self, _game: &str) -> bool {
+        false
+    }
+
+    /// Whether the game is played by turn lines (a small game) rather than Diplomacy
+    /// orders, for the words of the reply. Default: no.
+    fn takes_turn_lines(&self, _game: &str) -> bool {
         false
     }
 

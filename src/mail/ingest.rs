@@ -836,7 +836,8 @@ fn apply(
                     }
                     Err(e) => {
                         count(&e);
-                        let _ = writeln!(out, "Orders not taken: {e}");
+                        let what = if host.takes_turn_lines(&who.game) { "Turn" } else { "Orders" };
+                        let _ = writeln!(out, "{what} not taken: {e}");
                     }
                 }
             }
@@ -986,9 +987,13 @@ fn write_result(out: &mut String, title: &str, result: Result<String, crate::mai
 /// the message. Translate, and quote the line itself.
 fn render_ack(role: &Role, ack: &Ack, lines: &[BodyLine], out: &mut String) {
     let at = |host_line: usize| lines.get(host_line.wrapping_sub(1));
-    let _ = writeln!(out, "Orders for {}, {}:", role, ack.phase);
+    if ack.turn_lines {
+        let _ = writeln!(out, "Turn from {}, {}:", role, ack.phase);
+    } else {
+        let _ = writeln!(out, "Orders for {}, {}:", role, ack.phase);
+    }
     if ack.accepted.is_empty() {
-        let _ = writeln!(out, "  no orders understood");
+        let _ = writeln!(out, "  {}", if ack.turn_lines { "no line understood" } else { "no orders understood" });
     }
     for order in &ack.accepted {
         if order.line == 0 {
@@ -1022,10 +1027,19 @@ fn render_ack(role: &Role, ack: &Ack, lines: &[BodyLine], out: &mut String) {
             );
         }
     }
-    if ack.missing.is_empty() {
-        let _ = writeln!(out, "Every unit has an order.");
-    } else {
-        let _ = writeln!(out, "Still without orders: {}", ack.missing.join(", "));
+    match (ack.turn_lines, ack.missing.is_empty()) {
+        (false, true) => {
+            let _ = writeln!(out, "Every unit has an order.");
+        }
+        (false, false) => {
+            let _ = writeln!(out, "Still without orders: {}", ack.missing.join(", "));
+        }
+        (true, true) => {
+            let _ = writeln!(out, "Nothing is awaited now.");
+        }
+        (true, false) => {
+            let _ = writeln!(out, "Awaited now: {}", ack.missing.join(", "));
+        }
     }
 }
 

@@ -156,6 +156,7 @@ impl GameHost for FakeHost {
             problems: Vec::new(),
             missing: Vec::new(),
             deadline: Some(self.deadline),
+            turn_lines: false,
         };
         let units = self.power(&power).units.clone();
         let mut ordered = Vec::new();

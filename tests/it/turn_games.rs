@@ -515,13 +515,9 @@ fn what_a_turn_by_mail_made_happen_is_shown_under_its_line_not_as_line_0() {
     assert_eq!(duel.deliver(&who, &text), 0);
     let mails = duel.outbox.new_mails(&duel.root);
     let ack = mails.iter().find(|m| m.in_reply_to.is_some()).expect("an acknowledgement");
-    assert!(ack.body.contains(&format!("Orders for {who}, setup:")), "{}", ack.body);
+    assert!(ack.body.contains(&format!("Turn from {who}, setup:")), "{}", ack.body);
     assert!(ack.body.contains("Round 1 begins"), "{}", ack.body);
-    assert!(
-        ack.body.contains("Still without orders: bids (`bid 2`, or `bid 2 first`), from ann and bob"),
-        "{}",
-        ack.body
-    );
+    assert!(ack.body.contains("Awaited now: bids (`bid 2`, or `bid 2 first`), from ann and bob"), "{}", ack.body);
 }
 
 #[test]
