@@ -526,6 +526,41 @@ impl Game {
         }
     }
 
+    /// A power's orders kept this phase, as written, each with a note when the judge will
+    /// not carry it out as written (an illegal move: the unit holds; a retreat it cannot
+    /// make: the unit disbands; a build or removal refused), as the acknowledgement said.
+    pub fn kept_orders(&self, power: PowerId) -> Vec<(String, Option<String>)> {
+        let mine: Vec<&StoredOrder> = self.state.orders.iter().filter(|o| o.power == power).collect();
+        let notes: Vec<Option<String>> = match self.state.phase.kind {
+            PhaseKind::Adjustments => {
+                self.winter_outcomes(power).into_iter().map(|(ok, why)| (!ok).then_some(why)).collect()
+            }
+            PhaseKind::Movement => mine
+                .iter()
+                .map(|o| {
+                    let units = &self.state.boards[o.board.0 as usize].units;
+                    resolve_main_order(&self.map, units, Some(power), &o.order, &self.settings.rules)
+                        .err()
+                        .map(|illegal| format!("illegal, the unit will hold: {}", illegal.describe(&self.map)))
+                })
+                .collect(),
+            PhaseKind::Retreats => mine
+                .iter()
+                .map(|o| {
+                    let Order::Retreat { unit, to } = o.order else { return None };
+                    let b = &self.state.boards[o.board.0 as usize];
+                    let r = b
+                        .retreating
+                        .iter()
+                        .find(|r| self.map.province_of(r.dislodgement.unit.region) == unit.at.province)?;
+                    let can = r.options.iter().any(|x| self.map.province_of(*x) == to.province);
+                    (!can).then(|| "illegal, the unit will be disbanded: it cannot retreat there".to_string())
+                })
+                .collect(),
+        };
+        mine.iter().zip(notes.into_iter().chain(std::iter::repeat(None))).map(|(o, n)| (o.text.clone(), n)).collect()
+    }
+
     /// Can the phase be adjudicated now (every power with something to order has sent orders)?
     pub fn ready(&self) -> bool {
         self.state.end.is_none() && self.waiting_for().is_empty()

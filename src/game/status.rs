@@ -42,6 +42,8 @@ pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> St
             "in, waits"
         } else if game.state.waiting.contains(&p) {
             "waits"
+        } else if game.state.submitted.contains(&p) && !game.missing_orders(p).is_empty() {
+            "some orders"
         } else if game.state.submitted.contains(&p) {
             "orders in"
         } else if game.has_duty(p) {
@@ -73,13 +75,20 @@ pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> St
         }
     }
     if let Some(me) = viewer {
-        let mine: Vec<&str> = game.state.orders.iter().filter(|o| o.power == me).map(|o| o.text.as_str()).collect();
+        let mine = game.kept_orders(me);
         if mine.is_empty() {
             let _ = writeln!(out, "Your orders this phase: none yet.");
         } else {
             let _ = writeln!(out, "Your orders this phase:");
-            for o in mine {
-                let _ = writeln!(out, "  {o}");
+            for (text, note) in mine {
+                match note {
+                    Some(note) => {
+                        let _ = writeln!(out, "  {text}  ({note})");
+                    }
+                    None => {
+                        let _ = writeln!(out, "  {text}");
+                    }
+                }
             }
         }
         let missing = game.missing_orders(me);

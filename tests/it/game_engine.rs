@@ -152,3 +152,30 @@ fn extra_armies(g: &mut Game, board: usize, power: shadowjudge::map::PowerId, at
         g.state.boards[board].units.push(unit);
     }
 }
+
+/// A power's own status shows each kept order with what the judge will make of it (an
+/// illegal move holds, a build that cannot be made is refused), and a power with only
+/// part of its orders in is marked so, not "orders in".
+#[test]
+fn status_marks_illegal_kept_orders_and_partial_orders() {
+    use shadowjudge::game::status::status_text;
+    let mut g = game(VariantKind::Standard);
+    let france = g.map.lookup_power("france").unwrap();
+    g.submit(france, "A par - mun\nA mar - spa\n", false);
+    let text = status_text(&g, Some(france), None);
+    assert!(text.contains("A par - mun  (illegal, the unit will hold: "), "{text}");
+    assert!(text.lines().any(|l| l.trim() == "A mar - spa"), "{text}");
+    assert!(text.lines().any(|l| l.contains("France") && l.contains("some orders")), "{text}");
+    assert!(text.contains("Still without orders: F bre"), "{text}");
+    g.submit(france, "F bre h\n", false);
+    let text = status_text(&g, Some(france), None);
+    assert!(text.lines().any(|l| l.contains("France") && l.contains("orders in")), "{text}");
+
+    let (mut g, france) = france_with_a_build(&["par", "mar"]);
+    g.adjudicate();
+    g.submit(france, "build F par\nbuild A mar\n", false);
+    let text = status_text(&g, Some(france), None);
+    let par = text.lines().find(|l| l.contains("build F par")).expect("the order is listed");
+    assert!(par.contains('('), "a fleet cannot be built inland: {text}");
+    assert!(text.lines().any(|l| l.trim() == "build A mar"), "{text}");
+}
