@@ -198,7 +198,26 @@ fn check(config: CheckConfig) -> Result<ExitCode, CliError> {
         }
         stderr.lock().write_all(out.as_bytes()).map_err(|e| CliError::Io(format!("cannot write: {e}")))?;
     }
+    if !config.json {
+        // The count last, where a reader's eye lands after the diagnostics.
+        let summary = check_summary(parsed.orders.len(), parsed.diagnostics.len(), illegal.len());
+        let _ = writeln!(std::io::stderr().lock(), "{summary}");
+    }
     Ok(if parsed.diagnostics.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// `40 orders understood, 10 lines not understood.` (and how many are illegal here).
+fn check_summary(orders: usize, broken: usize, illegal: usize) -> String {
+    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut s = format!("{} understood", plural(orders, "order", "orders"));
+    if illegal > 0 {
+        s.push_str(&format!(" ({illegal} not possible in this position)"));
+    }
+    if broken > 0 {
+        s.push_str(&format!(", {} not understood", plural(broken, "line", "lines")));
+    }
+    s.push('.');
+    s
 }
 
 /// `[A] France: A par - bur`.

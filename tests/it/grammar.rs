@@ -264,7 +264,7 @@ fn run_binary(args: &[&str], stdin: &str) -> (i32, String, String) {
 #[test]
 fn grammar_cli_check_prints_canonical_orders_and_exits_0() {
     let (code, out, err) = run_binary(&["orders", "check", "--map", "standard", "-"], "Board B\nFrance:\nA par-bur\n");
-    assert_eq!((code, out.as_str(), err.as_str()), (0, "[B] France: A par - bur\n", ""));
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "[B] France: A par - bur\n", "1 order understood.\n"));
 }
 
 #[test]
