@@ -156,6 +156,22 @@ pub fn state_at(entries: &[Entry], phase: Phase) -> Option<GameState> {
     })
 }
 
+/// Every phase the game has started (and so may be rolled back to), in the order first
+/// reached.
+pub fn phases_started(entries: &[Entry]) -> Vec<Phase> {
+    let mut phases: Vec<Phase> = Vec::new();
+    for e in entries {
+        let s = match e {
+            Entry::Created { state } | Entry::RolledBack { state, .. } | Entry::Adjudicated { state, .. } => state,
+            _ => continue,
+        };
+        if s.end.is_none() && !phases.contains(&s.phase) {
+            phases.push(s.phase);
+        }
+    }
+    phases
+}
+
 /// The last entry that started `phase` (a game not over), and its state.
 fn start_of(entries: &[Entry], phase: Phase) -> Option<(usize, &GameState)> {
     let mut found = None;

@@ -564,8 +564,13 @@ impl OpenGame {
     /// Go back to the start of an earlier phase. Journaled: nothing is deleted.
     pub fn rollback(&mut self, to: Phase, now: DateTime<Utc>) -> Result<(), GameError> {
         let mut lock = self.relock()?;
-        let state = journal::state_at(&self.entries, to)
-            .ok_or_else(|| GameError::Invalid(format!("the game was never at the start of {to}")))?;
+        let state = journal::state_at(&self.entries, to).ok_or_else(|| {
+            let codes: Vec<String> = journal::phases_started(&self.entries).iter().map(|p| p.code()).collect();
+            GameError::Invalid(format!(
+                "the game was never at the start of {to}; it may go back to {}",
+                codes.join(" ")
+            ))
+        })?;
         self.game.state = state.clone();
         self.record(&mut lock, now, Entry::RolledBack { to, state })
     }

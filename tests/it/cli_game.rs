@@ -209,6 +209,12 @@ fn cli_rollback_returns_to_spring_and_history_lists_it() {
     assert_eq!(game.run("adjudicate", &["--force"]).code, 0);
     assert_eq!(game.status_json()["phase_code"], "F1901M");
 
+    // A phase the game never reached is refused, naming the phases it may go back to.
+    let never = game.run("rollback", &["S1905M"]);
+    assert_eq!(never.code, 2, "{}", never.stderr);
+    assert!(never.stderr.contains("never at the start of Spring 1905"), "{}", never.stderr);
+    assert!(never.stderr.contains("it may go back to S1901M F1901M"), "{}", never.stderr);
+
     let run = game.run("rollback", &["S1901M"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let status = game.run("status", &[]);
