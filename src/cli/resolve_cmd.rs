@@ -19,6 +19,14 @@ const BLOCK_LINES: usize = 16_384;
 const WORKER_STACK: usize = 64 << 20;
 
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Each line of standard input is one movement phase:
+  {\"id\": \"c1\", \"season\": \"spring\", \"units\": [{\"power\": \"FRANCE\", \"type\": \"A\", \"loc\": \"PAR\"}],
+   \"orders\": [\"FRANCE: A PAR - BUR\"]}
+Each line of standard output is its result, in the same order:
+  {\"id\": \"c1\", \"units_after\": [\"FRANCE A BUR\"], \"dislodged\": [],
+   \"orders\": [{\"order\": \"FRANCE: A PAR - BUR\", \"result\": \"succeeds\", \"reason\": \"moved\"}]}
+An order's result is succeeds, fails, illegal (the unit holds) or invalid (not understood);
+units without an order hold. A case that cannot be adjudicated gives {\"id\": ..., \"error\": \"...\"}.")]
 pub struct ResolveArgs {
     /// Threads to spread the cases over (0: one per core). Output order never changes.
     #[arg(long, default_value_t = 1)]
