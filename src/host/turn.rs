@@ -352,7 +352,6 @@ pub fn mail_reports(
     };
     let mut g = turn_session::open_read_only(path)?;
     let everyone = contacts(&g);
-    let board = g.report_text();
     for turn_session::OwedReport { seq, only_to } in g.reports_owed()? {
         let mut recipients: Vec<Contact> = Vec::new();
         for c in &everyone {
@@ -368,8 +367,9 @@ pub fn mail_reports(
             .find(|(s, _, _)| *s == seq)
             .and_then(|(_, _, e)| e.step().map(|s| s.label.clone()))
             .unwrap_or_default();
-        // The latest report carries the board as it is now; an older one still owed (a
-        // failed mailing) says what happened then and shows the board now.
+        // Each report shows the board as it was right after its own step (the latest: as
+        // it is now), so reports owed together each show their own moment.
+        let board = g.report_text_at(seq).unwrap_or_else(|| g.report_text());
         let text = format!("{what}\n{board}");
         let results = PhaseResults { game: &g.settings.name, phase: &label, report: &text, next_deadline: None };
         let (mut sent, mut retry) = (Vec::new(), Vec::new());
