@@ -1246,14 +1246,45 @@ impl OpenTurnGame {
         unique
     }
 
-    /// The report of one journal entry: what happened, then the board now.
+    /// The step a report is about, for its subject: the step under way before the entry
+    /// (a turn or a deadline in faceoff 1 is about faceoff 1, whatever it led to); the
+    /// entry's own for the start and a rollback.
+    pub fn entry_label(&self, seq: u64) -> Option<String> {
+        let at = self.entries.iter().position(|(s, _, _)| *s == seq)?;
+        let entry = &self.entries[at].2;
+        let own = entry.step()?.label.clone();
+        if matches!(entry, TurnEntry::Created { .. } | TurnEntry::RolledBack { .. }) {
+            return Some(own);
+        }
+        Some(self.entries[..at].iter().rev().find_map(|(_, _, e)| e.step()).map_or(own, |s| s.label.clone()))
+    }
+
+    /// Whether the deadline before entry `at` was one the game set itself
+    /// ([`TurnGame::deadline`]): the game as the last step before it left it.
+    fn own_deadline_before(&self, at: usize) -> bool {
+        self.entries[..at]
+            .iter()
+            .rev()
+            .find_map(|(_, _, e)| e.step())
+            .and_then(|step| games::load(&self.meta.game, &step.state).ok())
+            .is_some_and(|game| game.deadline().is_some())
+    }
+
+    /// The report of one journal entry: what happened (the board is
+    /// [`OpenTurnGame::report_text_at`]).
     pub fn entry_report(&self, seq: u64) -> Option<String> {
-        let (_, _, entry) = self.entries.iter().find(|(s, _, _)| *s == seq)?;
+        let at = self.entries.iter().position(|(s, _, _)| *s == seq)?;
+        let entry = &self.entries[at].2;
         let step = entry.step()?;
         let mut out = String::new();
         match entry {
             TurnEntry::Created { .. } => out.push_str("The game begins.\n"),
             TurnEntry::Submitted { player, .. } => out.push_str(&format!("{player} played.\n")),
+            // A window the game set itself closed: nothing was defaulted, the game's
+            // events say what closing did.
+            TurnEntry::Forced { .. } if self.own_deadline_before(at) => {
+                out.push_str("The window closed at its deadline.\n")
+            }
             TurnEntry::Forced { .. } => out.push_str("The deadline passed; the defaults were applied.\n"),
             TurnEntry::Released { .. } => {
                 out.push_str("Every input was in and nobody waits any more: the game went on before the deadline.\n")

@@ -361,12 +361,7 @@ pub fn mail_reports(
             }
         }
         let what = g.entry_report(seq).unwrap_or_default();
-        let label = g
-            .entries
-            .iter()
-            .find(|(s, _, _)| *s == seq)
-            .and_then(|(_, _, e)| e.step().map(|s| s.label.clone()))
-            .unwrap_or_default();
+        let label = g.entry_label(seq).unwrap_or_default();
         // Each report shows the board as it was right after its own step (the latest: as
         // it is now), so reports owed together each show their own moment.
         let board = g.report_text_at(seq).unwrap_or_else(|| g.report_text());
@@ -423,10 +418,12 @@ pub fn tick(
         match action {
             TickAction::Process => {
                 let mut g = turn_session::open_read_only(path)?;
+                let own = g.game.deadline().is_some();
                 match g.force(true, now) {
                     Ok(events) => {
                         processed = true;
-                        done.push(format!("{name}: deadline defaults applied ({} event(s))", events.len()));
+                        let what = if own { "the game's window closed" } else { "deadline defaults applied" };
+                        done.push(format!("{name}: {what} ({} event(s))", events.len()));
                     }
                     Err(e) => done.push(format!("{name}: not processed: {e}")),
                 }
