@@ -667,8 +667,7 @@ impl OpenTurnGame {
 
     /// Names of the players whose input is awaited.
     pub fn awaiting_names(&self) -> Vec<String> {
-        let names = self.game.players();
-        self.game.awaiting().players.iter().filter_map(|i| names.get(*i).cloned()).collect()
+        names_of(self.game.as_ref(), &self.game.awaiting())
     }
 
     /// The change of a submission or a forced deadline, once the engine ran: build the step,
@@ -1000,39 +999,104 @@ impl OpenTurnGame {
 
     /// The header and the board, as every report shows it.
     pub fn report_text(&self) -> String {
-        let mut out = format!("{} ({}): {}\n", self.settings.name, self.meta.game, self.game.step_label());
-        let options = self.game.option_lines();
+        self.render(&Moment {
+            game: self.game.as_ref(),
+            deadline: self.meta.deadline,
+            paused: self.meta.paused,
+            rolls: self.meta.rolls,
+            revealed: self.meta.revealed.as_deref(),
+            waiting: &self.meta.waiting,
+        })
+    }
+
+    /// The header and the board as they were right after journal entry `seq` (a step):
+    /// the report owed for that entry. The latest step shows the game as it is now.
+    pub fn report_text_at(&self, seq: u64) -> Option<String> {
+        let at = self.entries.iter().position(|(s, _, _)| *s == seq)?;
+        let step = self.entries[at].2.step()?;
+        if !self.entries[at + 1..].iter().any(|(_, _, e)| e.step().is_some()) {
+            return Some(self.report_text());
+        }
+        let game = games::load(&self.meta.game, &step.state).ok()?;
+        let (mut rolls, mut paused, mut waiting, mut label) = (0u64, false, Vec::<String>::new(), String::new());
+        for (_, _, e) in &self.entries[..=at] {
+            match e {
+                TurnEntry::Wait { player, wait } => {
+                    waiting.retain(|p| p != player);
+                    if *wait {
+                        waiting.push(player.clone());
+                    }
+                }
+                TurnEntry::DeadlineSet { deadline } => paused = deadline.is_none(),
+                TurnEntry::Submitted { step, .. } if step.label == label => rolls += step.rolls.len() as u64,
+                _ => {
+                    if let Some(step) = e.step() {
+                        rolls += step.rolls.len() as u64;
+                        waiting.clear();
+                    }
+                }
+            }
+            if let Some(step) = e.step() {
+                label = step.label.clone();
+            }
+        }
+        if !(game.awaits_together() || game.held()) {
+            waiting.clear();
+        }
+        // The seed is revealed right after the step that ends the game.
+        let revealed = self.entries[at + 1..]
+            .iter()
+            .take_while(|(_, _, e)| e.step().is_none())
+            .chain(&self.entries[..=at])
+            .find_map(|(_, _, e)| match e {
+                TurnEntry::Revealed { seed } => Some(seed.as_str()),
+                _ => None,
+            });
+        Some(self.render(&Moment {
+            game: game.as_ref(),
+            deadline: step.deadline,
+            paused: paused && step.deadline.is_none(),
+            rolls,
+            revealed,
+            waiting: &waiting,
+        }))
+    }
+
+    fn render(&self, m: &Moment<'_>) -> String {
+        let game = m.game;
+        let mut out = format!("{} ({}): {}\n", self.settings.name, self.meta.game, game.step_label());
+        let options = game.option_lines();
         if !options.is_empty() {
             out.push_str(&format!("Options: {}\n", options.join("; ")));
         }
         out.push('\n');
-        out.push_str(&self.game.report_text());
+        out.push_str(&game.report_text());
         if !out.ends_with('\n') {
             out.push('\n');
         }
         out.push_str(&self.word_list_text());
         out.push('\n');
-        match self.game.ending() {
-            Some(ending) => out.push_str(&format!("The game is over: {}.\n", self.ending_text(&ending))),
+        match game.ending() {
+            Some(ending) => out.push_str(&format!("The game is over: {}.\n", ending_words(game, &ending))),
             None => {
-                let waiting = self.game.awaiting();
-                let names = self.awaiting_names();
+                let waiting = game.awaiting();
+                let names = names_of(game, &waiting);
                 if !names.is_empty() {
                     out.push_str(&format!("Waiting for {}: {}.\n", names.join(" and "), waiting.what));
                 }
-                if let Some(line) = self.hold_text() {
+                if let Some(line) = self.hold_text_for(game, m.waiting) {
                     out.push_str(&line);
                     out.push('\n');
                 }
-                out.push_str(&match self.meta.deadline {
+                out.push_str(&match m.deadline {
                     Some(d) => format!("Deadline: {}\n", d.format("%A %-d %B %Y, %H:%M UTC")),
-                    None if self.meta.paused => "Deadline: none (paused)\n".to_string(),
+                    None if m.paused => "Deadline: none (paused)\n".to_string(),
                     None => "Deadline: none\n".to_string(),
                 });
             }
         }
-        out.push_str(&format!("Dice: commitment {} ({} roll(s) so far)", self.meta.commitment, self.meta.rolls));
-        match &self.meta.revealed {
+        out.push_str(&format!("Dice: commitment {} ({} roll(s) so far)", self.meta.commitment, m.rolls));
+        match m.revealed {
             Some(seed) => out.push_str(&format!("; seed revealed: {seed}\n")),
             None => out.push('\n'),
         }
@@ -1073,15 +1137,21 @@ impl OpenTurnGame {
     /// What holds the step under way, for a step that takes every input together: the
     /// players who sent `wait`, or early processing off. `None` when nothing holds it.
     pub fn hold_text(&self) -> Option<String> {
-        if !self.together() || !self.hold_now() {
+        self.hold_text_for(self.game.as_ref(), &self.meta.waiting)
+    }
+
+    fn hold_text_for(&self, game: &dyn TurnGame, waiting: &[String]) -> Option<String> {
+        let together = game.ending().is_none() && (game.awaits_together() || game.held());
+        let hold_now = !self.settings.deadlines.early || !waiting.is_empty();
+        if !together || !hold_now {
             return None;
         }
-        let why = if self.meta.waiting.is_empty() {
+        let why = if waiting.is_empty() {
             "early processing is off in this game".to_string()
         } else {
-            format!("{} asked to wait (`nowait` takes it back)", self.meta.waiting.join(" and "))
+            format!("{} asked to wait (`nowait` takes it back)", waiting.join(" and "))
         };
-        Some(if self.game.held() {
+        Some(if game.held() {
             format!("Every input is in; held until the deadline: {why}.")
         } else {
             format!("This step goes on only at its deadline: {why}.")
@@ -1090,18 +1160,7 @@ impl OpenTurnGame {
 
     /// How the game ended, in words.
     pub fn ending_text(&self, ending: &Ending) -> String {
-        let names = self.game.players();
-        match ending {
-            Ending::Won { players } if players.len() == 1 => {
-                format!("{} wins", names.get(players[0]).map_or("?", String::as_str))
-            }
-            Ending::Won { players } => format!(
-                "{} share the win",
-                players.iter().filter_map(|p| names.get(*p).cloned()).collect::<Vec<_>>().join(" and ")
-            ),
-            Ending::Lost => "every player lost".into(),
-            Ending::Drawn => "drawn".into(),
-        }
+        ending_words(self.game.as_ref(), ending)
     }
 
     /// `status --json`: the engine's fields plus `name`, `deadline` and `dice`.
@@ -1187,14 +1246,45 @@ impl OpenTurnGame {
         unique
     }
 
-    /// The report of one journal entry: what happened, then the board now.
+    /// The step a report is about, for its subject: the step under way before the entry
+    /// (a turn or a deadline in faceoff 1 is about faceoff 1, whatever it led to); the
+    /// entry's own for the start and a rollback.
+    pub fn entry_label(&self, seq: u64) -> Option<String> {
+        let at = self.entries.iter().position(|(s, _, _)| *s == seq)?;
+        let entry = &self.entries[at].2;
+        let own = entry.step()?.label.clone();
+        if matches!(entry, TurnEntry::Created { .. } | TurnEntry::RolledBack { .. }) {
+            return Some(own);
+        }
+        Some(self.entries[..at].iter().rev().find_map(|(_, _, e)| e.step()).map_or(own, |s| s.label.clone()))
+    }
+
+    /// Whether the deadline before entry `at` was one the game set itself
+    /// ([`TurnGame::deadline`]): the game as the last step before it left it.
+    fn own_deadline_before(&self, at: usize) -> bool {
+        self.entries[..at]
+            .iter()
+            .rev()
+            .find_map(|(_, _, e)| e.step())
+            .and_then(|step| games::load(&self.meta.game, &step.state).ok())
+            .is_some_and(|game| game.deadline().is_some())
+    }
+
+    /// The report of one journal entry: what happened (the board is
+    /// [`OpenTurnGame::report_text_at`]).
     pub fn entry_report(&self, seq: u64) -> Option<String> {
-        let (_, _, entry) = self.entries.iter().find(|(s, _, _)| *s == seq)?;
+        let at = self.entries.iter().position(|(s, _, _)| *s == seq)?;
+        let entry = &self.entries[at].2;
         let step = entry.step()?;
         let mut out = String::new();
         match entry {
             TurnEntry::Created { .. } => out.push_str("The game begins.\n"),
             TurnEntry::Submitted { player, .. } => out.push_str(&format!("{player} played.\n")),
+            // A window the game set itself closed: nothing was defaulted, the game's
+            // events say what closing did.
+            TurnEntry::Forced { .. } if self.own_deadline_before(at) => {
+                out.push_str("The window closed at its deadline.\n")
+            }
             TurnEntry::Forced { .. } => out.push_str("The deadline passed; the defaults were applied.\n"),
             TurnEntry::Released { .. } => {
                 out.push_str("Every input was in and nobody waits any more: the game went on before the deadline.\n")
@@ -1209,6 +1299,38 @@ impl OpenTurnGame {
             out.push_str(&format!("  roll {}: d{} for {}: {}\n", r.k, r.n, r.purpose, r.result));
         }
         Some(out)
+    }
+}
+
+/// The game as a report shows it at one moment: now, or right after an earlier step.
+struct Moment<'a> {
+    game: &'a dyn TurnGame,
+    deadline: Option<DateTime<Utc>>,
+    paused: bool,
+    rolls: u64,
+    revealed: Option<&'a str>,
+    waiting: &'a [String],
+}
+
+/// The names of the players a game awaits.
+fn names_of(game: &dyn TurnGame, awaiting: &Awaiting) -> Vec<String> {
+    let names = game.players();
+    awaiting.players.iter().filter_map(|i| names.get(*i).cloned()).collect()
+}
+
+/// How a game ended, in words.
+fn ending_words(game: &dyn TurnGame, ending: &Ending) -> String {
+    let names = game.players();
+    match ending {
+        Ending::Won { players } if players.len() == 1 => {
+            format!("{} wins", names.get(players[0]).map_or("?", String::as_str))
+        }
+        Ending::Won { players } => format!(
+            "{} share the win",
+            players.iter().filter_map(|p| names.get(*p).cloned()).collect::<Vec<_>>().join(" and ")
+        ),
+        Ending::Lost => "every player lost".into(),
+        Ending::Drawn => "drawn".into(),
     }
 }
 

@@ -352,7 +352,6 @@ pub fn mail_reports(
     };
     let mut g = turn_session::open_read_only(path)?;
     let everyone = contacts(&g);
-    let board = g.report_text();
     for turn_session::OwedReport { seq, only_to } in g.reports_owed()? {
         let mut recipients: Vec<Contact> = Vec::new();
         for c in &everyone {
@@ -362,14 +361,10 @@ pub fn mail_reports(
             }
         }
         let what = g.entry_report(seq).unwrap_or_default();
-        let label = g
-            .entries
-            .iter()
-            .find(|(s, _, _)| *s == seq)
-            .and_then(|(_, _, e)| e.step().map(|s| s.label.clone()))
-            .unwrap_or_default();
-        // The latest report carries the board as it is now; an older one still owed (a
-        // failed mailing) says what happened then and shows the board now.
+        let label = g.entry_label(seq).unwrap_or_default();
+        // Each report shows the board as it was right after its own step (the latest: as
+        // it is now), so reports owed together each show their own moment.
+        let board = g.report_text_at(seq).unwrap_or_else(|| g.report_text());
         let text = format!("{what}\n{board}");
         let results = PhaseResults { game: &g.settings.name, phase: &label, report: &text, next_deadline: None };
         let (mut sent, mut retry) = (Vec::new(), Vec::new());
@@ -423,10 +418,12 @@ pub fn tick(
         match action {
             TickAction::Process => {
                 let mut g = turn_session::open_read_only(path)?;
+                let own = g.game.deadline().is_some();
                 match g.force(true, now) {
                     Ok(events) => {
                         processed = true;
-                        done.push(format!("{name}: deadline defaults applied ({} event(s))", events.len()));
+                        let what = if own { "the game's window closed" } else { "deadline defaults applied" };
+                        done.push(format!("{name}: {what} ({} event(s))", events.len()));
                     }
                     Err(e) => done.push(format!("{name}: not processed: {e}")),
                 }

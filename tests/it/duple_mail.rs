@@ -157,3 +157,24 @@ fn a_three_player_game_is_played_by_mail_to_its_end() {
     let verified = race.cli(&now, &["verify", race.root.join("games/race").to_str().unwrap()]).ok();
     assert!(verified.stdout.starts_with("verified "), "{}", verified.stdout);
 }
+
+#[test]
+fn a_window_closing_at_its_deadline_is_reported_as_such_under_the_step_it_closed() {
+    let mut race = Race::new();
+    race.outbox.new_mails(&race.root);
+    let open = race.status()["open"].clone();
+    let first = open["players"][0].as_str().unwrap().to_string();
+    let letters: String = open["letters"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+    race.deliver("2026-03-02T11:05:00Z", &first, &format!("answer {letters}a"));
+    let deadline = race.status()["deadline"].as_str().unwrap().to_string();
+    let mails = race.tick(&plus(&deadline, 30));
+    let report = mails
+        .iter()
+        .find(|m| m.to == "gm@example.org" && m.subject.starts_with("race: results of"))
+        .unwrap_or_else(|| panic!("no report: {mails:#?}"));
+    assert!(report.body.contains("The window closed at its deadline."), "{}", report.body);
+    assert!(!report.body.contains("defaults"), "{}", report.body);
+    assert!(report.body.contains(" closed."), "the game says what closed: {}", report.body);
+    assert!(report.subject.starts_with("race: results of faceoff 1: "), "{}", report.subject);
+    assert_ne!(race.status()["step"], "faceoff 1", "the game went on to the next step");
+}

@@ -575,3 +575,28 @@ fn a_small_games_reminder_says_what_it_waits_for_not_orders() {
     assert!(reminder.body.contains("Deadline: "), "{}", reminder.body);
     assert!(!reminder.body.contains("orders"), "{}", reminder.body);
 }
+
+#[test]
+fn reports_owed_together_each_show_the_board_after_their_own_step() {
+    let mut duel = MailDuel::new();
+    // The first report (the game begins) is owed from `new --judge`: it goes out with
+    // the report of the first turn, each with its own board.
+    duel.outbox.new_mails(&duel.root);
+    let (who, text) = next_turns(&duel.status()).into_iter().next().unwrap();
+    assert_eq!(duel.deliver(&who, &text), 0);
+    let mails = duel.outbox.new_mails(&duel.root);
+    let to_gm = |what: &str| {
+        mails
+            .iter()
+            .find(|m| m.to == "gm@example.org" && m.subject.starts_with("duel: results of") && m.body.contains(what))
+            .unwrap_or_else(|| panic!("no report with {what}: {mails:#?}"))
+            .body
+            .clone()
+    };
+    let begins = to_gm("The game begins.");
+    let played = to_gm(&format!("{who} played."));
+    let waits = format!("Waiting for {who}: ");
+    assert!(begins.contains(&waits), "{begins}");
+    assert!(!played.contains(&waits), "{played}");
+    assert_ne!(begins.split("\nduel (duplexity)").nth(1), played.split("\nduel (duplexity)").nth(1));
+}
