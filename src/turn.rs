@@ -75,6 +75,9 @@ pub struct Awaiting {
     pub players: Vec<usize>,
     /// What is awaited, in the words of the game (`bids`, `Ann's activation`).
     pub what: String,
+    /// Input the game can do without (a challenge, if anyone has one): nobody is reminded
+    /// of it or told they are late, and the step goes on at its deadline.
+    pub optional: bool,
 }
 
 /// How a game ended.

@@ -60,6 +60,7 @@ impl TurnGame for Game {
         Awaiting {
             players: self.waiting_for().iter().map(|p| usize::from(p.0)).collect(),
             what: format!("orders for {}", self.state.phase),
+            optional: false,
         }
     }
 

@@ -403,7 +403,8 @@ pub fn tick(
         log.last_tick = Some(now);
         return Ok((done, Vec::new(), released));
     };
-    let missing = g.awaiting_names();
+    // Input the game can do without (a challenge, if any) is not reminded or chased.
+    let missing = if g.game.awaiting().optional { Vec::new() } else { g.awaiting_names() };
     let phase = format!("{} #{}", g.game.step_label(), g.meta.deadline_seq);
     let clock = GameClock { game: name, phase: &phase, deadline, paused: false, missing: &missing };
     // A window the game sets itself (Duple's answers and challenges) closes at its time:

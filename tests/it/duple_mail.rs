@@ -167,6 +167,9 @@ fn a_window_closing_at_its_deadline_is_reported_as_such_under_the_step_it_closed
     let letters: String = open["letters"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
     race.deliver("2026-03-02T11:05:00Z", &first, &format!("answer {letters}a"));
     let deadline = race.status()["deadline"].as_str().unwrap().to_string();
+    // A challenge is optional: nobody is reminded of it, however close its window's end.
+    let before = race.tick(&plus(&deadline, -60));
+    assert!(before.iter().all(|m| !m.subject.contains("reminder")), "{before:#?}");
     let mails = race.tick(&plus(&deadline, 30));
     let report = mails
         .iter()

@@ -1159,20 +1159,24 @@ impl TurnGame for Duple {
         };
         let what = self.contest_label(c);
         match Self::candidate(c) {
-            None => Awaiting { players: c.players.clone(), what: format!("answers to {what}") },
+            None => Awaiting { players: c.players.clone(), what: format!("answers to {what}"), optional: false },
             Some(i) => {
                 let a = &c.answers[i];
                 match &a.challenge {
                     Some(ch) if self.state.rules.challenges == Settle::Vote && !ch.voters.is_empty() => Awaiting {
                         players: ch.voters.iter().copied().filter(|v| !ch.votes.iter().any(|x| x.0 == *v)).collect(),
                         what: format!("votes on the challenge to {}", a.text),
+                        optional: false,
                     },
-                    Some(_) => {
-                        Awaiting { players: Vec::new(), what: format!("the game master's ruling on {}", a.text) }
-                    }
+                    Some(_) => Awaiting {
+                        players: Vec::new(),
+                        what: format!("the game master's ruling on {}", a.text),
+                        optional: false,
+                    },
                     None => Awaiting {
                         players: c.players.iter().copied().filter(|p| *p != a.player).collect(),
                         what: format!("a challenge to {}, if any", a.text),
+                        optional: true,
                     },
                 }
             }

@@ -566,7 +566,7 @@ impl TurnGame for Overdue {
 
     fn awaiting(&self) -> Awaiting {
         match self.to_play() {
-            Some(p) => Awaiting { players: vec![p], what: self.turn_words(p).to_string() },
+            Some(p) => Awaiting { players: vec![p], what: self.turn_words(p).to_string(), optional: false },
             None => Awaiting::default(),
         }
     }
