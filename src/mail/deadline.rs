@@ -146,9 +146,7 @@ pub fn turn_tick_mails(
                 continue;
             }
         };
-        let players =
-            contacts.iter().filter(|c| matches!(&c.role, ContactRole::Player(p) if p.eq_ignore_ascii_case(power)));
-        for c in players {
+        for c in player_contacts(contacts, power) {
             let body = match action {
                 TickAction::LateNotice { deadline, grace_until, .. } => format!(
                     "The deadline for {game} ({}) has passed and {game} is still waiting for {power}: {what}.\n\
@@ -163,35 +161,35 @@ pub fn turn_tick_mails(
                 ),
                 _ => continue,
             };
-            mails.push(OutgoingMail {
-                to: c.address.clone(),
-                subject: header_safe(&subject, 120),
-                body,
-                in_reply_to: None,
-                references: Vec::new(),
-                kind: MailKind::Generated,
-                attachments: Vec::new(),
-            });
+            mails.push(generated(c, &subject, body));
         }
     }
     mails
 }
 
-/// The mails for a tick's actions: reminders and late notices to the players concerned,
-/// the outage notice to the master. `Process` mails nothing here (the results do).
-pub fn tick_mails(game: &str, now: DateTime<Utc>, actions: &[TickAction], contacts: &[Contact]) -> Vec<OutgoingMail> {
-    fn player<'c>(contacts: &'c [Contact], power: &'c str) -> impl Iterator<Item = &'c Contact> {
-        contacts.iter().filter(move |c| matches!(&c.role, ContactRole::Player(p) if p.eq_ignore_ascii_case(power)))
-    }
-    let mail = |to: &Contact, subject: String, body: String| OutgoingMail {
+/// The contacts who play `power` (or, in a small game, are the player of that name).
+fn player_contacts<'c>(contacts: &'c [Contact], power: &'c str) -> impl Iterator<Item = &'c Contact> {
+    contacts.iter().filter(move |c| matches!(&c.role, ContactRole::Player(p) if p.eq_ignore_ascii_case(power)))
+}
+
+/// A mail the judge writes by itself, to one contact.
+fn generated(to: &Contact, subject: &str, body: String) -> OutgoingMail {
+    OutgoingMail {
         to: to.address.clone(),
-        subject: header_safe(&subject, 120),
+        subject: header_safe(subject, 120),
         body,
         in_reply_to: None,
         references: Vec::new(),
         kind: MailKind::Generated,
         attachments: Vec::new(),
-    };
+    }
+}
+
+/// The mails for a tick's actions: reminders and late notices to the players concerned,
+/// the outage notice to the master. `Process` mails nothing here (the results do).
+pub fn tick_mails(game: &str, now: DateTime<Utc>, actions: &[TickAction], contacts: &[Contact]) -> Vec<OutgoingMail> {
+    let player = player_contacts;
+    let mail = |to: &Contact, subject: String, body: String| generated(to, &subject, body);
     let mut mails = Vec::new();
     for action in actions {
         match action {
