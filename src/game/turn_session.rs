@@ -507,7 +507,7 @@ pub fn replay(
                         apply_step(m, step, seq);
                         m.waiting.clear();
                     }
-                    TurnEntry::Wait { player, wait } => set_waiting(m, player, *wait),
+                    TurnEntry::Wait { player, wait } => set_waiting(&mut m.waiting, player, *wait),
                     TurnEntry::DeadlineSet { deadline } => {
                         m.deadline = *deadline;
                         m.paused = deadline.is_none();
@@ -543,11 +543,23 @@ fn check_step(seq: u64, dice: &mut Dice, game: &dyn TurnGame, step: &Step) -> Re
 }
 
 /// Note that `player` sent `wait` (or `nowait`).
-fn set_waiting(meta: &mut TurnState, player: &str, wait: bool) {
-    meta.waiting.retain(|p| p != player);
+fn set_waiting(waiting: &mut Vec<String>, player: &str, wait: bool) {
+    waiting.retain(|p| p != player);
     if wait {
-        meta.waiting.push(player.to_string());
+        waiting.push(player.to_string());
     }
+}
+
+/// Whether the step under way in `game` takes every player's input together (Duplexity's
+/// bids), or has it all and is held: the steps that `wait` and early processing are about.
+fn takes_input_together(game: &dyn TurnGame) -> bool {
+    game.ending().is_none() && (game.awaits_together() || game.held())
+}
+
+/// Whether such a step is held once all its input is in: early processing is off, or a
+/// player sent `wait`.
+fn holds(early: bool, waiting: &[String]) -> bool {
+    !early || !waiting.is_empty()
 }
 
 /// A `wait` lasts while the step it was sent for is under way. After a change, the waits
@@ -793,14 +805,14 @@ impl OpenTurnGame {
     /// is in: early processing is off (`[deadlines] early = false`), or a player sent
     /// `wait`.
     fn hold_now(&self) -> bool {
-        !self.settings.deadlines.early || !self.meta.waiting.is_empty()
+        holds(self.settings.deadlines.early, &self.meta.waiting)
     }
 
     /// Whether the step under way takes every player's input together (Duplexity's
     /// bids), or has it all and is held: the steps that `wait` and early processing
     /// are about.
     pub fn together(&self) -> bool {
-        self.game.ending().is_none() && (self.game.awaits_together() || self.game.held())
+        takes_input_together(self.game.as_ref())
     }
 
     /// A player asks that the step under way wait for its deadline (`wait`), or takes
@@ -837,7 +849,7 @@ impl OpenTurnGame {
         }
         let mut done = WaitDone { said: String::new(), seq: None, events: Vec::new() };
         if self.meta.waiting.iter().any(|p| p == player) != wait {
-            set_waiting(&mut self.meta, player, wait);
+            set_waiting(&mut self.meta.waiting, player, wait);
             done.seq = Some(self.record(lock, now, TurnEntry::Wait { player: player.to_string(), wait })?);
         }
         if let Some((seq, events)) = self.release_locked(lock, now)? {
@@ -1021,12 +1033,7 @@ impl OpenTurnGame {
         let (mut rolls, mut paused, mut waiting, mut label) = (0u64, false, Vec::<String>::new(), String::new());
         for (_, _, e) in &self.entries[..=at] {
             match e {
-                TurnEntry::Wait { player, wait } => {
-                    waiting.retain(|p| p != player);
-                    if *wait {
-                        waiting.push(player.clone());
-                    }
-                }
+                TurnEntry::Wait { player, wait } => set_waiting(&mut waiting, player, *wait),
                 TurnEntry::DeadlineSet { deadline } => paused = deadline.is_none(),
                 TurnEntry::Submitted { step, .. } if step.label == label => rolls += step.rolls.len() as u64,
                 _ => {
@@ -1074,7 +1081,7 @@ impl OpenTurnGame {
         if !out.ends_with('\n') {
             out.push('\n');
         }
-        out.push_str(&self.word_list_text());
+        out.push_str(&self.word_list_text(game));
         out.push('\n');
         match game.ending() {
             Some(ending) => out.push_str(&format!("The game is over: {}.\n", ending_words(game, &ending))),
@@ -1106,8 +1113,13 @@ impl OpenTurnGame {
     /// The answers under way that the game's word list does not hold, as (player,
     /// answer); `Ok(None)` without a word list; an error when the list cannot be read.
     pub fn unlisted(&self) -> Result<Option<Vec<(String, String)>>, String> {
+        self.unlisted_in(self.game.as_ref())
+    }
+
+    /// [`OpenTurnGame::unlisted`] for the answers of `game` (now, or an earlier step).
+    fn unlisted_in(&self, game: &dyn TurnGame) -> Result<Option<Vec<(String, String)>>, String> {
         let Some(name) = &self.settings.word_list else { return Ok(None) };
-        let answers = self.game.answers();
+        let answers = game.answers();
         if answers.is_empty() {
             return Ok(Some(Vec::new()));
         }
@@ -1121,9 +1133,9 @@ impl OpenTurnGame {
         Ok(Some(answers.into_iter().filter(|(_, a)| !words.contains(&key(a))).collect()))
     }
 
-    fn word_list_text(&self) -> String {
+    fn word_list_text(&self, game: &dyn TurnGame) -> String {
         let name = self.settings.word_list.as_deref().unwrap_or_default();
-        match self.unlisted() {
+        match self.unlisted_in(game) {
             Ok(None) => String::new(),
             Ok(Some(unlisted)) if unlisted.is_empty() => String::new(),
             Ok(Some(unlisted)) => {
@@ -1141,9 +1153,7 @@ impl OpenTurnGame {
     }
 
     fn hold_text_for(&self, game: &dyn TurnGame, waiting: &[String]) -> Option<String> {
-        let together = game.ending().is_none() && (game.awaits_together() || game.held());
-        let hold_now = !self.settings.deadlines.early || !waiting.is_empty();
-        if !together || !hold_now {
+        if !takes_input_together(game) || !holds(self.settings.deadlines.early, waiting) {
             return None;
         }
         let why = if waiting.is_empty() {

@@ -553,6 +553,12 @@ impl GameLock {
 
     /// Replaces the side file `name` (see [`GameDir::read_side`]) atomically with `value`.
     pub fn write_side<T: Serialize>(&self, name: &str, value: &T) -> Result<(), StoreError> {
+        let (path, bytes) = self.side_bytes(name, value)?;
+        write_atomic(&path, &bytes)
+    }
+
+    /// The path of side file `name` (checked) and `value` as its JSON.
+    fn side_bytes<T: Serialize>(&self, name: &str, value: &T) -> Result<(PathBuf, Vec<u8>), StoreError> {
         let path = self.dir.file(name);
         if !side_name_ok(name) {
             return Err(bad_name(path, "side file"));
@@ -560,19 +566,14 @@ impl GameLock {
         let mut bytes = serde_json::to_vec_pretty(value)
             .map_err(|e| StoreError::Serialize { path: path.clone(), message: e.to_string() })?;
         bytes.push(b'\n');
-        write_atomic(&path, &bytes)
+        Ok((path, bytes))
     }
 
     /// Replaces the side file `name` atomically with `value`, not durably: for a cache
     /// that a reader checks and can do without (a crash may leave the old one or an empty
     /// one, which does not parse and so reads as an error: treat it as none).
     pub fn write_cache_side<T: Serialize>(&self, name: &str, value: &T) -> Result<(), StoreError> {
-        let path = self.dir.file(name);
-        if !side_name_ok(name) {
-            return Err(bad_name(path, "side file"));
-        }
-        let bytes = serde_json::to_vec(value)
-            .map_err(|e| StoreError::Serialize { path: path.clone(), message: e.to_string() })?;
+        let (path, bytes) = self.side_bytes(name, value)?;
         atomic::write_atomic_unsynced(&path, &bytes)
     }
 
