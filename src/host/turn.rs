@@ -130,9 +130,8 @@ pub fn history(path: &Path) -> Result<String, HostError> {
             out.push_str(&format!("#{seq} {}: {}", at.format("%Y-%m-%d %H:%M UTC"), report));
         } else if let turn_session::TurnEntry::DeadlineSet { deadline } = entry {
             out.push_str(&format!("#{seq}: deadline set to {}\n", deadline.map_or("none".into(), |d| d.to_rfc3339())));
-        } else if let turn_session::TurnEntry::Wait { player, wait } = entry {
-            let what = if *wait { "waits for the deadline" } else { "no longer waits" };
-            out.push_str(&format!("#{seq}: {player} {what}\n"));
+        } else if matches!(entry, turn_session::TurnEntry::Wait { .. }) {
+            out.push_str(&format!("#{seq}: {}\n", crate::game::any::describe_turn_entry(entry)));
         }
     }
     Ok(out)

@@ -987,13 +987,15 @@ fn write_result(out: &mut String, title: &str, result: Result<String, crate::mai
 /// the message. Translate, and quote the line itself.
 fn render_ack(role: &Role, ack: &Ack, lines: &[BodyLine], out: &mut String) {
     let at = |host_line: usize| lines.get(host_line.wrapping_sub(1));
-    if ack.turn_lines {
-        let _ = writeln!(out, "Turn from {}, {}:", role, ack.phase);
+    // The words of the game: Diplomacy orders, or a small game's turn lines.
+    let (head, none, complete, still) = if ack.turn_lines {
+        ("Turn from", "no line understood", "Nothing is awaited now.", "Awaited now")
     } else {
-        let _ = writeln!(out, "Orders for {}, {}:", role, ack.phase);
-    }
+        ("Orders for", "no orders understood", "Every unit has an order.", "Still without orders")
+    };
+    let _ = writeln!(out, "{head} {}, {}:", role, ack.phase);
     if ack.accepted.is_empty() {
-        let _ = writeln!(out, "  {}", if ack.turn_lines { "no line understood" } else { "no orders understood" });
+        let _ = writeln!(out, "  {none}");
     }
     for order in &ack.accepted {
         if order.line == 0 {
@@ -1027,19 +1029,10 @@ fn render_ack(role: &Role, ack: &Ack, lines: &[BodyLine], out: &mut String) {
             );
         }
     }
-    match (ack.turn_lines, ack.missing.is_empty()) {
-        (false, true) => {
-            let _ = writeln!(out, "Every unit has an order.");
-        }
-        (false, false) => {
-            let _ = writeln!(out, "Still without orders: {}", ack.missing.join(", "));
-        }
-        (true, true) => {
-            let _ = writeln!(out, "Nothing is awaited now.");
-        }
-        (true, false) => {
-            let _ = writeln!(out, "Awaited now: {}", ack.missing.join(", "));
-        }
+    if ack.missing.is_empty() {
+        let _ = writeln!(out, "{complete}");
+    } else {
+        let _ = writeln!(out, "{still}: {}", ack.missing.join(", "));
     }
 }
 
