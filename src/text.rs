@@ -41,6 +41,26 @@ pub fn strip_invisible(text: &str) -> Cow<'_, str> {
     Cow::Owned(text.chars().filter(|&c| !is_invisible(c)).map(|c| if is_odd_space(c) { ' ' } else { c }).collect())
 }
 
+/// Make outside text safe for one line (a mail header, an error that quotes it): every
+/// control character (CR and LF included) becomes a space, runs of spaces collapse, and
+/// the result is capped at `max` characters.
+pub fn header_safe(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut space = false;
+    for c in text.chars() {
+        if c.is_control() || c.is_whitespace() {
+            space = !out.is_empty();
+            continue;
+        }
+        if space {
+            out.push(' ');
+            space = false;
+        }
+        out.push(c);
+    }
+    out.chars().take(max).collect::<String>().trim_end().to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

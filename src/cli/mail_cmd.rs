@@ -309,9 +309,10 @@ fn password(root: &Path, game: &str, who: &str, mail: bool) -> Result<ExitCode, 
         return Err(CliError::Usage(format!("{role} has no address on file, so the password was not mailed")));
     };
     // A small game's player sends turn lines, a Diplomacy power orders.
-    let what = match crate::game::turn_session::kind_of(&path) {
-        Ok(Some(_)) if role != Role::Master => "your turn lines",
-        _ => "your orders",
+    let what = if crate::game::any::plays_turn_lines(&path) && role != Role::Master {
+        "your turn lines"
+    } else {
+        "your orders"
     };
     let body = format!(
         "Your password for {name} ({role}) was set by the game master.\n\

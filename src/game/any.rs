@@ -17,11 +17,16 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
-use crate::game::session::{self, GameError, OpenGame};
-use crate::game::turn_session::{self, OpenTurnGame, Seat, TurnEntry, VerifyFailure};
+pub use crate::game::by_mail::{
+    Ack, AckOrder, AckProblem, Board, Clock, Contact, ContactRole, OwedMail, PressDelivery, PressTo, Role, SeatRecord,
+};
+use crate::game::session;
+pub use crate::game::session::{GameError, Glance, MailingOutcome};
+use crate::game::turn_session;
 use crate::phase::Phase;
-use crate::report::deadline_text;
-use crate::turn::{TurnGame, MASTER};
+use crate::store::TaskLock;
+use crate::turn::TurnGame;
+use chrono_tz::Tz;
 
 /// The answer to one command: text for people, JSON for machines, and whether it went
 /// wholly well (a refused order or line, a failed check: exit status 1).
@@ -147,6 +152,125 @@ pub trait GameSession {
 
     /// Reveal the dice seed.
     fn reveal(&mut self, now: DateTime<Utc>) -> Result<Answer, GameError>;
+
+    // -----------------------------------------------------------------------------------
+    // By mail: sign-on, what seats send, the master's commands, the deadline tick and the
+    // results owed. The mail host reaches the game only through these.
+
+    /// The game's name, as its settings have it.
+    fn name(&self) -> String;
+
+    /// The seat `who` names (a power as players write it, `fra`, `f`; a player's name; or
+    /// `master`/`gm`) with its particulars. `Err`: the seats there are, by name.
+    fn seat(&self, who: &str) -> Result<SeatRecord, Vec<String>>;
+
+    /// Whether the game is played by turn lines (a small game): the master's lines that
+    /// are not commands go to the game, and replies say "turn", not "orders".
+    fn plays_turn_lines(&self) -> bool;
+
+    /// Take a seat's orders or turn lines as mail brings them (the master's, in a game
+    /// that takes them); whether the game went on (a small game's turn: its report is
+    /// owed by mail).
+    fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Ack, bool), GameError>;
+
+    /// Where the game stands, as `role` may see it, deadlines also in `zone`.
+    fn status_for(&self, role: &Role, zone: Option<Tz>) -> String;
+
+    /// The recent past, for a `history` mail.
+    fn recent_history(&self) -> Result<String, GameError>;
+
+    /// The deadline of the step under way, if one runs.
+    fn deadline(&self) -> Option<DateTime<Utc>>;
+
+    /// The deadline the schedule gives the step under way, counted from `now` (a
+    /// `resume`). Refused once the game is over.
+    fn scheduled_deadline(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError>;
+
+    /// Move the deadline of the step under way (`None`: paused).
+    fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError>;
+
+    /// Everyone who receives results: players, observers and the master.
+    fn contacts(&self) -> Vec<Contact>;
+
+    /// Keep a role's new password hash or time zone in game.toml.
+    fn set_particulars(
+        &mut self,
+        role: &Role,
+        password_hash: Option<&str>,
+        zone: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError>;
+
+    /// Whether a player's results mails carry the map pictures.
+    fn set_pictures(&mut self, role: &Role, on: bool, now: DateTime<Utc>) -> Result<(), GameError> {
+        let _ = (role, on, now);
+        Err(usage("this game has no map to draw"))
+    }
+
+    /// Check and journal a press message; who receives it.
+    fn press(&mut self, from: &Role, to: &PressTo, text: &str, now: DateTime<Utc>) -> Result<PressDelivery, GameError> {
+        let _ = (from, to, text, now);
+        Err(usage("press is for Diplomacy games; this game has none"))
+    }
+
+    /// A seat asks that the step wait for its deadline (`wait`), or takes that back: the
+    /// answer, and whether the game went on (its results are owed).
+    fn set_wait(&mut self, role: &Role, wait: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError>;
+
+    /// Early processing on or off: the answer, and whether the game went on.
+    fn set_early(&mut self, on: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError>;
+
+    /// Hand a seat to a new player at `address` with this password hash; the seat's name.
+    fn replace(
+        &mut self,
+        seat: &str,
+        address: &str,
+        password_hash: &str,
+        now: DateTime<Utc>,
+    ) -> Result<String, GameError>;
+
+    /// Process the step under way now, with the deadline defaults for what is missing; the
+    /// results are owed by mail. With `expected` (a [`Clock`]'s step), only while the game
+    /// is still there. What was done, in a line.
+    fn process(&mut self, expected: Option<&str>, now: DateTime<Utc>) -> Result<String, GameError>;
+
+    /// Go on before the deadline where the game allows it (every input in and nobody
+    /// waits); what was done, in a line, or `None`. The results are owed by mail.
+    fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError>;
+
+    /// What the deadline tick sees; `None` while no deadline runs (paused, over).
+    fn clock(&self) -> Option<Clock>;
+
+    /// Keep the game's glance for the next tick, which found nothing due (see
+    /// [`glance`]). A cache: failing to keep it changes nothing. Default: none kept.
+    fn keep_glance(&self) {}
+
+    /// The results owed by mail, oldest first.
+    fn owed(&self) -> Result<Vec<OwedMail>, GameError>;
+
+    /// Take the lock of the results mailing; `None` without `wait` when another run is
+    /// mailing this game's results now.
+    fn lock_mailing(&self, wait: bool) -> Result<Option<TaskLock>, GameError>;
+
+    /// Record what mailing the results of step `seq` did; addresses to retry stay owed.
+    fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError>;
+
+    /// The board drawn in the results mails, when the game draws one and pictures are on.
+    fn board(&self) -> Option<Board<'_>> {
+        None
+    }
+}
+
+/// What the tick can know of a game without opening it: a glance kept by an earlier tick
+/// while nothing has changed since ([`session::Glance`]); `None`: open the game.
+pub fn glance(path: &Path) -> Option<Glance> {
+    session::read_glance(path)
+}
+
+/// Whether the game at `path` is played by turn lines (see
+/// [`GameSession::plays_turn_lines`]), from its game.toml alone.
+pub fn plays_turn_lines(path: &Path) -> bool {
+    matches!(turn_session::kind_of(path), Ok(Some(_)))
 }
 
 /// Open a game to change it (its lock is taken for each change).
@@ -178,348 +302,7 @@ fn pretty(v: &impl serde::Serialize) -> String {
     serde_json::to_string_pretty(v).unwrap_or_else(|e| json!({ "error": e.to_string() }).to_string())
 }
 
-// ---------------------------------------------------------------------------------------
-// Diplomacy (standard and Shadow Worlds)
+mod diplomacy;
+mod small;
 
-impl GameSession for OpenGame {
-    fn kind(&self) -> String {
-        self.game.settings.variant.name().to_string()
-    }
-
-    fn engine(&self) -> &dyn TurnGame {
-        &self.game
-    }
-
-    fn notes(&self) -> &[String] {
-        &self.notes
-    }
-
-    fn warnings(&self) -> &[String] {
-        &self.warnings
-    }
-
-    fn status_text(&self) -> String {
-        crate::game::status::status_text(&self.game, None, None)
-    }
-
-    fn status_json(&self) -> Value {
-        crate::game::diplomacy_turn::status_json(&self.game)
-    }
-
-    fn history(&self) -> Result<History, GameError> {
-        use crate::game::journal::Entry;
-        let records = self.dir.journal::<Entry>()?;
-        let mut rows = Vec::new();
-        // The phase the game was in when each entry was written (an adjudication is shown
-        // under the phase it adjudicated, the entries after it under the next).
-        let mut current = self.game.state.phase;
-        for r in records.records() {
-            let (event, phase) = match &r.entry {
-                Entry::Created { state } => ("created".to_string(), state.phase),
-                Entry::Submitted { phase, power, .. } => (format!("orders from {power}"), *phase),
-                Entry::Adjudicated { phase, forced, .. } => {
-                    (if *forced { "adjudicated (forced)".into() } else { "adjudicated".to_string() }, *phase)
-                }
-                Entry::RolledBack { to, .. } => (format!("rolled back to {to}"), *to),
-                Entry::DrawDeclared { notice, state } => (notice.clone(), state.phase),
-                Entry::DrawVote { power } => (format!("{power} votes for a draw"), current),
-                Entry::DeadlineSet { deadline } => (format!("deadline set: {}", deadline_text(*deadline)), current),
-                Entry::Press { from, to, .. } => (format!("press from {from} to {}", to.join(", ")), current),
-                Entry::Wait { power, wait: true } => (format!("{power} waits for the deadline"), current),
-                Entry::Wait { power, wait: false } => (format!("{power} no longer waits"), current),
-                Entry::PlayerChanged { who, what, old, new } => (
-                    format!(
-                        "{who}: {what} changed from {} to {}",
-                        old.as_deref().unwrap_or("none"),
-                        new.as_deref().unwrap_or("none")
-                    ),
-                    current,
-                ),
-            };
-            current = match &r.entry {
-                Entry::Created { state } | Entry::Adjudicated { state, .. } | Entry::DrawDeclared { state, .. } => {
-                    state.phase
-                }
-                Entry::RolledBack { to, .. } => *to,
-                _ => current,
-            };
-            rows.push(HistoryRow { seq: r.seq, at: r.at, step: phase.code(), event });
-        }
-        Ok(History { step_key: "phase", rows })
-    }
-
-    fn submit(&mut self, submit: Submit<'_>, now: DateTime<Utc>) -> Result<Answer, GameError> {
-        let Who::Power(name) = submit.who else {
-            return Err(usage("this is a Diplomacy game: say whose orders with --power"));
-        };
-        let power = self.game.map.lookup_power(name).ok_or_else(|| usage(format!("unknown power `{name}`")))?;
-        let ack = OpenGame::submit(self, power, submit.text, submit.check, now)?;
-        let mut text = ack.to_text();
-        if submit.check {
-            text.push_str("(checked only: nothing was kept)\n");
-        }
-        Ok(Answer { text, json: pretty(&ack), ok: ack.problems.is_empty() })
-    }
-
-    fn adjudicate(&mut self, force: bool, by_mail: bool, now: DateTime<Utc>) -> Result<Answer, GameError> {
-        let report =
-            if by_mail { self.adjudicate_to_mail(None, force, now)? } else { OpenGame::adjudicate(self, force, now)? };
-        let mut text = report.to_text();
-        if self.game.state.end.is_none() {
-            text.push_str(&format!("Deadline: {}.\n", deadline_text(self.game.state.deadline)));
-        }
-        if by_mail {
-            text.push_str("The results are owed by mail: the next `mail tick` sends them.\n");
-        }
-        Ok(Answer::new(text, pretty(&report)))
-    }
-
-    fn preview(&self) -> Result<Answer, GameError> {
-        if self.game.state.end.is_some() {
-            return Err(GameError::Over);
-        }
-        let report = OpenGame::preview(self);
-        let text = format!("{}(dry run: nothing was changed)\n", report.to_text());
-        Ok(Answer::new(text, pretty(&report)))
-    }
-
-    fn results(&self, which: Option<&str>) -> Result<Answer, GameError> {
-        let reports = self.reports();
-        let report = match which {
-            None => reports.last().copied().ok_or_else(|| usage("no phase has been adjudicated yet"))?,
-            Some(p) => {
-                let phase = parse_phase(p)?;
-                reports
-                    .iter()
-                    .rev()
-                    .find(|r| r.phase == phase)
-                    .copied()
-                    .ok_or_else(|| usage(format!("{phase} has not been adjudicated in this game")))?
-            }
-        };
-        Ok(Answer::new(report.to_text(), pretty(report)))
-    }
-
-    fn rollback(&mut self, to: &str, now: DateTime<Utc>) -> Result<String, GameError> {
-        let phase = parse_phase(to)?;
-        OpenGame::rollback(self, phase, now)?;
-        Ok(format!("Rolled back to the start of {phase}. The journal keeps everything that came after."))
-    }
-
-    fn verify(&self) -> Result<Answer, GameError> {
-        Err(usage("this is a Diplomacy game: it rolls no dice"))
-    }
-
-    fn reveal(&mut self, _now: DateTime<Utc>) -> Result<Answer, GameError> {
-        Err(usage("this is a Diplomacy game: it has no dice seed"))
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// The small games
-
-/// One line of history for a small game's journal entry.
-pub fn describe_turn_entry(entry: &TurnEntry) -> String {
-    match entry {
-        TurnEntry::Created { game, players, .. } => format!("created: {game} for {}", players.join(", ")),
-        TurnEntry::Submitted { player, at, step, .. } => {
-            format!("turn from {player} (received {}); {} roll(s)", at.format("%Y-%m-%d %H:%M:%S"), step.rolls.len())
-        }
-        TurnEntry::Forced { step } => format!("deadline defaults applied; {} roll(s)", step.rolls.len()),
-        TurnEntry::RolledBack { to_round, .. } => format!("rolled back to the start of round {to_round}"),
-        TurnEntry::DeadlineSet { deadline } => format!("deadline set: {}", deadline_text(*deadline)),
-        TurnEntry::Revealed { seed } => format!("seed revealed: {seed}"),
-        TurnEntry::Wait { player, wait: true } => format!("{player} waits for the deadline"),
-        TurnEntry::Wait { player, wait: false } => format!("{player} no longer waits"),
-        TurnEntry::Released { step } => {
-            format!("every input in and nobody waiting: went on early; {} roll(s)", step.rolls.len())
-        }
-    }
-}
-
-impl GameSession for OpenTurnGame {
-    fn kind(&self) -> String {
-        self.meta.game.clone()
-    }
-
-    fn engine(&self) -> &dyn TurnGame {
-        self.game.as_ref()
-    }
-
-    fn notes(&self) -> &[String] {
-        &self.notes
-    }
-
-    fn warnings(&self) -> &[String] {
-        &self.warnings
-    }
-
-    fn status_text(&self) -> String {
-        self.report_text()
-    }
-
-    fn status_json(&self) -> Value {
-        OpenTurnGame::status_json(self)
-    }
-
-    fn history(&self) -> Result<History, GameError> {
-        let mut rows = Vec::new();
-        let mut label = String::new();
-        for (seq, at, entry) in &self.entries {
-            if let Some(step) = entry.step() {
-                label = step.label.clone();
-            }
-            rows.push(HistoryRow { seq: *seq, at: *at, step: label.clone(), event: describe_turn_entry(entry) });
-        }
-        Ok(History { step_key: "step", rows })
-    }
-
-    fn submit(&mut self, submit: Submit<'_>, now: DateTime<Utc>) -> Result<Answer, GameError> {
-        let Who::Player(player) = submit.who else {
-            return Err(usage("this is a small game: say whose turn file it is with --player NAME"));
-        };
-        if submit.check {
-            return Err(usage("--check is for Diplomacy orders; a turn file is checked as it is played"));
-        }
-        let seat = if player.eq_ignore_ascii_case(MASTER) {
-            Seat::Master
-        } else {
-            Seat::Player(self.player_index(player).ok_or_else(|| {
-                usage(format!(
-                    "no player `{player}` in this game; the players are {} (or `master`)",
-                    self.player_names().join(", ")
-                ))
-            })?)
-        };
-        let sub = OpenTurnGame::submit(self, seat, submit.text, submit.at.unwrap_or(now), now)?;
-        let events: Vec<&String> = sub.ack.events.iter().chain(&sub.events).collect();
-        let lines: Vec<Value> = sub
-            .ack
-            .lines
-            .iter()
-            .map(
-                |l| json!({"line": l.line, "column": l.column, "accepted": l.accepted, "text": l.text, "hint": l.hint}),
-            )
-            .collect();
-        let json = json!({
-            "lines": lines,
-            "events": events,
-            "kept": sub.seq.is_some(),
-            "status": OpenTurnGame::status_json(self),
-        });
-        let mut text = String::new();
-        for l in &sub.ack.lines {
-            if l.accepted {
-                text.push_str(&format!("line {}: {}\n", l.line, l.text));
-            } else {
-                text.push_str(&format!("line {}:{}: refused: {}\n", l.line, l.column, l.text));
-                if let Some(h) = &l.hint {
-                    text.push_str(&format!("    hint: {h}\n"));
-                }
-            }
-        }
-        if sub.ack.lines.is_empty() {
-            text.push_str("The turn file says nothing the judge can take.\n");
-        }
-        for e in &events {
-            text.push_str(&format!("  {e}\n"));
-        }
-        if sub.seq.is_none() {
-            text.push_str("Nothing was taken; the game is as it was.\n");
-        }
-        text.push('\n');
-        text.push_str(&self.report_text());
-        Ok(Answer { text, json: pretty(&json), ok: sub.ack.lines.iter().all(|l| l.accepted) })
-    }
-
-    fn adjudicate(&mut self, force: bool, _by_mail: bool, now: DateTime<Utc>) -> Result<Answer, GameError> {
-        // Every step of a small game is owed by mail to its players (the journal says so).
-        let events = self.force(force, now)?;
-        let mut text: String = events.iter().map(|e| format!("  {e}\n")).collect();
-        text.push('\n');
-        text.push_str(&self.report_text());
-        Ok(Answer::new(text, pretty(&json!({"events": events, "status": OpenTurnGame::status_json(self)}))))
-    }
-
-    fn preview(&self) -> Result<Answer, GameError> {
-        Err(usage("--dry-run is for Diplomacy; a small game's steps run as soon as no input is awaited"))
-    }
-
-    fn results(&self, which: Option<&str>) -> Result<Answer, GameError> {
-        let seq =
-            match which {
-                None => self
-                    .entries
-                    .iter()
-                    .rev()
-                    .find(|(_, _, e)| e.step().is_some())
-                    .map(|(s, _, _)| *s)
-                    .ok_or_else(|| usage("nothing has happened yet"))?,
-                Some(n) => n.trim().trim_start_matches('#').parse::<u64>().map_err(|_| {
-                    usage(format!("`{n}`: give the number of a journal entry, as `history` lists them"))
-                })?,
-            };
-        let (_, at, entry) = self
-            .entries
-            .iter()
-            .find(|(s, _, _)| *s == seq)
-            .ok_or_else(|| usage(format!("the journal has no entry {seq}")))?;
-        let Some(step) = entry.step() else {
-            return Err(usage(format!("entry {seq} ({}) has no results", describe_turn_entry(entry))));
-        };
-        let json = json!({
-            "seq": seq, "at": at, "step": step.label, "event": describe_turn_entry(entry),
-            "events": step.events, "rolls": step.rolls, "state": step.state,
-        });
-        let text = format!(
-            "Entry {seq}, {}: {}\n{}After it: {}\n",
-            at.format("%Y-%m-%d %H:%M UTC"),
-            describe_turn_entry(entry),
-            self.entry_report(seq).unwrap_or_default(),
-            step.label
-        );
-        Ok(Answer::new(text, pretty(&json)))
-    }
-
-    fn rollback(&mut self, to: &str, now: DateTime<Utc>) -> Result<String, GameError> {
-        let text = to.trim().to_ascii_lowercase();
-        let round: u32 = text
-            .strip_prefix("round")
-            .unwrap_or(&text)
-            .trim()
-            .parse()
-            .map_err(|_| usage(format!("`{to}`: give a round number, like `3` or `round 3` (0 is the setup)")))?;
-        let label = OpenTurnGame::rollback(self, round, now)?;
-        Ok(format!(
-            "Rolled back to the start of {label}. The journal keeps everything that came after;\n\
-             the rounds from here roll the same dice again."
-        ))
-    }
-
-    fn verify(&self) -> Result<Answer, GameError> {
-        let (text, ok) = match OpenTurnGame::verify(self) {
-            Ok(n) => (format!("verified {n} rolls\n"), true),
-            Err(VerifyFailure::Dice(crate::dice::VerifyError::Rolls(mismatches))) => {
-                let mut text: String = mismatches.iter().map(|m| format!("mismatch: {m}\n")).collect();
-                text.push_str(&format!(
-                    "{} of {} rolls do not match the seed\n",
-                    mismatches.len(),
-                    self.journaled_rolls().len()
-                ));
-                (text, false)
-            }
-            Err(e) => (format!("not verified: {e}\n"), false),
-        };
-        Ok(Answer { json: pretty(&json!({"verified": ok, "text": text.trim_end()})), text, ok })
-    }
-
-    fn reveal(&mut self, now: DateTime<Utc>) -> Result<Answer, GameError> {
-        let seed = OpenTurnGame::reveal(self, now)?;
-        let text = format!(
-            "Seed: {seed}\nCommitment: {} (sha256 of the seed)\nAnyone can now check every roll: shadowjudge verify {}\n",
-            self.meta.commitment,
-            self.dir.path().display()
-        );
-        Ok(Answer::new(text, pretty(&json!({"seed": seed, "commitment": self.meta.commitment}))))
-    }
-}
+pub use small::describe_turn_entry;

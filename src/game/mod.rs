@@ -3,6 +3,7 @@
 //! `engine` decides (pure); `session` puts the engine over the store (journal first, then
 //! the state cache); `journal` rebuilds any state from the journal.
 pub mod any;
+pub mod by_mail;
 pub mod diplomacy_turn;
 pub mod engine;
 pub mod journal;

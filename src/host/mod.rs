@@ -15,31 +15,23 @@
 //! delays the results to the next `mail tick`, which mails whatever is still owed.
 //! Nothing here reads the clock or opens a transport.
 
-pub mod turn;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Tz;
 
-use crate::game::engine::{Acknowledgement, Game};
-use crate::game::session::{self, GameError, MailingOutcome, OpenGame, OwedResults};
-use crate::game::settings::Player;
-use crate::game::status::status_text;
-use crate::game::turn_session;
-use crate::mail::deadline::{plan_tick, tick_mails, GameClock, TickAction, TickLog};
+use crate::game::any::{self, Board, GameError, GameSession, MailingOutcome, OwedMail};
+use crate::mail::deadline::{plan_tick, tick_mails, turn_tick_mails, GameClock, TickLog};
 use crate::mail::home::{HomeError, JudgeHome};
 use crate::mail::host::{
-    Ack, AckOrder, AckProblem, Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, PressDelivery,
-    PressTo, Role, SignOnError, SignOnRecord,
+    Ack, Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, PressDelivery, PressTo, Role, SignOnError,
+    SignOnRecord,
 };
 use crate::mail::owed::Owed;
 use crate::mail::password::{generate_password, hash_password};
 use crate::mail::reply::{format_deadline, header_safe, Attachment, MailKind, OutgoingMail};
 use crate::mail::send::{results_mails, PhaseResults, SendError};
-use crate::map::{normalize_name, Map, PowerId};
-use crate::phase::Phase;
 
 /// The games of one judge directory, as mail sees them.
 #[derive(Debug)]
@@ -102,8 +94,8 @@ pub(crate) fn player_error(game: &str, e: GameError) -> HostError {
 
 /// A change that stands but left something to repair (a `state.json` not rewritten): the
 /// master and the log hear of it; the player's answer is the change itself.
-fn note_warnings(game: &str, g: &session::OpenGame) {
-    for w in &g.warnings {
+fn note_warnings(game: &str, g: &dyn GameSession) {
+    for w in g.warnings() {
         record_problem(game, w.clone());
     }
 }
@@ -112,80 +104,10 @@ fn host_error(game: &str) -> impl Fn(GameError) -> HostError + '_ {
     move |e| player_error(game, e)
 }
 
-/// How many journal entries a `history` mail shows.
-const HISTORY_ROWS: usize = 30;
-
 /// A game name as mail may give it: letters, digits, `-`, `_`, `.`, not starting with a
 /// dot, so it can never name anything outside the games directory.
 fn plausible_name(name: &str) -> bool {
     crate::mail::home::check_game_name(name).is_ok()
-}
-
-/// A power as a player names it: any name the map knows (`france`, `fra`, `French`), or
-/// the start of exactly one power's name (`f`, `ger`).
-pub fn resolve_power(map: &Map, who: &str) -> Option<PowerId> {
-    if let Some(p) = map.lookup_power(who) {
-        return Some(p);
-    }
-    let wanted = normalize_name(who);
-    if wanted.is_empty() {
-        return None;
-    }
-    let matching: Vec<PowerId> = map
-        .power_ids()
-        .filter(|p| normalize_name(&map.power(*p).name).starts_with(&wanted) || map.power(*p).key.starts_with(&wanted))
-        .collect();
-    match matching.as_slice() {
-        [one] => Some(*one),
-        _ => None,
-    }
-}
-
-fn zone(name: Option<&str>) -> Option<Tz> {
-    name.and_then(|z| z.parse().ok())
-}
-
-fn power_of(game: &Game, who: &Identity) -> Result<PowerId, HostError> {
-    match &who.role {
-        Role::Power(name) => {
-            game.map.lookup_power(name).ok_or_else(|| HostError(format!("there is no power `{name}` in this game")))
-        }
-        Role::Master => Err(HostError("the game master plays no power".into())),
-    }
-}
-
-/// Powers that still owe complete orders in the current phase (their names).
-pub fn missing_powers(game: &Game) -> Vec<String> {
-    game.map
-        .power_ids()
-        .filter(|p| game.has_duty(*p) && (!game.state.submitted.contains(p) || !game.missing_orders(*p).is_empty()))
-        .map(|p| game.map.power(p).name.clone())
-        .collect()
-}
-
-/// An engine acknowledgement in the mail layer's terms: every line keeps its number, an
-/// illegal (but kept) order carries its note.
-pub fn to_ack(ack: &Acknowledgement, deadline: Option<DateTime<Utc>>) -> Ack {
-    Ack {
-        phase: ack.phase.to_string(),
-        accepted: ack
-            .accepted
-            .iter()
-            .map(|a| {
-                let board = a.board.map(|b| format!("[{b}] ")).unwrap_or_default();
-                let note = a.note.as_ref().map(|n| format!("  ({n})")).unwrap_or_default();
-                AckOrder { line: a.line, order: format!("{board}{}{note}", a.order) }
-            })
-            .collect(),
-        problems: ack
-            .problems
-            .iter()
-            .map(|p| AckProblem { line: p.line, message: p.message.clone(), hint: p.hint.clone() })
-            .collect(),
-        missing: ack.missing.clone(),
-        deadline,
-        turn_lines: false,
-    }
 }
 
 impl JudgeHost {
@@ -320,12 +242,6 @@ impl JudgeHost {
         Some((found, path))
     }
 
-    /// The directory of a small game (one whose game.toml names a `game`), by name.
-    fn turn_game(&self, game: &str) -> Option<(String, PathBuf)> {
-        let (name, path) = self.game_dir(game)?;
-        matches!(turn_session::kind_of(&path), Ok(Some(_))).then_some((name, path))
-    }
-
     /// Note that a game owes mail now (the caller mails it after the message).
     fn owes_mail(&mut self, name: String) {
         if !self.adjudicated.contains(&name) {
@@ -333,89 +249,41 @@ impl JudgeHost {
         }
     }
 
-    fn read(&self, game: &str) -> Result<OpenGame, HostError> {
-        let (_, path) = self.game_dir(game).ok_or_else(|| HostError(format!("there is no game `{game}`")))?;
-        session::open_read_only(&path).map_err(host_error(game))
-    }
-
-    fn path_of(&self, game: &str) -> Result<PathBuf, HostError> {
-        self.game_dir(game).map(|(_, p)| p).ok_or_else(|| HostError(format!("there is no game `{game}`")))
-    }
-
-    /// Everyone who receives results, from a game already read.
-    fn contacts_of(game: &Game) -> Vec<Contact> {
-        let map = &game.map;
-        let settings = &game.settings;
-        let mut contacts: Vec<Contact> = settings
-            .players
-            .iter()
-            .filter_map(|p| {
-                let power = map.lookup_power(&p.power)?;
-                Some(Contact {
-                    role: ContactRole::Player(map.power(power).name.clone()),
-                    address: p.email.clone(),
-                    timezone: zone(p.timezone.as_deref()),
-                })
-            })
-            .collect();
-        contacts.extend(settings.observers.iter().map(|a| Contact {
-            role: ContactRole::Observer,
-            address: a.clone(),
-            timezone: None,
-        }));
-        if let Some(address) = &settings.master.email {
-            contacts.push(Contact {
-                role: ContactRole::Master,
-                address: address.clone(),
-                timezone: zone(settings.master.timezone.as_deref()),
-            });
-        }
-        contacts
-    }
-
-    /// Everyone who receives results, one contact per address (the first listed).
-    fn recipients_of(game: &Game) -> Vec<Contact> {
-        let mut recipients: Vec<Contact> = Vec::new();
-        for c in Self::contacts_of(game) {
-            if !recipients.iter().any(|r| r.address.eq_ignore_ascii_case(&c.address)) {
-                recipients.push(c);
-            }
-        }
-        recipients
-    }
-
-    /// Adjudicate the current phase now (missing orders or not); its results are owed to
-    /// every player, observer and the master (see [`mail_results`](Self::mail_results)).
-    /// With `expected`, only if the game is still in that phase. Returns what was done,
-    /// in a line.
-    pub fn process(&mut self, game: &str, expected: Option<Phase>, now: DateTime<Utc>) -> Result<String, GameError> {
+    /// Open a game by name (no lock held; each change takes it).
+    fn open(&self, game: &str) -> Result<(String, Box<dyn GameSession>), GameError> {
         let (name, path) =
             self.game_dir(game).ok_or_else(|| GameError::Invalid(format!("there is no game `{game}`")))?;
-        let mut g = session::open_read_only(&path)?;
-        let report = g.adjudicate_to_mail(expected, true, now)?;
-        note_warnings(&name, &g);
-        if !self.adjudicated.contains(&name) {
-            self.adjudicated.push(name);
-        }
-        let readers = Self::recipients_of(&g.game).len();
-        Ok(format!("{} processed; the results go to {readers} address(es).", report.phase))
+        let g = any::open_read_only(&path)?;
+        Ok((name, g))
     }
 
-    /// Early processing of `game` (see [`session::OpenGame::adjudicate_early`]); `None`
-    /// when it may not be processed early.
-    pub fn process_early(
-        &mut self,
+    /// [`open`](Self::open), errors as the player sees them.
+    fn read(&self, game: &str) -> Result<Box<dyn GameSession>, HostError> {
+        self.open(game).map(|(_, g)| g).map_err(host_error(game))
+    }
+
+    /// Make a change to a game; warnings of a change that stands go to the master.
+    fn change<T>(
+        &self,
         game: &str,
-        expected: Phase,
-        now: DateTime<Utc>,
-    ) -> Result<Option<String>, GameError> {
-        let (name, path) =
-            self.game_dir(game).ok_or_else(|| GameError::Invalid(format!("there is no game `{game}`")))?;
-        let mut g = session::open_read_only(&path)?;
-        let Some(report) = g.adjudicate_early(expected, now)? else { return Ok(None) };
+        change: impl FnOnce(&mut dyn GameSession) -> Result<T, GameError>,
+    ) -> Result<T, HostError> {
+        let mut g = self.read(game)?;
+        let out = change(g.as_mut()).map_err(host_error(game))?;
+        note_warnings(game, g.as_ref());
+        Ok(out)
+    }
+
+    /// Process the step under way now (missing input or not); its results are owed to
+    /// every player, observer and the master (see [`mail_results`](Self::mail_results)).
+    /// With `expected` (a phase code, or a small game's step), only if the game is still
+    /// there. Returns what was done, in a line.
+    pub fn process(&mut self, game: &str, expected: Option<&str>, now: DateTime<Utc>) -> Result<String, GameError> {
+        let (name, mut g) = self.open(game)?;
+        let text = g.process(expected, now)?;
+        note_warnings(&name, g.as_ref());
         self.owes_mail(name);
-        let readers = Self::recipients_of(&g.game).len();
-        Ok(Some(format!("{} processed early (every order in); the results go to {readers} address(es).", report.phase)))
+        Ok(text)
     }
 
     /// Mail the results still owed in `games` (every game when `None`), oldest first, each
@@ -433,14 +301,7 @@ impl JudgeHost {
         let mut done = Vec::new();
         for name in names {
             let Some((name, path)) = self.game_dir(&name) else { continue };
-            if session::read_glance(&path).is_some_and(|g| !g.owed) {
-                continue;
-            }
-            if matches!(turn_session::kind_of(&path), Ok(Some(_))) {
-                match turn::mail_reports(&name, &path, wait, send) {
-                    Ok(lines) => done.extend(lines),
-                    Err(e) => done.push(format!("{name}: reports not mailed: {e}")),
-                }
+            if any::glance(&path).is_some_and(|g| !g.owed) {
                 continue;
             }
             if let Err(e) = Self::mail_game_results(&name, &path, wait, now, send, &mut done) {
@@ -459,8 +320,8 @@ impl JudgeHost {
         done: &mut Vec<String>,
     ) -> Result<(), GameError> {
         // A look without any lock first: most of the time nothing is owed.
-        let g = session::open_read_only(path)?;
-        if g.results_owed()?.is_empty() {
+        let g = any::open_read_only(path)?;
+        if g.owed()?.is_empty() {
             return Ok(());
         }
         let Some(_mailing) = g.lock_mailing(wait)? else {
@@ -468,23 +329,25 @@ impl JudgeHost {
             return Ok(());
         };
         // Read again under the mailing lock: the other run may have mailed them.
-        let mut g = session::open_read_only(path)?;
-        for owed in g.results_owed()? {
-            let pictures = if g.game.settings.pictures { results_pictures(&g, owed.seq) } else { Ok(Vec::new()) };
-            let pictures = pictures.unwrap_or_else(|e| {
-                // The results go out all the same, without the picture.
-                let phase = owed.report.phase;
-                done.push(format!("{name}: results of {phase}: map picture not drawn: {e}"));
-                record_problem(name, format!("map picture of {phase} not drawn: {e}"));
-                Vec::new()
-            });
-            let outcome = Self::mail_owed(&g.game, &owed, &pictures, send);
-            let phase = owed.report.phase;
+        let mut g = any::open_read_only(path)?;
+        for owed in g.owed()? {
+            let pictures = match g.board() {
+                Some(board) => results_pictures(&board, owed.seq).unwrap_or_else(|e| {
+                    // The results go out all the same, without the picture.
+                    done.push(format!("{name}: results of {}: map picture not drawn: {e}", owed.step));
+                    record_problem(name, format!("map picture of {} not drawn: {e}", owed.step));
+                    Vec::new()
+                }),
+                None => Vec::new(),
+            };
+            let pictures_off = g.board().map(|b| b.pictures_off).unwrap_or_default();
+            let outcome = Self::mail_owed(g.as_ref(), &owed, &pictures, &pictures_off, send);
+            let step = &owed.step;
             let all = outcome.sent.len() + outcome.retry.len() + outcome.undeliverable.len();
             let mut line = if all == 0 {
-                format!("{name}: results of {phase}: no one to mail them to")
+                format!("{name}: results of {step}: no one to mail them to")
             } else {
-                format!("{name}: results of {phase} mailed to {} of {all} address(es)", outcome.sent.len())
+                format!("{name}: results of {step} mailed to {} of {all} address(es)", outcome.sent.len())
             };
             if !outcome.retry.is_empty() {
                 line.push_str(&format!("; to mail again at the next tick: {}", outcome.retry.join(", ")));
@@ -498,17 +361,29 @@ impl JudgeHost {
             if unchanged {
                 continue;
             }
-            if let Err(e) = g.record_results_mailed(owed.seq, &outcome, now) {
-                done.push(format!("{name}: results of {phase} not recorded as mailed, so they will go out again: {e}"));
+            if let Err(e) = g.record_mailed(owed.seq, &outcome, now) {
+                done.push(format!("{name}: results of {step} not recorded as mailed, so they will go out again: {e}"));
                 break;
             }
         }
         Ok(())
     }
 
-    /// Mail one adjudication's owed results; what became of each address.
-    fn mail_owed(game: &Game, owed: &OwedResults, pictures: &[Attachment], send: &mut Sender<'_>) -> MailingOutcome {
-        let mut recipients = Self::recipients_of(game);
+    /// Mail one step's owed results; what became of each address. Every reader gets the
+    /// pictures unless they are a player who turned them off (`map off`).
+    fn mail_owed(
+        g: &dyn GameSession,
+        owed: &OwedMail,
+        pictures: &[Attachment],
+        pictures_off: &[String],
+        send: &mut Sender<'_>,
+    ) -> MailingOutcome {
+        let mut recipients: Vec<Contact> = Vec::new();
+        for c in g.contacts() {
+            if !recipients.iter().any(|r| r.address.eq_ignore_ascii_case(&c.address)) {
+                recipients.push(c);
+            }
+        }
         if let Some(only) = &owed.only_to {
             recipients.retain(|c| only.iter().any(|a| a.eq_ignore_ascii_case(&c.address)));
             // Owed to an address that is no longer in the game: mailed all the same.
@@ -518,18 +393,12 @@ impl JudgeHost {
                 }
             }
         }
-        let mut text = owed.report.to_text();
-        if owed.early {
-            text.insert_str(0, "Processed early: every power's orders were in and no one asked to wait.\n\n");
-        }
-        let phase = owed.report.phase.to_string();
+        let game = g.name();
         let results =
-            PhaseResults { game: &game.settings.name, phase: &phase, report: &text, next_deadline: owed.next_deadline };
+            PhaseResults { game: &game, phase: &owed.step, report: &owed.text, next_deadline: owed.next_deadline };
         let mut outcome = MailingOutcome::default();
         for mut mail in results_mails(&results, &recipients) {
-            // Every reader gets the pictures unless a player turned them off (`map off`).
-            let player = game.settings.players.iter().find(|p| p.email.eq_ignore_ascii_case(&mail.to));
-            if player.is_none_or(|p| p.pictures) {
+            if !pictures_off.iter().any(|a| a.eq_ignore_ascii_case(&mail.to)) {
                 mail.attachments = pictures.to_vec();
             }
             match send(&mail) {
@@ -542,8 +411,9 @@ impl JudgeHost {
     }
 
     /// One tick over every game: plan with each game's own deadline policy and its log,
-    /// act (process, remind, late notice, outage notice), and record it in `logs`. The
-    /// mails go to [`take_mails`](Self::take_mails); the lines returned say what was done.
+    /// act (go on early, process, remind, late notice, outage notice), and record it in
+    /// `logs`. The mails go to [`take_mails`](Self::take_mails); the lines returned say
+    /// what was done.
     pub fn tick(&mut self, now: DateTime<Utc>, logs: &mut BTreeMap<String, TickLog>) -> Vec<String> {
         let mut done = Vec::new();
         for name in self.game_names() {
@@ -552,23 +422,7 @@ impl JudgeHost {
             if idle_at_a_glance(&name, &path, now, log) {
                 continue;
             }
-            if matches!(turn_session::kind_of(&path), Ok(Some(_))) {
-                match turn::tick(&name, &path, now, log) {
-                    Ok((lines, mails, processed)) => {
-                        done.extend(lines);
-                        self.mails.extend(mails);
-                        if processed {
-                            self.owes_mail(name.clone());
-                        }
-                    }
-                    Err(e) => {
-                        done.push(format!("{name}: not read: {e}"));
-                        record_problem(&name, e.to_string());
-                    }
-                }
-                continue;
-            }
-            let g = match session::open_read_only(&self.games.join(&name)) {
+            let mut g = match any::open_read_only(&path) {
                 Ok(g) => g,
                 Err(e) => {
                     done.push(format!("{name}: not read: {e}"));
@@ -576,38 +430,37 @@ impl JudgeHost {
                     continue;
                 }
             };
-            let missing = missing_powers(&g.game);
-            // The glance is kept for a game the tick leaves alone, and only a cache: if it
-            // cannot be kept, the next tick opens the game in full.
-            let state = &g.game.state;
-            let (Some(deadline), None) = (state.deadline, &state.end) else {
-                let _ = g.keep_glance(missing);
+            match g.go_on_early(now) {
+                Ok(Some(text)) => {
+                    done.push(format!("{name}: {text}"));
+                    note_warnings(&name, g.as_ref());
+                    self.owes_mail(name.clone());
+                }
+                Ok(None) => {}
+                Err(e) => done.push(format!("{name}: not processed early: {e}")),
+            }
+            let Some(clock) = g.clock() else {
+                g.keep_glance();
                 // Paused, run by hand or over: nothing to do, but the tick did look, so a
                 // later deadline is not mistaken for one that passed during an outage.
                 log.last_tick = Some(now);
                 continue;
             };
-            let phase_code = state.phase.code();
-            let clock = GameClock { game: &name, phase: &phase_code, deadline, paused: false, missing: &missing };
-            if deadline > now && g.may_process_early(state.phase) {
-                match self.process_early(&name, state.phase, now) {
-                    Ok(Some(text)) => {
-                        done.push(format!("{name}: {text}"));
-                        log.record(now, &clock, &[]);
-                        continue;
-                    }
-                    Ok(None) => {}
-                    Err(e) => done.push(format!("{name}: not processed early: {e}")),
-                }
-            }
-            let actions = plan_tick(now, &clock, log, &g.game.settings.deadlines);
+            let view = GameClock {
+                game: &name,
+                phase: &clock.step,
+                deadline: clock.deadline,
+                paused: false,
+                missing: &clock.missing,
+            };
+            let actions = plan_tick(now, &view, log, &clock.policy);
             if actions.is_empty() {
-                let _ = g.keep_glance(missing.clone());
+                g.keep_glance();
             }
-            let contacts = Self::contacts_of(&g.game);
             for action in &actions {
+                use crate::mail::deadline::TickAction;
                 match action {
-                    TickAction::Process => match self.process(&name, Some(state.phase), now) {
+                    TickAction::Process => match self.process(&name, Some(&clock.step), now) {
                         Ok(text) => done.push(format!("{name}: {text}")),
                         Err(e) => done.push(format!("{name}: not processed: {e}")),
                     },
@@ -618,84 +471,48 @@ impl JudgeHost {
                     }
                 }
             }
-            self.mails.extend(tick_mails(&name, now, &actions, &contacts));
-            log.record(now, &clock, &actions);
+            let contacts = g.contacts();
+            self.mails.extend(match &clock.awaited {
+                Some(what) => turn_tick_mails(&name, now, &actions, &contacts, what),
+                None => tick_mails(&name, now, &actions, &contacts),
+            });
+            log.record(now, &view, &actions);
         }
         done
     }
 
-    fn change_settings<T>(
-        &self,
-        game: &str,
-        now: DateTime<Utc>,
-        change: impl FnOnce(&Map, &mut crate::game::settings::Settings) -> Result<T, GameError>,
-    ) -> Result<T, HostError> {
-        let path = self.path_of(game)?;
-        let mut g = session::open_read_only(&path).map_err(host_error(game))?;
-        let map = g.game.map.clone();
-        let out = g.update_settings(now, |s| change(&map, s)).map_err(host_error(game))?;
-        note_warnings(game, &g);
-        Ok(out)
-    }
-
-    fn set_deadline(&self, game: &str, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), HostError> {
-        let mut g = session::open_read_only(&self.path_of(game)?).map_err(host_error(game))?;
-        g.set_deadline(deadline, now).map_err(host_error(game))?;
-        note_warnings(game, &g);
-        Ok(())
-    }
-
-    /// Hand `power` to a new player at `address` with a fresh password, mailed to them.
-    fn replace(&mut self, game: &str, power: &str, address: &str, now: DateTime<Utc>) -> Result<String, HostError> {
+    /// Hand a seat to a new player at `address` with a fresh password, mailed to them.
+    fn replace(&mut self, game: &str, seat: &str, address: &str, now: DateTime<Utc>) -> Result<String, HostError> {
         if !address.contains('@') || address.contains(|c: char| c.is_whitespace() || c.is_control()) {
             return Err(HostError(format!("`{}` is not an email address", header_safe(address, 80))));
         }
         let password = generate_password(10);
         let hash = hash_password(&password).map_err(|e| HostError(e.to_string()))?;
-        let (power_name, game_name) = self.change_settings(game, now, |map, s| {
-            let p = resolve_power(map, power).ok_or_else(|| GameError::Invalid(format!("no power `{power}`")))?;
-            let key = map.power(p).key.clone();
-            match s.players.iter_mut().find(|pl| map.lookup_power(&pl.power) == Some(p)) {
-                Some(player) => {
-                    player.email = address.to_string();
-                    player.password_hash = Some(hash.clone());
-                    player.timezone = None;
-                }
-                None => s.players.push(Player {
-                    power: key,
-                    name: address.to_string(),
-                    email: address.to_string(),
-                    timezone: None,
-                    password_hash: Some(hash.clone()),
-                    pictures: true,
-                }),
-            }
-            Ok((map.power(p).name.clone(), s.name.clone()))
-        })?;
+        let (seat_name, game_name) = self.change(game, |g| Ok((g.replace(seat, address, &hash, now)?, g.name())))?;
         self.mails.push(OutgoingMail {
             to: address.to_string(),
-            subject: header_safe(&format!("{game_name}: you now play {power_name}"), 120),
+            subject: header_safe(&format!("{game_name}: you now play {seat_name}"), 120),
             body: format!(
-                "The game master of {game_name} has given you {power_name}.\n\
+                "The game master of {game_name} has given you the seat of {seat_name}.\n\
                  Sign on to the judge with:\n\n  SIGNON {}@{game_name} {password}\n\n\
                  Reply with `status` after that line to see the game.\n",
-                power_name.to_ascii_lowercase()
+                seat_name.to_ascii_lowercase()
             ),
             in_reply_to: None,
             references: Vec::new(),
             kind: MailKind::Generated,
             attachments: Vec::new(),
         });
-        Ok(format!("{power_name} is now played by {address}; a new password was mailed there."))
+        Ok(format!("{seat_name} is now played by {address}; a new password was mailed there."))
     }
 }
 
-/// Whether the game's glance ([`session::Glance`], kept by an earlier tick) shows that
+/// Whether the game's glance ([`any::Glance`], kept by an earlier tick) shows that
 /// nothing is due at `now`: no deadline (paused, over), or a deadline that the plan leaves
 /// alone and no early processing. Then the log is kept as a full look would keep it.
 /// `false` when there is no fresh glance or something may be due: open the game in full.
 fn idle_at_a_glance(name: &str, path: &Path, now: DateTime<Utc>, log: &mut TickLog) -> bool {
-    let Some(glance) = session::read_glance(path) else { return false };
+    let Some(glance) = any::glance(path) else { return false };
     let (Some(deadline), false) = (glance.deadline, glance.over) else {
         log.last_tick = Some(now);
         return true;
@@ -896,7 +713,7 @@ impl GameHost for JudgeHost {
 
     fn sign_on(&self, game: &str, who: &str) -> Result<SignOnRecord, SignOnError> {
         let (name, path) = self.game_dir(game).ok_or(SignOnError::NoSuchGame)?;
-        let unavailable = |e: GameError| {
+        let g = any::open_read_only(&path).map_err(|e| {
             let temporary = is_temporary(&e);
             record_problem(&name, e.to_string());
             if temporary {
@@ -904,93 +721,36 @@ impl GameHost for JudgeHost {
             } else {
                 SignOnError::Unavailable
             }
-        };
-        match turn_session::kind_of(&path) {
-            Ok(Some(_)) => {
-                return turn::sign_on(name.clone(), &path, who).map_err(|e| match e {
-                    Err(e) => unavailable(e),
-                    Ok(e) => e,
-                })
-            }
-            Ok(None) => {}
-            Err(e) => return Err(unavailable(e)),
-        }
-        let g = session::open_read_only(&path).map_err(unavailable)?;
-        let (map, settings) = (&g.game.map, &g.game.settings);
-        if matches!(who.to_ascii_lowercase().as_str(), "master" | "gm") {
-            return Ok(SignOnRecord {
-                identity: Identity {
-                    game: name,
-                    role: Role::Master,
-                    address: settings.master.email.clone(),
-                    timezone: zone(settings.master.timezone.as_deref()),
-                },
-                password_hash: settings.master.password_hash.clone(),
-            });
-        }
-        let power = resolve_power(map, who).ok_or_else(|| SignOnError::NoSuchPower {
-            powers: map.powers().iter().map(|p| p.name.clone()).collect(),
         })?;
-        let player = settings.player(map, power);
+        let seat = g.seat(who).map_err(|powers| SignOnError::NoSuchPower { powers })?;
         Ok(SignOnRecord {
-            identity: Identity {
-                game: name,
-                role: Role::Power(map.power(power).name.clone()),
-                address: player.map(|p| p.email.clone()),
-                timezone: zone(player.and_then(|p| p.timezone.as_deref())),
-            },
-            password_hash: player.and_then(|p| p.password_hash.clone()),
+            identity: Identity { game: name, role: seat.role, address: seat.address, timezone: seat.timezone },
+            password_hash: seat.password_hash,
         })
     }
 
     fn submit_orders(&mut self, who: &Identity, text: &str, now: DateTime<Utc>) -> Result<Ack, HostError> {
-        if let Some((name, path)) = self.turn_game(&who.game) {
-            let (ack, kept) = turn::submit(&path, who, text, now)?;
-            if kept {
-                self.owes_mail(name);
-            }
-            return Ok(ack);
+        let (ack, went_on) = self.change(&who.game, |g| g.receive(&who.role, text, now))?;
+        if went_on {
+            self.owes_mail(who.game.clone());
         }
-        let mut g = self.read(&who.game)?;
-        let power = power_of(&g.game, who)?;
-        let ack = g.submit(power, text, false, now).map_err(host_error(&who.game))?;
-        note_warnings(&who.game, &g);
-        Ok(to_ack(&ack, g.game.state.deadline))
+        Ok(ack)
     }
 
     fn takes_master_lines(&self, game: &str) -> bool {
-        self.turn_game(game).is_some()
+        self.takes_turn_lines(game)
     }
 
     fn takes_turn_lines(&self, game: &str) -> bool {
-        self.turn_game(game).is_some()
+        self.game_dir(game).is_some_and(|(_, path)| any::plays_turn_lines(&path))
     }
 
     fn status(&self, who: &Identity) -> Result<String, HostError> {
-        if let Some((_, path)) = self.turn_game(&who.game) {
-            return turn::status(&path);
-        }
-        let g = self.read(&who.game)?;
-        let viewer = power_of(&g.game, who).ok();
-        Ok(status_text(&g.game, viewer, who.timezone))
+        Ok(self.read(&who.game)?.status_for(&who.role, who.timezone))
     }
 
     fn history(&self, who: &Identity) -> Result<String, HostError> {
-        if let Some((_, path)) = self.turn_game(&who.game) {
-            return turn::history(&path);
-        }
-        let g = self.read(&who.game)?;
-        // The journal's last entries, as the game master's `history` shows them (player
-        // changes included), then the last results.
-        let history = crate::game::any::GameSession::history(&g).map_err(host_error(&who.game))?;
-        let skip = history.rows.len().saturating_sub(HISTORY_ROWS);
-        let recent = crate::game::any::History { step_key: history.step_key, rows: history.rows[skip..].to_vec() };
-        let mut out = format!("The game's journal (the last {} entries):\n{}", recent.rows.len(), recent.to_text());
-        match g.reports().last() {
-            Some(last) => out.push_str(&format!("\nThe last results:\n{}", last.to_text())),
-            None => out.push_str("\nNo phase has been adjudicated yet.\n"),
-        }
-        Ok(out)
+        self.read(&who.game)?.recent_history().map_err(host_error(&who.game))
     }
 
     fn press(
@@ -1000,180 +760,72 @@ impl GameHost for JudgeHost {
         text: &str,
         now: DateTime<Utc>,
     ) -> Result<PressDelivery, HostError> {
-        if self.turn_game(&who.game).is_some() {
-            return Err(HostError("press is for Diplomacy games; this game has none".into()));
-        }
-        let mut g = self.read(&who.game)?;
-        let me = power_of(&g.game, who).ok();
-        let map = g.game.map.clone();
-        let players: Vec<(PowerId, String)> = g
-            .game
-            .settings
-            .players
-            .iter()
-            .filter_map(|p| Some((map.lookup_power(&p.power)?, p.email.clone())))
-            .filter(|(p, _)| Some(*p) != me)
-            .collect();
-        let (to_label, names, addresses) = match to {
-            PressTo::All => {
-                let mut addresses: Vec<String> = players.iter().map(|(_, a)| a.clone()).collect();
-                addresses.extend(g.game.settings.observers.iter().cloned());
-                ("to everyone".to_string(), vec!["everyone".to_string()], addresses)
-            }
-            PressTo::Powers(written) => {
-                let mut chosen = Vec::new();
-                for w in written {
-                    let p = resolve_power(&map, w).ok_or_else(|| {
-                        let names: Vec<&str> = map.powers().iter().map(|p| p.name.as_str()).collect();
-                        HostError(format!("no power `{}`; the powers are {}", header_safe(w, 40), names.join(", ")))
-                    })?;
-                    if !chosen.contains(&p) {
-                        chosen.push(p);
-                    }
-                }
-                let names: Vec<String> = chosen.iter().map(|p| map.power(*p).name.clone()).collect();
-                let addresses =
-                    players.iter().filter(|(p, _)| chosen.contains(p)).map(|(_, a)| a.clone()).collect::<Vec<_>>();
-                (format!("to {}", names.join(", ")), names, addresses)
-            }
-        };
-        if addresses.is_empty() {
-            return Err(HostError("nobody plays the powers named, so no one would read it".into()));
-        }
-        g.record_press(&who_label(who), names, text, now).map_err(host_error(&who.game))?;
-        note_warnings(&who.game, &g);
-        let from_label = match me {
-            Some(p) => map.power(p).name.clone(),
-            None => "the game master".into(),
-        };
-        Ok(PressDelivery { from_label, to_label, addresses })
+        self.change(&who.game, |g| g.press(&who.role, to, text, now))
     }
 
     fn set_password(&mut self, who: &Identity, password_hash: &str, now: DateTime<Utc>) -> Result<(), HostError> {
-        if let Some((_, path)) = self.turn_game(&who.game) {
-            return turn::set_secret(&path, &who.role, Some(password_hash), None).map_err(host_error(&who.game));
-        }
-        let role = who.role.clone();
-        self.change_settings(&who.game, now, |map, s| set_secret(map, s, &role, Secret::Password(password_hash)))
+        self.change(&who.game, |g| g.set_particulars(&who.role, Some(password_hash), None, now))
     }
 
     fn set_pictures(&mut self, who: &Identity, on: bool, now: DateTime<Utc>) -> Result<(), HostError> {
-        if self.turn_game(&who.game).is_some() {
-            return Err(HostError("this game has no map to draw".into()));
-        }
-        let Role::Power(name) = &who.role else {
-            return Err(HostError(
-                "only players turn their pictures off; the game option `pictures = false` turns them off for everyone"
-                    .into(),
-            ));
-        };
-        let name = name.clone();
-        self.change_settings(&who.game, now, |map, s| {
-            let power = map.lookup_power(&name).ok_or_else(|| GameError::Invalid(format!("no power `{name}`")))?;
-            let player = s
-                .players
-                .iter_mut()
-                .find(|p| map.lookup_power(&p.power) == Some(power))
-                .ok_or_else(|| GameError::Invalid(format!("nobody plays {name} in this game")))?;
-            player.pictures = on;
-            Ok(())
-        })
+        self.change(&who.game, |g| g.set_pictures(&who.role, on, now))
     }
 
     fn set_timezone(&mut self, who: &Identity, zone: Tz, now: DateTime<Utc>) -> Result<(), HostError> {
-        if let Some((_, path)) = self.turn_game(&who.game) {
-            return turn::set_secret(&path, &who.role, None, Some(zone.name())).map_err(host_error(&who.game));
-        }
-        let role = who.role.clone();
-        self.change_settings(&who.game, now, |map, s| set_secret(map, s, &role, Secret::Zone(zone.name())))
+        self.change(&who.game, |g| g.set_particulars(&who.role, None, Some(zone.name()), now))
     }
 
     fn master(&mut self, who: &Identity, command: &MasterCommand, now: DateTime<Utc>) -> Result<String, HostError> {
         if who.role != Role::Master {
             return Err(HostError("only the game master may do that".into()));
         }
-        if let Some((name, path)) = self.turn_game(&who.game) {
-            let (text, mails) = turn::master(&path, who, command, now)?;
-            self.mails.extend(mails);
-            if *command == MasterCommand::Process {
-                self.owes_mail(name);
-            }
-            return Ok(text);
-        }
         let game = who.game.as_str();
         match command {
             MasterCommand::Process => self.process(game, None, now).map_err(host_error(game)),
             MasterCommand::Extend { hours } => {
-                let current = self.read(game)?.game.state.deadline;
                 // From the deadline if it is still ahead, else from now: an extension after
                 // the deadline passed (an outage) gives the players real time.
-                let base = current.filter(|d| *d > now).unwrap_or(now);
-                let at = base + Duration::hours(i64::from(*hours));
-                self.set_deadline(game, Some(at), now)?;
+                let at = self.change(game, |g| {
+                    let base = g.deadline().filter(|d| *d > now).unwrap_or(now);
+                    let at = base + Duration::hours(i64::from(*hours));
+                    g.set_deadline(Some(at), now)?;
+                    Ok(at)
+                })?;
                 Ok(format!("Deadline extended by {hours} hour(s) to {}.", format_deadline(at, who.timezone)))
             }
             MasterCommand::Pause => {
-                self.set_deadline(game, None, now)?;
+                self.change(game, |g| g.set_deadline(None, now))?;
                 Ok("Game paused: no deadline until `resume`.".into())
             }
             MasterCommand::Resume => {
-                let g = self.read(game)?;
-                if g.game.state.end.is_some() {
-                    return Err(HostError("the game is over".into()));
-                }
-                let at = g
-                    .game
-                    .settings
-                    .deadlines
-                    .schedule
-                    .deadline_for(g.game.state.phase.kind, now)
-                    .map_err(|e| HostError(e.to_string()))?;
-                self.set_deadline(game, Some(at), now)?;
+                let at = self.change(game, |g| {
+                    let at = g.scheduled_deadline(now)?;
+                    g.set_deadline(Some(at), now)?;
+                    Ok(at)
+                })?;
                 Ok(format!("Game resumed. New deadline: {}.", format_deadline(at, who.timezone)))
             }
             MasterCommand::Replace { power, address } => self.replace(game, power, address, now),
             MasterCommand::Early { on } => {
-                let on = *on;
-                self.change_settings(game, now, |_, s| {
-                    s.deadlines.early = on;
-                    Ok(())
-                })?;
-                Ok(if on {
-                    "Early processing on: a phase is processed at the next tick once every order is in and no \
-                     power asked to wait."
-                        .into()
-                } else {
-                    "Early processing off: every phase waits for its deadline.".into()
-                })
+                let (said, went_on) = self.change(game, |g| g.set_early(*on, now))?;
+                if went_on {
+                    self.owes_mail(game.to_string());
+                }
+                Ok(said)
             }
         }
     }
 
     fn deadline(&self, game: &str) -> Option<DateTime<Utc>> {
-        if let Some((_, path)) = self.turn_game(game) {
-            return turn_session::open_read_only(&path).ok()?.meta.deadline;
-        }
-        self.read(game).ok()?.game.state.deadline
+        self.read(game).ok()?.deadline()
     }
 
     fn set_wait(&mut self, who: &Identity, wait: bool, now: DateTime<Utc>) -> Result<String, HostError> {
-        if let Some((name, path)) = self.turn_game(&who.game) {
-            let (said, went_on) = turn::set_wait(&path, who, wait, now)?;
-            if went_on {
-                self.owes_mail(name);
-            }
-            return Ok(said);
+        let (said, went_on) = self.change(&who.game, |g| g.set_wait(&who.role, wait, now))?;
+        if went_on {
+            self.owes_mail(who.game.clone());
         }
-        let mut g = self.read(&who.game)?;
-        let power = power_of(&g.game, who)?;
-        g.set_wait(power, wait, now).map_err(host_error(&who.game))?;
-        Ok(match (wait, g.game.settings.deadlines.early) {
-            (true, _) => "Waiting: this phase is not processed before its deadline (send `nowait` to undo).".into(),
-            (false, true) => {
-                "Not waiting: this phase may be processed once every order is in, before its deadline.".into()
-            }
-            (false, false) => "Not waiting (this game processes every phase at its deadline anyway).".into(),
-        })
+        Ok(said)
     }
 
     fn done_before(&self, game: &str, tag: &str) -> bool {
@@ -1188,83 +840,36 @@ impl GameHost for JudgeHost {
     }
 
     fn contacts(&self, game: &str) -> Vec<Contact> {
-        if let Some((_, path)) = self.turn_game(game) {
-            return turn_session::open_read_only(&path).map(|g| turn::contacts(&g)).unwrap_or_default();
-        }
-        self.read(game).map(|g| Self::contacts_of(&g.game)).unwrap_or_default()
+        self.read(game).map(|g| g.contacts()).unwrap_or_default()
     }
 }
 
-/// What a role keeps in game.toml.
-enum Secret<'a> {
-    Password(&'a str),
-    Zone(&'a str),
-}
-
-fn set_secret(
-    map: &Map,
-    settings: &mut crate::game::settings::Settings,
-    role: &Role,
-    secret: Secret<'_>,
-) -> Result<(), GameError> {
-    let (hash, zone) = match role {
-        Role::Master => (&mut settings.master.password_hash, &mut settings.master.timezone),
-        Role::Power(name) => {
-            let power = map.lookup_power(name).ok_or_else(|| GameError::Invalid(format!("no power `{name}`")))?;
-            let player = settings
-                .players
-                .iter_mut()
-                .find(|p| map.lookup_power(&p.power) == Some(power))
-                .ok_or_else(|| GameError::Invalid(format!("nobody plays {name} in this game")))?;
-            (&mut player.password_hash, &mut player.timezone)
-        }
-    };
-    match secret {
-        Secret::Password(h) => *hash = Some(h.to_string()),
-        Secret::Zone(z) => *zone = Some(z.to_string()),
-    }
-    Ok(())
-}
-
-/// Set a role's password in the game at `path` (the game master's `mail password`).
+/// Set a role's password in the game at `path` (the game master's `mail password`): the
+/// role, and the address it has on file.
 pub fn set_password_at(
     path: &Path,
     who: &str,
     password_hash: &str,
     now: DateTime<Utc>,
 ) -> Result<(Role, Option<String>), GameError> {
-    if turn_session::kind_of(path)?.is_some() {
-        return turn::set_password_at(path, who, password_hash);
-    }
-    let mut g = session::open_read_only(path)?;
-    let map = g.game.map.clone();
-    let role = if matches!(who.to_ascii_lowercase().as_str(), "master" | "gm") {
-        Role::Master
-    } else {
-        let p = resolve_power(&map, who).ok_or_else(|| {
-            let names: Vec<&str> = map.powers().iter().map(|p| p.name.as_str()).collect();
-            GameError::Invalid(format!("no power `{who}`; the powers are {} (or `master`)", names.join(", ")))
-        })?;
-        Role::Power(map.power(p).name.clone())
-    };
-    let address = g.update_settings(now, |s| {
-        set_secret(&map, s, &role, Secret::Password(password_hash))?;
-        Ok(match &role {
-            Role::Master => s.master.email.clone(),
-            Role::Power(name) => {
-                s.players.iter().find(|p| map.lookup_power(&p.power) == map.lookup_power(name)).map(|p| p.email.clone())
-            }
-        })
+    let mut g = any::open_read_only(path)?;
+    let seat = g.seat(who).map_err(|seats| {
+        let word = if g.plays_turn_lines() { "player" } else { "power" };
+        GameError::Invalid(format!(
+            "no {word} `{}`; the {word}s are {} (or `master`)",
+            header_safe(who, 40),
+            seats.join(", ")
+        ))
     })?;
-    Ok((role, address))
+    g.set_particulars(&seat.role, Some(password_hash), None, now)?;
+    Ok((seat.role, seat.address))
 }
 
-/// The map pictures of the adjudication at journal `seq`: the PNG to look at and the SVG
-/// to zoom, named by the game and phase (`mygame-S1901M.png`).
-fn results_pictures(g: &session::OpenGame, seq: u64) -> Result<Vec<Attachment>, crate::picture::PictureError> {
-    let map = &g.game.map;
-    let name = &g.game.settings.name;
-    let scene = crate::picture::results_scene_at(map, name, &g.entries, seq.saturating_sub(1) as usize)?;
+/// The map pictures of the step at journal `seq`: the PNG to look at and the SVG to zoom,
+/// named by the game and phase (`mygame-S1901M.png`).
+fn results_pictures(board: &Board<'_>, seq: u64) -> Result<Vec<Attachment>, crate::picture::PictureError> {
+    let (map, name) = (board.map, board.name);
+    let scene = crate::picture::results_scene_at(map, name, board.entries, seq.saturating_sub(1) as usize)?;
     let geometry = crate::picture::geometry_for(map)?;
     let svg = crate::picture::draw_svg(map, &geometry, &scene)?;
     let png = crate::picture::png::svg_to_png(&svg, 1.0)?;
@@ -1278,19 +883,6 @@ fn results_pictures(g: &session::OpenGame, seq: u64) -> Result<Vec<Attachment>, 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn powers_resolve_by_name_abbreviation_and_unique_prefix() {
-        let map = Map::standard();
-        let name = |w: &str| resolve_power(&map, w).map(|p| map.power(p).name.clone());
-        assert_eq!(name("france").as_deref(), Some("France"));
-        assert_eq!(name("FRA").as_deref(), Some("France"));
-        assert_eq!(name("f").as_deref(), Some("France"));
-        assert_eq!(name("g").as_deref(), Some("Germany"));
-        assert_eq!(name("t").as_deref(), Some("Turkey"));
-        assert_eq!(name("x"), None);
-        assert_eq!(name(""), None);
-    }
 
     #[test]
     fn game_names_cannot_leave_the_games_directory() {

@@ -8,26 +8,13 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
+pub use crate::game::by_mail::{
+    Ack, AckOrder, AckProblem, Contact, ContactRole, PressDelivery, PressTo, Role, SeatRecord,
+};
+
 /// What a host error says when the operating system refused a read, write or lock of the
 /// game's files (not the judge user's files, say): the message is retried, not answered.
 pub const TRY_LATER: &str = "the judge could not reach this game's files just now; the game master is told";
-
-/// Who signed on: a power of a game, or its master.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Role {
-    /// A power, by its canonical name (`France`).
-    Power(String),
-    Master,
-}
-
-impl std::fmt::Display for Role {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Role::Power(p) => f.write_str(p),
-            Role::Master => f.write_str("the game master"),
-        }
-    }
-}
 
 /// A signed-on identity within one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,56 +65,6 @@ impl HostError {
     }
 }
 
-/// One order the host understood, echoed in its canonical form.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AckOrder {
-    /// 1-based line in the order text handed to the host.
-    pub line: usize,
-    pub order: String,
-}
-
-/// One line the host did not accept, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AckProblem {
-    /// 1-based line in the order text handed to the host.
-    pub line: usize,
-    pub message: String,
-    pub hint: Option<String>,
-}
-
-/// The host's answer to a submission: the mail reply is built from it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ack {
-    /// The phase the orders are for (`Spring 1901 movement`).
-    pub phase: String,
-    pub accepted: Vec<AckOrder>,
-    pub problems: Vec<AckProblem>,
-    /// Units or adjustments still without orders (`F bre`).
-    pub missing: Vec<String>,
-    pub deadline: Option<DateTime<Utc>>,
-    /// The answer to a small game's turn lines, not to Diplomacy orders: the reply says
-    /// "turn" and "awaited" where Diplomacy says "orders" and "without orders".
-    pub turn_lines: bool,
-}
-
-/// The recipients of a press message.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PressTo {
-    All,
-    /// Powers as written by the player; the host resolves them.
-    Powers(Vec<String>),
-}
-
-/// Where the host wants a press message delivered, after checking it is allowed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PressDelivery {
-    /// How the sender is shown (`France`, or `Anonymous` in a grey-press game).
-    pub from_label: String,
-    /// `To: France, Italy` or `To: everyone`, as the host words it.
-    pub to_label: String,
-    pub addresses: Vec<String>,
-}
-
 /// A game master's command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MasterCommand {
@@ -148,23 +85,6 @@ pub enum MasterCommand {
         power: String,
         address: String,
     },
-}
-
-/// Who a contact is in a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ContactRole {
-    /// The player of this power (canonical name).
-    Player(String),
-    Observer,
-    Master,
-}
-
-/// Someone to mail results, reminders or notices to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Contact {
-    pub role: ContactRole,
-    pub address: String,
-    pub timezone: Option<Tz>,
 }
 
 /// Everything mail needs from a game host.

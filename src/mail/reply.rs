@@ -48,24 +48,7 @@ pub const MAX_SUBJECT_CHARS: usize = 120;
 /// How many References ids a reply carries at most (the newest).
 const MAX_REFERENCES: usize = 10;
 
-/// Make outside text safe for a header: every control character (CR and LF included)
-/// becomes a space, runs of spaces collapse, and the result is capped at `max` characters.
-pub fn header_safe(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    let mut space = false;
-    for c in text.chars() {
-        if c.is_control() || c.is_whitespace() {
-            space = !out.is_empty();
-            continue;
-        }
-        if space {
-            out.push(' ');
-            space = false;
-        }
-        out.push(c);
-    }
-    out.chars().take(max).collect::<String>().trim_end().to_string()
-}
+pub use crate::text::header_safe;
 
 /// The subject of a reply: `Re: ` and the original subject, sanitized, with any password
 /// in it hidden ([`hide_subject_passwords`]).

@@ -155,3 +155,48 @@ fn the_check_finds_an_upward_import_a_file_opened_and_the_clock_read() {
         assert!(found.iter().any(|f| f.contains(wanted)), "missing {wanted:?} in {found:#?}");
     }
 }
+
+/// The lines of the files under `dir` that reach into the game layer other than through
+/// its contract, `game::any` (the mail host must not know which store a game is kept in).
+fn past_the_contract(dir: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    sources(dir, &mut files);
+    files.sort();
+    let mut out = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in code_lines(&text) {
+            let mut rest = line;
+            while let Some(at) = rest.find("crate::game::") {
+                rest = &rest[at + "crate::game::".len()..];
+                let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                if name != "any" {
+                    out.push(format!(
+                        "{}:{n}: names `game::{}`",
+                        file.display(),
+                        if name.is_empty() { "{..}" } else { &name }
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_mail_host_reaches_games_only_through_the_game_session_contract() {
+    let host = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/host");
+    let found = past_the_contract(&host);
+    assert!(found.is_empty(), "the mail host reaches past `game::any`:\n{}", found.join("\n"));
+
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("mod.rs"),
+        "use crate::game::any::GameSession;\nuse crate::game::session::OpenGame;\nuse crate::game::{any, turn_session};\n",
+    )
+    .unwrap();
+    let found = past_the_contract(tmp.path());
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(found[0].ends_with("mod.rs:2: names `game::session`"), "{found:#?}");
+    assert!(found[1].ends_with("mod.rs:3: names `game::{..}`"), "{found:#?}");
+}

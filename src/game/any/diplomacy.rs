@@ -1,0 +1,557 @@
+//! [`GameSession`] for Diplomacy's store (standard and Shadow Worlds).
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use serde_json::Value;
+
+use super::{
+    parse_phase, pretty, usage, Ack, AckOrder, AckProblem, Answer, Board, Clock, Contact, GameError, GameSession,
+    History, HistoryRow, MailingOutcome, OwedMail, PressDelivery, PressTo, Role, SeatRecord, Submit, Who,
+};
+use crate::game::by_mail::{self, names_master};
+use crate::game::engine::{Acknowledgement, Game};
+use crate::game::session::OpenGame;
+use crate::game::settings::{Player, Settings};
+use crate::map::{normalize_name, Map, PowerId};
+use crate::report::deadline_text;
+use crate::store::TaskLock;
+use crate::turn::TurnGame;
+
+impl GameSession for OpenGame {
+    fn kind(&self) -> String {
+        self.game.settings.variant.name().to_string()
+    }
+
+    fn engine(&self) -> &dyn TurnGame {
+        &self.game
+    }
+
+    fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    fn status_text(&self) -> String {
+        crate::game::status::status_text(&self.game, None, None)
+    }
+
+    fn status_json(&self) -> Value {
+        crate::game::diplomacy_turn::status_json(&self.game)
+    }
+
+    fn history(&self) -> Result<History, GameError> {
+        use crate::game::journal::Entry;
+        let records = self.dir.journal::<Entry>()?;
+        let mut rows = Vec::new();
+        // The phase the game was in when each entry was written (an adjudication is shown
+        // under the phase it adjudicated, the entries after it under the next).
+        let mut current = self.game.state.phase;
+        for r in records.records() {
+            let (event, phase) = match &r.entry {
+                Entry::Created { state } => ("created".to_string(), state.phase),
+                Entry::Submitted { phase, power, .. } => (format!("orders from {power}"), *phase),
+                Entry::Adjudicated { phase, forced, .. } => {
+                    (if *forced { "adjudicated (forced)".into() } else { "adjudicated".to_string() }, *phase)
+                }
+                Entry::RolledBack { to, .. } => (format!("rolled back to {to}"), *to),
+                Entry::DrawDeclared { notice, state } => (notice.clone(), state.phase),
+                Entry::DrawVote { power } => (format!("{power} votes for a draw"), current),
+                Entry::DeadlineSet { deadline } => (format!("deadline set: {}", deadline_text(*deadline)), current),
+                Entry::Press { from, to, .. } => (format!("press from {from} to {}", to.join(", ")), current),
+                Entry::Wait { power, wait: true } => (format!("{power} waits for the deadline"), current),
+                Entry::Wait { power, wait: false } => (format!("{power} no longer waits"), current),
+                Entry::PlayerChanged { who, what, old, new } => (
+                    format!(
+                        "{who}: {what} changed from {} to {}",
+                        old.as_deref().unwrap_or("none"),
+                        new.as_deref().unwrap_or("none")
+                    ),
+                    current,
+                ),
+            };
+            current = match &r.entry {
+                Entry::Created { state } | Entry::Adjudicated { state, .. } | Entry::DrawDeclared { state, .. } => {
+                    state.phase
+                }
+                Entry::RolledBack { to, .. } => *to,
+                _ => current,
+            };
+            rows.push(HistoryRow { seq: r.seq, at: r.at, step: phase.code(), event });
+        }
+        Ok(History { step_key: "phase", rows })
+    }
+
+    fn submit(&mut self, submit: Submit<'_>, now: DateTime<Utc>) -> Result<Answer, GameError> {
+        let Who::Power(name) = submit.who else {
+            return Err(usage("this is a Diplomacy game: say whose orders with --power"));
+        };
+        let power = self.game.map.lookup_power(name).ok_or_else(|| usage(format!("unknown power `{name}`")))?;
+        let ack = OpenGame::submit(self, power, submit.text, submit.check, now)?;
+        let mut text = ack.to_text();
+        if submit.check {
+            text.push_str("(checked only: nothing was kept)\n");
+        }
+        Ok(Answer { text, json: pretty(&ack), ok: ack.problems.is_empty() })
+    }
+
+    fn adjudicate(&mut self, force: bool, by_mail: bool, now: DateTime<Utc>) -> Result<Answer, GameError> {
+        let report =
+            if by_mail { self.adjudicate_to_mail(None, force, now)? } else { OpenGame::adjudicate(self, force, now)? };
+        let mut text = report.to_text();
+        if self.game.state.end.is_none() {
+            text.push_str(&format!("Deadline: {}.\n", deadline_text(self.game.state.deadline)));
+        }
+        if by_mail {
+            text.push_str("The results are owed by mail: the next `mail tick` sends them.\n");
+        }
+        Ok(Answer::new(text, pretty(&report)))
+    }
+
+    fn preview(&self) -> Result<Answer, GameError> {
+        if self.game.state.end.is_some() {
+            return Err(GameError::Over);
+        }
+        let report = OpenGame::preview(self);
+        let text = format!("{}(dry run: nothing was changed)\n", report.to_text());
+        Ok(Answer::new(text, pretty(&report)))
+    }
+
+    fn results(&self, which: Option<&str>) -> Result<Answer, GameError> {
+        let reports = self.reports();
+        let report = match which {
+            None => reports.last().copied().ok_or_else(|| usage("no phase has been adjudicated yet"))?,
+            Some(p) => {
+                let phase = parse_phase(p)?;
+                reports
+                    .iter()
+                    .rev()
+                    .find(|r| r.phase == phase)
+                    .copied()
+                    .ok_or_else(|| usage(format!("{phase} has not been adjudicated in this game")))?
+            }
+        };
+        Ok(Answer::new(report.to_text(), pretty(report)))
+    }
+
+    fn rollback(&mut self, to: &str, now: DateTime<Utc>) -> Result<String, GameError> {
+        let phase = parse_phase(to)?;
+        OpenGame::rollback(self, phase, now)?;
+        Ok(format!("Rolled back to the start of {phase}. The journal keeps everything that came after."))
+    }
+
+    fn verify(&self) -> Result<Answer, GameError> {
+        Err(usage("this is a Diplomacy game: it rolls no dice"))
+    }
+
+    fn reveal(&mut self, _now: DateTime<Utc>) -> Result<Answer, GameError> {
+        Err(usage("this is a Diplomacy game: it has no dice seed"))
+    }
+    // -----------------------------------------------------------------------------------
+    // By mail
+
+    fn name(&self) -> String {
+        self.game.settings.name.clone()
+    }
+
+    fn seat(&self, who: &str) -> Result<SeatRecord, Vec<String>> {
+        let (map, settings) = (&self.game.map, &self.game.settings);
+        if names_master(who) {
+            return Ok(by_mail::master_seat(&settings.master));
+        }
+        let power = resolve_power(map, who).ok_or_else(|| power_names(map))?;
+        let player = settings.player(map, power);
+        Ok(SeatRecord {
+            role: Role::Power(map.power(power).name.clone()),
+            address: player.map(|p| p.email.clone()),
+            timezone: by_mail::zone(player.and_then(|p| p.timezone.as_deref())),
+            password_hash: player.and_then(|p| p.password_hash.clone()),
+        })
+    }
+
+    fn plays_turn_lines(&self) -> bool {
+        false
+    }
+
+    fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Ack, bool), GameError> {
+        let power = power_of(&self.game, role)?;
+        let ack = OpenGame::submit(self, power, text, false, now)?;
+        // Orders wait for the adjudication: the game does not go on here.
+        Ok((to_ack(&ack, self.game.state.deadline), false))
+    }
+
+    fn status_for(&self, role: &Role, zone: Option<Tz>) -> String {
+        crate::game::status::status_text(&self.game, power_of(&self.game, role).ok(), zone)
+    }
+
+    fn recent_history(&self) -> Result<String, GameError> {
+        // The journal's last entries, as the game master's `history` shows them (player
+        // changes included), then the last results.
+        let history = GameSession::history(self)?;
+        let skip = history.rows.len().saturating_sub(HISTORY_ROWS);
+        let recent = History { step_key: history.step_key, rows: history.rows[skip..].to_vec() };
+        let mut out = format!("The game's journal (the last {} entries):\n{}", recent.rows.len(), recent.to_text());
+        match self.reports().last() {
+            Some(last) => out.push_str(&format!("\nThe last results:\n{}", last.to_text())),
+            None => out.push_str("\nNo phase has been adjudicated yet.\n"),
+        }
+        Ok(out)
+    }
+
+    fn deadline(&self) -> Option<DateTime<Utc>> {
+        self.game.state.deadline
+    }
+
+    fn scheduled_deadline(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {
+        if self.game.state.end.is_some() {
+            return Err(GameError::Over);
+        }
+        let schedule = &self.game.settings.deadlines.schedule;
+        schedule.deadline_for(self.game.state.phase.kind, now).map_err(|e| usage(e.to_string()))
+    }
+
+    fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError> {
+        OpenGame::set_deadline(self, deadline, now)
+    }
+
+    fn contacts(&self) -> Vec<Contact> {
+        contacts_of(&self.game)
+    }
+
+    fn set_particulars(
+        &mut self,
+        role: &Role,
+        password_hash: Option<&str>,
+        zone: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        let map = self.game.map.clone();
+        self.update_settings(now, |s| {
+            let (hash, tz) = match role {
+                Role::Master => (&mut s.master.password_hash, &mut s.master.timezone),
+                Role::Power(name) => {
+                    let player = player_mut(&map, s, name)?;
+                    (&mut player.password_hash, &mut player.timezone)
+                }
+            };
+            by_mail::set_particulars(hash, tz, password_hash, zone);
+            Ok(())
+        })
+    }
+
+    fn set_pictures(&mut self, role: &Role, on: bool, now: DateTime<Utc>) -> Result<(), GameError> {
+        let Role::Power(name) = role else {
+            return Err(usage(
+                "only players turn their pictures off; the game option `pictures = false` turns them off for everyone",
+            ));
+        };
+        let map = self.game.map.clone();
+        self.update_settings(now, |s| {
+            player_mut(&map, s, name)?.pictures = on;
+            Ok(())
+        })
+    }
+
+    fn press(&mut self, from: &Role, to: &PressTo, text: &str, now: DateTime<Utc>) -> Result<PressDelivery, GameError> {
+        let me = power_of(&self.game, from).ok();
+        let map = self.game.map.clone();
+        let settings = &self.game.settings;
+        let players: Vec<(PowerId, String)> = settings
+            .players
+            .iter()
+            .filter_map(|p| Some((map.lookup_power(&p.power)?, p.email.clone())))
+            .filter(|(p, _)| Some(*p) != me)
+            .collect();
+        let (to_label, names, addresses) = match to {
+            PressTo::All => {
+                let mut addresses: Vec<String> = players.iter().map(|(_, a)| a.clone()).collect();
+                addresses.extend(settings.observers.iter().cloned());
+                ("to everyone".to_string(), vec!["everyone".to_string()], addresses)
+            }
+            PressTo::Powers(written) => {
+                let mut chosen = Vec::new();
+                for w in written {
+                    let p = resolve_power(&map, w).ok_or_else(|| {
+                        usage(format!(
+                            "no power `{}`; the powers are {}",
+                            crate::text::header_safe(w, 40),
+                            power_names(&map).join(", ")
+                        ))
+                    })?;
+                    if !chosen.contains(&p) {
+                        chosen.push(p);
+                    }
+                }
+                let names: Vec<String> = chosen.iter().map(|p| map.power(*p).name.clone()).collect();
+                let addresses = players.iter().filter(|(p, _)| chosen.contains(p)).map(|(_, a)| a.clone()).collect();
+                (format!("to {}", names.join(", ")), names, addresses)
+            }
+        };
+        if addresses.is_empty() {
+            return Err(usage("nobody plays the powers named, so no one would read it"));
+        }
+        let from_key = match from {
+            Role::Power(p) => p.clone(),
+            Role::Master => "master".into(),
+        };
+        self.record_press(&from_key, names, text, now)?;
+        let from_label = match me {
+            Some(p) => map.power(p).name.clone(),
+            None => "the game master".into(),
+        };
+        Ok(PressDelivery { from_label, to_label, addresses })
+    }
+
+    fn set_wait(&mut self, role: &Role, wait: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError> {
+        let power = power_of(&self.game, role)?;
+        OpenGame::set_wait(self, power, wait, now)?;
+        let said = match (wait, self.game.settings.deadlines.early) {
+            (true, _) => "Waiting: this phase is not processed before its deadline (send `nowait` to undo).",
+            (false, true) => "Not waiting: this phase may be processed once every order is in, before its deadline.",
+            (false, false) => "Not waiting (this game processes every phase at its deadline anyway).",
+        };
+        Ok((said.to_string(), false))
+    }
+
+    fn set_early(&mut self, on: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError> {
+        self.update_settings(now, |s| {
+            s.deadlines.early = on;
+            Ok(())
+        })?;
+        let said = if on {
+            "Early processing on: a phase is processed at the next tick once every order is in and no power asked \
+             to wait."
+        } else {
+            "Early processing off: every phase waits for its deadline."
+        };
+        Ok((said.to_string(), false))
+    }
+
+    fn replace(
+        &mut self,
+        seat: &str,
+        address: &str,
+        password_hash: &str,
+        now: DateTime<Utc>,
+    ) -> Result<String, GameError> {
+        let map = self.game.map.clone();
+        self.update_settings(now, |s| {
+            let p = resolve_power(&map, seat).ok_or_else(|| {
+                usage(format!(
+                    "no power `{}`; the powers are {}",
+                    crate::text::header_safe(seat, 40),
+                    power_names(&map).join(", ")
+                ))
+            })?;
+            match s.players.iter_mut().find(|pl| map.lookup_power(&pl.power) == Some(p)) {
+                Some(player) => {
+                    player.email = address.to_string();
+                    player.password_hash = Some(password_hash.to_string());
+                    player.timezone = None;
+                }
+                None => s.players.push(Player {
+                    power: map.power(p).key.clone(),
+                    name: address.to_string(),
+                    email: address.to_string(),
+                    timezone: None,
+                    password_hash: Some(password_hash.to_string()),
+                    pictures: true,
+                }),
+            }
+            Ok(map.power(p).name.clone())
+        })
+    }
+
+    fn process(&mut self, expected: Option<&str>, now: DateTime<Utc>) -> Result<String, GameError> {
+        let expected = expected.map(parse_phase).transpose()?;
+        let report = self.adjudicate_to_mail(expected, true, now)?;
+        let readers = recipients(&self.game).len();
+        Ok(format!("{} processed; the results go to {readers} address(es).", report.phase))
+    }
+
+    fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
+        let state = &self.game.state;
+        if state.deadline.is_none_or(|d| d <= now) || !self.may_process_early(state.phase) {
+            return Ok(None);
+        }
+        let Some(report) = self.adjudicate_early(state.phase, now)? else { return Ok(None) };
+        let readers = recipients(&self.game).len();
+        Ok(Some(format!("{} processed early (every order in); the results go to {readers} address(es).", report.phase)))
+    }
+
+    fn clock(&self) -> Option<Clock> {
+        let state = &self.game.state;
+        let (Some(deadline), None) = (state.deadline, &state.end) else { return None };
+        Some(Clock {
+            step: state.phase.code(),
+            deadline,
+            missing: missing_powers(&self.game),
+            policy: self.game.settings.deadlines.clone(),
+            awaited: None,
+        })
+    }
+
+    fn keep_glance(&self) {
+        // Only a cache: if it cannot be kept, the next tick opens the game in full.
+        let _ = OpenGame::keep_glance(self, missing_powers(&self.game));
+    }
+
+    fn owed(&self) -> Result<Vec<OwedMail>, GameError> {
+        Ok(self
+            .results_owed()?
+            .into_iter()
+            .map(|owed| {
+                let mut text = owed.report.to_text();
+                if owed.early {
+                    text.insert_str(0, "Processed early: every power's orders were in and no one asked to wait.\n\n");
+                }
+                OwedMail {
+                    seq: owed.seq,
+                    step: owed.report.phase.to_string(),
+                    text,
+                    next_deadline: owed.next_deadline,
+                    only_to: owed.only_to,
+                }
+            })
+            .collect())
+    }
+
+    fn lock_mailing(&self, wait: bool) -> Result<Option<TaskLock>, GameError> {
+        OpenGame::lock_mailing(self, wait)
+    }
+
+    fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {
+        self.record_results_mailed(seq, outcome, now)
+    }
+
+    fn board(&self) -> Option<Board<'_>> {
+        let settings = &self.game.settings;
+        settings.pictures.then(|| Board {
+            map: &self.game.map,
+            name: &settings.name,
+            entries: &self.entries,
+            pictures_off: settings.players.iter().filter(|p| !p.pictures).map(|p| p.email.clone()).collect(),
+        })
+    }
+}
+
+/// How many journal entries a `history` mail shows.
+const HISTORY_ROWS: usize = 30;
+
+/// A power as a player names it: any name the map knows (`france`, `fra`, `French`), or
+/// the start of exactly one power's name (`f`, `ger`).
+pub fn resolve_power(map: &Map, who: &str) -> Option<PowerId> {
+    if let Some(p) = map.lookup_power(who) {
+        return Some(p);
+    }
+    let wanted = normalize_name(who);
+    if wanted.is_empty() {
+        return None;
+    }
+    let matching: Vec<PowerId> = map
+        .power_ids()
+        .filter(|p| normalize_name(&map.power(*p).name).starts_with(&wanted) || map.power(*p).key.starts_with(&wanted))
+        .collect();
+    match matching.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+fn power_names(map: &Map) -> Vec<String> {
+    map.powers().iter().map(|p| p.name.clone()).collect()
+}
+
+fn power_of(game: &Game, role: &Role) -> Result<PowerId, GameError> {
+    match role {
+        Role::Power(name) => {
+            game.map.lookup_power(name).ok_or_else(|| usage(format!("there is no power `{name}` in this game")))
+        }
+        Role::Master => Err(usage("the game master plays no power")),
+    }
+}
+
+/// The player of a power, to change their particulars.
+fn player_mut<'s>(map: &Map, settings: &'s mut Settings, name: &str) -> Result<&'s mut Player, GameError> {
+    let power = map.lookup_power(name).ok_or_else(|| usage(format!("no power `{name}`")))?;
+    settings
+        .players
+        .iter_mut()
+        .find(|p| map.lookup_power(&p.power) == Some(power))
+        .ok_or_else(|| usage(format!("nobody plays {name} in this game")))
+}
+
+/// Powers that still owe complete orders in the current phase (their names).
+pub fn missing_powers(game: &Game) -> Vec<String> {
+    game.map
+        .power_ids()
+        .filter(|p| game.has_duty(*p) && (!game.state.submitted.contains(p) || !game.missing_orders(*p).is_empty()))
+        .map(|p| game.map.power(p).name.clone())
+        .collect()
+}
+
+/// Everyone who receives results.
+fn contacts_of(game: &Game) -> Vec<Contact> {
+    let (map, settings) = (&game.map, &game.settings);
+    let seats = settings.players.iter().filter_map(|p| {
+        let power = map.lookup_power(&p.power)?;
+        Some((map.power(power).name.clone(), p.email.as_str(), p.timezone.as_deref()))
+    });
+    by_mail::contacts(seats, &settings.observers, &settings.master)
+}
+
+/// Everyone who receives results, one address once.
+fn recipients(game: &Game) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in contacts_of(game) {
+        if !out.iter().any(|a| a.eq_ignore_ascii_case(&c.address)) {
+            out.push(c.address);
+        }
+    }
+    out
+}
+
+/// An engine acknowledgement in the mail's terms: every line keeps its number, an
+/// illegal (but kept) order carries its note.
+fn to_ack(ack: &Acknowledgement, deadline: Option<DateTime<Utc>>) -> Ack {
+    Ack {
+        phase: ack.phase.to_string(),
+        accepted: ack
+            .accepted
+            .iter()
+            .map(|a| {
+                let board = a.board.map(|b| format!("[{b}] ")).unwrap_or_default();
+                let note = a.note.as_ref().map(|n| format!("  ({n})")).unwrap_or_default();
+                AckOrder { line: a.line, order: format!("{board}{}{note}", a.order) }
+            })
+            .collect(),
+        problems: ack
+            .problems
+            .iter()
+            .map(|p| AckProblem { line: p.line, message: p.message.clone(), hint: p.hint.clone() })
+            .collect(),
+        missing: ack.missing.clone(),
+        deadline,
+        turn_lines: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn powers_resolve_by_name_abbreviation_and_unique_prefix() {
+        let map = Map::standard();
+        let name = |w: &str| resolve_power(&map, w).map(|p| map.power(p).name.clone());
+        assert_eq!(name("france").as_deref(), Some("France"));
+        assert_eq!(name("FRA").as_deref(), Some("France"));
+        assert_eq!(name("f").as_deref(), Some("France"));
+        assert_eq!(name("g").as_deref(), Some("Germany"));
+        assert_eq!(name("t").as_deref(), Some("Turkey"));
+        assert_eq!(name("x"), None);
+        assert_eq!(name(""), None);
+    }
+}

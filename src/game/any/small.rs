@@ -1,0 +1,492 @@
+//! [`GameSession`] for the small games' store ([`turn_session`]).
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use serde_json::{json, Value};
+
+use super::{
+    pretty, usage, Ack, AckOrder, AckProblem, Answer, Clock, Contact, GameError, GameSession, History, HistoryRow,
+    MailingOutcome, OwedMail, Role, SeatRecord, Submit, Who,
+};
+use crate::game::by_mail::{self, names_master};
+use crate::game::turn_session::{OpenTurnGame, Seat, TurnEntry, TurnPlayer, VerifyFailure, MAX_TURN_BYTES};
+use crate::phase::PhaseKind;
+use crate::report::deadline_text;
+use crate::store::TaskLock;
+use crate::turn::{TurnGame, MASTER};
+
+/// One line of history for a small game's journal entry.
+pub fn describe_turn_entry(entry: &TurnEntry) -> String {
+    match entry {
+        TurnEntry::Created { game, players, .. } => format!("created: {game} for {}", players.join(", ")),
+        TurnEntry::Submitted { player, at, step, .. } => {
+            format!("turn from {player} (received {}); {} roll(s)", at.format("%Y-%m-%d %H:%M:%S"), step.rolls.len())
+        }
+        TurnEntry::Forced { step } => format!("deadline defaults applied; {} roll(s)", step.rolls.len()),
+        TurnEntry::RolledBack { to_round, .. } => format!("rolled back to the start of round {to_round}"),
+        TurnEntry::DeadlineSet { deadline } => format!("deadline set: {}", deadline_text(*deadline)),
+        TurnEntry::Revealed { seed } => format!("seed revealed: {seed}"),
+        TurnEntry::Wait { player, wait: true } => format!("{player} waits for the deadline"),
+        TurnEntry::Wait { player, wait: false } => format!("{player} no longer waits"),
+        TurnEntry::Released { step } => {
+            format!("every input in and nobody waiting: went on early; {} roll(s)", step.rolls.len())
+        }
+    }
+}
+
+impl GameSession for OpenTurnGame {
+    fn kind(&self) -> String {
+        self.meta.game.clone()
+    }
+
+    fn engine(&self) -> &dyn TurnGame {
+        self.game.as_ref()
+    }
+
+    fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    fn status_text(&self) -> String {
+        self.report_text()
+    }
+
+    fn status_json(&self) -> Value {
+        OpenTurnGame::status_json(self)
+    }
+
+    fn history(&self) -> Result<History, GameError> {
+        let mut rows = Vec::new();
+        let mut label = String::new();
+        for (seq, at, entry) in &self.entries {
+            if let Some(step) = entry.step() {
+                label = step.label.clone();
+            }
+            rows.push(HistoryRow { seq: *seq, at: *at, step: label.clone(), event: describe_turn_entry(entry) });
+        }
+        Ok(History { step_key: "step", rows })
+    }
+
+    fn submit(&mut self, submit: Submit<'_>, now: DateTime<Utc>) -> Result<Answer, GameError> {
+        let Who::Player(player) = submit.who else {
+            return Err(usage("this is a small game: say whose turn file it is with --player NAME"));
+        };
+        if submit.check {
+            return Err(usage("--check is for Diplomacy orders; a turn file is checked as it is played"));
+        }
+        let seat = if player.eq_ignore_ascii_case(MASTER) {
+            Seat::Master
+        } else {
+            Seat::Player(self.player_index(player).ok_or_else(|| {
+                usage(format!(
+                    "no player `{player}` in this game; the players are {} (or `master`)",
+                    self.player_names().join(", ")
+                ))
+            })?)
+        };
+        let sub = OpenTurnGame::submit(self, seat, submit.text, submit.at.unwrap_or(now), now)?;
+        let events: Vec<&String> = sub.ack.events.iter().chain(&sub.events).collect();
+        let lines: Vec<Value> = sub
+            .ack
+            .lines
+            .iter()
+            .map(
+                |l| json!({"line": l.line, "column": l.column, "accepted": l.accepted, "text": l.text, "hint": l.hint}),
+            )
+            .collect();
+        let json = json!({
+            "lines": lines,
+            "events": events,
+            "kept": sub.seq.is_some(),
+            "status": OpenTurnGame::status_json(self),
+        });
+        let mut text = String::new();
+        for l in &sub.ack.lines {
+            if l.accepted {
+                text.push_str(&format!("line {}: {}\n", l.line, l.text));
+            } else {
+                text.push_str(&format!("line {}:{}: refused: {}\n", l.line, l.column, l.text));
+                if let Some(h) = &l.hint {
+                    text.push_str(&format!("    hint: {h}\n"));
+                }
+            }
+        }
+        if sub.ack.lines.is_empty() {
+            text.push_str("The turn file says nothing the judge can take.\n");
+        }
+        for e in &events {
+            text.push_str(&format!("  {e}\n"));
+        }
+        if sub.seq.is_none() {
+            text.push_str("Nothing was taken; the game is as it was.\n");
+        }
+        text.push('\n');
+        text.push_str(&self.report_text());
+        Ok(Answer { text, json: pretty(&json), ok: sub.ack.lines.iter().all(|l| l.accepted) })
+    }
+
+    fn adjudicate(&mut self, force: bool, _by_mail: bool, now: DateTime<Utc>) -> Result<Answer, GameError> {
+        // Every step of a small game is owed by mail to its players (the journal says so).
+        let events = self.force(force, now)?;
+        let mut text: String = events.iter().map(|e| format!("  {e}\n")).collect();
+        text.push('\n');
+        text.push_str(&self.report_text());
+        Ok(Answer::new(text, pretty(&json!({"events": events, "status": OpenTurnGame::status_json(self)}))))
+    }
+
+    fn preview(&self) -> Result<Answer, GameError> {
+        Err(usage("--dry-run is for Diplomacy; a small game's steps run as soon as no input is awaited"))
+    }
+
+    fn results(&self, which: Option<&str>) -> Result<Answer, GameError> {
+        let seq =
+            match which {
+                None => self
+                    .entries
+                    .iter()
+                    .rev()
+                    .find(|(_, _, e)| e.step().is_some())
+                    .map(|(s, _, _)| *s)
+                    .ok_or_else(|| usage("nothing has happened yet"))?,
+                Some(n) => n.trim().trim_start_matches('#').parse::<u64>().map_err(|_| {
+                    usage(format!("`{n}`: give the number of a journal entry, as `history` lists them"))
+                })?,
+            };
+        let (_, at, entry) = self
+            .entries
+            .iter()
+            .find(|(s, _, _)| *s == seq)
+            .ok_or_else(|| usage(format!("the journal has no entry {seq}")))?;
+        let Some(step) = entry.step() else {
+            return Err(usage(format!("entry {seq} ({}) has no results", describe_turn_entry(entry))));
+        };
+        let json = json!({
+            "seq": seq, "at": at, "step": step.label, "event": describe_turn_entry(entry),
+            "events": step.events, "rolls": step.rolls, "state": step.state,
+        });
+        let text = format!(
+            "Entry {seq}, {}: {}\n{}After it: {}\n",
+            at.format("%Y-%m-%d %H:%M UTC"),
+            describe_turn_entry(entry),
+            self.entry_report(seq).unwrap_or_default(),
+            step.label
+        );
+        Ok(Answer::new(text, pretty(&json)))
+    }
+
+    fn rollback(&mut self, to: &str, now: DateTime<Utc>) -> Result<String, GameError> {
+        let text = to.trim().to_ascii_lowercase();
+        let round: u32 = text
+            .strip_prefix("round")
+            .unwrap_or(&text)
+            .trim()
+            .parse()
+            .map_err(|_| usage(format!("`{to}`: give a round number, like `3` or `round 3` (0 is the setup)")))?;
+        let label = OpenTurnGame::rollback(self, round, now)?;
+        Ok(format!(
+            "Rolled back to the start of {label}. The journal keeps everything that came after;\n\
+             the rounds from here roll the same dice again."
+        ))
+    }
+
+    fn verify(&self) -> Result<Answer, GameError> {
+        let (text, ok) = match OpenTurnGame::verify(self) {
+            Ok(n) => (format!("verified {n} rolls\n"), true),
+            Err(VerifyFailure::Dice(crate::dice::VerifyError::Rolls(mismatches))) => {
+                let mut text: String = mismatches.iter().map(|m| format!("mismatch: {m}\n")).collect();
+                text.push_str(&format!(
+                    "{} of {} rolls do not match the seed\n",
+                    mismatches.len(),
+                    self.journaled_rolls().len()
+                ));
+                (text, false)
+            }
+            Err(e) => (format!("not verified: {e}\n"), false),
+        };
+        Ok(Answer { json: pretty(&json!({"verified": ok, "text": text.trim_end()})), text, ok })
+    }
+
+    fn reveal(&mut self, now: DateTime<Utc>) -> Result<Answer, GameError> {
+        let seed = OpenTurnGame::reveal(self, now)?;
+        let text = format!(
+            "Seed: {seed}\nCommitment: {} (sha256 of the seed)\nAnyone can now check every roll: shadowjudge verify {}\n",
+            self.meta.commitment,
+            self.dir.path().display()
+        );
+        Ok(Answer::new(text, pretty(&json!({"seed": seed, "commitment": self.meta.commitment}))))
+    }
+    // -----------------------------------------------------------------------------------
+    // By mail: a player signs on with their name (`SIGNON ann@duel secret`) and the body's
+    // lines are their turn file. Every step owes its report to every player, observer and
+    // the master.
+
+    fn name(&self) -> String {
+        self.settings.name.clone()
+    }
+
+    fn seat(&self, who: &str) -> Result<SeatRecord, Vec<String>> {
+        if names_master(who) {
+            return Ok(by_mail::master_seat(&self.settings.master));
+        }
+        let seat = self.player_index(who).ok_or_else(|| self.player_names())?;
+        let p = &self.settings.players[seat];
+        Ok(SeatRecord {
+            role: Role::Power(p.name.clone()),
+            address: Some(p.email.clone()),
+            timezone: by_mail::zone(p.timezone.as_deref()),
+            password_hash: p.password_hash.clone(),
+        })
+    }
+
+    fn plays_turn_lines(&self) -> bool {
+        true
+    }
+
+    fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Ack, bool), GameError> {
+        if text.len() > MAX_TURN_BYTES {
+            return Err(usage(format!("a turn is at most {} KiB of text", MAX_TURN_BYTES / 1024)));
+        }
+        let seat = seat_of(self, role)?;
+        // The step the turn was for, not the one it led to.
+        let phase = self.game.step_label();
+        let sub = OpenTurnGame::submit(self, seat, text, now, now)?;
+        let mut accepted: Vec<AckOrder> = Vec::new();
+        let mut problems: Vec<AckProblem> = Vec::new();
+        for l in &sub.ack.lines {
+            if l.accepted {
+                accepted.push(AckOrder { line: l.line, order: l.text.clone() });
+            } else {
+                problems.push(AckProblem { line: l.line, message: l.text.clone(), hint: l.hint.clone() });
+            }
+        }
+        for e in sub.ack.events.iter().chain(&sub.events) {
+            accepted.push(AckOrder { line: 0, order: e.clone() });
+        }
+        let names = self.awaiting_names();
+        let missing = if let Some(ending) = self.game.ending() {
+            vec![format!("nothing: the game is over ({})", self.ending_text(&ending))]
+        } else if let Some(held) = self.hold_text().filter(|_| names.is_empty()) {
+            vec![format!("nothing more. {held}")]
+        } else if names.is_empty() {
+            Vec::new()
+        } else {
+            // The comma keeps a `what` that ends in words (", if any") apart from the names.
+            vec![format!("{}, from {}", self.game.awaiting().what, names.join(" and "))]
+        };
+        let ack = Ack { phase, accepted, problems, missing, deadline: self.meta.deadline, turn_lines: true };
+        Ok((ack, sub.seq.is_some()))
+    }
+
+    fn status_for(&self, _role: &Role, _zone: Option<Tz>) -> String {
+        self.report_text()
+    }
+
+    fn recent_history(&self) -> Result<String, GameError> {
+        let mut out = String::new();
+        let skip = self.entries.len().saturating_sub(HISTORY_ENTRIES);
+        for (seq, at, entry) in &self.entries[skip..] {
+            if let Some(report) = self.entry_report(*seq) {
+                out.push_str(&format!("#{seq} {}: {}", at.format("%Y-%m-%d %H:%M UTC"), report));
+            } else if let TurnEntry::DeadlineSet { deadline } = entry {
+                out.push_str(&format!(
+                    "#{seq}: deadline set to {}\n",
+                    deadline.map_or("none".into(), |d| d.to_rfc3339())
+                ));
+            } else if matches!(entry, TurnEntry::Wait { .. }) {
+                out.push_str(&format!("#{seq}: {}\n", describe_turn_entry(entry)));
+            }
+        }
+        Ok(out)
+    }
+
+    fn deadline(&self) -> Option<DateTime<Utc>> {
+        self.meta.deadline
+    }
+
+    fn scheduled_deadline(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {
+        if self.game.ending().is_some() {
+            return Err(GameError::Over);
+        }
+        let schedule = &self.settings.deadlines.schedule;
+        schedule.deadline_for(PhaseKind::Movement, now).map_err(|e| usage(e.to_string()))
+    }
+
+    fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError> {
+        OpenTurnGame::set_deadline(self, deadline, now)
+    }
+
+    fn contacts(&self) -> Vec<Contact> {
+        let s = &self.settings;
+        let seats = s.players.iter().map(|p| (p.name.clone(), p.email.as_str(), p.timezone.as_deref()));
+        by_mail::contacts(seats, &s.observers, &s.master)
+    }
+
+    fn set_particulars(
+        &mut self,
+        role: &Role,
+        password_hash: Option<&str>,
+        zone: Option<&str>,
+        _now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        self.update_settings(|s| {
+            let (hash, tz) = match role {
+                Role::Master => (&mut s.master.password_hash, &mut s.master.timezone),
+                Role::Power(name) => {
+                    let p = s
+                        .players
+                        .iter_mut()
+                        .find(|p| p.name.eq_ignore_ascii_case(name))
+                        .ok_or_else(|| usage(format!("no player `{name}`")))?;
+                    (&mut p.password_hash, &mut p.timezone)
+                }
+            };
+            by_mail::set_particulars(hash, tz, password_hash, zone);
+            Ok(())
+        })
+    }
+
+    fn set_wait(&mut self, role: &Role, wait: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError> {
+        let Seat::Player(seat) = seat_of(self, role)? else {
+            return Err(usage("the game master plays no seat: `wait` is for players"));
+        };
+        let done = OpenTurnGame::set_wait(self, seat, wait, now)?;
+        let mut said = done.said;
+        if let Some(first) = said.get(..1) {
+            said = format!("{}{}.", first.to_ascii_uppercase(), &said[1..]);
+        }
+        Ok((said, !done.events.is_empty()))
+    }
+
+    fn set_early(&mut self, on: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError> {
+        self.update_settings(|s| {
+            s.deadlines.early = on;
+            Ok(())
+        })?;
+        if !on {
+            let said = "Early processing off: a step that takes every player's input together (bids) goes on only \
+                        at its deadline.";
+            return Ok((said.into(), false));
+        }
+        let went_on = self.release(now)?.is_some();
+        let more = if went_on { " Every input was in and nobody waits: the game went on now." } else { "" };
+        Ok((
+            format!(
+                "Early processing on: a step that takes every player's input together (bids) goes on as soon as \
+                 all of it is in and nobody asked to wait.{more}"
+            ),
+            went_on,
+        ))
+    }
+
+    fn replace(
+        &mut self,
+        seat: &str,
+        address: &str,
+        password_hash: &str,
+        _now: DateTime<Utc>,
+    ) -> Result<String, GameError> {
+        let index = self.player_index(seat).ok_or_else(|| {
+            usage(format!(
+                "no player `{}`; the players are {}",
+                crate::text::header_safe(seat, 40),
+                self.player_names().join(", ")
+            ))
+        })?;
+        self.update_settings(|s| {
+            let p: &mut TurnPlayer = &mut s.players[index];
+            p.email = address.to_string();
+            p.password_hash = Some(password_hash.to_string());
+            p.timezone = None;
+            Ok(p.name.clone())
+        })
+    }
+
+    fn process(&mut self, expected: Option<&str>, now: DateTime<Utc>) -> Result<String, GameError> {
+        if let Some(expected) = expected.filter(|e| Some(*e) != self.clock().map(|c| c.step).as_deref()) {
+            return Err(usage(format!("{expected} is over; the game is at {}", self.game.step_label())));
+        }
+        // A window the game set itself (Duple's answers and challenges) closes; anything
+        // else gets the deadline defaults.
+        let own = self.game.deadline().is_some();
+        let events = self.force(true, now)?;
+        let what = if own { "The game's window closed" } else { "The deadline defaults were applied" };
+        Ok(format!("{what} ({} event(s)); the report goes to everyone. Now: {}.", events.len(), self.game.step_label()))
+    }
+
+    fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
+        // A step held only by a setting changed since (game.toml edited by hand) goes on.
+        if !self.game.held() {
+            return Ok(None);
+        }
+        Ok(self
+            .release(now)?
+            .map(|events| format!("every input in and nobody waiting: went on early ({} event(s))", events.len())))
+    }
+
+    fn clock(&self) -> Option<Clock> {
+        let (Some(deadline), None) = (self.meta.deadline, self.game.ending()) else { return None };
+        let awaiting = self.game.awaiting();
+        // A window the game sets itself (Duple's answers and challenges) closes at its
+        // time: grace is for late turns at the schedule's deadlines, not for a race's
+        // windows.
+        let mut policy = self.settings.deadlines.clone();
+        if self.game.deadline().is_some() {
+            policy.grace_hours = 0;
+        }
+        Some(Clock {
+            step: format!("{} #{}", self.game.step_label(), self.meta.deadline_seq),
+            deadline,
+            // Input the game can do without (a challenge, if any) is not reminded or chased.
+            missing: if awaiting.optional { Vec::new() } else { self.awaiting_names() },
+            policy,
+            awaited: Some(awaiting.what),
+        })
+    }
+
+    fn owed(&self) -> Result<Vec<OwedMail>, GameError> {
+        Ok(self
+            .reports_owed()?
+            .into_iter()
+            .map(|owed| {
+                let what = self.entry_report(owed.seq).unwrap_or_default();
+                // Each report shows the board as it was right after its own step (the
+                // latest: as it is now), so reports owed together each show their own
+                // moment.
+                let board = self.report_text_at(owed.seq).unwrap_or_else(|| self.report_text());
+                OwedMail {
+                    seq: owed.seq,
+                    step: self.entry_label(owed.seq).unwrap_or_default(),
+                    text: format!("{what}\n{board}"),
+                    next_deadline: None,
+                    only_to: owed.only_to,
+                }
+            })
+            .collect())
+    }
+
+    fn lock_mailing(&self, wait: bool) -> Result<Option<TaskLock>, GameError> {
+        Ok(self.dir.lock_task(crate::game::session::MAILING_TASK, wait)?)
+    }
+
+    fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, _now: DateTime<Utc>) -> Result<(), GameError> {
+        // An address no mail can be built for is given up, not retried.
+        self.record_reported(seq, &outcome.sent, &outcome.retry)
+    }
+}
+
+/// How many journal entries a `history` mail goes back over.
+const HISTORY_ENTRIES: usize = 20;
+
+/// The seat a signed-on role plays.
+fn seat_of(g: &OpenTurnGame, role: &Role) -> Result<Seat, GameError> {
+    match role {
+        Role::Power(name) => {
+            g.player_index(name).map(Seat::Player).ok_or_else(|| usage(format!("no player `{name}` in this game")))
+        }
+        Role::Master => Ok(Seat::Master),
+    }
+}

@@ -1,0 +1,213 @@
+//! The plain data a game gives and takes when it is played by mail: who sits where
+//! ([`Role`], [`SeatRecord`]), who reads its results ([`Contact`]), the receipt of orders
+//! or turn lines ([`Ack`]), press ([`PressTo`], [`PressDelivery`]), what the deadline tick
+//! sees ([`Clock`]) and the results still owed ([`OwedMail`], [`Board`]).
+//!
+//! These are the words of [`crate::game::any::GameSession`]'s mail half. The mail layer
+//! uses the same types in its own trait ([`crate::mail::host`] re-exports them), so the
+//! host that joins the two converts nothing.
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+
+use crate::game::journal::Entry;
+use crate::game::schedule::DeadlinePolicy;
+use crate::game::settings::Master;
+use crate::map::Map;
+
+/// Who signed on: a seat of a game (a Diplomacy power, or a small game's player), or its
+/// master.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A seat, by its canonical name (`France`, `ann`).
+    Power(String),
+    Master,
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Role::Power(p) => f.write_str(p),
+            Role::Master => f.write_str("the game master"),
+        }
+    }
+}
+
+/// A seat (or the master) as a sign-on finds it, before the password is checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRecord {
+    pub role: Role,
+    /// The address the game has on file for this seat.
+    pub address: Option<String>,
+    /// The zone deadlines are shown in, besides UTC.
+    pub timezone: Option<Tz>,
+    /// The argon2 hash of the seat's password; `None` when none was set yet.
+    pub password_hash: Option<String>,
+}
+
+/// Who a contact is in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ContactRole {
+    /// The player of this seat (canonical name).
+    Player(String),
+    Observer,
+    Master,
+}
+
+/// Someone to mail results, reminders or notices to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contact {
+    pub role: ContactRole,
+    pub address: String,
+    pub timezone: Option<Tz>,
+}
+
+/// One order or turn line understood, echoed in its canonical form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AckOrder {
+    /// 1-based line in the text handed over (0: an event the turn caused).
+    pub line: usize,
+    pub order: String,
+}
+
+/// One line not accepted, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AckProblem {
+    /// 1-based line in the text handed over.
+    pub line: usize,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+/// The answer to a submission by mail: the reply is built from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ack {
+    /// The phase or step the orders are for (`Spring 1901 movement`).
+    pub phase: String,
+    pub accepted: Vec<AckOrder>,
+    pub problems: Vec<AckProblem>,
+    /// Units or adjustments still without orders (`F bre`), or what a small game awaits.
+    pub missing: Vec<String>,
+    pub deadline: Option<DateTime<Utc>>,
+    /// The answer to a small game's turn lines, not to Diplomacy orders: the reply says
+    /// "turn" and "awaited" where Diplomacy says "orders" and "without orders".
+    pub turn_lines: bool,
+}
+
+/// The recipients of a press message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PressTo {
+    All,
+    /// Powers as written by the player; the game resolves them.
+    Powers(Vec<String>),
+}
+
+/// Where a press message goes, once the game allowed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PressDelivery {
+    /// How the sender is shown (`France`, or `the game master`).
+    pub from_label: String,
+    /// `to France, Italy` or `to everyone`.
+    pub to_label: String,
+    pub addresses: Vec<String>,
+}
+
+/// What the deadline tick sees of a game whose deadline runs.
+#[derive(Clone, Debug)]
+pub struct Clock {
+    /// The step under way; a new one starts a fresh tick log, and [`process`] refuses to
+    /// process any other.
+    ///
+    /// [`process`]: crate::game::any::GameSession::process
+    pub step: String,
+    pub deadline: DateTime<Utc>,
+    /// The seats whose input is still missing (not input the game can do without).
+    pub missing: Vec<String>,
+    /// When to remind, how long the grace lasts.
+    pub policy: DeadlinePolicy,
+    /// What a small game awaits, in its words (`bids`), for its reminders; `None`: orders.
+    pub awaited: Option<String>,
+}
+
+/// One step's results, still owed by mail to someone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwedMail {
+    /// The journal seq of the step.
+    pub seq: u64,
+    /// The phase or step the results are about, for the subject.
+    pub step: String,
+    /// The results as the mail says them.
+    pub text: String,
+    /// The deadline to announce with them (the game is still where they left it).
+    pub next_deadline: Option<DateTime<Utc>>,
+    /// `None`: owed to everyone who receives results; else only to these addresses (an
+    /// earlier mailing failed for them).
+    pub only_to: Option<Vec<String>>,
+}
+
+/// A game that draws its board in the results mails: what the picture layer draws from.
+#[derive(Clone, Debug)]
+pub struct Board<'a> {
+    pub map: &'a Map,
+    pub name: &'a str,
+    pub entries: &'a [Entry],
+    /// Addresses of the players who turned pictures off (`map off`).
+    pub pictures_off: Vec<String>,
+}
+
+/// Whether a sign-on names the game master.
+pub fn names_master(who: &str) -> bool {
+    matches!(who.trim().to_ascii_lowercase().as_str(), "master" | "gm")
+}
+
+/// A time zone as game.toml keeps it (unknown names: none).
+pub fn zone(name: Option<&str>) -> Option<Tz> {
+    name.and_then(|z| z.parse().ok())
+}
+
+/// The master's seat record.
+pub fn master_seat(master: &Master) -> SeatRecord {
+    SeatRecord {
+        role: Role::Master,
+        address: master.email.clone(),
+        timezone: zone(master.timezone.as_deref()),
+        password_hash: master.password_hash.clone(),
+    }
+}
+
+/// Everyone who receives results: the seats' players (`(seat, address, zone)`), the
+/// observers and the master.
+pub fn contacts<'a>(
+    seats: impl IntoIterator<Item = (String, &'a str, Option<&'a str>)>,
+    observers: &[String],
+    master: &Master,
+) -> Vec<Contact> {
+    let mut out: Vec<Contact> = seats
+        .into_iter()
+        .map(|(seat, address, tz)| Contact {
+            role: ContactRole::Player(seat),
+            address: address.to_string(),
+            timezone: zone(tz),
+        })
+        .collect();
+    out.extend(observers.iter().map(|a| Contact { role: ContactRole::Observer, address: a.clone(), timezone: None }));
+    if let Some(a) = &master.email {
+        out.push(Contact { role: ContactRole::Master, address: a.clone(), timezone: zone(master.timezone.as_deref()) });
+    }
+    out
+}
+
+/// Set a role's particulars where game.toml keeps them.
+pub fn set_particulars(
+    hash: &mut Option<String>,
+    timezone: &mut Option<String>,
+    password_hash: Option<&str>,
+    zone: Option<&str>,
+) {
+    if let Some(h) = password_hash {
+        *hash = Some(h.to_string());
+    }
+    if let Some(z) = zone {
+        *timezone = Some(z.to_string());
+    }
+}
