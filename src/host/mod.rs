@@ -3,14 +3,15 @@
 //!
 //! It is a layer of its own, above both `game` and `mail`, because it is the game side of
 //! the mail layer's trait: mail keeps its promise never to open a game's files, and
-//! everything here goes through [`session`] (the game's lock, the journal first, then the state). Each call opens the
-//! game afresh, so any number of hosts, threads and processes may serve one game at once:
-//! the store's lock orders the writes.
+//! everything here goes through [`GameSession`], whatever the game plays and whichever
+//! store keeps it (the game's lock, the journal first, then the state). Each call opens
+//! the game afresh, so any number of hosts, threads and processes may serve one game at
+//! once: the store's lock orders the writes.
 //!
 //! Commands that produce mail for others (a new player's password after `replace`, the
 //! tick's reminders) put it in [`JudgeHost::take_mails`]; the caller sends it with the
-//! replies. Results are different: an adjudication journals that its results are owed
-//! (see [`session`]'s notes), and [`JudgeHost::mail_results`] mails what is owed, through
+//! replies. Results are different: a step journals that its results are owed
+//! ([`GameSession::owed`]), and [`JudgeHost::mail_results`] mails what is owed, through
 //! a sender the caller gives, and records it per address. A crash between the two only
 //! delays the results to the next `mail tick`, which mails whatever is still owed.
 //! Nothing here reads the clock or opens a transport.

@@ -1,6 +1,7 @@
 //! What the mail layer needs from whatever hosts the games: the [`GameHost`] trait and
-//! the plain data it returns. The game layer implements it over the real games and the
-//! store; tests implement it in memory. Mail never reaches into a game any other way.
+//! the plain data it returns (the game's own words for seats, receipts and contacts come
+//! from [`crate::game::by_mail`]). [`crate::host::JudgeHost`] implements it over the real
+//! games; tests implement it in memory. Mail never reaches into a game any other way.
 //!
 //! The host never sees a clear password for sign-on: it hands back the stored hash and
 //! mail verifies it ([`crate::mail::password`]), so a host cannot get the check wrong.
