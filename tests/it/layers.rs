@@ -200,3 +200,24 @@ fn the_mail_host_reaches_games_only_through_the_game_session_contract() {
     assert!(found[0].ends_with("mod.rs:2: names `game::session`"), "{found:#?}");
     assert!(found[1].ends_with("mod.rs:3: names `game::{..}`"), "{found:#?}");
 }
+
+/// The Diplomacy modules a small game must not import: the small games stand on the
+/// turn-game contract, the dice and the store alone.
+const DIPLOMACY: &[&str] = &["map", "order", "judge", "variant", "report", "game"];
+
+#[test]
+fn no_small_game_imports_diplomacy_code() {
+    let mut files = Vec::new();
+    sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games"), &mut files);
+    assert!(files.len() > 10, "the small games' sources were not found: {files:?}");
+    let mut found = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in code_lines(&text) {
+            for target in crate_paths(line).into_iter().filter(|t| DIPLOMACY.contains(&t.as_str())) {
+                found.push(format!("{}:{n}: imports `{target}`", file.display()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "a small game imports Diplomacy code:\n{}", found.join("\n"));
+}
