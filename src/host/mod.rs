@@ -738,11 +738,7 @@ impl GameHost for JudgeHost {
         Ok(ack)
     }
 
-    fn takes_master_lines(&self, game: &str) -> bool {
-        self.takes_turn_lines(game)
-    }
-
-    fn takes_turn_lines(&self, game: &str) -> bool {
+    fn plays_turn_lines(&self, game: &str) -> bool {
         self.game_dir(game).is_some_and(|(_, path)| any::plays_turn_lines(&path))
     }
 

@@ -109,15 +109,11 @@ pub trait GameHost {
     /// understood. Text that is not an order is the host's to report as a problem.
     fn submit_orders(&mut self, who: &Identity, text: &str, now: DateTime<Utc>) -> Result<Ack, HostError>;
 
-    /// Whether the game master's lines that are not commands go to the game (a game where
-    /// the master rules on answers); otherwise they are refused as orders. Default: no.
-    fn takes_master_lines(&self, _game: &str) -> bool {
-        false
-    }
-
     /// Whether the game is played by turn lines (a small game) rather than Diplomacy
-    /// orders, for the words of the reply. Default: no.
-    fn takes_turn_lines(&self, _game: &str) -> bool {
+    /// orders: the game master's lines that are not commands go to the game too (the
+    /// master may rule in it), where Diplomacy refuses them as orders, and the replies say
+    /// "turn" where Diplomacy says "orders". Default: no.
+    fn plays_turn_lines(&self, _game: &str) -> bool {
         false
     }
 

@@ -818,7 +818,7 @@ fn apply(
         }
         crate::store::with_message(&tag, || match item {
             Item::Orders(lines) => {
-                let master_lines = who.role == Role::Master && host.takes_master_lines(&who.game);
+                let master_lines = who.role == Role::Master && host.plays_turn_lines(&who.game);
                 if !matches!(who.role, Role::Power(_)) && !master_lines {
                     let _ = writeln!(
                         out,
@@ -836,7 +836,7 @@ fn apply(
                     }
                     Err(e) => {
                         count(&e);
-                        let what = if host.takes_turn_lines(&who.game) { "Turn" } else { "Orders" };
+                        let what = if host.plays_turn_lines(&who.game) { "Turn" } else { "Orders" };
                         let _ = writeln!(out, "{what} not taken: {e}");
                     }
                 }
