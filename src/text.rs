@@ -61,6 +61,15 @@ pub fn header_safe(text: &str, max: usize) -> String {
     out.chars().take(max).collect::<String>().trim_end().to_string()
 }
 
+/// `text` as the start of a sentence: its first letter a capital.
+pub fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,5 +81,12 @@ mod tests {
         assert_eq!(strip_invisible("\u{2066}F bre\u{2069} H"), "F bre H");
         assert!(matches!(strip_invisible("A par - bur"), Cow::Borrowed(_)));
         assert_eq!(strip_invisible("Très bien, 東京"), "Très bien, 東京");
+    }
+
+    #[test]
+    fn a_sentence_starts_with_a_capital() {
+        assert_eq!(sentence("the window closed"), "The window closed");
+        assert_eq!(sentence("élan"), "Élan");
+        assert_eq!(sentence(""), "");
     }
 }

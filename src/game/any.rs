@@ -304,5 +304,3 @@ fn pretty(v: &impl serde::Serialize) -> String {
 
 mod diplomacy;
 mod small;
-
-pub use small::describe_turn_entry;

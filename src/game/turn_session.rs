@@ -164,8 +164,13 @@ pub enum TurnEntry {
     /// A held step went on before its deadline: every input was in and nobody waits any
     /// more (early processing).
     Released { step: Step },
-    /// A deadline passed (or the master processed): the defaults were applied.
-    Forced { step: Step },
+    /// A deadline passed, or the master processed (`by_master`): the defaults were
+    /// applied (a window the game set itself closed).
+    Forced {
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        by_master: bool,
+        step: Step,
+    },
     /// The master went back to the start of a round.
     RolledBack { to_round: u32, step: Step },
     /// The deadline was moved, or cleared (paused).
@@ -179,7 +184,7 @@ impl TurnEntry {
         match self {
             TurnEntry::Created { step, .. }
             | TurnEntry::Submitted { step, .. }
-            | TurnEntry::Forced { step }
+            | TurnEntry::Forced { step, .. }
             | TurnEntry::Released { step }
             | TurnEntry::RolledBack { step, .. } => Some(step),
             TurnEntry::DeadlineSet { .. } | TurnEntry::Revealed { .. } | TurnEntry::Wait { .. } => None,
@@ -489,7 +494,7 @@ pub fn replay(
                         apply_step(m, step, seq);
                         settle_waits(m, g.as_ref(), Some(&before));
                     }
-                    TurnEntry::Forced { step } | TurnEntry::Released { step } => {
+                    TurnEntry::Forced { step, .. } | TurnEntry::Released { step } => {
                         let mut dice = Dice::new(seed.clone(), &settings.name, m.next_roll);
                         let mut ctx = TurnContext { dice: &mut dice, now: *at };
                         g.set_hold(false);
@@ -897,14 +902,25 @@ impl OpenTurnGame {
         Ok(Some((seq, events)))
     }
 
-    /// The deadline passed, or the master processes: apply the defaults for every awaited
-    /// input, then the automatic steps. Without `force`, only the automatic steps (if the
-    /// game waits for nobody); the error names who is awaited.
-    pub fn force(&mut self, force: bool, now: DateTime<Utc>) -> Result<Vec<String>, GameError> {
+    /// The deadline of the step `deadline_of` passed (a [`clock_step`](Self::clock_step),
+    /// as the tick saw it), or the game master processes (`None`): apply the defaults for
+    /// every awaited input, then the automatic steps. Without `force`, only the automatic
+    /// steps (if the game waits for nobody); the error names who is awaited.
+    pub fn force(
+        &mut self,
+        force: bool,
+        deadline_of: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<String>, GameError> {
         let mut lock = self.relock()?;
         if self.game.ending().is_some() {
             return Err(GameError::Over);
         }
+        // Looked at again under the lock: a turn may have moved the game on since.
+        if let Some(step) = deadline_of.filter(|s| *s != self.clock_step()) {
+            return Err(GameError::Invalid(format!("{step} is over; the game is at {}", self.game.step_label())));
+        }
+        let by_master = deadline_of.is_none();
         if !force && !self.game.awaiting().players.is_empty() {
             return Err(GameError::NotReady(self.awaiting_names()));
         }
@@ -913,7 +929,7 @@ impl OpenTurnGame {
         self.game.set_hold(false);
         let mut events = self.game.force(&mut ctx);
         run_automatic(self.game.as_mut(), &mut ctx, &mut events);
-        self.finish(&mut lock, &mut dice, events.clone(), now, None, |step| TurnEntry::Forced { step })?;
+        self.finish(&mut lock, &mut dice, events.clone(), now, None, |step| TurnEntry::Forced { by_master, step })?;
         Ok(events)
     }
 
@@ -1280,6 +1296,25 @@ impl OpenTurnGame {
             .is_some_and(|game| game.deadline().is_some())
     }
 
+    /// The step under way with the deadline it runs to, as the tick's log knows it: a new
+    /// deadline (a turn, `extend`) is a new step for reminders.
+    pub fn clock_step(&self) -> String {
+        format!("{} #{}", self.game.step_label(), self.meta.deadline_seq)
+    }
+
+    /// Who or what forced the step of the entry at index `at` (a [`TurnEntry::Forced`]),
+    /// in words: the deadline, a window the game set itself closing (nothing was
+    /// defaulted; the game's events say what closing did), or the game master.
+    pub fn forced_words(&self, at: usize) -> Option<&'static str> {
+        let TurnEntry::Forced { by_master, .. } = self.entries.get(at)?.2 else { return None };
+        Some(match (by_master, self.own_deadline_before(at)) {
+            (true, true) => "the game master closed the window",
+            (true, false) => "the game master processed the step; the defaults were applied",
+            (false, true) => "the window closed at its deadline",
+            (false, false) => "the deadline passed; the defaults were applied",
+        })
+    }
+
     /// The report of one journal entry: what happened (the board is
     /// [`OpenTurnGame::report_text_at`]).
     pub fn entry_report(&self, seq: u64) -> Option<String> {
@@ -1290,12 +1325,9 @@ impl OpenTurnGame {
         match entry {
             TurnEntry::Created { .. } => out.push_str("The game begins.\n"),
             TurnEntry::Submitted { player, .. } => out.push_str(&format!("{player} played.\n")),
-            // A window the game set itself closed: nothing was defaulted, the game's
-            // events say what closing did.
-            TurnEntry::Forced { .. } if self.own_deadline_before(at) => {
-                out.push_str("The window closed at its deadline.\n")
+            TurnEntry::Forced { .. } => {
+                out.push_str(&format!("{}.\n", crate::text::sentence(self.forced_words(at).unwrap_or_default())));
             }
-            TurnEntry::Forced { .. } => out.push_str("The deadline passed; the defaults were applied.\n"),
             TurnEntry::Released { .. } => {
                 out.push_str("Every input was in and nobody waits any more: the game went on before the deadline.\n")
             }

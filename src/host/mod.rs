@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Tz;
 
-use crate::game::any::{self, Board, GameError, GameSession, MailingOutcome, OwedMail};
+use crate::game::any::{self, Board, Clock, GameError, GameSession, MailingOutcome, OwedMail};
 use crate::mail::deadline::{plan_tick, tick_mails, turn_tick_mails, GameClock, TickLog};
 use crate::mail::home::{HomeError, JudgeHome};
 use crate::mail::host::{
@@ -98,6 +98,14 @@ pub(crate) fn player_error(game: &str, e: GameError) -> HostError {
 fn note_warnings(game: &str, g: &dyn GameSession) {
     for w in g.warnings() {
         record_problem(game, w.clone());
+    }
+}
+
+/// A failure of the judge's own (the game's files damaged or unreadable) goes to the
+/// master and the log, whoever met it.
+fn note_internal(game: &str, e: &GameError) {
+    if e.is_internal() {
+        record_problem(game, e.to_string());
     }
 }
 
@@ -436,9 +444,19 @@ impl JudgeHost {
                     done.push(format!("{name}: {text}"));
                     note_warnings(&name, g.as_ref());
                     self.owes_mail(name.clone());
+                    // The step that follows is planned from the next tick, once its
+                    // results are out: no reminder goes ahead of them.
+                    match g.clock() {
+                        Some(c) => log.record(now, &Self::view(&name, &c), &[]),
+                        None => log.last_tick = Some(now),
+                    }
+                    continue;
                 }
                 Ok(None) => {}
-                Err(e) => done.push(format!("{name}: not processed early: {e}")),
+                Err(e) => {
+                    done.push(format!("{name}: not processed early: {e}"));
+                    note_internal(&name, &e);
+                }
             }
             let Some(clock) = g.clock() else {
                 g.keep_glance();
@@ -447,13 +465,7 @@ impl JudgeHost {
                 log.last_tick = Some(now);
                 continue;
             };
-            let view = GameClock {
-                game: &name,
-                phase: &clock.step,
-                deadline: clock.deadline,
-                paused: false,
-                missing: &clock.missing,
-            };
+            let view = Self::view(&name, &clock);
             let actions = plan_tick(now, &view, log, &clock.policy);
             if actions.is_empty() {
                 g.keep_glance();
@@ -463,7 +475,10 @@ impl JudgeHost {
                 match action {
                     TickAction::Process => match self.process(&name, Some(&clock.step), now) {
                         Ok(text) => done.push(format!("{name}: {text}")),
-                        Err(e) => done.push(format!("{name}: not processed: {e}")),
+                        Err(e) => {
+                            done.push(format!("{name}: not processed: {e}"));
+                            note_internal(&name, &e);
+                        }
                     },
                     TickAction::Remind { power, .. } => done.push(format!("{name}: reminded {power}")),
                     TickAction::LateNotice { power, .. } => done.push(format!("{name}: late notice to {power}")),
@@ -480,6 +495,11 @@ impl JudgeHost {
             log.record(now, &view, &actions);
         }
         done
+    }
+
+    /// What the tick planner sees of a game's clock.
+    fn view<'a>(name: &'a str, clock: &'a Clock) -> GameClock<'a> {
+        GameClock { game: name, phase: &clock.step, deadline: clock.deadline, paused: false, missing: &clock.missing }
     }
 
     /// Hand a seat to a new player at `address` with a fresh password, mailed to them.

@@ -161,6 +161,11 @@ fn a_rollback_reopens_the_faceoff_with_all_its_time() {
     send(&d, &players[0], "2026-03-01T13:00:00Z", &format!("answer {letters}a\n")).ok();
     shadowjudge_at("2026-03-02T01:00:00Z", None, &["adjudicate", &d, "--force"], None, &[]).ok();
     assert_ne!(status()["open"]["number"], 1, "faceoff 1 was won");
+    // The master closed the window: history and results say so, not that its deadline did.
+    let history = run(&["history", &d], None).ok().stdout;
+    assert!(history.contains("the game master closed the window;"), "{history}");
+    let results = run(&["results", &d], None).ok().stdout;
+    assert!(results.contains("The game master closed the window.\n"), "{results}");
 
     // Two days later the master rolls back to faceoff 1: it opens again now, for 24 hours.
     let later = "2026-03-04T10:00:00Z";

@@ -282,7 +282,7 @@ fn a_three_player_game_is_played_to_its_end_by_mail() {
     let after = t.status();
     assert_ne!(after["awaiting"][0], next.as_str(), "{after}");
     let history = t.cli(NOW, &["history", &t.game()]).ok().stdout;
-    assert!(history.contains("deadline defaults applied"), "{history}");
+    assert!(history.contains("the deadline passed; the defaults were applied"), "{history}");
     let results = t.cli(NOW, &["results", &t.game()]).ok().stdout;
     assert!(results.contains(&format!("{next} missed the turn's deadline and passes")), "{results}");
     // The rest of the game, by mail.

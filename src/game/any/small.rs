@@ -15,14 +15,17 @@ use crate::report::deadline_text;
 use crate::store::TaskLock;
 use crate::turn::{TurnGame, MASTER};
 
-/// One line of history for a small game's journal entry.
-pub fn describe_turn_entry(entry: &TurnEntry) -> String {
+/// One line of history for the journal entry at index `at`.
+fn describe(g: &OpenTurnGame, at: usize) -> String {
+    let Some((_, _, entry)) = g.entries.get(at) else { return String::new() };
     match entry {
         TurnEntry::Created { game, players, .. } => format!("created: {game} for {}", players.join(", ")),
         TurnEntry::Submitted { player, at, step, .. } => {
             format!("turn from {player} (received {}); {} roll(s)", at.format("%Y-%m-%d %H:%M:%S"), step.rolls.len())
         }
-        TurnEntry::Forced { step } => format!("deadline defaults applied; {} roll(s)", step.rolls.len()),
+        TurnEntry::Forced { step, .. } => {
+            format!("{}; {} roll(s)", g.forced_words(at).unwrap_or_default(), step.rolls.len())
+        }
         TurnEntry::RolledBack { to_round, .. } => format!("rolled back to the start of round {to_round}"),
         TurnEntry::DeadlineSet { deadline } => format!("deadline set: {}", deadline_text(*deadline)),
         TurnEntry::Revealed { seed } => format!("seed revealed: {seed}"),
@@ -62,11 +65,11 @@ impl GameSession for OpenTurnGame {
     fn history(&self) -> Result<History, GameError> {
         let mut rows = Vec::new();
         let mut label = String::new();
-        for (seq, at, entry) in &self.entries {
+        for (index, (seq, at, entry)) in self.entries.iter().enumerate() {
             if let Some(step) = entry.step() {
                 label = step.label.clone();
             }
-            rows.push(HistoryRow { seq: *seq, at: *at, step: label.clone(), event: describe_turn_entry(entry) });
+            rows.push(HistoryRow { seq: *seq, at: *at, step: label.clone(), event: describe(self, index) });
         }
         Ok(History { step_key: "step", rows })
     }
@@ -131,7 +134,7 @@ impl GameSession for OpenTurnGame {
 
     fn adjudicate(&mut self, force: bool, _by_mail: bool, now: DateTime<Utc>) -> Result<Answer, GameError> {
         // Every step of a small game is owed by mail to its players (the journal says so).
-        let events = self.force(force, now)?;
+        let events = self.force(force, None, now)?;
         let mut text: String = events.iter().map(|e| format!("  {e}\n")).collect();
         text.push('\n');
         text.push_str(&self.report_text());
@@ -156,22 +159,24 @@ impl GameSession for OpenTurnGame {
                     usage(format!("`{n}`: give the number of a journal entry, as `history` lists them"))
                 })?,
             };
-        let (_, at, entry) = self
+        let index = self
             .entries
             .iter()
-            .find(|(s, _, _)| *s == seq)
+            .position(|(s, _, _)| *s == seq)
             .ok_or_else(|| usage(format!("the journal has no entry {seq}")))?;
+        let (_, at, entry) = &self.entries[index];
+        let event = describe(self, index);
         let Some(step) = entry.step() else {
-            return Err(usage(format!("entry {seq} ({}) has no results", describe_turn_entry(entry))));
+            return Err(usage(format!("entry {seq} ({event}) has no results")));
         };
         let json = json!({
-            "seq": seq, "at": at, "step": step.label, "event": describe_turn_entry(entry),
+            "seq": seq, "at": at, "step": step.label, "event": event,
             "events": step.events, "rolls": step.rolls, "state": step.state,
         });
         let text = format!(
             "Entry {seq}, {}: {}\n{}After it: {}\n",
             at.format("%Y-%m-%d %H:%M UTC"),
-            describe_turn_entry(entry),
+            event,
             self.entry_report(seq).unwrap_or_default(),
             step.label
         );
@@ -288,7 +293,7 @@ impl GameSession for OpenTurnGame {
     fn recent_history(&self) -> Result<String, GameError> {
         let mut out = String::new();
         let skip = self.entries.len().saturating_sub(HISTORY_ENTRIES);
-        for (seq, at, entry) in &self.entries[skip..] {
+        for (index, (seq, at, entry)) in self.entries.iter().enumerate().skip(skip) {
             if let Some(report) = self.entry_report(*seq) {
                 out.push_str(&format!("#{seq} {}: {}", at.format("%Y-%m-%d %H:%M UTC"), report));
             } else if let TurnEntry::DeadlineSet { deadline } = entry {
@@ -297,7 +302,7 @@ impl GameSession for OpenTurnGame {
                     deadline.map_or("none".into(), |d| d.to_rfc3339())
                 ));
             } else if matches!(entry, TurnEntry::Wait { .. }) {
-                out.push_str(&format!("#{seq}: {}\n", describe_turn_entry(entry)));
+                out.push_str(&format!("#{seq}: {}\n", describe(self, index)));
             }
         }
         Ok(out)
@@ -354,11 +359,7 @@ impl GameSession for OpenTurnGame {
             return Err(usage("the game master plays no seat: `wait` is for players"));
         };
         let done = OpenTurnGame::set_wait(self, seat, wait, now)?;
-        let mut said = done.said;
-        if let Some(first) = said.get(..1) {
-            said = format!("{}{}.", first.to_ascii_uppercase(), &said[1..]);
-        }
-        Ok((said, !done.events.is_empty()))
+        Ok((format!("{}.", crate::text::sentence(&done.said)), !done.events.is_empty()))
     }
 
     fn set_early(&mut self, on: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError> {
@@ -406,15 +407,15 @@ impl GameSession for OpenTurnGame {
     }
 
     fn process(&mut self, expected: Option<&str>, now: DateTime<Utc>) -> Result<String, GameError> {
-        if let Some(expected) = expected.filter(|e| Some(*e) != self.clock().map(|c| c.step).as_deref()) {
-            return Err(usage(format!("{expected} is over; the game is at {}", self.game.step_label())));
-        }
-        // A window the game set itself (Duple's answers and challenges) closes; anything
-        // else gets the deadline defaults.
-        let own = self.game.deadline().is_some();
-        let events = self.force(true, now)?;
-        let what = if own { "The game's window closed" } else { "The deadline defaults were applied" };
-        Ok(format!("{what} ({} event(s)); the report goes to everyone. Now: {}.", events.len(), self.game.step_label()))
+        // No step expected: the game master's `process`; else the tick at the deadline.
+        let events = self.force(true, expected, now)?;
+        let what = self.forced_words(self.entries.len() - 1).unwrap_or_default();
+        Ok(format!(
+            "{} ({} event(s)); the report goes to everyone. Now: {}.",
+            crate::text::sentence(what),
+            events.len(),
+            self.game.step_label()
+        ))
     }
 
     fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
@@ -438,7 +439,7 @@ impl GameSession for OpenTurnGame {
             policy.grace_hours = 0;
         }
         Some(Clock {
-            step: format!("{} #{}", self.game.step_label(), self.meta.deadline_seq),
+            step: self.clock_step(),
             deadline,
             // Input the game can do without (a challenge, if any) is not reminded or chased.
             missing: if awaiting.optional { Vec::new() } else { self.awaiting_names() },
