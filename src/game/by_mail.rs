@@ -127,6 +127,9 @@ pub struct Clock {
     pub policy: DeadlinePolicy,
     /// What a small game awaits, in its words (`bids`), for its reminders; `None`: orders.
     pub awaited: Option<String>,
+    /// What the deadline defaults do to input still missing, for late notices (`units
+    /// without orders hold`).
+    pub defaults: String,
 }
 
 /// One step's results, still owed by mail to someone.
@@ -134,6 +137,9 @@ pub struct Clock {
 pub struct OwedMail {
     /// The journal seq of the step.
     pub seq: u64,
+    /// How the judge's log names them (`results of Spring 1901 movement`, `report #3
+    /// (round 1, bids)`): one game's owed mails each by a name of its own.
+    pub title: String,
     /// The phase or step the results are about, for the subject.
     pub step: String,
     /// The results as the mail says them.

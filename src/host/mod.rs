@@ -351,12 +351,12 @@ impl JudgeHost {
             };
             let pictures_off = g.board().map(|b| b.pictures_off).unwrap_or_default();
             let outcome = Self::mail_owed(g.as_ref(), &owed, &pictures, &pictures_off, send);
-            let step = &owed.step;
+            let title = &owed.title;
             let all = outcome.sent.len() + outcome.retry.len() + outcome.undeliverable.len();
             let mut line = if all == 0 {
-                format!("{name}: results of {step}: no one to mail them to")
+                format!("{name}: {title}: no one to mail them to")
             } else {
-                format!("{name}: results of {step} mailed to {} of {all} address(es)", outcome.sent.len())
+                format!("{name}: {title} mailed to {} of {all} address(es)", outcome.sent.len())
             };
             if !outcome.retry.is_empty() {
                 line.push_str(&format!("; to mail again at the next tick: {}", outcome.retry.join(", ")));
@@ -371,7 +371,7 @@ impl JudgeHost {
                 continue;
             }
             if let Err(e) = g.record_mailed(owed.seq, &outcome, now) {
-                done.push(format!("{name}: results of {step} not recorded as mailed, so they will go out again: {e}"));
+                done.push(format!("{name}: {title} not recorded as mailed, so they will go out again: {e}"));
                 break;
             }
         }
@@ -490,7 +490,7 @@ impl JudgeHost {
             let contacts = g.contacts();
             self.mails.extend(match &clock.awaited {
                 Some(what) => turn_tick_mails(&name, now, &actions, &contacts, what),
-                None => tick_mails(&name, now, &actions, &contacts),
+                None => tick_mails(&name, now, &actions, &contacts, &clock.defaults),
             });
             log.record(now, &view, &actions);
         }

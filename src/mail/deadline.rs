@@ -142,7 +142,7 @@ pub fn turn_tick_mails(
             TickAction::Remind { power, .. } => (power, format!("{game}: reminder, your turn is due")),
             TickAction::LateNotice { power, .. } => (power, format!("{game}: late, your turn is overdue")),
             _ => {
-                mails.extend(tick_mails(game, now, std::slice::from_ref(action), contacts));
+                mails.extend(tick_mails(game, now, std::slice::from_ref(action), contacts, ""));
                 continue;
             }
         };
@@ -185,9 +185,16 @@ fn generated(to: &Contact, subject: &str, body: String) -> OutgoingMail {
     }
 }
 
-/// The mails for a tick's actions: reminders and late notices to the players concerned,
-/// the outage notice to the master. `Process` mails nothing here (the results do).
-pub fn tick_mails(game: &str, now: DateTime<Utc>, actions: &[TickAction], contacts: &[Contact]) -> Vec<OutgoingMail> {
+/// The mails for a tick's actions: reminders and late notices to the players concerned
+/// (`defaults`: what the deadline does to orders still missing, `units without orders
+/// hold`), the outage notice to the master. `Process` mails nothing here (the results do).
+pub fn tick_mails(
+    game: &str,
+    now: DateTime<Utc>,
+    actions: &[TickAction],
+    contacts: &[Contact],
+    defaults: &str,
+) -> Vec<OutgoingMail> {
     let player = player_contacts;
     let mail = |to: &Contact, subject: String, body: String| generated(to, &subject, body);
     let mut mails = Vec::new();
@@ -208,7 +215,7 @@ pub fn tick_mails(game: &str, now: DateTime<Utc>, actions: &[TickAction], contac
                 for c in player(contacts, power) {
                     let body = format!(
                         "The deadline for {game} ({}) has passed and {power} has not sent complete orders.\n\
-                         Orders are still taken until {}; after that, units without orders hold.\n",
+                         Orders are still taken until {}; after that, {defaults}.\n",
                         format_deadline(*deadline, c.timezone),
                         format_deadline(*grace_until, c.timezone)
                     );

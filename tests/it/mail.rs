@@ -801,7 +801,7 @@ fn a_long_silence_across_a_deadline_holds_the_game_and_tells_the_master() {
     let back = deadline + Duration::hours(2);
     let actions = tick(back, &clock, &mut log, &policy);
     assert_eq!(actions, vec![TickAction::OutageSuspected { last_tick: deadline - Duration::hours(10), deadline }]);
-    let mails = tick_mails("mygame", back, &actions, &FakeHost::new().contacts("mygame"));
+    let mails = tick_mails("mygame", back, &actions, &FakeHost::new().contacts("mygame"), "units without orders hold");
     assert_eq!(mails.len(), 1);
     assert_eq!(mails[0].to, "gm@example.org");
     assert!(mails[0].body.contains("NOT processed"));
@@ -819,7 +819,13 @@ fn a_long_silence_across_a_deadline_holds_the_game_and_tells_the_master() {
 fn reminder_mails_show_the_deadline_in_the_players_zone() {
     let deadline = Utc.with_ymd_and_hms(2025, 7, 3, 18, 0, 0).unwrap();
     let actions = vec![TickAction::Remind { power: "France".into(), deadline }];
-    let mails = tick_mails("mygame", deadline - Duration::hours(20), &actions, &FakeHost::new().contacts("mygame"));
+    let mails = tick_mails(
+        "mygame",
+        deadline - Duration::hours(20),
+        &actions,
+        &FakeHost::new().contacts("mygame"),
+        "units without orders hold",
+    );
     assert_eq!(mails.len(), 1);
     assert_eq!(mails[0].to, "ann@example.org");
     assert!(mails[0].body.contains("(Thu 2025-07-03 20:00 CEST, Europe/Paris) (in 20 hours)"), "{}", mails[0].body);

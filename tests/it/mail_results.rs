@@ -640,3 +640,43 @@ fn an_idle_game_is_passed_over_at_a_glance_and_every_change_is_seen() {
     assert_eq!(count(&j.new_mails(), SPRING), once_each());
     assert!(session::read_glance(&j.game()).is_none());
 }
+
+#[test]
+fn a_late_notice_says_what_the_deadline_does_in_each_kind_of_phase() {
+    let tmp = tempfile::tempdir().unwrap();
+    let map = Map::standard();
+    let mut settings = Settings::new("winter", VariantKind::Standard);
+    settings.players = parse_players(PLAYERS, "players", &map).unwrap();
+    let clock_of = |name: &str, position: &str| {
+        let pos = shadowjudge::game::position::parse_position(position, name, &map, 1).unwrap();
+        let dir = tmp.path().join(name);
+        session::create(&dir, &settings, GameState::from_position(&map, &pos), at(T0)).unwrap();
+        shadowjudge::game::any::open_read_only(&dir).unwrap().clock().expect("a deadline runs")
+    };
+    let spring =
+        clock_of("spring", "season = \"spring\"\nyear = 1901\nphase = \"movement\"\n[units]\nfrance = [\"A par\"]\n");
+    assert_eq!(spring.defaults, "units without orders hold");
+    // France owns Spain too and may build: a late notice must not say that units hold.
+    let winter = clock_of(
+        "winter",
+        "season = \"winter\"\nyear = 1901\nphase = \"adjustments\"\n[units]\nfrance = [\"A par\"]\n\
+         [centers]\nfrance = [\"par\", \"bre\", \"spa\"]\n",
+    );
+    assert_eq!(winter.step, "W1901A");
+    assert!(winter.missing.contains(&"France".to_string()), "{:?}", winter.missing);
+    assert!(winter.defaults.starts_with("builds not ordered are waived"), "{}", winter.defaults);
+    let mails = shadowjudge::mail::deadline::tick_mails(
+        "winter",
+        winter.deadline,
+        &[shadowjudge::mail::deadline::TickAction::LateNotice {
+            power: "France".into(),
+            deadline: winter.deadline,
+            grace_until: winter.deadline + chrono::Duration::hours(6),
+        }],
+        &shadowjudge::game::any::open_read_only(&tmp.path().join("winter")).unwrap().contacts(),
+        &winter.defaults,
+    );
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert!(mails[0].body.contains("after that, builds not ordered are waived"), "{}", mails[0].body);
+    assert!(!mails[0].body.contains("hold"), "{}", mails[0].body);
+}

@@ -470,7 +470,10 @@ fn early_off_holds_the_bids_until_the_tick_at_the_deadline() {
     };
     tick(deadline - chrono::Duration::hours(1));
     assert_eq!(duel.status()["held"], true, "not before the deadline");
-    tick(deadline + chrono::Duration::minutes(5));
+    let out = tick(deadline + chrono::Duration::minutes(5)).stdout;
+    // The log names the step processed and why, and each report by its number.
+    assert!(out.contains("duel: round 1, bids processed (deadline passed, defaults applied)"), "{out}");
+    assert!(out.contains("duel: report #"), "{out}");
     let s = duel.status();
     assert_eq!(s["held"], false, "{s}");
     assert!(!s["step"].as_str().unwrap().contains("bid"), "the bids were opened at the deadline: {s}");

@@ -13,6 +13,7 @@ use crate::game::engine::{Acknowledgement, Game};
 use crate::game::session::OpenGame;
 use crate::game::settings::{Player, Settings};
 use crate::map::{normalize_name, Map, PowerId};
+use crate::phase::PhaseKind;
 use crate::report::deadline_text;
 use crate::store::TaskLock;
 use crate::turn::TurnGame;
@@ -390,6 +391,12 @@ impl GameSession for OpenGame {
             missing: missing_powers(&self.game),
             policy: self.game.settings.deadlines.clone(),
             awaited: None,
+            defaults: match state.phase.kind {
+                PhaseKind::Movement => "units without orders hold",
+                PhaseKind::Retreats => "dislodged units without orders are disbanded",
+                PhaseKind::Adjustments => "builds not ordered are waived, and missing disbands are chosen by the rules",
+            }
+            .to_string(),
         })
     }
 
@@ -409,6 +416,7 @@ impl GameSession for OpenGame {
                 }
                 OwedMail {
                     seq: owed.seq,
+                    title: format!("results of {}", owed.report.phase),
                     step: owed.report.phase.to_string(),
                     text,
                     next_deadline: owed.next_deadline,

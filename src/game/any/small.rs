@@ -368,16 +368,16 @@ impl GameSession for OpenTurnGame {
             Ok(())
         })?;
         if !on {
-            let said = "Early processing off: a step that takes every player's input together (bids) goes on only \
-                        at its deadline.";
+            let said = "Early processing off: a step that takes every player's input together goes on only at its \
+                        deadline.";
             return Ok((said.into(), false));
         }
         let went_on = self.release(now)?.is_some();
         let more = if went_on { " Every input was in and nobody waits: the game went on now." } else { "" };
         Ok((
             format!(
-                "Early processing on: a step that takes every player's input together (bids) goes on as soon as \
-                 all of it is in and nobody asked to wait.{more}"
+                "Early processing on: a step that takes every player's input together goes on as soon as all \
+                 of it is in and nobody asked to wait.{more}"
             ),
             went_on,
         ))
@@ -407,13 +407,19 @@ impl GameSession for OpenTurnGame {
     }
 
     fn process(&mut self, expected: Option<&str>, now: DateTime<Utc>) -> Result<String, GameError> {
+        let before = self.game.step_label();
+        let own_window = self.game.deadline().is_some();
         // No step expected: the game master's `process`; else the tick at the deadline.
-        let events = self.force(true, expected, now)?;
-        let what = self.forced_words(self.entries.len() - 1).unwrap_or_default();
+        self.force(true, expected, now)?;
+        let why = match (expected.is_none(), own_window) {
+            (true, true) => "window closed by the game master",
+            (true, false) => "by the game master, deadline defaults applied",
+            (false, true) => "window closed at its deadline",
+            (false, false) => "deadline passed, defaults applied",
+        };
         Ok(format!(
-            "{} ({} event(s)); the report goes to everyone. Now: {}.",
-            crate::text::sentence(what),
-            events.len(),
+            "{before} processed ({why}); the report goes to {} address(es). Now: {}.",
+            self.recipients().len(),
             self.game.step_label()
         ))
     }
@@ -445,6 +451,7 @@ impl GameSession for OpenTurnGame {
             missing: if awaiting.optional { Vec::new() } else { self.awaiting_names() },
             policy,
             awaited: Some(awaiting.what),
+            defaults: "the deadline defaults apply".into(),
         })
     }
 
@@ -458,9 +465,11 @@ impl GameSession for OpenTurnGame {
                 // latest: as it is now), so reports owed together each show their own
                 // moment.
                 let board = self.report_text_at(owed.seq).unwrap_or_else(|| self.report_text());
+                let step = self.entry_label(owed.seq).unwrap_or_default();
                 OwedMail {
                     seq: owed.seq,
-                    step: self.entry_label(owed.seq).unwrap_or_default(),
+                    title: format!("report #{} ({step})", owed.seq),
+                    step,
                     text: format!("{what}\n{board}"),
                     next_deadline: None,
                     only_to: owed.only_to,
