@@ -297,12 +297,10 @@ impl GameSession for OpenTurnGame {
             if let Some(report) = self.entry_report(*seq) {
                 out.push_str(&format!("#{seq} {}: {}", at.format("%Y-%m-%d %H:%M UTC"), report));
             } else if let TurnEntry::DeadlineSet { deadline } = entry {
-                out.push_str(&format!(
-                    "#{seq}: deadline set to {}\n",
-                    deadline.map_or("none".into(), |d| d.to_rfc3339())
-                ));
+                let to = deadline.map_or("none (paused)".into(), |d| d.format("%Y-%m-%d %H:%M UTC").to_string());
+                out.push_str(&format!("#{seq} {}: deadline set to {to}\n", at.format("%Y-%m-%d %H:%M UTC")));
             } else if matches!(entry, TurnEntry::Wait { .. }) {
-                out.push_str(&format!("#{seq}: {}\n", describe(self, index)));
+                out.push_str(&format!("#{seq} {}: {}\n", at.format("%Y-%m-%d %H:%M UTC"), describe(self, index)));
             }
         }
         Ok(out)
