@@ -5,6 +5,9 @@
 //! break, and no-break spaces between words. [`strip_invisible`] removes the invisible
 //! ones and turns the no-break spaces into plain spaces; it is applied wherever text is
 //! read from outside (mail bodies, order files, turn files), before anything parses it.
+//!
+//! Text the judge writes says "1 roll" and "3 rolls", never "roll(s)": [`count`] and
+//! [`plural`] pick the word for a number.
 
 use std::borrow::Cow;
 
@@ -61,6 +64,20 @@ pub fn header_safe(text: &str, max: usize) -> String {
     out.chars().take(max).collect::<String>().trim_end().to_string()
 }
 
+/// `one` when `n` is 1, else `many`: the word that goes with a count ("was"/"were").
+pub fn plural<'a, N: PartialEq + From<u8>>(n: N, one: &'a str, many: &'a str) -> &'a str {
+    if n == N::from(1) {
+        one
+    } else {
+        many
+    }
+}
+
+/// A count and its noun, in the singular for 1: `1 roll`, `0 rolls`, `3 rolls`.
+pub fn count<N: Copy + std::fmt::Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) -> String {
+    format!("{n} {}", plural(n, one, many))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,5 +89,16 @@ mod tests {
         assert_eq!(strip_invisible("\u{2066}F bre\u{2069} H"), "F bre H");
         assert!(matches!(strip_invisible("A par - bur"), Cow::Borrowed(_)));
         assert_eq!(strip_invisible("Très bien, 東京"), "Très bien, 東京");
+    }
+
+    #[test]
+    fn a_count_takes_the_singular_only_for_one() {
+        assert_eq!(count(0usize, "roll", "rolls"), "0 rolls");
+        assert_eq!(count(1usize, "roll", "rolls"), "1 roll");
+        assert_eq!(count(3u64, "roll", "rolls"), "3 rolls");
+        assert_eq!(count(1u8, "address", "addresses"), "1 address");
+        assert_eq!(count(24u32, "hour", "hours"), "24 hours");
+        assert_eq!(plural(1i64, "was", "were"), "was");
+        assert_eq!(plural(2usize, "was", "were"), "were");
     }
 }
