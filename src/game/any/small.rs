@@ -13,6 +13,7 @@ use crate::game::turn_session::{OpenTurnGame, Seat, TurnEntry, TurnPlayer, Verif
 use crate::phase::PhaseKind;
 use crate::report::deadline_text;
 use crate::store::TaskLock;
+use crate::text::count;
 use crate::turn::{TurnGame, MASTER};
 
 /// One line of history for a small game's journal entry.
@@ -20,16 +21,22 @@ pub fn describe_turn_entry(entry: &TurnEntry) -> String {
     match entry {
         TurnEntry::Created { game, players, .. } => format!("created: {game} for {}", players.join(", ")),
         TurnEntry::Submitted { player, at, step, .. } => {
-            format!("turn from {player} (received {}); {} roll(s)", at.format("%Y-%m-%d %H:%M:%S"), step.rolls.len())
+            format!(
+                "turn from {player} (received {}); {}",
+                at.format("%Y-%m-%d %H:%M:%S"),
+                count(step.rolls.len(), "roll", "rolls")
+            )
         }
-        TurnEntry::Forced { step } => format!("deadline defaults applied; {} roll(s)", step.rolls.len()),
+        TurnEntry::Forced { step } => {
+            format!("deadline defaults applied; {}", count(step.rolls.len(), "roll", "rolls"))
+        }
         TurnEntry::RolledBack { to_round, .. } => format!("rolled back to the start of round {to_round}"),
         TurnEntry::DeadlineSet { deadline } => format!("deadline set: {}", deadline_text(*deadline)),
         TurnEntry::Revealed { seed } => format!("seed revealed: {seed}"),
         TurnEntry::Wait { player, wait: true } => format!("{player} waits for the deadline"),
         TurnEntry::Wait { player, wait: false } => format!("{player} no longer waits"),
         TurnEntry::Released { step } => {
-            format!("every input in and nobody waiting: went on early; {} roll(s)", step.rolls.len())
+            format!("every input in and nobody waiting: went on early; {}", count(step.rolls.len(), "roll", "rolls"))
         }
     }
 }
@@ -195,13 +202,14 @@ impl GameSession for OpenTurnGame {
 
     fn verify(&self) -> Result<Answer, GameError> {
         let (text, ok) = match OpenTurnGame::verify(self) {
-            Ok(n) => (format!("verified {n} rolls\n"), true),
+            Ok(n) => (format!("verified {}\n", count(n, "roll", "rolls")), true),
             Err(VerifyFailure::Dice(crate::dice::VerifyError::Rolls(mismatches))) => {
                 let mut text: String = mismatches.iter().map(|m| format!("mismatch: {m}\n")).collect();
                 text.push_str(&format!(
-                    "{} of {} rolls do not match the seed\n",
+                    "{} of {} {} not match the seed\n",
                     mismatches.len(),
-                    self.journaled_rolls().len()
+                    count(self.journaled_rolls().len(), "roll", "rolls"),
+                    crate::text::plural(mismatches.len(), "does", "do")
                 ));
                 (text, false)
             }
@@ -414,7 +422,11 @@ impl GameSession for OpenTurnGame {
         let own = self.game.deadline().is_some();
         let events = self.force(true, now)?;
         let what = if own { "The game's window closed" } else { "The deadline defaults were applied" };
-        Ok(format!("{what} ({} event(s)); the report goes to everyone. Now: {}.", events.len(), self.game.step_label()))
+        Ok(format!(
+            "{what} ({}); the report goes to everyone. Now: {}.",
+            count(events.len(), "event", "events"),
+            self.game.step_label()
+        ))
     }
 
     fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
@@ -422,9 +434,9 @@ impl GameSession for OpenTurnGame {
         if !self.game.held() {
             return Ok(None);
         }
-        Ok(self
-            .release(now)?
-            .map(|events| format!("every input in and nobody waiting: went on early ({} event(s))", events.len())))
+        Ok(self.release(now)?.map(|events| {
+            format!("every input in and nobody waiting: went on early ({})", count(events.len(), "event", "events"))
+        }))
     }
 
     fn clock(&self) -> Option<Clock> {
