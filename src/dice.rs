@@ -20,6 +20,7 @@
 //! This module does no IO (the seed is drawn by [`Seed::generate`] from the OS, and kept
 //! on disk by the game layer).
 
+use crate::text::{count, plural};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -203,7 +204,7 @@ impl std::fmt::Display for Mismatch {
 pub enum VerifyError {
     #[error("the seed does not match the commitment: sha256(seed) is {actual}, the game published {published}")]
     Commitment { published: String, actual: String },
-    #[error("{} roll(s) do not match the seed", .0.len())]
+    #[error("{} {} not match the seed", count(.0.len(), "roll", "rolls"), plural(.0.len(), "does", "do"))]
     Rolls(Vec<Mismatch>),
 }
 

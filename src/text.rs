@@ -5,6 +5,9 @@
 //! break, and no-break spaces between words. [`strip_invisible`] removes the invisible
 //! ones and turns the no-break spaces into plain spaces; it is applied wherever text is
 //! read from outside (mail bodies, order files, turn files), before anything parses it.
+//!
+//! Text the judge writes says "1 roll" and "3 rolls", never "roll(s)": [`count`] and
+//! [`plural`] pick the word for a number.
 
 use std::borrow::Cow;
 
@@ -70,6 +73,20 @@ pub fn sentence(text: &str) -> String {
     }
 }
 
+/// `one` when `n` is 1, else `many`: the word that goes with a count ("was"/"were").
+pub fn plural<'a, N: PartialEq + From<u8>>(n: N, one: &'a str, many: &'a str) -> &'a str {
+    if n == N::from(1) {
+        one
+    } else {
+        many
+    }
+}
+
+/// A count and its noun, in the singular for 1: `1 roll`, `0 rolls`, `3 rolls`.
+pub fn count<N: Copy + std::fmt::Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) -> String {
+    format!("{n} {}", plural(n, one, many))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,5 +105,16 @@ mod tests {
         assert_eq!(sentence("the window closed"), "The window closed");
         assert_eq!(sentence("élan"), "Élan");
         assert_eq!(sentence(""), "");
+    }
+
+    #[test]
+    fn a_count_takes_the_singular_only_for_one() {
+        assert_eq!(count(0usize, "roll", "rolls"), "0 rolls");
+        assert_eq!(count(1usize, "roll", "rolls"), "1 roll");
+        assert_eq!(count(3u64, "roll", "rolls"), "3 rolls");
+        assert_eq!(count(1u8, "address", "addresses"), "1 address");
+        assert_eq!(count(24u32, "hour", "hours"), "24 hours");
+        assert_eq!(plural(1i64, "was", "were"), "was");
+        assert_eq!(plural(2usize, "was", "were"), "were");
     }
 }

@@ -29,6 +29,7 @@ use crate::mail::reply::{MailKind, OutgoingMail};
 use crate::mail::send::{Mailer, SendError};
 use crate::mail::{ingest, poll_maildir, IngestOutcome};
 use crate::store::SpoolId;
+use crate::text::count;
 
 #[derive(clap::Args, Debug)]
 pub struct MailArgs {
@@ -98,8 +99,9 @@ fn owe(home: &JudgeHome, owed: &Owed, mails: &[OutgoingMail], batches: &mut Vec<
     match owed.owe(now, mails) {
         Ok(id) => batches.extend(id),
         Err(e) => {
-            eprintln!("shadowjudge: {} mail(s) could not be kept to send later: {e}", mails.len());
-            home.log(now, &format!("{} mail(s) could not be kept to send later: {e}", mails.len()));
+            let what = count(mails.len(), "mail", "mails");
+            eprintln!("shadowjudge: {what} could not be kept to send later: {e}");
+            home.log(now, &format!("{what} could not be kept to send later: {e}"));
             let mut mailer = Mailer::new(&home.config.mail, now);
             for m in mails {
                 let _ = send_one(&mut mailer, m);
@@ -246,7 +248,7 @@ fn poll(root: &Path, maildir: &Path) -> Result<ExitCode, CliError> {
         println!("{line}");
     }
     let retry = polled.iter().filter(|p| p.outcome.must_retry()).count();
-    println!("{} message(s) read, {retry} left in new/ for the next poll.", polled.len());
+    println!("{} read, {retry} left in new/ for the next poll.", count(polled.len(), "message", "messages"));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -261,7 +263,9 @@ fn tick(root: &Path) -> Result<ExitCode, CliError> {
     let days = home.config.mail.keep_spool_days;
     match home.intake().map_err(|e| e.to_string()).and_then(|i| i.prune(now - chrono::Duration::days(days.into()))) {
         Ok(0) => {}
-        Ok(n) => println!("spool: {n} message(s) older than {days} days removed"),
+        Ok(n) => {
+            println!("spool: {} older than {} removed", count(n, "message", "messages"), count(days, "day", "days"))
+        }
         Err(e) => {
             eprintln!("shadowjudge mail tick: the spool could not be pruned: {e}");
             home.log(now, &format!("mail tick: the spool could not be pruned: {e}"));
@@ -280,7 +284,10 @@ fn tick(root: &Path) -> Result<ExitCode, CliError> {
     }
     if problems > 0 {
         // Cron mails a failing job's output to its owner: the judge's keeper hears of it.
-        eprintln!("shadowjudge mail tick: {problems} game(s) could not be read; see above and judge.log");
+        eprintln!(
+            "shadowjudge mail tick: {} could not be read; see above and judge.log",
+            count(problems, "game", "games")
+        );
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

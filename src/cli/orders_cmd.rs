@@ -19,6 +19,7 @@ use crate::map::{Map, PowerId};
 use crate::order::grammar::{parse_orders, Diagnostic, ParsedFile, ParsedOrder};
 use crate::order::power_label;
 use crate::phase::PhaseKind;
+use crate::text::count;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum OrdersCommand {
@@ -208,13 +209,12 @@ fn check(config: CheckConfig) -> Result<ExitCode, CliError> {
 
 /// `40 orders understood, 10 lines not understood.` (and how many are illegal here).
 fn check_summary(orders: usize, broken: usize, illegal: usize) -> String {
-    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    let mut s = format!("{} understood", plural(orders, "order", "orders"));
+    let mut s = format!("{} understood", count(orders, "order", "orders"));
     if illegal > 0 {
         s.push_str(&format!(" ({illegal} not possible in this position)"));
     }
     if broken > 0 {
-        s.push_str(&format!(", {} not understood", plural(broken, "line", "lines")));
+        s.push_str(&format!(", {} not understood", count(broken, "line", "lines")));
     }
     s.push('.');
     s

@@ -25,6 +25,7 @@ use crate::order::grammar::{parse_orders, ParsedOrder};
 use crate::order::{Board, Order, Place, UnitRef};
 use crate::phase::{Phase, PhaseKind, Season};
 use crate::report::{BoardReport, DislodgedLine, LedgerLine, OrderLine, PhaseReport, Standing};
+use crate::text::count;
 use crate::variant::shadow::{self, WinterOrder, WinterOutcome};
 
 /// A game: its settings, its map and its current state.
@@ -1076,13 +1077,17 @@ impl Game {
                     }
                     if !w.civil_disorder.is_empty() {
                         report.defaults.push(format!(
-                            "{}: {} unit(s) removed by civil disorder",
+                            "{}: {} removed by civil disorder",
                             self.power_name(p),
-                            w.civil_disorder.len()
+                            count(w.civil_disorder.len(), "unit", "units")
                         ));
                     }
                     if w.builds_waived > 0 {
-                        report.defaults.push(format!("{}: {} build(s) waived", self.power_name(p), w.builds_waived));
+                        report.defaults.push(format!(
+                            "{}: {} waived",
+                            self.power_name(p),
+                            count(w.builds_waived, "build", "builds")
+                        ));
                     }
                     results.push(w);
                 }

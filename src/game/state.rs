@@ -7,6 +7,7 @@ use crate::judge::{Dislodgement, Ownership, Unit};
 use crate::map::{Map, PowerId, RegionId};
 use crate::order::{Board, Order, Place};
 use crate::phase::Phase;
+use crate::text::count;
 
 /// A dislodged unit waiting for its retreat order, with the places it may go.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -142,7 +143,10 @@ impl GameState {
             return Err(format!("phase: year {} is not between 1 and {}", self.phase.year, Phase::MAX_YEAR));
         }
         if self.boards.len() != boards {
-            return Err(format!("boards: {} board(s), but this game is played on {boards}", self.boards.len()));
+            return Err(format!(
+                "boards: {}, but this game is played on {boards}",
+                count(self.boards.len(), "board", "boards")
+            ));
         }
         for (b, board) in self.boards.iter().enumerate() {
             let mut occupied = vec![false; provinces];

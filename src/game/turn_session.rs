@@ -31,6 +31,7 @@ use crate::game::settings::Master;
 use crate::games::{self, Options};
 use crate::phase::PhaseKind;
 use crate::store::{GameDir, GameLock, StoreError};
+use crate::text::count;
 use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame, MASTER};
 
 /// The side file holding the dice's secret seed.
@@ -538,7 +539,11 @@ fn check_step(seq: u64, dice: &mut Dice, game: &dyn TurnGame, step: &Step) -> Re
                 "roll {} ({}): the journal says {}, the seed gives {}",
                 recorded.k, recorded.purpose, recorded.result, made.result
             ),
-            None => format!("the journal records {} roll(s), the replay makes {}", step.rolls.len(), rolls.len()),
+            None => format!(
+                "the journal records {}, the replay makes {}",
+                count(step.rolls.len(), "roll", "rolls"),
+                rolls.len()
+            ),
         }));
     }
     if game.save() != step.state {
@@ -1118,7 +1123,11 @@ impl OpenTurnGame {
                 });
             }
         }
-        out.push_str(&format!("Dice: commitment {} ({} roll(s) so far)", self.meta.commitment, m.rolls));
+        out.push_str(&format!(
+            "Dice: commitment {} ({} so far)",
+            self.meta.commitment,
+            count(m.rolls, "roll", "rolls")
+        ));
         match m.revealed {
             Some(seed) => out.push_str(&format!("; seed revealed: {seed}\n")),
             None => out.push('\n'),

@@ -33,6 +33,7 @@ use crate::mail::owed::Owed;
 use crate::mail::password::{generate_password, hash_password};
 use crate::mail::reply::{format_deadline, header_safe, Attachment, MailKind, OutgoingMail};
 use crate::mail::send::{results_mails, PhaseResults, SendError};
+use crate::text::{count, plural};
 
 /// The games of one judge directory, as mail sees them.
 #[derive(Debug)]
@@ -356,7 +357,7 @@ impl JudgeHost {
             let mut line = if all == 0 {
                 format!("{name}: {title}: no one to mail them to")
             } else {
-                format!("{name}: {title} mailed to {} of {all} address(es)", outcome.sent.len())
+                format!("{name}: {title} mailed to {} of {}", outcome.sent.len(), count(all, "address", "addresses"))
             };
             if !outcome.retry.is_empty() {
                 line.push_str(&format!("; to mail again at the next tick: {}", outcome.retry.join(", ")));
@@ -567,8 +568,9 @@ pub fn tick_judge(home: &JudgeHome, now: DateTime<Utc>, send: &mut Sender<'_>) -
             let (left, taken): (Vec<_>, Vec<_>) = outcomes.into_iter().partition(|o| o.must_retry());
             if !taken.is_empty() {
                 done.push(format!(
-                    "{} message(s) an interrupted run had not finished were carried out again and answered.",
-                    taken.len()
+                    "{} an interrupted run had not finished {} carried out again and answered.",
+                    count(taken.len(), "message", "messages"),
+                    plural(taken.len(), "was", "were")
                 ));
             }
             for o in left {
@@ -632,8 +634,8 @@ pub fn deliver(
         Ok(d) => {
             if d.sent + d.waiting + d.refused.len() > 0 {
                 done.push(format!(
-                    "{} mail(s) sent, {} to try again later, {} refused for good.",
-                    d.sent,
+                    "{} sent, {} to try again later, {} refused for good.",
+                    count(d.sent, "mail", "mails"),
                     d.waiting,
                     d.refused.len()
                 ));
@@ -649,9 +651,9 @@ pub fn deliver(
                 let ids: Vec<_> = id.into_iter().collect();
                 match owed.send(Some(&ids), now, send) {
                     Ok(d) => done.push(format!(
-                        "{} of {} notice(s) of refused mail sent to game masters.",
+                        "{} of {} of refused mail sent to game masters.",
                         d.sent,
-                        notices.len()
+                        count(notices.len(), "notice", "notices")
                     )),
                     Err(e) => done.push(format!("notices of refused mail not sent: {e}")),
                 }
@@ -808,7 +810,11 @@ impl GameHost for JudgeHost {
                     g.set_deadline(Some(at), now)?;
                     Ok(at)
                 })?;
-                Ok(format!("Deadline extended by {hours} hour(s) to {}.", format_deadline(at, who.timezone)))
+                Ok(format!(
+                    "Deadline extended by {} to {}.",
+                    count(*hours, "hour", "hours"),
+                    format_deadline(at, who.timezone)
+                ))
             }
             MasterCommand::Pause => {
                 self.change(game, |g| g.set_deadline(None, now))?;

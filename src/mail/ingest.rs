@@ -41,6 +41,7 @@ use crate::mail::reply::{
     format_deadline, format_duration, header_safe, reply_references, reply_subject, MailKind, OutgoingMail,
 };
 use crate::mail::settings::MailSettings;
+use crate::text::{count, plural};
 
 /// The SIGNON blocks read per message; the rest are answered with one line and not read.
 /// Each costs a password check, so this bounds the guessing one message can do.
@@ -382,8 +383,11 @@ fn answer(
         body.push('\n');
     }
     if inbound.attachments > 0 {
-        let _ =
-            writeln!(body, "{} attachment(s) ignored: write your orders in the message itself.\n", inbound.attachments);
+        let _ = writeln!(
+            body,
+            "{} ignored: write your orders in the message itself.\n",
+            count(inbound.attachments, "attachment", "attachments")
+        );
     }
 
     let mut budget = Budget { press: MAX_PRESS, listings: MAX_LISTINGS };
@@ -415,12 +419,15 @@ fn answer(
     }
 
     if let Some(first) = script.blocks.get(MAX_SIGNONS) {
+        let unread = script.blocks.len() - MAX_SIGNONS;
         let _ = writeln!(
             body,
-            "The {} SIGNON block(s) from line {} on were not read: the judge reads at most {MAX_SIGNONS} \
-             per message. Nothing in them was done; send them in another message.\n",
-            script.blocks.len() - MAX_SIGNONS,
-            first.line
+            "The {} from line {} on {} not read: the judge reads at most {MAX_SIGNONS} \
+             per message. Nothing in {them} was done; send {them} in another message.\n",
+            count(unread, "SIGNON block", "SIGNON blocks"),
+            first.line,
+            plural(unread, "was", "were"),
+            them = plural(unread, "it", "them"),
         );
     }
     if script.blocks.is_empty() {
@@ -467,22 +474,14 @@ fn unread_notes(inbound: &Inbound, closing: usize, body: &mut String) {
         notes.push(format!("the earlier message quoted from line {line} on"));
     }
     if inbound.quoted > 0 {
-        notes.push(format!("{} quoted line{} (starting with >)", inbound.quoted, plural(inbound.quoted)));
+        notes.push(format!("{} (starting with >)", count(inbound.quoted, "quoted line", "quoted lines")));
     }
     let after = inbound.signature + closing;
     if after > 0 {
-        notes.push(format!("{after} line{} after your orders (a signature or closing)", plural(after)));
+        notes.push(format!("{} after your orders (a signature or closing)", count(after, "line", "lines")));
     }
     if !notes.is_empty() {
         let _ = writeln!(body, "Not read: {}.", notes.join("; "));
-    }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
     }
 }
 
@@ -879,9 +878,9 @@ fn apply(
                         changed = true;
                         let _ = writeln!(
                             out,
-                            "Press sent ({}) to {} reader(s).",
+                            "Press sent ({}) to {}.",
                             delivery.to_label,
-                            delivery.addresses.len()
+                            crate::text::count(delivery.addresses.len(), "reader", "readers")
                         );
                         for address in &delivery.addresses {
                             mails.push(OutgoingMail {

@@ -4,6 +4,7 @@
 //! Nothing here sends: [`crate::mail::send`] turns an [`OutgoingMail`] into a real message.
 
 pub use crate::report::format_deadline;
+use crate::text::count;
 
 /// What kind of automatic mail this is (RFC 3834 `Auto-Submitted`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -117,15 +118,14 @@ pub fn format_duration(d: chrono::Duration) -> String {
     let minutes = d.num_minutes().max(0);
     let (days, hours, mins) = (minutes / 1440, (minutes / 60) % 24, minutes % 60);
     let mut parts = Vec::new();
-    let plural = |n: i64, unit: &str| format!("{n} {unit}{}", if n == 1 { "" } else { "s" });
     if days > 0 {
-        parts.push(plural(days, "day"));
+        parts.push(count(days, "day", "days"));
     }
     if hours > 0 {
-        parts.push(plural(hours, "hour"));
+        parts.push(count(hours, "hour", "hours"));
     }
     if mins > 0 && days == 0 {
-        parts.push(plural(mins, "minute"));
+        parts.push(count(mins, "minute", "minutes"));
     }
     if parts.is_empty() {
         "less than a minute".into()

@@ -84,7 +84,7 @@ fn hand_edited_state_files_are_errors_naming_file_and_key() {
     let cases: &[(&str, Edit, &str)] = &[
         ("region", |s| s["state"]["boards"][0]["units"][0]["region"] = 65000.into(), "boards[0].units[0].region"),
         ("power", |s| s["state"]["boards"][0]["units"][2]["power"] = 200.into(), "boards[0].units[2].power"),
-        ("no boards", |s| s["state"]["boards"] = Value::Array(Vec::new()), "boards: 0 board(s)"),
+        ("no boards", |s| s["state"]["boards"] = Value::Array(Vec::new()), "boards: 0 boards"),
         (
             "short ownership",
             |s| {

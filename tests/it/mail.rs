@@ -297,7 +297,7 @@ fn hostile_corpus() {
         ("wrong_password", Expect::Unplaced, &["wrong password for France in mygame", "Nothing was done"], &[]),
         ("other_power_password", Expect::Unplaced, &["wrong password for France"], &[]),
         ("header_injection_subject", Expect::Applied, &["line   2: A par - bur"], &["submit France: A par - bur"]),
-        ("binary_attachment", Expect::Applied, &["1 attachment(s) ignored"], &["submit France: A par - bur"]),
+        ("binary_attachment", Expect::Applied, &["1 attachment ignored"], &["submit France: A par - bur"]),
         (
             "latin1_press",
             Expect::Applied,
@@ -895,7 +895,7 @@ fn a_thousand_signon_blocks_are_answered_quickly_and_nothing_after_the_cap_is_ap
     let r = reply(&outcome);
     assert!(
         r.body.contains(&format!(
-            "The {} SIGNON block(s) from line {} on were not read",
+            "The {} SIGNON blocks from line {} on were not read",
             1000 - MAX_SIGNONS,
             2 * MAX_SIGNONS + 1
         )),

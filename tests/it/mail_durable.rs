@@ -451,7 +451,7 @@ fn issue_17_the_tick_carries_out_a_message_whose_taker_died() {
         drop(claim);
     }
     let out = j.ok(&["mail", "tick"]);
-    assert!(out.contains("1 message(s) an interrupted run had not finished"), "{out}");
+    assert!(out.contains("1 message an interrupted run had not finished was carried out again"), "{out}");
     assert_eq!(submitted_texts(&j.game()).len(), 1);
     let answers = written_answers(&j.root);
     assert!(answers.iter().any(|(id, body)| id == "orphan@example.org" && body.contains("Orders for France")));

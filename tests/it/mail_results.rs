@@ -168,7 +168,7 @@ fn results_after_a_masters_process_are_sent_once_and_never_again() {
     let mails = j.new_mails();
     assert_eq!(count(&mails, SPRING), once_each(), "{mails:?}");
     let reply = mails.iter().find(|m| m.subject.starts_with("Re:")).unwrap();
-    assert!(reply.body.contains("Spring 1901 movement processed; the results go to 5 address(es)."), "{}", reply.body);
+    assert!(reply.body.contains("Spring 1901 movement processed; the results go to 5 addresses."), "{}", reply.body);
     let seq = j.adjudications()[0].0;
     let mailed = j.mailed().expect("mailed.json written");
     let record = &mailed.results[&seq];
@@ -192,8 +192,8 @@ fn results_after_a_masters_process_are_sent_once_and_never_again() {
 fn results_of_a_tick_are_sent_once_and_a_second_tick_sends_nothing() {
     let mut j = Judge::new();
     let out = j.tick(AT_DEADLINE);
-    assert!(out.contains("game1: Spring 1901 movement processed; the results go to 5 address(es)."), "{out}");
-    assert!(out.contains("game1: results of Spring 1901 movement mailed to 5 of 5 address(es)"), "{out}");
+    assert!(out.contains("game1: Spring 1901 movement processed; the results go to 5 addresses."), "{out}");
+    assert!(out.contains("game1: results of Spring 1901 movement mailed to 5 of 5 addresses"), "{out}");
     let mails = j.new_mails();
     assert_eq!(count(&mails, SPRING), once_each());
     assert_eq!(mails.len(), 5, "{mails:?}");
@@ -245,7 +245,7 @@ fn results_of_a_tick_that_died_before_sending_go_out_at_the_next_tick() {
     assert!(j.new_mails().is_empty(), "nothing was sent before the crash");
 
     let out = j.tick("2025-03-03T12:20:00Z");
-    assert!(out.contains("game1: results of Spring 1901 movement mailed to 5 of 5 address(es)"), "{out}");
+    assert!(out.contains("game1: results of Spring 1901 movement mailed to 5 of 5 addresses"), "{out}");
     let mails = j.new_mails();
     assert_eq!(count(&mails, SPRING), once_each(), "{mails:?}");
     for m in &mails {
@@ -471,7 +471,7 @@ fn a_failed_address_is_mailed_again_at_the_next_tick_and_only_it() {
     let line = done.iter().find(|l| l.contains("results of")).unwrap();
     assert_eq!(
         line,
-        "game1: results of Spring 1901 movement mailed to 3 of 5 address(es); to mail again at the next tick: \
+        "game1: results of Spring 1901 movement mailed to 3 of 5 addresses; to mail again at the next tick: \
          bob@example.org; not addresses, given up: cy@example.org"
     );
     let first = count(&j.new_mails(), SPRING);
@@ -492,10 +492,7 @@ fn a_failed_address_is_mailed_again_at_the_next_tick_and_only_it() {
     let later = at("2025-03-03T12:35:00Z");
     let mut mailer = Mailer::new(&home.config.mail, later);
     let done = tick_judge(&home, later, &mut |m| mailer.send(m)).unwrap();
-    assert!(
-        done.iter().any(|l| l == "game1: results of Spring 1901 movement mailed to 1 of 1 address(es)"),
-        "{done:?}"
-    );
+    assert!(done.iter().any(|l| l == "game1: results of Spring 1901 movement mailed to 1 of 1 address"), "{done:?}");
     assert_eq!(count(&j.new_mails(), SPRING), BTreeMap::from([("bob@example.org".to_string(), 1)]));
     let record = &j.mailed().unwrap().results[&seq];
     assert!(record.retry.is_empty());

@@ -164,7 +164,7 @@ fn shadow_game_germany_civil_disorder_over_both_boards() {
             (Some('A'), "remove F ska", "default"),
         ]
     );
-    assert!(winter.defaults.contains(&"Germany: 2 unit(s) removed by civil disorder".to_string()));
+    assert!(winter.defaults.contains(&"Germany: 2 units removed by civil disorder".to_string()));
     assert_eq!(standing_units(winter, "Germany"), [3, 1]);
 }
 

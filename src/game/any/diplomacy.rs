@@ -16,6 +16,7 @@ use crate::map::{normalize_name, Map, PowerId};
 use crate::phase::PhaseKind;
 use crate::report::deadline_text;
 use crate::store::TaskLock;
+use crate::text::count;
 use crate::turn::TurnGame;
 
 impl GameSession for OpenGame {
@@ -369,7 +370,7 @@ impl GameSession for OpenGame {
         let expected = expected.map(parse_phase).transpose()?;
         let report = self.adjudicate_to_mail(expected, true, now)?;
         let readers = recipients(&self.game).len();
-        Ok(format!("{} processed; the results go to {readers} address(es).", report.phase))
+        Ok(format!("{} processed; the results go to {}.", report.phase, count(readers, "address", "addresses")))
     }
 
     fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
@@ -379,7 +380,11 @@ impl GameSession for OpenGame {
         }
         let Some(report) = self.adjudicate_early(state.phase, now)? else { return Ok(None) };
         let readers = recipients(&self.game).len();
-        Ok(Some(format!("{} processed early (every order in); the results go to {readers} address(es).", report.phase)))
+        Ok(Some(format!(
+            "{} processed early (every order in); the results go to {}.",
+            report.phase,
+            count(readers, "address", "addresses")
+        )))
     }
 
     fn clock(&self) -> Option<Clock> {

@@ -13,6 +13,7 @@ use crate::game::turn_session::{OpenTurnGame, Seat, TurnEntry, TurnPlayer, Verif
 use crate::phase::PhaseKind;
 use crate::report::deadline_text;
 use crate::store::TaskLock;
+use crate::text::count;
 use crate::turn::{TurnGame, MASTER};
 
 /// One line of history for the journal entry at index `at`.
@@ -21,10 +22,14 @@ fn describe(g: &OpenTurnGame, at: usize) -> String {
     match entry {
         TurnEntry::Created { game, players, .. } => format!("created: {game} for {}", players.join(", ")),
         TurnEntry::Submitted { player, at, step, .. } => {
-            format!("turn from {player} (received {}); {} roll(s)", at.format("%Y-%m-%d %H:%M:%S"), step.rolls.len())
+            format!(
+                "turn from {player} (received {}); {}",
+                at.format("%Y-%m-%d %H:%M:%S"),
+                count(step.rolls.len(), "roll", "rolls")
+            )
         }
         TurnEntry::Forced { step, .. } => {
-            format!("{}; {} roll(s)", g.forced_words(at).unwrap_or_default(), step.rolls.len())
+            format!("{}; {}", g.forced_words(at).unwrap_or_default(), count(step.rolls.len(), "roll", "rolls"))
         }
         TurnEntry::RolledBack { to_round, .. } => format!("rolled back to the start of round {to_round}"),
         TurnEntry::DeadlineSet { deadline } => format!("deadline set: {}", deadline_text(*deadline)),
@@ -32,7 +37,7 @@ fn describe(g: &OpenTurnGame, at: usize) -> String {
         TurnEntry::Wait { player, wait: true } => format!("{player} waits for the deadline"),
         TurnEntry::Wait { player, wait: false } => format!("{player} no longer waits"),
         TurnEntry::Released { step } => {
-            format!("every input in and nobody waiting: went on early; {} roll(s)", step.rolls.len())
+            format!("every input in and nobody waiting: went on early; {}", count(step.rolls.len(), "roll", "rolls"))
         }
     }
 }
@@ -200,13 +205,14 @@ impl GameSession for OpenTurnGame {
 
     fn verify(&self) -> Result<Answer, GameError> {
         let (text, ok) = match OpenTurnGame::verify(self) {
-            Ok(n) => (format!("verified {n} rolls\n"), true),
+            Ok(n) => (format!("verified {}\n", count(n, "roll", "rolls")), true),
             Err(VerifyFailure::Dice(crate::dice::VerifyError::Rolls(mismatches))) => {
                 let mut text: String = mismatches.iter().map(|m| format!("mismatch: {m}\n")).collect();
                 text.push_str(&format!(
-                    "{} of {} rolls do not match the seed\n",
+                    "{} of {} {} not match the seed\n",
                     mismatches.len(),
-                    self.journaled_rolls().len()
+                    count(self.journaled_rolls().len(), "roll", "rolls"),
+                    crate::text::plural(mismatches.len(), "does", "do")
                 ));
                 (text, false)
             }
@@ -416,8 +422,8 @@ impl GameSession for OpenTurnGame {
             (false, false) => "deadline passed, defaults applied",
         };
         Ok(format!(
-            "{before} processed ({why}); the report goes to {} address(es). Now: {}.",
-            self.recipients().len(),
+            "{before} processed ({why}); the report goes to {}. Now: {}.",
+            count(self.recipients().len(), "address", "addresses"),
             self.game.step_label()
         ))
     }
@@ -427,9 +433,9 @@ impl GameSession for OpenTurnGame {
         if !self.game.held() {
             return Ok(None);
         }
-        Ok(self
-            .release(now)?
-            .map(|events| format!("every input in and nobody waiting: went on early ({} event(s))", events.len())))
+        Ok(self.release(now)?.map(|events| {
+            format!("every input in and nobody waiting: went on early ({})", count(events.len(), "event", "events"))
+        }))
     }
 
     fn clock(&self) -> Option<Clock> {

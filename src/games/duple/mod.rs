@@ -27,6 +27,7 @@ pub use draw::DrawPile;
 pub use lines::{parse_line, Line};
 
 use crate::games::Options;
+use crate::text::count;
 use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
 
 /// The kind, as written in game.toml.
@@ -1323,12 +1324,12 @@ impl TurnGame for Duple {
                 })
                 .collect();
             out.push_str(&format!(
-                "  {:<width$}  {}   won {} Letter Card(s), {} All Play = {} point(s)\n",
+                "  {:<width$}  {}   won {}, {} All Play = {}\n",
                 self.name(p),
                 piles.join("   "),
-                s.won[p].len(),
+                count(s.won[p].len(), "Letter Card", "Letter Cards"),
                 s.won_all_play[p].len(),
-                self.score(p)
+                count(self.score(p), "point", "points")
             ));
         }
         out.push_str(&format!(
@@ -1403,11 +1404,11 @@ impl TurnGame for Duple {
                     if let Some(ch) = &a.challenge {
                         let acc = ch.votes.iter().filter(|v| v.1).count();
                         line.push_str(&format!(
-                            "; challenged by {} ({} accept, {} reject of {} voter(s))",
+                            "; challenged by {} ({} accept, {} reject of {})",
                             self.name(ch.by),
                             acc,
                             ch.votes.len() - acc,
-                            ch.voters.len()
+                            count(ch.voters.len(), "voter", "voters")
                         ));
                     }
                 }

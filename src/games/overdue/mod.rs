@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dice::Dice;
 use crate::games::Options;
+use crate::text::count;
 use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
 pub use lines::{Line, Squeeze, Turn, MAX_REROLLS};
 
@@ -513,8 +514,9 @@ impl TurnGame for Overdue {
                     LineAnswer::accepted(
                         line,
                         format!(
-                            "{s}: if the deadline finds you uncashed you roll for {}, buying at most {} re-roll(s)",
-                            s.number, s.rerolls
+                            "{s}: if the deadline finds you uncashed you roll for {}, buying at most {}",
+                            s.number,
+                            count(s.rerolls, "re-roll", "re-rolls")
                         ),
                     )
                 }

@@ -6,6 +6,7 @@
 use serde_json::{json, Value};
 
 use super::{Overdue, Stage, Use};
+use crate::text::count;
 use crate::turn::TurnGame;
 
 fn die_text(value: u8, used: Option<Use>) -> String {
@@ -49,7 +50,7 @@ pub fn text(g: &Overdue) -> String {
     for p in &g.players {
         let dice = p.dice.iter().map(|d| die_text(d.value, d.used)).collect::<Vec<_>>().join(" ");
         let squeeze = match p.squeeze {
-            Some(s) => format!("on {}, up to {} re-roll(s)", s.number, s.rerolls),
+            Some(s) => format!("on {}, up to {}", s.number, count(s.rerolls, "re-roll", "re-rolls")),
             None => "on 6, no re-roll (default)".into(),
         };
         let mut dice_col = dice;
