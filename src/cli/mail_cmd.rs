@@ -315,14 +315,18 @@ fn password(root: &Path, game: &str, who: &str, mail: bool) -> Result<ExitCode, 
         println!("New password for {role} in {name}: {password}");
         return Err(CliError::Usage(format!("{role} has no address on file, so the password was not mailed")));
     };
-    // A small game's player sends turn lines, a Diplomacy power orders.
-    let what = if crate::game::any::plays_turn_lines(&path) && role != Role::Master {
-        "your turn lines"
-    } else {
-        "your orders"
+    // A small game's player sends turn lines, a Diplomacy power orders, the master commands.
+    let (whose, what) = match &role {
+        Role::Master => {
+            (format!("The game master's password for {name}"), "your commands (`process`, `extend HOURS`, ...)")
+        }
+        Role::Power(p) if crate::game::any::plays_turn_lines(&path) => {
+            (format!("Your password for {name} ({p})"), "your turn lines")
+        }
+        Role::Power(p) => (format!("Your password for {name} ({p})"), "your orders"),
     };
     let body = format!(
-        "Your password for {name} ({role}) was set by the game master.\n\
+        "{whose} was set on the judge.\n\
          Start every message to this judge with:\n\n  {signon}\n\n\
          Then {what}, one per line, or `status`, or `help`.\n\
          To choose your own password, add a line `password NEWPASSWORD`.\n"

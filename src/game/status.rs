@@ -56,7 +56,7 @@ pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> St
             game.state.boards.iter().map(|b| b.units.iter().filter(|u| u.power == p).count().to_string()).collect();
         let _ = writeln!(
             out,
-            "  {:<8} {:<10} centers {}{plus}, units {}{plus}",
+            "  {:<8} {:<11} centers {}{plus}, units {}{plus}",
             map.power(p).name,
             mark,
             centers.join("+"),

@@ -149,7 +149,7 @@ pub fn turn_tick_mails(
         for c in player_contacts(contacts, power) {
             let body = match action {
                 TickAction::LateNotice { deadline, grace_until, .. } => format!(
-                    "The deadline for {game} ({}) has passed and {game} is still waiting for {power}: {what}.\n\
+                    "The deadline for {game} passed at {}, and {game} is still waiting for {power}: {what}.\n\
                      Turns are still taken until {}; after that, the deadline defaults apply.\n",
                     format_deadline(*deadline, c.timezone),
                     format_deadline(*grace_until, c.timezone)
@@ -214,7 +214,7 @@ pub fn tick_mails(
             TickAction::LateNotice { power, deadline, grace_until } => {
                 for c in player(contacts, power) {
                     let body = format!(
-                        "The deadline for {game} ({}) has passed and {power} has not sent complete orders.\n\
+                        "The deadline for {game} passed at {}, and {power} has not sent complete orders.\n\
                          Orders are still taken until {}; after that, {defaults}.\n",
                         format_deadline(*deadline, c.timezone),
                         format_deadline(*grace_until, c.timezone)
@@ -225,8 +225,8 @@ pub fn tick_mails(
             TickAction::OutageSuspected { last_tick, deadline } => {
                 for c in contacts.iter().filter(|c| c.role == ContactRole::Master) {
                     let body = format!(
-                        "The judge did not run from {} until {}, and the deadline of {game} ({}) passed \
-                         meanwhile. Mail may have been lost, so the game was NOT processed.\n\
+                        "The judge did not run from {} until {}, and meanwhile the deadline of {game} passed, \
+                         at {}. Mail may have been lost, so the game was NOT processed.\n\
                          Sign on as master and send `extend HOURS`, `resume` or `process`.\n",
                         format_deadline(*last_tick, c.timezone),
                         format_deadline(now, c.timezone),

@@ -699,9 +699,11 @@ fn place(
     };
     let who = &record.identity;
     let Some(hash) = record.password_hash.as_deref() else {
+        // The master's own password is set by whoever keeps the judge (`mail password`).
+        let from = if who.role == Role::Master { "whoever runs the judge" } else { "the game master" };
         let _ = writeln!(
             out,
-            "{shown} (line {}): no password is set for {} in {} yet; the game master sends it. Nothing was done.",
+            "{shown} (line {}): no password is set for {} in {} yet; {from} sends it. Nothing was done.",
             block.line, who.role, who.game
         );
         return Placed::No;
@@ -726,8 +728,11 @@ fn place(
     if !verify_password(&signon.password, hash) {
         let _ = writeln!(
             out,
-            "{shown} (line {}): wrong password for {} in {}. Nothing was done. If you have lost it, ask the game master.",
-            block.line, who.role, who.game
+            "{shown} (line {}): wrong password for {} in {}. Nothing was done. If you have lost it, ask {}.",
+            block.line,
+            who.role,
+            who.game,
+            if who.role == Role::Master { "whoever runs the judge (`mail password`)" } else { "the game master" }
         );
         match host.record_failed_sign_on(who, now) {
             Ok(()) if failures.len() + 1 == LOCKOUT_FAILURES => {
@@ -830,7 +835,8 @@ fn apply(
                 let text: String = lines.iter().map(|l| format!("{}\n", l.text)).collect();
                 match host.submit_orders(&who, &text, now) {
                     Ok(ack) => {
-                        changed = true;
+                        // Nothing accepted, nothing kept: the game is as it was.
+                        changed |= !ack.accepted.is_empty();
                         render_ack(&who.role, &ack, lines, out);
                     }
                     Err(e) => {
@@ -988,7 +994,7 @@ fn render_ack(role: &Role, ack: &Ack, lines: &[BodyLine], out: &mut String) {
     let at = |host_line: usize| lines.get(host_line.wrapping_sub(1));
     // The words of the game: Diplomacy orders, or a small game's turn lines.
     let (head, none, complete, still) = if ack.turn_lines {
-        ("Turn from", "no line understood", "Nothing is awaited now.", "Awaited now")
+        ("Turn from", "no line taken", "Nothing is awaited now.", "Awaited now")
     } else {
         ("Orders for", "no orders understood", "Every unit has an order.", "Still without orders")
     };

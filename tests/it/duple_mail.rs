@@ -104,7 +104,7 @@ fn a_three_player_game_is_played_by_mail_to_its_end() {
 
     // The other challenges; they may not vote on it, the outsider does, once.
     let mails = race.deliver("2026-03-02T11:30:00Z", second, "challenge");
-    let vote_until = format!("challenge to {one}: {outsider} vote until 2026-03-02 23:05:00 UTC");
+    let vote_until = format!("challenge to {one}: {outsider} votes until 2026-03-02 23:05:00 UTC");
     assert!(ack(&mails, second).contains(&vote_until), "{mails:?}");
     everyone_has_the_table(&mails, "the challenge");
     let mails = race.deliver("2026-03-02T11:40:00Z", second, "vote reject");

@@ -330,6 +330,13 @@ fn hostile_corpus() {
             &["submit France: A par - bur"],
         ),
         ("player_tries_master_command", Expect::SignedOn, &["only the game master may do that"], &[]),
+        // Every order line refused: nothing was kept, so the game did not change.
+        (
+            "only_refused_orders",
+            Expect::SignedOn,
+            &["no orders understood", "France has no unit there"],
+            &["submit France: F kie - hol"],
+        ),
         (
             "master_commands",
             Expect::Applied,

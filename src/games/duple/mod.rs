@@ -983,7 +983,8 @@ impl Duple {
                     }
                     (Settle::Vote, false) => {
                         let names: Vec<&str> = voters.iter().map(|q| self.name(*q)).collect();
-                        format!("{} vote until {}", names.join(" and "), when(end))
+                        let verb = crate::text::plural(names.len(), "votes", "vote");
+                        format!("{} {verb} until {}", names.join(" and "), when(end))
                     }
                 };
                 let c = self.state.contest.as_mut().expect("open");

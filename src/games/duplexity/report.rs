@@ -154,8 +154,15 @@ pub fn text(g: &Duplexity) -> String {
         }
         Stage::Bid { bids } => {
             let said = |p: usize| if bids[p].is_some() { "has bid" } else { "has not bid yet" };
+            // Both in and still here: the bids are held to the deadline (early processing
+            // off, or a `wait`); the layer above says why.
+            let sealed = if bids.iter().all(Option::is_some) {
+                "Both bids are in; they stay sealed until the step goes on."
+            } else {
+                "Bids stay sealed until both are in."
+            };
             out.push_str(&format!(
-                "Initiative: {} {}, {} {}. Bids stay sealed until both are in.\n",
+                "Initiative: {} {}, {} {}. {sealed}\n",
                 g.players[0].name,
                 said(0),
                 g.players[1].name,
