@@ -44,7 +44,8 @@ How to write to this judge:
                                         default it is processed once all orders are in)
   map off                               results without the map pictures (map on: with)
   SIGNOFF                               end; another SIGNON may follow
-Game master only: process, extend HOURS, pause, resume, replace POWER ADDRESS,
+Game master only: process, extend HOURS, pause, resume, replace POWER ADDRESS (a small
+  game: replace PLAYER ADDRESS),
   early on / early off (process a phase once all orders are in, or only at its deadline).
 Quoted lines (starting with >), the earlier message below a reply header (\"On ... wrote:\",
 Outlook's From:/Sent: lines) and everything after a signature line (-- ) are ignored.
@@ -257,7 +258,10 @@ pub fn parse_script(lines: &[BodyLine]) -> Script {
                     line: line.number,
                     command: MasterCommand::Replace { power: power.to_string(), address: address.to_string() },
                 },
-                _ => malformed(line, "write `replace POWER new.player@example.org`".into()),
+                _ => malformed(
+                    line,
+                    "write `replace POWER new.player@example.org` (a small game: the player's name)".into(),
+                ),
             },
             _ => {
                 // An order line: gather it with the order lines right after it.

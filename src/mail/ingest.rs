@@ -972,6 +972,10 @@ fn apply(
         let _ = writeln!(out, "Deadline: {}", format_deadline(at, who.timezone));
         if at > now {
             let _ = writeln!(out, "          (in {})", format_duration(at - now));
+        } else {
+            // In the grace period, or the tick has not run yet: still taken until then.
+            let _ =
+                writeln!(out, "          (passed; what arrives before the judge processes the game is still taken)");
         }
     }
     (changed, failed)

@@ -1003,3 +1003,14 @@ fn a_mistyped_signon_is_never_quoted_back_with_its_password() {
         assert!(host.changes().is_empty(), "{typo}");
     }
 }
+
+#[test]
+fn a_reply_after_the_deadline_says_it_passed_and_what_is_still_taken() {
+    let mut host = FakeHost::new();
+    host.deadline = now() - Duration::hours(1);
+    let outcome =
+        run(&plain("ann@example.org", "late@x", "SIGNON france@mygame france-secret\nA par - bur\n"), &mut host);
+    let body = &reply(&outcome).body;
+    assert!(body.contains("(passed; what arrives before the judge processes the game is still taken)"), "{body}");
+    assert!(!body.contains("(in "), "{body}");
+}
