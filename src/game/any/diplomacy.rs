@@ -275,13 +275,7 @@ impl GameSession for OpenGame {
             PressTo::Powers(written) => {
                 let mut chosen = Vec::new();
                 for w in written {
-                    let p = resolve_power(&map, w).ok_or_else(|| {
-                        usage(format!(
-                            "no power `{}`; the powers are {}",
-                            crate::text::header_safe(w, 40),
-                            power_names(&map).join(", ")
-                        ))
-                    })?;
+                    let p = named_power(&map, w)?;
                     if !chosen.contains(&p) {
                         chosen.push(p);
                     }
@@ -340,13 +334,7 @@ impl GameSession for OpenGame {
     ) -> Result<String, GameError> {
         let map = self.game.map.clone();
         self.update_settings(now, |s| {
-            let p = resolve_power(&map, seat).ok_or_else(|| {
-                usage(format!(
-                    "no power `{}`; the powers are {}",
-                    crate::text::header_safe(seat, 40),
-                    power_names(&map).join(", ")
-                ))
-            })?;
+            let p = named_power(&map, seat)?;
             match s.players.iter_mut().find(|pl| map.lookup_power(&pl.power) == Some(p)) {
                 Some(player) => {
                     player.email = address.to_string();
@@ -471,6 +459,17 @@ pub fn resolve_power(map: &Map, who: &str) -> Option<PowerId> {
         [one] => Some(*one),
         _ => None,
     }
+}
+
+/// [`resolve_power`], or an error that names the powers there are.
+fn named_power(map: &Map, written: &str) -> Result<PowerId, GameError> {
+    resolve_power(map, written).ok_or_else(|| {
+        usage(format!(
+            "no power `{}`; the powers are {}",
+            crate::text::header_safe(written, 40),
+            power_names(map).join(", ")
+        ))
+    })
 }
 
 fn power_names(map: &Map) -> Vec<String> {
