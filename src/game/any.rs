@@ -241,9 +241,11 @@ pub trait GameSession {
     /// What the deadline tick sees; `None` while no deadline runs (paused, over).
     fn clock(&self) -> Option<Clock>;
 
-    /// Keep the game's glance for the next tick, which found nothing due (see
+    /// Keep the game's glance for the next tick, which found nothing due at `clock` (see
     /// [`glance`]). A cache: failing to keep it changes nothing. Default: none kept.
-    fn keep_glance(&self) {}
+    fn keep_glance(&self, clock: Option<&Clock>) {
+        let _ = clock;
+    }
 
     /// The results owed by mail, oldest first.
     fn owed(&self) -> Result<Vec<OwedMail>, GameError>;

@@ -460,7 +460,7 @@ impl JudgeHost {
                 }
             }
             let Some(clock) = g.clock() else {
-                g.keep_glance();
+                g.keep_glance(None);
                 // Paused, run by hand or over: nothing to do, but the tick did look, so a
                 // later deadline is not mistaken for one that passed during an outage.
                 log.last_tick = Some(now);
@@ -469,7 +469,9 @@ impl JudgeHost {
             let view = Self::view(&name, &clock);
             let actions = plan_tick(now, &view, log, &clock.policy);
             if actions.is_empty() {
-                g.keep_glance();
+                g.keep_glance(Some(&clock));
+                log.record(now, &view, &actions);
+                continue;
             }
             for action in &actions {
                 use crate::mail::deadline::TickAction;

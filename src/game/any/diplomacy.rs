@@ -393,9 +393,10 @@ impl GameSession for OpenGame {
         })
     }
 
-    fn keep_glance(&self) {
+    fn keep_glance(&self, clock: Option<&Clock>) {
+        let missing = clock.map_or_else(|| missing_powers(&self.game), |c| c.missing.clone());
         // Only a cache: if it cannot be kept, the next tick opens the game in full.
-        let _ = OpenGame::keep_glance(self, missing_powers(&self.game));
+        let _ = OpenGame::keep_glance(self, missing);
     }
 
     fn owed(&self) -> Result<Vec<OwedMail>, GameError> {
