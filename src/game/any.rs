@@ -18,7 +18,8 @@ use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
 pub use crate::game::by_mail::{
-    Ack, AckOrder, AckProblem, Board, Clock, Contact, ContactRole, OwedMail, PressDelivery, PressTo, Role, SeatRecord,
+    recipients, Ack, AckOrder, AckProblem, Board, Clock, Contact, ContactRole, OwedMail, PressDelivery, PressTo, Role,
+    SeatRecord,
 };
 use crate::game::session;
 pub use crate::game::session::{GameError, Glance, MailingOutcome};

@@ -203,6 +203,17 @@ pub fn contacts<'a>(
     out
 }
 
+/// Everyone who receives results, one contact per address (the first listed).
+pub fn recipients(contacts: Vec<Contact>) -> Vec<Contact> {
+    let mut out: Vec<Contact> = Vec::new();
+    for c in contacts {
+        if !out.iter().any(|r| r.address.eq_ignore_ascii_case(&c.address)) {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Set a role's particulars where game.toml keeps them.
 pub fn set_particulars(
     hash: &mut Option<String>,

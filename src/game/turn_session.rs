@@ -611,6 +611,37 @@ fn apply_step(meta: &mut TurnState, step: &Step, seq: u64) {
     meta.state = step.state.clone();
 }
 
+/// Who or what forced a step: the game master or the deadline, and whether what it
+/// closed was a window the game set itself (then nothing was defaulted; the game's
+/// events say what closing did).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Forcing {
+    pub by_master: bool,
+    pub window: bool,
+}
+
+impl Forcing {
+    /// In a sentence, for history and reports.
+    pub fn words(self) -> &'static str {
+        match (self.by_master, self.window) {
+            (true, true) => "the game master closed the window",
+            (true, false) => "the game master processed the step; the defaults were applied",
+            (false, true) => "the window closed at its deadline",
+            (false, false) => "the deadline passed; the defaults were applied",
+        }
+    }
+
+    /// In brief, for the log line of the step processed.
+    pub fn brief(self) -> &'static str {
+        match (self.by_master, self.window) {
+            (true, true) => "window closed by the game master",
+            (true, false) => "by the game master, deadline defaults applied",
+            (false, true) => "window closed at its deadline",
+            (false, false) => "deadline passed, defaults applied",
+        }
+    }
+}
+
 /// Who sends a turn file: a player (by seat) or the game master.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Seat {
@@ -1267,20 +1298,6 @@ impl OpenTurnGame {
         Ok(())
     }
 
-    /// Every address that gets reports: players, observers, the master (once each).
-    pub fn recipients(&self) -> Vec<String> {
-        let mut all: Vec<String> = self.settings.players.iter().map(|p| p.email.clone()).collect();
-        all.extend(self.settings.observers.iter().cloned());
-        all.extend(self.settings.master.email.iter().cloned());
-        let mut unique: Vec<String> = Vec::new();
-        for a in all {
-            if !unique.iter().any(|u| u.eq_ignore_ascii_case(&a)) {
-                unique.push(a);
-            }
-        }
-        unique
-    }
-
     /// The step a report is about, for its subject: the step under way before the entry
     /// (a turn or a deadline in faceoff 1 is about faceoff 1, whatever it led to); the
     /// entry's own for the start and a rollback.
@@ -1311,17 +1328,11 @@ impl OpenTurnGame {
         format!("{} #{}", self.game.step_label(), self.meta.deadline_seq)
     }
 
-    /// Who or what forced the step of the entry at index `at` (a [`TurnEntry::Forced`]),
-    /// in words: the deadline, a window the game set itself closing (nothing was
-    /// defaulted; the game's events say what closing did), or the game master.
-    pub fn forced_words(&self, at: usize) -> Option<&'static str> {
+    /// Who or what forced the step of the entry at index `at`, when it is a
+    /// [`TurnEntry::Forced`].
+    pub fn forcing(&self, at: usize) -> Option<Forcing> {
         let TurnEntry::Forced { by_master, .. } = self.entries.get(at)?.2 else { return None };
-        Some(match (by_master, self.own_deadline_before(at)) {
-            (true, true) => "the game master closed the window",
-            (true, false) => "the game master processed the step; the defaults were applied",
-            (false, true) => "the window closed at its deadline",
-            (false, false) => "the deadline passed; the defaults were applied",
-        })
+        Some(Forcing { by_master, window: self.own_deadline_before(at) })
     }
 
     /// The report of one journal entry: what happened (the board is
@@ -1335,7 +1346,8 @@ impl OpenTurnGame {
             TurnEntry::Created { .. } => out.push_str("The game begins.\n"),
             TurnEntry::Submitted { player, .. } => out.push_str(&format!("{player} played.\n")),
             TurnEntry::Forced { .. } => {
-                out.push_str(&format!("{}.\n", crate::text::sentence(self.forced_words(at).unwrap_or_default())));
+                let words = self.forcing(at).map(Forcing::words).unwrap_or_default();
+                out.push_str(&format!("{}.\n", crate::text::sentence(words)));
             }
             TurnEntry::Released { .. } => {
                 out.push_str("Every input was in and nobody waits any more: the game went on before the deadline.\n")

@@ -340,6 +340,7 @@ impl JudgeHost {
         };
         // Read again under the mailing lock: the other run may have mailed them.
         let mut g = any::open_read_only(path)?;
+        let pictures_off = g.board().map(|b| b.pictures_off).unwrap_or_default();
         for owed in g.owed()? {
             let pictures = match g.board() {
                 Some(board) => results_pictures(&board, owed.seq).unwrap_or_else(|e| {
@@ -350,7 +351,6 @@ impl JudgeHost {
                 }),
                 None => Vec::new(),
             };
-            let pictures_off = g.board().map(|b| b.pictures_off).unwrap_or_default();
             let outcome = Self::mail_owed(g.as_ref(), &owed, &pictures, &pictures_off, send);
             let title = &owed.title;
             let all = outcome.sent.len() + outcome.retry.len() + outcome.undeliverable.len();
@@ -388,12 +388,7 @@ impl JudgeHost {
         pictures_off: &[String],
         send: &mut Sender<'_>,
     ) -> MailingOutcome {
-        let mut recipients: Vec<Contact> = Vec::new();
-        for c in g.contacts() {
-            if !recipients.iter().any(|r| r.address.eq_ignore_ascii_case(&c.address)) {
-                recipients.push(c);
-            }
-        }
+        let mut recipients = any::recipients(g.contacts());
         if let Some(only) = &owed.only_to {
             recipients.retain(|c| only.iter().any(|a| a.eq_ignore_ascii_case(&c.address)));
             // Owed to an address that is no longer in the game: mailed all the same.
@@ -476,8 +471,14 @@ impl JudgeHost {
             for action in &actions {
                 use crate::mail::deadline::TickAction;
                 match action {
-                    TickAction::Process => match self.process(&name, Some(&clock.step), now) {
-                        Ok(text) => done.push(format!("{name}: {text}")),
+                    // The game as this tick read it; the store checks the step again under
+                    // its lock.
+                    TickAction::Process => match g.process(Some(&clock.step), now) {
+                        Ok(text) => {
+                            done.push(format!("{name}: {text}"));
+                            note_warnings(&name, g.as_ref());
+                            self.owes_mail(name.clone());
+                        }
                         Err(e) => {
                             done.push(format!("{name}: not processed: {e}"));
                             note_internal(&name, &e);
@@ -492,7 +493,7 @@ impl JudgeHost {
             }
             let contacts = g.contacts();
             self.mails.extend(match &clock.awaited {
-                Some(what) => turn_tick_mails(&name, now, &actions, &contacts, what),
+                Some(what) => turn_tick_mails(&name, now, &actions, &contacts, what, &clock.defaults),
                 None => tick_mails(&name, now, &actions, &contacts, &clock.defaults),
             });
             log.record(now, &view, &actions);

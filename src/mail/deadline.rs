@@ -127,14 +127,15 @@ impl TickLog {
 }
 
 /// [`tick_mails`] for a small game (Duplexity, Overdue, Duple): reminders and late
-/// notices in the game's words, saying what it awaits (`what`, as its report says it),
-/// not asking for orders.
+/// notices in the game's words, saying what it awaits (`what`, as its report says it) and
+/// what the deadline does (`defaults`), not asking for orders.
 pub fn turn_tick_mails(
     game: &str,
     now: DateTime<Utc>,
     actions: &[TickAction],
     contacts: &[Contact],
     what: &str,
+    defaults: &str,
 ) -> Vec<OutgoingMail> {
     let mut mails = Vec::new();
     for action in actions {
@@ -150,7 +151,7 @@ pub fn turn_tick_mails(
             let body = match action {
                 TickAction::LateNotice { deadline, grace_until, .. } => format!(
                     "The deadline for {game} passed at {}, and {game} is still waiting for {power}: {what}.\n\
-                     Turns are still taken until {}; after that, the deadline defaults apply.\n",
+                     Turns are still taken until {}; after that, {defaults}.\n",
                     format_deadline(*deadline, c.timezone),
                     format_deadline(*grace_until, c.timezone)
                 ),

@@ -357,17 +357,18 @@ impl GameSession for OpenGame {
     fn process(&mut self, expected: Option<&str>, now: DateTime<Utc>) -> Result<String, GameError> {
         let expected = expected.map(parse_phase).transpose()?;
         let report = self.adjudicate_to_mail(expected, true, now)?;
-        let readers = recipients(&self.game).len();
+        let readers = readers(&self.game);
         Ok(format!("{} processed; the results go to {}.", report.phase, count(readers, "address", "addresses")))
     }
 
     fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
         let state = &self.game.state;
-        if state.deadline.is_none_or(|d| d <= now) || !self.may_process_early(state.phase) {
+        // Early means before the deadline; whether it may go on, `adjudicate_early` decides.
+        if state.deadline.is_none_or(|d| d <= now) {
             return Ok(None);
         }
         let Some(report) = self.adjudicate_early(state.phase, now)? else { return Ok(None) };
-        let readers = recipients(&self.game).len();
+        let readers = readers(&self.game);
         Ok(Some(format!(
             "{} processed early (every order in); the results go to {}.",
             report.phase,
@@ -515,15 +516,9 @@ fn contacts_of(game: &Game) -> Vec<Contact> {
     by_mail::contacts(seats, &settings.observers, &settings.master)
 }
 
-/// Everyone who receives results, one address once.
-fn recipients(game: &Game) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for c in contacts_of(game) {
-        if !out.iter().any(|a| a.eq_ignore_ascii_case(&c.address)) {
-            out.push(c.address);
-        }
-    }
-    out
+/// How many addresses receive results.
+fn readers(game: &Game) -> usize {
+    by_mail::recipients(contacts_of(game)).len()
 }
 
 /// An engine acknowledgement in the mail's terms: every line keeps its number, an

@@ -9,7 +9,7 @@ use super::{
     MailingOutcome, OwedMail, Role, SeatRecord, Submit, Who,
 };
 use crate::game::by_mail::{self, names_master};
-use crate::game::turn_session::{OpenTurnGame, Seat, TurnEntry, TurnPlayer, VerifyFailure, MAX_TURN_BYTES};
+use crate::game::turn_session::{Forcing, OpenTurnGame, Seat, TurnEntry, TurnPlayer, VerifyFailure, MAX_TURN_BYTES};
 use crate::phase::PhaseKind;
 use crate::report::deadline_text;
 use crate::store::TaskLock;
@@ -29,7 +29,11 @@ fn describe(g: &OpenTurnGame, at: usize) -> String {
             )
         }
         TurnEntry::Forced { step, .. } => {
-            format!("{}; {}", g.forced_words(at).unwrap_or_default(), count(step.rolls.len(), "roll", "rolls"))
+            format!(
+                "{}; {}",
+                g.forcing(at).map(Forcing::words).unwrap_or_default(),
+                count(step.rolls.len(), "roll", "rolls")
+            )
         }
         TurnEntry::RolledBack { to_round, .. } => format!("rolled back to the start of round {to_round}"),
         TurnEntry::DeadlineSet { deadline } => format!("deadline set: {}", deadline_text(*deadline)),
@@ -412,18 +416,12 @@ impl GameSession for OpenTurnGame {
 
     fn process(&mut self, expected: Option<&str>, now: DateTime<Utc>) -> Result<String, GameError> {
         let before = self.game.step_label();
-        let own_window = self.game.deadline().is_some();
         // No step expected: the game master's `process`; else the tick at the deadline.
         self.force(true, expected, now)?;
-        let why = match (expected.is_none(), own_window) {
-            (true, true) => "window closed by the game master",
-            (true, false) => "by the game master, deadline defaults applied",
-            (false, true) => "window closed at its deadline",
-            (false, false) => "deadline passed, defaults applied",
-        };
+        let why = self.forcing(self.entries.len() - 1).map(Forcing::brief).unwrap_or_default();
         Ok(format!(
             "{before} processed ({why}); the report goes to {}. Now: {}.",
-            count(self.recipients().len(), "address", "addresses"),
+            count(by_mail::recipients(GameSession::contacts(self)).len(), "address", "addresses"),
             self.game.step_label()
         ))
     }
