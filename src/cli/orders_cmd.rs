@@ -16,7 +16,7 @@ use crate::game::position::parse_position;
 use crate::game::settings::{Settings, VariantKind};
 use crate::game::state::GameState;
 use crate::map::{Map, PowerId};
-use crate::order::grammar::{parse_orders, Diagnostic, ParsedFile, ParsedOrder};
+use crate::order::grammar::{parse_orders, parse_orders_on, Diagnostic, ParsedFile, ParsedOrder};
 use crate::order::power_label;
 use crate::phase::PhaseKind;
 use crate::text::count;
@@ -159,7 +159,10 @@ fn illegal_orders(game: &Game, parsed: &ParsedFile) -> Vec<Illegal> {
 }
 
 fn check(config: CheckConfig) -> Result<ExitCode, CliError> {
-    let parsed = parse_orders(&config.text, &config.map);
+    let parsed = match &config.position {
+        Some(game) => parse_orders_on(&config.text, &config.map, &game.unit_places(), None),
+        None => parse_orders(&config.text, &config.map),
+    };
     let illegal = config.position.as_ref().map(|g| illegal_orders(g, &parsed)).unwrap_or_default();
     let out = if config.json {
         let mut value = json_report(&config.map, &parsed);

@@ -20,8 +20,8 @@ use crate::judge::movement::{adjudicate_movement, Reason};
 use crate::judge::retreat::{adjudicate_retreats, RetreatFate, RetreatOrderStatus, RetreatPhase};
 use crate::judge::rulebook::Rulebook;
 use crate::judge::Unit;
-use crate::map::{Map, PowerId};
-use crate::order::grammar::{parse_orders, ParsedOrder};
+use crate::map::{Map, PowerId, ProvinceId};
+use crate::order::grammar::{parse_orders_on, ParsedOrder};
 use crate::order::{Board, Order, Place, UnitRef};
 use crate::phase::{Phase, PhaseKind, Season};
 use crate::report::{BoardReport, DislodgedLine, LedgerLine, OrderLine, PhaseReport, Standing};
@@ -320,9 +320,26 @@ impl Game {
         out
     }
 
+    /// Every unit on the boards (retreating ones too), as its power and province: what
+    /// a misspelt unit is first matched against.
+    pub fn unit_places(&self) -> Vec<(PowerId, ProvinceId)> {
+        let map = &self.map;
+        self.state
+            .boards
+            .iter()
+            .flat_map(|b| {
+                b.units.iter().map(|u| (u.power, map.province_of(u.region))).chain(
+                    b.retreating
+                        .iter()
+                        .map(|r| (r.dislodgement.unit.power, map.province_of(r.dislodgement.unit.region))),
+                )
+            })
+            .collect()
+    }
+
     /// Check a power's orders and, unless `check_only`, keep them for this phase.
     pub fn submit(&mut self, power: PowerId, text: &str, check_only: bool) -> Acknowledgement {
-        let parsed = parse_orders(text, &self.map);
+        let parsed = parse_orders_on(text, &self.map, &self.unit_places(), Some(power));
         let mut problems: Vec<Problem> = parsed
             .diagnostics
             .iter()

@@ -379,13 +379,9 @@ fn resolve_move(
             // ignored like an irrelevant one (DATC 4.B.6).
             let written = to.coast.and_then(|c| map.region_for(UnitType::Fleet, dest, Some(c)));
             match (written, first, second) {
-                (_, None, _) => {
-                    if unit_could_be_convoyed_fleet(map, board.fleets(), unit, dest) {
-                        Err(Illegal::FleetConvoyed { unit })
-                    } else {
-                        Err(Illegal::Unreachable { unit, to: dest })
-                    }
-                }
+                // Not adjacent: that is the reason, even where an army could be
+                // convoyed (DATC 6.A.7); "only armies are convoyed" answers `via convoy`.
+                (_, None, _) => Err(Illegal::Unreachable { unit, to: dest }),
                 (Some(w), Some(a), b) => {
                     if w == a || Some(w) == b {
                         Ok(MainOrder::Move { to: w, via_convoy: false })
@@ -407,13 +403,6 @@ fn resolve_move(
             }
         }
     }
-}
-
-/// A fleet ordered across water to a coast an army could be convoyed to: say "only armies
-/// are convoyed" rather than "cannot reach" (DATC 6.A.7).
-fn unit_could_be_convoyed_fleet(map: &Map, fleets: &[bool], unit: Unit, dest: ProvinceId) -> bool {
-    let from = map.province_of(unit.region);
-    sea_route_exists(map, fleets, from, dest, None)
 }
 
 /// Per province: is it a sea with a fleet in it? A convoy is only possible along such
@@ -677,6 +666,21 @@ mod tests {
         assert!(resolve_main_order(&map, &units, None, &mv(&map, UnitType::Army, "lon", "nwy"), &rb).is_ok());
         let e = resolve_main_order(&map, &units, None, &mv(&map, UnitType::Army, "lon", "mun"), &rb).unwrap_err();
         assert_eq!(e.describe(&map), "A lon cannot reach mun");
+    }
+
+    #[test]
+    fn a_fleet_ordered_to_a_province_it_does_not_border_is_told_so() {
+        let map = Map::standard();
+        let units = [unit(&map, "england", UnitType::Fleet, "hol"), unit(&map, "england", UnitType::Fleet, "nth")];
+        let rb = Rulebook::default();
+        let e = resolve_main_order(&map, &units, None, &mv(&map, UnitType::Fleet, "hol", "den"), &rb).unwrap_err();
+        assert_eq!(e.describe(&map), "F hol cannot reach den");
+        let mut by_convoy = mv(&map, UnitType::Fleet, "hol", "den");
+        if let Order::Move { via_convoy, .. } = &mut by_convoy {
+            *via_convoy = true;
+        }
+        let e = resolve_main_order(&map, &units, None, &by_convoy, &rb).unwrap_err();
+        assert_eq!(e.describe(&map), "F hol is a fleet: only armies are convoyed");
     }
 
     #[test]

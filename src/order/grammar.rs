@@ -15,7 +15,7 @@
 //! | coasts | `spa/nc`, `spa/n`, `spa(nc)`, `spa (north coast)`, `spa nc`, `spa north coast` |
 //! | move | `-`, `->`, `=>`, `>`, `to`, `m`, `move(s)`, `move(s) to`; `via convoy`, `by convoy`, `via c`, a bare `via` at the end (`A lvp - edi via`) |
 //! | hold | `H`, `hold(s)`, `stand(s)` |
-//! | support | `S`, `support(s)`; to hold with or without a trailing `H` |
+//! | support | `S`, `support(s)`; to hold with or without a trailing `H`; the supported or convoyed unit may follow its power's name or adjective (`S Turkish A bul - ser`) |
 //! | convoy | `C`, `convoy(s)`: `F nth C A lon - bel` |
 //! | retreat | `R`, `retreat(s)`, `retreats to` (a plain move in a retreat phase stays a move: the game converts it) |
 //! | disband | `A par disband`, `disband A par`, `A par D`, `remove A par`, `A par remove` |
@@ -42,7 +42,7 @@ use serde::Serialize;
 
 use self::names::Names;
 use self::rules::{is_name_char, Header, OrderLine, Stuck};
-use crate::map::{Map, PowerId, RegionId};
+use crate::map::{normalize_name, Map, PowerId, ProvinceId, RegionId};
 use crate::order::{Board, Order, Place};
 
 /// What the grammar made of a file: the orders it understood and one diagnostic per
@@ -83,6 +83,20 @@ pub struct Diagnostic {
 /// Parse a file of orders. See the module documentation for what it accepts.
 pub fn parse_orders(text: &str, map: &Map) -> ParsedFile {
     OrderParser::new(map).parse_orders(text)
+}
+
+/// Like [`parse_orders`], knowing the units on the board (`units`: each unit's power and
+/// province) and the power writing, when known: a misspelt place of an ordered unit is
+/// first matched against that power's units (`A vei - tyr` from the power in `vie`).
+pub fn parse_orders_on(text: &str, map: &Map, units: &[(PowerId, ProvinceId)], power: Option<PowerId>) -> ParsedFile {
+    OrderParser::new(map).parse_orders_with(text, Some(Position { units, power }))
+}
+
+/// What [`parse_orders_on`] knows of the position.
+#[derive(Clone, Copy)]
+struct Position<'a> {
+    units: &'a [(PowerId, ProvinceId)],
+    power: Option<PowerId>,
 }
 
 /// Parse one order, maybe with a power prefix: `"FRANCE: A PAR - BUR"`,
@@ -129,6 +143,10 @@ impl<'m> OrderParser<'m> {
 
     /// Like [`parse_orders`], with this parser's tables.
     pub fn parse_orders(&self, text: &str) -> ParsedFile {
+        self.parse_orders_with(text, None)
+    }
+
+    fn parse_orders_with(&self, text: &str, position: Option<Position>) -> ParsedFile {
         let mut file = ParsedFile::default();
         let mut power = None;
         let mut board = None;
@@ -162,7 +180,11 @@ impl<'m> OrderParser<'m> {
                     Ok(Header::Board(b)) => board = Some(b),
                     Err(header_stuck) => {
                         let stuck = if looks_like_header(content, &self.names) { header_stuck } else { order_stuck };
-                        file.diagnostics.push(diagnose(content, stuck, &self.names, line_no, start));
+                        let mut d = diagnose(content, stuck, &self.names, line_no, start);
+                        if let Some(position) = position {
+                            prefer_units(&mut d, content, start, &self.names, position, power);
+                        }
+                        file.diagnostics.push(d);
                     }
                 },
             }
@@ -268,6 +290,51 @@ fn diagnose(content: &str, stuck: Stuck, names: &Names, line_no: usize, line_sta
     let column = content[..pos].chars().count() + 1;
     let len = found.map_or(0, str::len);
     Diagnostic { line: line_no, column, span: line_start + pos..line_start + pos + len, message, hint }
+}
+
+/// When the word not understood is the place of the ordered unit and is one slip from
+/// a place where the writing power has a unit, suggest that place: the power's own
+/// units first, then the whole map.
+fn prefer_units(
+    d: &mut Diagnostic,
+    content: &str,
+    line_start: usize,
+    names: &Names,
+    position: Position,
+    header: Option<PowerId>,
+) {
+    let map = names.map;
+    let pos = d.span.start - line_start;
+    let (prefix, mut before) = match content[..pos].split_once(':') {
+        Some((p, rest)) => (names.power(p.trim()), rest.trim()),
+        None => (None, content[..pos].trim()),
+    };
+    for kind in ["army", "fleet", "a", "f"] {
+        if before.eq_ignore_ascii_case(kind) {
+            before = "";
+        }
+    }
+    let word = &content[pos..d.span.end - line_start];
+    if !before.is_empty() || word.is_empty() {
+        return;
+    }
+    let power = prefix.or(header).or(position.power);
+    let wanted = normalize_name(word);
+    let most = if wanted.chars().count() <= 4 { 1 } else { 2 };
+    let mut best: Option<(usize, &str, ProvinceId)> = None;
+    for (known, id) in map.place_names() {
+        if !position.units.iter().any(|(p, at)| *at == id && power.is_none_or(|w| w == *p)) {
+            continue;
+        }
+        let distance = strsim::damerau_levenshtein(&wanted, known);
+        if distance <= most && best.is_none_or(|(d, k, _)| distance < d || (distance == d && known < k)) {
+            best = Some((distance, known, id));
+        }
+    }
+    if let Some((_, _, id)) = best {
+        let province = map.province(id);
+        d.hint = Some(format!("did you mean `{}` ({})?", province.key, province.name));
+    }
 }
 
 fn first_word(content: &str) -> usize {

@@ -287,3 +287,15 @@ fn cli_history_shows_each_entry_under_the_phase_it_happened_in() {
         .expect("the vote");
     assert_eq!(vote["phase"], "F1901M", "the vote was cast in Fall 1901, though the game is back in Spring");
 }
+
+#[test]
+fn cli_submit_suggests_the_powers_own_unit_for_a_misspelt_one() {
+    let (game, _) = TestGame::new();
+    let run = game.submit("austria", "A vei - tyr\n", &["--check"]);
+    assert!(
+        run.stdout.contains("did you mean `vie` (Vienna)?") || run.stderr.contains("did you mean `vie` (Vienna)?"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+}

@@ -46,3 +46,31 @@ fn winter_builds_are_checked_against_the_position() {
     assert!(stderr.contains("orders.txt:4"), "Munich is not French: {stderr}");
     assert!(!stderr.contains("orders.txt:3"), "Brest is fine: {stderr}");
 }
+
+const ISSUE_28: &str = "season = \"spring\"\nyear = 1901\n[units]\naustria = [\"A vie\", \"A bud\"]\nengland = [\"F hol\", \"F nth\"]\nrussia = [\"A rum\"]\nturkey = [\"A bul\"]\nitaly = [\"A ven\"]\n";
+
+#[test]
+fn a_fleet_that_does_not_border_its_target_is_told_so_not_that_fleets_are_not_convoyed() {
+    let (_, _, stderr) = check(ISSUE_28, "England:\nF hol - den\n", false);
+    assert!(stderr.contains("F hol cannot reach den"), "{stderr}");
+    assert!(!stderr.contains("only armies"), "{stderr}");
+}
+
+#[test]
+fn a_power_adjective_before_a_supported_or_convoyed_unit_is_read() {
+    let (code, stdout, stderr) =
+        check(ISSUE_28, "Russia:\nA rum S TURKISH A bul - ser\nEngland:\nF nth C English A hol - den\n", false);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("A rum S A bul - ser"), "{stdout}");
+    assert!(stdout.contains("F nth C A hol - den"), "{stdout}");
+    assert!(!stderr.contains("tun"), "{stderr}");
+}
+
+#[test]
+fn a_misspelt_unit_is_matched_against_the_powers_own_units_first() {
+    let (_, _, stderr) = check(ISSUE_28, "Austria:\nA vei - tyr\n", false);
+    assert!(stderr.contains("did you mean `vie` (Vienna)?"), "{stderr}");
+    // Another power's army in Venice is not what Austria meant; Italy may have.
+    let (_, _, stderr) = check(ISSUE_28, "Italy:\nA vei - tyr\n", false);
+    assert!(stderr.contains("did you mean `ven` (Venice)?"), "{stderr}");
+}

@@ -246,6 +246,12 @@ fn unit(i: In) -> Res<UnitRef<Place>> {
     ))(i)
 }
 
+/// The unit a support or convoy names, maybe after its power's name or adjective
+/// (`S Turkish A bul - ser`, as the DATC writes it): the place decides which unit.
+fn other_unit(i: In) -> Res<UnitRef<Place>> {
+    alt((preceded(pair(power_name, ws1), unit), unit))(i)
+}
+
 /// `-`, `->`, `=>`, `to`, `moves to`, `m`.
 fn arrow(i: In) -> Res<()> {
     alt((
@@ -307,7 +313,7 @@ fn move_action(unit: UnitRef<Place>) -> impl Fn(In) -> Res<Order<Place>> {
 fn support_action(unit: UnitRef<Place>) -> impl Fn(In) -> Res<Order<Place>> {
     move |i| {
         let (i, _) = terminated(keyword(&["supports", "support", "s"]), ws)(i)?;
-        let (i, supported) = cut(context(SUPPORTED, self::unit))(i)?;
+        let (i, supported) = cut(context(SUPPORTED, other_unit))(i)?;
         let (i, to) = opt(preceded(pair(ws, terminated(arrow, ws)), cut(context(PROVINCE, place))))(i)?;
         match to {
             Some(to) => Ok((i, Order::SupportMove { unit, supported, to })),
@@ -323,7 +329,7 @@ fn support_action(unit: UnitRef<Place>) -> impl Fn(In) -> Res<Order<Place>> {
 fn convoy_action(unit: UnitRef<Place>) -> impl Fn(In) -> Res<Order<Place>> {
     move |i| {
         let (i, _) = terminated(keyword(&["convoys", "convoy", "c"]), ws)(i)?;
-        let (i, army) = cut(context(CONVOYED, self::unit))(i)?;
+        let (i, army) = cut(context(CONVOYED, other_unit))(i)?;
         let (i, _) = preceded(ws, cut(context(CONVOY_ARROW, arrow)))(i)?;
         let (i, to) = preceded(ws, cut(context(PROVINCE, place)))(i)?;
         Ok((i, Order::Convoy { unit, army, to }))
