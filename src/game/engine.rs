@@ -146,10 +146,9 @@ impl Game {
             }
             PhaseKind::Adjustments => match self.settings.variant {
                 VariantKind::Standard => self.can_adjust_standard(power),
-                VariantKind::ShadowWorlds => {
-                    let row = self.ledger_row(power);
-                    row.delta() != 0 || (row.count > 0 && row.total_units() > 0)
-                }
+                // A power whose count equals its units may still remove on one board
+                // to build on the other, but owes nothing: it is complete as it is.
+                VariantKind::ShadowWorlds => self.ledger_row(power).delta() != 0,
             },
         }
     }
@@ -300,7 +299,8 @@ impl Game {
                         .count()
                 };
                 let removals = [Board::A, Board::B].into_iter().map(|b| (Some(b.letter()), on(b))).collect();
-                (w.builds_waived.saturating_sub(waived_by_order), removals)
+                // One `waive` line waives every build not ordered, on both boards.
+                (if waived_by_order > 0 { 0 } else { w.builds_waived }, removals)
             }
         };
         let mut out = Vec::new();
@@ -381,7 +381,8 @@ impl Game {
             }
             let text_line = lines.get(po.line.saturating_sub(1)).map(|l| l.trim().to_string()).unwrap_or_default();
             next.orders.push(StoredOrder { power, board, order, text: text_line });
-            accepted.push(AckLine { line: po.line, board: board_label(variant, board), order: canonical, note });
+            let label = if order == Order::Waive { None } else { board_label(variant, board) };
+            accepted.push(AckLine { line: po.line, board: label, order: canonical, note });
         }
         // Winter: preview the outcome of each kept order, so the player sees at once what the
         // judge will do with it.
@@ -427,6 +428,10 @@ impl Game {
             (VariantKind::ShadowWorlds, Some(b)) if (b.0 as usize) < self.boards() => b,
             (VariantKind::ShadowWorlds, Some(b)) => {
                 return Err(format!("there is no board {b}: the boards are A and B"))
+            }
+            // A waive is for a build, on whichever board: it needs no board.
+            (VariantKind::ShadowWorlds, None) if kind == PhaseKind::Adjustments && po.order == Order::Waive => {
+                Board::A
             }
             (VariantKind::ShadowWorlds, None) => {
                 return Err(
@@ -1183,7 +1188,7 @@ mod tests {
         winter(&mut g);
         assert!(g.winter_needed());
         let england = g.map.lookup_power("england").unwrap();
-        assert!(g.has_duty(england), "a power with units may move a build between the boards");
+        assert!(!g.has_duty(england), "a power with nothing to adjust owes nothing");
     }
 
     #[test]

@@ -179,3 +179,32 @@ fn status_marks_illegal_kept_orders_and_partial_orders() {
     assert!(par.contains('('), "a fleet cannot be built inland: {text}");
     assert!(text.lines().any(|l| l.trim() == "build A mar"), "{text}");
 }
+
+/// Issue 28, item 1: in a Shadow Worlds Winter a power whose count equals its units owes
+/// nothing (not awaited, complete as it is), and a power with builds may waive them with
+/// a bare `waive`, whatever the board.
+#[test]
+fn a_shadow_winter_awaits_only_powers_with_something_to_adjust() {
+    let mut g = game(VariantKind::ShadowWorlds);
+    let france = g.map.lookup_power("france").unwrap();
+    let england = g.map.lookup_power("england").unwrap();
+    let bel = g.map.lookup_province("bel").unwrap();
+    g.state.boards[0].ownership.set(bel, Some(france));
+    let par = g.map.parse_region("par").unwrap();
+    g.state.boards[0].units.retain(|u| u.region != par);
+    g.adjudicate();
+    g.adjudicate();
+    assert_eq!(g.state.phase.kind, PhaseKind::Adjustments);
+    assert_eq!(g.ledger_row(england).delta(), 0);
+    assert!(!g.has_duty(england));
+    assert!(!g.waiting_for().contains(&england), "England has nothing to adjust");
+    assert!(g.waiting_for().contains(&france));
+    let ack = g.submit(france, "waive\n", false);
+    assert!(ack.problems.is_empty(), "{:?}", ack.problems);
+    assert_eq!(ack.accepted.len(), 1);
+    assert_eq!(ack.accepted[0].board, None, "a waive names no board");
+    assert!(!ack.to_text().contains("no orders understood"), "{}", ack.to_text());
+    assert_eq!(g.ledger_row(france).delta(), 2);
+    assert!(ack.missing.is_empty(), "one line waives both builds: {:?}", ack.missing);
+    assert!(!g.waiting_for().contains(&france));
+}
