@@ -92,6 +92,9 @@ pub struct Ack {
     /// The answer to a small game's turn lines, not to Diplomacy orders: the reply says
     /// "turn" and "awaited" where Diplomacy says "orders" and "without orders".
     pub turn_lines: bool,
+    /// What the reply says when nothing is missing, when the game words it itself
+    /// (Diplomacy: by the phase); `None`: the usual words.
+    pub complete: Option<&'static str>,
 }
 
 /// The recipients of a press message.

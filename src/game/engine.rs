@@ -97,14 +97,24 @@ impl Acknowledgement {
                 let _ = writeln!(out, "  line {}, column {}: {}{hint}", p.line, p.column, p.message);
             }
         }
-        if self.missing.is_empty() && self.phase.kind == PhaseKind::Adjustments {
-            let _ = writeln!(out, "Every adjustment has orders.");
-        } else if self.missing.is_empty() {
-            let _ = writeln!(out, "Every unit has orders.");
+        if self.missing.is_empty() {
+            let _ = writeln!(out, "{}", self.complete_words());
         } else {
             let _ = writeln!(out, "Still without orders: {}", self.missing.join(", "));
         }
         out
+    }
+}
+
+impl Acknowledgement {
+    /// What the acknowledgement says when nothing is missing, the same on the command line
+    /// and by mail.
+    pub fn complete_words(&self) -> &'static str {
+        match self.phase.kind {
+            PhaseKind::Movement => "Every unit has an order.",
+            PhaseKind::Retreats => "Every dislodged unit has an order.",
+            PhaseKind::Adjustments => "Every adjustment has orders.",
+        }
     }
 }
 
@@ -362,7 +372,7 @@ impl Game {
                     continue;
                 }
             };
-            let canonical = order.canonical(&self.map);
+            let (label, canonical) = self.shown_order(board, &order);
             match order.unit() {
                 Some(unit_ref) if kind != PhaseKind::Adjustments => {
                     let province = unit_ref.at.province;
@@ -381,7 +391,6 @@ impl Game {
             }
             let text_line = lines.get(po.line.saturating_sub(1)).map(|l| l.trim().to_string()).unwrap_or_default();
             next.orders.push(StoredOrder { power, board, order, text: text_line });
-            let label = if order == Order::Waive { None } else { board_label(variant, board) };
             accepted.push(AckLine { line: po.line, board: label, order: canonical, note });
         }
         // Winter: preview the outcome of each kept order, so the player sees at once what the
@@ -549,7 +558,7 @@ impl Game {
         }
     }
 
-    /// A power's orders kept this phase, as written, each with a note when the judge will
+    /// A power's orders kept this phase, as the acknowledgement showed them, each with a note when the judge will
     /// not carry it out as written (an illegal move: the unit holds; a retreat it cannot
     /// make: the unit disbands; a build or removal refused), as the acknowledgement said.
     pub fn kept_orders(&self, power: PowerId) -> Vec<(String, Option<String>)> {
@@ -581,7 +590,22 @@ impl Game {
                 })
                 .collect(),
         };
-        mine.iter().zip(notes.into_iter().chain(std::iter::repeat(None))).map(|(o, n)| (o.text.clone(), n)).collect()
+        let shown = |o: &StoredOrder| {
+            let (board, text) = self.shown_order(o.board, &o.order);
+            board.map_or(text.clone(), |b| format!("[{b}] {text}"))
+        };
+        mine.iter().zip(notes.into_iter().chain(std::iter::repeat(None))).map(|(o, n)| (shown(o), n)).collect()
+    }
+
+    /// An order as acknowledgements and `status` show it: with its board in Shadow Worlds
+    /// (a waive has none), a Winter removal as the results word it (`remove A par`).
+    fn shown_order(&self, board: Board, order: &Order<Place>) -> (Option<char>, String) {
+        let label = if *order == Order::Waive { None } else { board_label(self.settings.variant, board) };
+        let text = match self.state.phase.kind {
+            PhaseKind::Adjustments => self.winter_text(order),
+            _ => order.canonical(&self.map),
+        };
+        (label, text)
     }
 
     /// Can the phase be adjudicated now (every power with something to order has sent orders)?

@@ -78,7 +78,7 @@ impl BuildIllegal {
         let name = |p: &ProvinceId| map.province(*p).name.clone();
         match self {
             BuildIllegal::NotASupplyCenter { province } => format!("{} is not a supply center", name(province)),
-            BuildIllegal::NotAHomeCenter { province } => format!("{} is not one of your home centers", name(province)),
+            BuildIllegal::NotAHomeCenter { province } => format!("{} is not one of its home centers", name(province)),
             BuildIllegal::NotOwned { province, owner: Some(o) } => {
                 format!("{} is owned by {}", name(province), map.power(*o).name)
             }

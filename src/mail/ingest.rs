@@ -1039,7 +1039,7 @@ fn render_ack(role: &Role, ack: &Ack, lines: &[BodyLine], out: &mut String) {
         }
     }
     if ack.missing.is_empty() {
-        let _ = writeln!(out, "{complete}");
+        let _ = writeln!(out, "{}", ack.complete.unwrap_or(complete));
     } else {
         let _ = writeln!(out, "{still}: {}", ack.missing.join(", "));
     }

@@ -213,7 +213,7 @@ impl WinterIllegal {
             WinterIllegal::BuildsAndRemovalsOnOneBoard { board } => {
                 format!("board {board} already has an order of the other kind: on each board a power builds or removes, never both")
             }
-            WinterIllegal::NoSuchUnit { board } => format!("no such unit of yours on board {board}"),
+            WinterIllegal::NoSuchUnit { board } => format!("the power has no such unit on board {board}"),
             WinterIllegal::AlreadyRemoved { board } => format!("that unit on board {board} is already removed"),
         }
     }
@@ -227,7 +227,7 @@ impl WinterOutcome {
             WinterOutcome::Waived => "build waived".into(),
             WinterOutcome::Illegal(i) => format!("illegal, ignored: {}", i.describe()),
             WinterOutcome::ExcessBuild { board, allowed_units } => {
-                format!("ignored on board {board}: your count allows {allowed_units} units in all")
+                format!("ignored on board {board}: its count allows {allowed_units} units in all")
             }
             WinterOutcome::RemovalCancelled { board, unit } => format!(
                 "cancelled: removing {} on board {board} is voluntary and no build on the other board needs the room",
@@ -245,14 +245,14 @@ impl WinterOutcome {
             WinterOutcome::Built { .. } | WinterOutcome::Removed { .. } | WinterOutcome::Waived => String::new(),
             WinterOutcome::Illegal(i) => i.describe(),
             WinterOutcome::ExcessBuild { allowed_units, .. } => {
-                format!("your count allows {allowed_units} units in all")
+                format!("its count allows {allowed_units} units in all")
             }
             WinterOutcome::RemovalCancelled { .. } => {
                 "a voluntary removal, and no build on the other board needs the room".into()
             }
             // A power with no center left on the unit's board: the unit is as far as can be.
             WinterOutcome::CivilDisorder { board, distance: u32::MAX, .. } => {
-                format!("civil disorder: no center of yours on board {board}")
+                format!("civil disorder: it owns no center on board {board}")
             }
             WinterOutcome::CivilDisorder { distance, .. } => {
                 format!("civil disorder: {distance} from the nearest owned center")

@@ -120,7 +120,7 @@ fn cli_a_second_submission_replaces_the_first_unit_by_unit() {
     assert_eq!(game.submit("france", "A par - bur\nF bre - mao\n", &[]).code, 0);
     let second = game.submit("france", "A par - pic\nA mar - spa\n", &[]);
     assert_eq!(second.code, 0, "{}", second.stdout);
-    assert!(second.stdout.contains("Every unit has orders."), "{}", second.stdout);
+    assert!(second.stdout.contains("Every unit has an order."), "{}", second.stdout);
     let report = game.run("adjudicate", &["--force"]);
     assert_eq!(report.code, 0, "{}", report.stderr);
     let france: Vec<&str> = report

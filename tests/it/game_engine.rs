@@ -99,7 +99,7 @@ fn a_winter_ack_says_which_builds_go_unused_and_that_they_are_waived() {
     let ack = g.submit(france, "build A par\n", false);
     assert_eq!(ack.missing, ["1 build not ordered (it will be waived)"]);
     assert!(ack.to_text().contains("Still without orders: 1 build not ordered (it will be waived)"));
-    assert!(!ack.to_text().contains("Every unit has orders"), "{}", ack.to_text());
+    assert!(!ack.to_text().contains("Every unit has"), "{}", ack.to_text());
     let ack = g.submit(france, "build A par\nbuild F mar\n", false);
     assert_eq!(ack.missing, Vec::<String>::new());
     assert!(ack.to_text().contains("Every adjustment has orders."), "{}", ack.to_text());
@@ -207,4 +207,45 @@ fn a_shadow_winter_awaits_only_powers_with_something_to_adjust() {
     assert_eq!(g.ledger_row(france).delta(), 2);
     assert!(ack.missing.is_empty(), "one line waives both builds: {:?}", ack.missing);
     assert!(!g.waiting_for().contains(&france));
+}
+
+/// Issue 28, item 6: one wording per thing. A Winter removal is acknowledged and listed
+/// in `status` as the results word it, with its board; the words for "nothing missing"
+/// are the same in the acknowledgement and by mail; a report read by everyone says whose
+/// count it means.
+#[test]
+fn winter_orders_are_worded_alike_in_acks_status_and_results() {
+    use shadowjudge::game::status::status_text;
+    use shadowjudge::variant::shadow::WinterOutcome;
+    let mut g = game(VariantKind::ShadowWorlds);
+    let germany = g.map.lookup_power("germany").unwrap();
+    extra_armies(&mut g, 1, germany, &["boh"]);
+    g.adjudicate();
+    g.adjudicate();
+    assert_eq!(g.ledger_row(germany).delta(), -1);
+    let ack = g.submit(germany, "Board B\nA boh disband\n", false);
+    assert_eq!(ack.accepted[0].order, "remove A boh", "{:?}", ack.accepted);
+    assert!(ack.to_text().contains("[B] remove A boh"), "{}", ack.to_text());
+    assert_eq!(ack.complete_words(), "Every adjustment has orders.");
+    assert!(ack.to_text().contains(ack.complete_words()), "{}", ack.to_text());
+    let text = status_text(&g, Some(germany), None);
+    assert!(text.lines().any(|l| l.trim() == "[B] remove A boh"), "{text}");
+    let report = g.adjudicate();
+    assert!(report.adjustments.iter().any(|l| l.order == "remove A boh"), "{:?}", report.adjustments);
+    let board = shadowjudge::order::Board::A;
+    let excess = WinterOutcome::ExcessBuild { board, allowed_units: 10 };
+    assert_eq!(excess.reason(), "its count allows 10 units in all");
+}
+
+/// Issue 28, item 4: a power's own status (by mail and on the command line) says the
+/// board of every order, as the acknowledgement does.
+#[test]
+fn status_says_the_board_of_every_order() {
+    use shadowjudge::game::status::status_text;
+    let mut g = game(VariantKind::ShadowWorlds);
+    let france = g.map.lookup_power("france").unwrap();
+    g.submit(france, "Board A\nA par - bur\nBoard B\nA par H\n", false);
+    let text = status_text(&g, Some(france), None);
+    assert!(text.lines().any(|l| l.trim() == "[A] A par - bur"), "{text}");
+    assert!(text.lines().any(|l| l.trim() == "[B] A par H"), "{text}");
 }

@@ -157,6 +157,7 @@ impl GameHost for FakeHost {
             missing: Vec::new(),
             deadline: Some(self.deadline),
             turn_lines: false,
+            complete: None,
         };
         let units = self.power(&power).units.clone();
         let mut ordered = Vec::new();

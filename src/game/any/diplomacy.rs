@@ -543,6 +543,7 @@ fn to_ack(ack: &Acknowledgement, deadline: Option<DateTime<Utc>>) -> Ack {
         missing: ack.missing.clone(),
         deadline,
         turn_lines: false,
+        complete: Some(ack.complete_words()),
     }
 }
 
