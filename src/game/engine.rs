@@ -439,9 +439,7 @@ impl Game {
                 return Err(format!("there is no board {b}: the boards are A and B"))
             }
             // A waive is for a build, on whichever board: it needs no board.
-            (VariantKind::ShadowWorlds, None) if kind == PhaseKind::Adjustments && po.order == Order::Waive => {
-                Board::A
-            }
+            (VariantKind::ShadowWorlds, None) if kind == PhaseKind::Adjustments && po.order == Order::Waive => Board::A,
             (VariantKind::ShadowWorlds, None) => {
                 return Err(
                     "which board? put the order under a `Board A` or `Board B` line, or end it with `(A)` or `(B)`"

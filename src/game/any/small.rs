@@ -292,7 +292,8 @@ impl GameSession for OpenTurnGame {
             // The comma keeps a `what` that ends in words (", if any") apart from the names.
             vec![format!("{}, from {}", self.game.awaiting().what, names.join(" and "))]
         };
-        let ack = Ack { phase, accepted, problems, missing, deadline: self.meta.deadline, turn_lines: true, complete: None };
+        let ack =
+            Ack { phase, accepted, problems, missing, deadline: self.meta.deadline, turn_lines: true, complete: None };
         Ok((ack, sub.seq.is_some()))
     }
 
