@@ -357,7 +357,6 @@ impl Game {
             .collect();
         let mut accepted = Vec::new();
         let mut next = self.state.clone();
-        let variant = self.settings.variant;
         let kind = self.state.phase.kind;
         let lines: Vec<&str> = text.lines().collect();
         let mut winter_replaced = false;
