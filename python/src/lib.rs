@@ -1,0 +1,13 @@
+//! The Python module `shadowjudge._shadowjudge`: the judge's engines for bot and AI
+//! authors. The pure-Python package `shadowjudge` re-exports it (see python/README.md).
+use pyo3::prelude::*;
+
+mod resolve;
+
+#[pymodule]
+fn _shadowjudge(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(resolve::resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve::random_cases, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
