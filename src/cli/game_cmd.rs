@@ -152,7 +152,10 @@ pub(super) fn game_error(e: GameError) -> CliError {
     match e {
         GameError::NotReady(_) => CliError::NotReady(text),
         GameError::Store(
-            StoreError::Parse { .. } | StoreError::Corrupt { .. } | StoreError::StateAheadOfJournal { .. },
+            StoreError::Parse { .. }
+            | StoreError::Corrupt { .. }
+            | StoreError::StateAheadOfJournal { .. }
+            | StoreError::JournalCutShort { .. },
         )
         | GameError::Replay(_)
         | GameError::Damaged(_) => CliError::Damaged(text),

@@ -122,6 +122,14 @@ pub trait GameSession {
     /// What went wrong after a change was made (the change stands): say them as warnings.
     fn warnings(&self) -> &[String];
 
+    /// From now on, the inbound message item `tag` is being carried out (`None`: none):
+    /// every journal entry this game makes is tagged with it, and a change the same item
+    /// already made (the message carried out again after a crash) is not made twice.
+    fn carry_out(&mut self, tag: Option<String>);
+
+    /// Whether a journal entry of this game carries out the message item `tag`.
+    fn has_message(&self, tag: &str) -> bool;
+
     /// Where the game stands, for people.
     fn status_text(&self) -> String;
 

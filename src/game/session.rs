@@ -16,8 +16,6 @@
 //! flag (older journals, `shadowjudge adjudicate`) owe nothing, and one a rollback undid
 //! is no longer owed.
 
-use std::collections::BTreeMap;
-use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -32,40 +30,11 @@ use crate::game::state::GameState;
 use crate::map::{Map, PowerId};
 use crate::phase::Phase;
 use crate::report::PhaseReport;
-use crate::store::{FileStamp, GameDir, GameLock, StoreError, TaskLock};
+use crate::store::{Book, FileStamp, GameDir, GameLock, StoreError, TaskLock};
 
-/// The side file recording which adjudications' results were mailed, and to whom.
-pub const MAILED_FILE: &str = "mailed.json";
+pub use crate::store::{MailedFile, MailingOutcome, MAILED_FILE};
 /// The task lock held while a game's results are mailed.
 pub const MAILING_TASK: &str = "mailing";
-
-/// `mailed.json`: for each adjudication whose results were mailed (by its journal seq),
-/// who had them.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MailedFile {
-    #[serde(default)]
-    pub results: BTreeMap<u64, ResultsMailed>,
-}
-
-/// What became of one adjudication's results.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ResultsMailed {
-    /// The phase adjudicated (checked against the journal entry at that seq).
-    pub phase: Phase,
-    /// When they were last mailed.
-    pub at: DateTime<Utc>,
-    /// The addresses the transport took them for.
-    #[serde(default)]
-    pub to: Vec<String>,
-    /// Addresses still owed them: the transport failed and may not next time.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub retry: Vec<String>,
-    /// Addresses no mail can be built for (not an address); not tried again.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub undeliverable: Vec<String>,
-}
 
 /// One adjudication's results, still owed to someone.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,14 +51,6 @@ pub struct OwedResults {
     pub only_to: Option<Vec<String>>,
     /// The phase was processed early (every order in before the deadline).
     pub early: bool,
-}
-
-/// What one mailing of an adjudication's results did, address by address.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MailingOutcome {
-    pub sent: Vec<String>,
-    pub retry: Vec<String>,
-    pub undeliverable: Vec<String>,
 }
 
 /// Why a game command could not be carried out.
@@ -135,8 +96,8 @@ pub struct OpenGame {
     /// The journal's last entry, when `state.json` was behind it (or missing) and the
     /// position was rebuilt from the journal.
     cache_behind: Option<u64>,
-    /// The inbound-message tags of the journal's entries (see [`crate::store::with_message`]).
-    pub messages: HashSet<String>,
+    /// The journal as the store keeps it: message tags, appends, owed mail.
+    book: Book<Entry>,
     /// The files of [`GLANCE_STAMPED`] as they were just before this game was read
     /// (`None` once this `OpenGame` has changed the game, or if they could not be read).
     stamp: Option<Vec<FileStamp>>,
@@ -277,20 +238,21 @@ pub fn create(
     state.deadline = Some(settings.deadlines.schedule.deadline_for(state.phase.kind, now).map_err(schedule_error)?);
     let map = load_map(settings, path)?;
     let dir = GameDir::create(path, settings)?;
-    let mut lock = dir.lock()?;
+    let mut book = Book::read(dir.clone())?;
+    let mut lock = book.lock()?;
     lock.write_side(MAP_FILE, &MapRecord { map: settings.map.clone(), fingerprint: map.id_fingerprint() })?;
     let entry = Entry::Created { state: state.clone() };
-    let seq = lock.append(now, &entry)?;
-    lock.write_state(seq, &state)?;
+    book.record(&mut lock, now, entry.clone(), &state)?;
     drop(lock);
+    let warnings = book.take_warnings();
     Ok(OpenGame {
         dir,
         game: Game::new(settings.clone(), map, state),
         entries: vec![entry],
         notes: Vec::new(),
-        warnings: Vec::new(),
+        warnings,
         cache_behind: None,
-        messages: HashSet::new(),
+        book,
         stamp: None,
     })
 }
@@ -335,9 +297,8 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
     // the cache, so a reader without the lock never sees a cache ahead of the journal
     // unless the journal really was cut short.
     let cached: Option<(u64, GameState)> = dir.read_state()?;
-    let journal = dir.journal::<Entry>()?;
-    let entries: Vec<Entry> = journal.records().iter().map(|r| r.entry.clone()).collect();
-    let messages: HashSet<String> = journal.records().iter().filter_map(|r| r.msg.clone()).collect();
+    let book = Book::<Entry>::read(dir.clone())?;
+    let entries: Vec<Entry> = book.records().iter().map(|r| r.entry.clone()).collect();
     if !matches!(entries.first(), Some(Entry::Created { .. })) {
         return Err(GameError::Damaged(format!(
             "{}: the journal {}; the game cannot be rebuilt (a half-created game, or a damaged one)",
@@ -348,7 +309,10 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
     // A placeholder state, replaced below by the cached or replayed one.
     let start = GameState::start(&map, 1);
     let mut game = Game::new(settings, map, start);
-    let last = journal.last_seq();
+    let last = book.last_seq();
+    if let Some((seq, _)) = &cached {
+        book.check_cache(*seq)?;
+    }
     let boards = game.settings.variant.boards();
     let state_file = dir.path().join(crate::store::STATE_FILE);
     if let Some((_, state)) = &cached {
@@ -360,14 +324,6 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
         Some((seq, state)) if seq == last => {
             game.state = state;
             false
-        }
-        Some((seq, _)) if seq > last => {
-            return Err(GameError::Damaged(format!(
-                "{}: the position there follows journal entry {seq}, but {} ends at entry {last}: the journal \
-                 was cut short. Nothing was changed; put the full journal back",
-                state_file.display(),
-                dir.path().join(crate::store::JOURNAL_FILE).display(),
-            )))
         }
         Some((seq, state)) => {
             game.state = state;
@@ -386,19 +342,20 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
         notes,
         warnings: Vec::new(),
         cache_behind: cache_behind.then_some(last),
-        messages,
+        book,
         stamp,
     })
 }
 
 impl OpenGame {
     fn relock(&mut self) -> Result<GameLock, GameError> {
-        let lock = self.dir.lock()?;
+        let lock = self.book.lock()?;
         // Another writer may have changed the game since it was read: read it again.
-        let fresh = load(self.dir.clone(), Vec::new())?;
+        let mut fresh = load(self.dir.clone(), Vec::new())?;
         self.game = fresh.game;
         self.entries = fresh.entries;
-        self.messages = fresh.messages;
+        fresh.book.carry_out(self.book.carrying_out().map(str::to_owned));
+        self.book = fresh.book;
         self.stamp = None;
         if self.dir.read_side::<MapRecord>(MAP_FILE)?.is_none() {
             let record = MapRecord { map: self.game.settings.map.clone(), fingerprint: self.game.map.id_fingerprint() };
@@ -411,18 +368,27 @@ impl OpenGame {
     /// already left an entry in this game's journal: it was carried out before an
     /// interruption, and its redelivery must not do it twice.
     pub fn done_before(&self) -> bool {
-        crate::store::current_message().is_some_and(|tag| self.messages.contains(&tag))
+        self.book.done_before()
+    }
+
+    /// From now on, the inbound message item `tag` is being carried out (`None`: none):
+    /// what this game journals is tagged with it.
+    pub fn carry_out(&mut self, tag: Option<String>) {
+        self.book.carry_out(tag);
+    }
+
+    /// Whether any journal entry carries out the message item `tag`.
+    pub fn has_message(&self, tag: &str) -> bool {
+        self.book.has_message(tag)
     }
 
     /// Journal a change, then refresh the `state.json` cache. Once the entry is synced
     /// the change is made: a cache that cannot be written (a full disk) is a warning, and
     /// the next open rebuilds it from the journal.
     fn record(&mut self, lock: &mut GameLock, now: DateTime<Utc>, entry: Entry) -> Result<(), GameError> {
-        let seq = lock.append(now, &entry)?;
+        self.book.record(lock, now, entry.clone(), &self.game.state)?;
         self.entries.push(entry);
-        if let Err(e) = lock.write_state(seq, &self.game.state) {
-            self.warnings.push(cache_warning(&e));
-        }
+        self.warnings.extend(self.book.take_warnings());
         Ok(())
     }
 
@@ -665,38 +631,33 @@ impl OpenGame {
 
     /// What `mailed.json` says was mailed (empty if nothing ever was).
     pub fn mailed(&self) -> Result<MailedFile, GameError> {
-        Ok(self.dir.read_side(MAILED_FILE)?.unwrap_or_default())
+        Ok(self.book.mailed(None)?)
     }
 
     /// The results owed by mail, oldest first: every adjudication journaled with
     /// `mail_results` that no rollback undid, less what `mailed.json` says went out.
     pub fn results_owed(&self) -> Result<Vec<OwedResults>, GameError> {
-        let mailed = self.mailed()?;
-        let undone = journal::undone_by_rollback(&self.entries);
-        let mut owed = Vec::new();
-        for (index, entry) in self.entries.iter().enumerate() {
-            let Entry::Adjudicated { phase, report, mail_results: true, early, .. } = entry else { continue };
-            if undone.contains(&index) {
-                continue;
-            }
-            let seq = index as u64 + 1;
-            let only_to = match mailed.results.get(&seq) {
-                None => None,
-                Some(done) if done.phase != *phase => {
-                    return Err(GameError::Invalid(format!(
-                        "{}: results of seq {seq} are recorded for {}, but the journal has {phase} there",
-                        self.dir.path().join(MAILED_FILE).display(),
-                        done.phase
-                    )))
-                }
-                Some(done) if done.retry.is_empty() => continue,
-                Some(done) => Some(done.retry.clone()),
-            };
+        let undone: std::collections::BTreeSet<u64> =
+            journal::undone_by_rollback(&self.entries).into_iter().map(|i| i as u64 + 1).collect();
+        let owed = self.book.owed(&self.mailed()?, &undone, |entry| match entry {
+            Entry::Adjudicated { phase, mail_results: true, .. } => Some(serde_json::to_value(phase).ok()),
+            _ => None,
+        })?;
+        let mut results = Vec::new();
+        for o in owed {
+            let index = o.seq as usize - 1;
+            let Entry::Adjudicated { report, early, .. } = &self.entries[index] else { continue };
             let current = !self.entries[index + 1..].iter().any(journal::moves_the_game);
             let next_deadline = self.game.state.deadline.filter(|_| current && self.game.state.end.is_none());
-            owed.push(OwedResults { seq, report: report.as_ref().clone(), next_deadline, only_to, early: *early });
+            results.push(OwedResults {
+                seq: o.seq,
+                report: report.as_ref().clone(),
+                next_deadline,
+                only_to: o.only_to,
+                early: *early,
+            });
         }
-        Ok(owed)
+        Ok(results)
     }
 
     /// Keep this game's [`Glance`] (`missing`: the powers that owe orders) for the next
@@ -745,26 +706,7 @@ impl OpenGame {
             Some(Entry::Adjudicated { phase, .. }) => *phase,
             _ => return Err(GameError::Invalid(format!("journal entry {seq} is not an adjudication"))),
         };
-        let mut mailed: MailedFile = lock.read_side(MAILED_FILE)?.unwrap_or_default();
-        let record = mailed.results.entry(seq).or_insert_with(|| ResultsMailed {
-            phase,
-            at: now,
-            to: Vec::new(),
-            retry: Vec::new(),
-            undeliverable: Vec::new(),
-        });
-        record.at = now;
-        let done = |a: &String| outcome.sent.contains(a) || outcome.undeliverable.contains(a);
-        record.retry.retain(|a| !done(a));
-        for a in &outcome.retry {
-            if !record.retry.contains(a) {
-                record.retry.push(a.clone());
-            }
-        }
-        for (list, new) in [(&mut record.to, &outcome.sent), (&mut record.undeliverable, &outcome.undeliverable)] {
-            list.extend(new.iter().filter(|a| !list.contains(a)).cloned().collect::<Vec<_>>());
-        }
-        lock.write_side(MAILED_FILE, &mailed)?;
+        self.book.record_mailed(&lock, seq, serde_json::to_value(phase).ok(), outcome, None, now)?;
         Ok(())
     }
 }

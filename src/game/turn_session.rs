@@ -17,7 +17,6 @@
 //! The clock is passed in; nothing here reads it. Games are reached only through
 //! [`crate::games`] and the [`TurnGame`] trait.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
@@ -30,7 +29,7 @@ use crate::game::session::GameError;
 use crate::game::settings::Master;
 use crate::games::{self, Options};
 use crate::phase::PhaseKind;
-use crate::store::{GameDir, GameLock, StoreError};
+use crate::store::{Book, GameDir, GameLock, MailingOutcome, StoreError};
 use crate::text::count;
 use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame, MASTER};
 
@@ -38,6 +37,8 @@ use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame, 
 pub const SEED_FILE: &str = "seed.json";
 /// The side file recording which entries' reports were mailed, and to whom.
 pub const REPORTED_FILE: &str = "reported.json";
+
+pub use crate::store::MAILED_FILE;
 
 /// `game.toml` of a turn game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -213,31 +214,12 @@ pub struct TurnState {
     pub waiting: Vec<String>,
 }
 
-/// `reported.json`: for each entry whose report was mailed (by seq), who had it and who
-/// is still owed it (the transport failed for them and may not next time).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ReportedFile {
-    #[serde(default)]
-    pub mailed: BTreeMap<u64, Reported>,
-}
-
 /// An entry whose report is still owed: to every recipient (`only_to` is `None`), or to
 /// the addresses an earlier mailing failed for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OwedReport {
     pub seq: u64,
     pub only_to: Option<Vec<String>>,
-}
-
-/// What became of one entry's report.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Reported {
-    #[serde(default)]
-    pub to: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub retry: Vec<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -255,6 +237,8 @@ pub struct OpenTurnGame {
     pub game: Box<dyn TurnGame>,
     /// The journal, with each record's seq and time.
     pub entries: Vec<(u64, DateTime<Utc>, TurnEntry)>,
+    /// The journal as the store keeps it: message tags, appends, owed mail.
+    book: Book<TurnEntry>,
     seed: Seed,
     /// Repairs the store made on opening (print them).
     pub notes: Vec<String>,
@@ -358,9 +342,10 @@ pub fn create(
         step: step.clone(),
     };
     let dir = GameDir::create(path, settings)?;
-    let mut lock = dir.lock()?;
+    let mut book = Book::read(dir.clone())?;
+    let mut lock = book.lock()?;
     lock.write_side(SEED_FILE, &SeedFile { seed: seed.to_hex() })?;
-    let seq = lock.append(now, &entry)?;
+    let seq = lock.last_seq() + 1;
     let meta = TurnState {
         game: settings.game.clone(),
         commitment: seed.commitment(),
@@ -373,17 +358,19 @@ pub fn create(
         state: step.state.clone(),
         waiting: Vec::new(),
     };
-    lock.write_state(seq, &meta)?;
+    book.record(&mut lock, now, entry.clone(), &meta)?;
     drop(lock);
+    let warnings = book.take_warnings();
     Ok(OpenTurnGame {
         dir,
         settings: settings.clone(),
         meta,
         game,
         entries: vec![(seq, now, entry)],
+        book,
         seed,
         notes: Vec::new(),
-        warnings: Vec::new(),
+        warnings,
     })
 }
 
@@ -409,17 +396,31 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenTurnGame, GameError> {
     })?;
     let seed = Seed::from_hex(&seed_file.seed)
         .map_err(|e| GameError::Damaged(format!("{}: {e}", dir.path().join(SEED_FILE).display())))?;
-    let journal = dir.journal::<TurnEntry>()?;
+    // The cache before the journal: a writer appends to the journal before it rewrites
+    // the cache, so a cache ahead of the journal means the journal was cut short.
+    let cached: Option<(u64, TurnState)> = dir.read_state()?;
+    let book = Book::<TurnEntry>::read(dir.clone())?;
     let entries: Vec<(u64, DateTime<Utc>, TurnEntry)> =
-        journal.records().iter().map(|r| (r.seq, r.at, r.entry.clone())).collect();
+        book.records().iter().map(|r| (r.seq, r.at, r.entry.clone())).collect();
     if entries.is_empty() {
         return Err(GameError::Damaged(format!("{}: the journal is empty", dir.path().display())));
     }
-    let cached: Option<(u64, TurnState)> = dir.read_state()?;
+    if let Some((seq, _)) = &cached {
+        book.check_cache(*seq)?;
+    }
+    check_players(&dir, &settings, &entries)?;
     let meta = match cached {
-        Some((seq, meta)) if seq == journal.last_seq() => meta,
+        Some((seq, meta)) if seq == book.last_seq() => meta,
         _ => replay(&settings, &seed, &entries)?,
     };
+    if meta.commitment != seed.commitment() {
+        return Err(GameError::Damaged(format!(
+            "{}: this seed does not match the commitment {} published when the game began; put the game's own \
+             seed file back (every roll is derived from it)",
+            dir.path().join(SEED_FILE).display(),
+            meta.commitment
+        )));
+    }
     if meta.game != settings.game {
         return Err(GameError::Damaged(format!(
             "game.toml says `{}` but the journal holds a game of `{}`",
@@ -428,7 +429,38 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenTurnGame, GameError> {
     }
     let game = games::load(&meta.game, &meta.state)
         .map_err(|e| GameError::Damaged(format!("{}: {e}", dir.path().join("state.json").display())))?;
-    Ok(OpenTurnGame { dir, settings, meta, game, entries, seed, notes, warnings: Vec::new() })
+    Ok(OpenTurnGame { dir, settings, meta, game, entries, book, seed, notes, warnings: Vec::new() })
+}
+
+/// Refuse a game.toml whose players are not the ones the game was created for (seats are
+/// matched by name, so their order in game.toml does not matter).
+fn check_players(
+    dir: &GameDir,
+    settings: &TurnSettings,
+    entries: &[(u64, DateTime<Utc>, TurnEntry)],
+) -> Result<(), GameError> {
+    let Some((_, _, TurnEntry::Created { players, .. })) = entries.first() else {
+        return Err(GameError::Damaged(format!(
+            "{}: the journal does not start with the game's creation",
+            dir.path().join(crate::store::JOURNAL_FILE).display()
+        )));
+    };
+    let key = |names: &mut dyn Iterator<Item = &String>| {
+        let mut v: Vec<String> = names.map(|n| n.to_lowercase()).collect();
+        v.sort();
+        v
+    };
+    if key(&mut settings.players.iter().map(|p| &p.name)) != key(&mut players.iter()) {
+        let listed: Vec<&str> = settings.players.iter().map(|p| p.name.as_str()).collect();
+        return Err(GameError::Damaged(format!(
+            "{}: the players listed are {}, but the game was created for {}; put the [[players]] back (their \
+             order does not matter, their names do)",
+            dir.path().join(crate::store::SETTINGS_FILE).display(),
+            listed.join(", "),
+            players.join(", ")
+        )));
+    }
+    Ok(())
 }
 
 /// Rebuild the state from the journal by re-running every submission and deadline with
@@ -679,29 +711,33 @@ pub struct Submission {
 
 impl OpenTurnGame {
     fn relock(&mut self) -> Result<GameLock, GameError> {
-        let lock = self.dir.lock()?;
+        let lock = self.book.lock()?;
         // Another writer may have changed the game since it was read: read it again.
-        let fresh = load(self.dir.clone(), Vec::new())?;
+        let mut fresh = load(self.dir.clone(), Vec::new())?;
         self.settings = fresh.settings;
         self.meta = fresh.meta;
         self.game = fresh.game;
         self.entries = fresh.entries;
+        fresh.book.carry_out(self.book.carrying_out().map(str::to_owned));
+        self.book = fresh.book;
         Ok(lock)
     }
 
     fn record(&mut self, lock: &mut GameLock, now: DateTime<Utc>, entry: TurnEntry) -> Result<u64, GameError> {
-        let seq = lock.append(now, &entry)?;
+        let seq = self.book.record(lock, now, entry.clone(), &self.meta)?;
         self.entries.push((seq, now, entry));
-        // The entry is synced, so the change is made: a cache that cannot be written (a
-        // full disk) is only a warning, and the next open replays the journal.
-        if let Err(e) = lock.write_state(seq, &self.meta) {
-            self.warnings.push(format!(
-                "{e}. The change itself is made (it is in the journal); {} is only a copy and is rebuilt \
-                 from the journal the next time the game is opened",
-                crate::store::STATE_FILE
-            ));
-        }
+        self.warnings.extend(self.book.take_warnings());
         Ok(seq)
+    }
+
+    /// From now on, the inbound message item `tag` is being carried out (`None`: none).
+    pub fn carry_out(&mut self, tag: Option<String>) {
+        self.book.carry_out(tag);
+    }
+
+    /// Whether any journal entry carries out the message item `tag`.
+    pub fn has_message(&self, tag: &str) -> bool {
+        self.book.has_message(tag)
     }
 
     fn dice(&self) -> Dice {
@@ -710,12 +746,17 @@ impl OpenTurnGame {
 
     /// A seat by name (any case).
     pub fn player_index(&self, name: &str) -> Option<usize> {
-        self.settings.players.iter().position(|p| p.name.eq_ignore_ascii_case(name.trim()))
+        self.game.players().iter().position(|p| p.eq_ignore_ascii_case(name.trim()))
     }
 
     /// The seats' names, in seat order.
     pub fn player_names(&self) -> Vec<String> {
-        self.settings.players.iter().map(|p| p.name.clone()).collect()
+        self.game.players().to_vec()
+    }
+
+    /// A player's particulars in game.toml, by name (any case).
+    pub fn player_settings(&self, name: &str) -> Option<&TurnPlayer> {
+        self.settings.players.iter().find(|p| p.name.eq_ignore_ascii_case(name.trim()))
     }
 
     /// Names of the players whose input is awaited.
@@ -790,13 +831,17 @@ impl OpenTurnGame {
         }
         let name = match seat {
             Seat::Master => MASTER.to_string(),
-            Seat::Player(p) => self
-                .settings
-                .players
-                .get(p)
-                .map(|p| p.name.clone())
-                .ok_or_else(|| GameError::Invalid(format!("no seat {p}")))?,
+            Seat::Player(p) => {
+                self.game.players().get(p).cloned().ok_or_else(|| GameError::Invalid(format!("no seat {p}")))?
+            }
         };
+        if let Some(record) = self.book.left_before() {
+            // This message was carried out before the judge was interrupted: answer as
+            // then, and keep nothing again.
+            let at = self.entries.iter().position(|(s, _, _)| *s == record.seq).unwrap_or_default();
+            drop(lock);
+            return self.answer_again(at, seat, text);
+        }
         // `wait` and `nowait` lines are the judge's, taken before the rest of the turn.
         let (text, waits) = match seat {
             Seat::Player(_) => wait_lines(text),
@@ -842,6 +887,43 @@ impl OpenTurnGame {
         Ok(Submission { ack, events: released, seq: Some(seq) })
     }
 
+    /// The answer that a message carried out before an interruption got (its journal
+    /// entries begin at index `at`): its turn played again on the game as it was then.
+    /// Nothing is kept again.
+    fn answer_again(&mut self, at: usize, seat: Seat, text: &str) -> Result<Submission, GameError> {
+        let tag = self.book.carrying_out().map(str::to_owned);
+        let (_, waits) = match seat {
+            Seat::Player(_) => wait_lines(text),
+            Seat::Master => (String::new(), Vec::new()),
+        };
+        let mut ack = TurnAck::default();
+        let mut events = Vec::new();
+        let mut seq = None;
+        for (s, when, entry) in &self.entries[at..] {
+            if self.book.get(*s).and_then(|r| r.msg.as_deref()) != tag.as_deref() {
+                continue;
+            }
+            seq = Some(*s);
+            let TurnEntry::Submitted { text, at: received, hold, step, .. } = entry else { continue };
+            let index = self.entries.iter().position(|(e, _, _)| e == s).unwrap_or_default();
+            let before = self.entries[..index].iter().rev().find_map(|(_, _, e)| e.step()).ok_or_else(|| {
+                GameError::Damaged(format!("journal entry {s}: a turn before the game's creation ({when})"))
+            })?;
+            let mut game = games::load(&self.meta.game, &before.state).map_err(GameError::Damaged)?;
+            let mut dice = Dice::new(self.seed.clone(), &self.settings.name, before.next_roll);
+            let mut ctx = TurnContext { dice: &mut dice, now: *received };
+            game.set_hold(*hold);
+            ack = seat.submit(game.as_mut(), text, &mut ctx);
+            events = step.events.get(ack.events.len()..).unwrap_or_default().to_vec();
+        }
+        for (line, wait) in waits {
+            let word = if wait { "wait" } else { "nowait" };
+            ack.lines.push(LineAnswer::accepted(line, format!("{word}: taken when this message was first read")));
+        }
+        ack.lines.sort_by_key(|l| l.line);
+        Ok(Submission { ack, events, seq })
+    }
+
     /// Whether a step that takes every player's input together is held once all of it
     /// is in: early processing is off (`[deadlines] early = false`), or a player sent
     /// `wait`.
@@ -862,12 +944,8 @@ impl OpenTurnGame {
     /// lets it go on now, journaled and reported like a turn.
     pub fn set_wait(&mut self, seat: usize, wait: bool, now: DateTime<Utc>) -> Result<WaitDone, GameError> {
         let mut lock = self.relock()?;
-        let name = self
-            .settings
-            .players
-            .get(seat)
-            .map(|p| p.name.clone())
-            .ok_or_else(|| GameError::Invalid(format!("no seat {seat}")))?;
+        let name =
+            self.game.players().get(seat).cloned().ok_or_else(|| GameError::Invalid(format!("no seat {seat}")))?;
         self.wait_locked(&mut lock, &name, wait, now)
     }
 
@@ -1058,7 +1136,15 @@ impl OpenTurnGame {
             })
             .ok_or(VerifyFailure::NotRevealed)?;
         let seed = Seed::from_hex(&revealed).map_err(|e| VerifyFailure::BadSeed(e.to_string()))?;
-        dice::verify(&seed, &commitment, &self.settings.name, &self.journaled_rolls()).map_err(VerifyFailure::Dice)
+        let rolls = dice::verify(&seed, &commitment, &self.settings.name, &self.journaled_rolls())
+            .map_err(VerifyFailure::Dice)?;
+        // The rolls are the seed's: now every turn, played again from the seed, must give
+        // the state the journal recorded after it, so the game is proved, not only its dice.
+        match replay(&self.settings, &seed, &self.entries) {
+            Ok(_) => Ok(rolls),
+            Err(GameError::Replay(e)) => Err(VerifyFailure::Replay(e)),
+            Err(e) => Err(VerifyFailure::Replay(ReplayError { index: 0, message: e.to_string() })),
+        }
     }
 
     /// The header and the board, as every report shows it.
@@ -1268,33 +1354,41 @@ impl OpenTurnGame {
     }
 
     /// The entries whose reports are still owed by mail, oldest first: (seq, `None` when
-    /// owed to every recipient, else the addresses still owed it).
+    /// owed to every recipient, else the addresses still owed it). A report a rollback
+    /// undid before it was mailed is not owed.
     pub fn reports_owed(&self) -> Result<Vec<OwedReport>, GameError> {
-        let reported: ReportedFile = self.dir.read_side(REPORTED_FILE)?.unwrap_or_default();
-        Ok(self
-            .entries
-            .iter()
-            .filter(|(_, _, e)| e.step().is_some_and(|s| s.mail))
-            .filter_map(|(seq, _, _)| match reported.mailed.get(seq) {
-                None => Some(OwedReport { seq: *seq, only_to: None }),
-                Some(r) if !r.retry.is_empty() => Some(OwedReport { seq: *seq, only_to: Some(r.retry.clone()) }),
-                Some(_) => None,
-            })
-            .collect())
+        let mailed = self.book.mailed(Some(REPORTED_FILE))?;
+        let owed =
+            self.book.owed(&mailed, &self.undone_by_rollback(), |e| e.step().filter(|s| s.mail).map(|_| None))?;
+        Ok(owed.into_iter().map(|o| OwedReport { seq: o.seq, only_to: o.only_to }).collect())
     }
 
-    /// Record what became of the report of entry `seq`: `sent` had it, `retry` are owed it.
-    pub fn record_reported(&mut self, seq: u64, sent: &[String], retry: &[String]) -> Result<(), GameError> {
-        let lock = self.dir.lock()?;
-        let mut reported: ReportedFile = self.dir.read_side(REPORTED_FILE)?.unwrap_or_default();
-        let r = reported.mailed.entry(seq).or_default();
-        for a in sent {
-            if !r.to.iter().any(|h| h.eq_ignore_ascii_case(a)) {
-                r.to.push(a.clone());
+    /// The seqs of the steps a rollback undid: those after the step it went back to.
+    fn undone_by_rollback(&self) -> std::collections::BTreeSet<u64> {
+        let mut undone = std::collections::BTreeSet::new();
+        for (at, (_, _, e)) in self.entries.iter().enumerate() {
+            let TurnEntry::RolledBack { to_round, .. } = e else { continue };
+            // The start of the round it went back to, as the rollback found it.
+            let mut start = 0;
+            let mut previous_round: Option<u32> = None;
+            for (i, (_, _, e)) in self.entries[..at].iter().enumerate() {
+                let Some(step) = e.step() else { continue };
+                let starts = matches!(e, TurnEntry::Created { .. }) || previous_round.is_some_and(|r| r < step.round);
+                if step.round == *to_round && starts {
+                    start = i;
+                }
+                previous_round = Some(step.round);
             }
+            undone
+                .extend(self.entries[start + 1..at].iter().filter(|(_, _, e)| e.step().is_some()).map(|(s, _, _)| *s));
         }
-        r.retry = retry.to_vec();
-        lock.write_side(REPORTED_FILE, &reported)?;
+        undone
+    }
+
+    /// Record what became of the report of entry `seq`.
+    pub fn record_reported(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {
+        let lock = self.dir.lock()?;
+        self.book.record_mailed(&lock, seq, None, outcome, Some(REPORTED_FILE), now)?;
         Ok(())
     }
 
@@ -1406,6 +1500,10 @@ pub enum VerifyFailure {
     BadSeed(String),
     #[error(transparent)]
     Dice(dice::VerifyError),
+    /// The rolls are right, but a turn played again from the seed does not give the
+    /// state recorded (an edited journal).
+    #[error("the rolls match the seed, but the journal does not replay: {0}")]
+    Replay(ReplayError),
 }
 
 impl From<StoreError> for VerifyFailure {

@@ -42,6 +42,8 @@ pub struct JudgeHost {
     mails: Vec<OutgoingMail>,
     /// Games this host adjudicated, whose results the caller should mail now.
     adjudicated: Vec<String>,
+    /// The inbound message item being carried out (see [`GameHost::carry_out`]).
+    carrying_out: Option<String>,
 }
 
 /// Hands one mail to the transport (the caller's: SMTP, sendmail, files, or a test's).
@@ -123,7 +125,7 @@ fn plausible_name(name: &str) -> bool {
 impl JudgeHost {
     /// A host for the games under `games_dir` (`JUDGE/games`).
     pub fn new(games_dir: impl Into<PathBuf>) -> JudgeHost {
-        JudgeHost { games: games_dir.into(), mails: Vec::new(), adjudicated: Vec::new() }
+        JudgeHost { games: games_dir.into(), mails: Vec::new(), adjudicated: Vec::new(), carrying_out: None }
     }
 
     /// The games this host adjudicated so far (their results are owed): what the caller
@@ -279,6 +281,7 @@ impl JudgeHost {
         change: impl FnOnce(&mut dyn GameSession) -> Result<T, GameError>,
     ) -> Result<T, HostError> {
         let mut g = self.read(game)?;
+        g.carry_out(self.carrying_out.clone());
         let out = change(g.as_mut()).map_err(host_error(game))?;
         note_warnings(game, g.as_ref());
         Ok(out)
@@ -855,10 +858,11 @@ impl GameHost for JudgeHost {
     }
 
     fn done_before(&self, game: &str, tag: &str) -> bool {
-        let Some((_, path)) = self.game_dir(game) else { return false };
-        let Ok(dir) = crate::store::GameDir::open_for_reading(&path) else { return false };
-        let Ok(journal) = dir.journal::<serde::de::IgnoredAny>() else { return false };
-        journal.records().iter().any(|r| r.msg.as_deref() == Some(tag))
+        self.read(game).is_ok_and(|g| g.has_message(tag))
+    }
+
+    fn carry_out(&mut self, tag: Option<String>) {
+        self.carrying_out = tag;
     }
 
     fn take_mails(&mut self) -> Vec<OutgoingMail> {

@@ -162,11 +162,16 @@ pub trait GameHost {
     }
 
     /// Whether a change tagged `tag` (an inbound message's item, see
-    /// [`crate::store::with_message`]) is already in the game's journal: the message is
-    /// being carried out again after an interruption. Default: never.
+    /// [`GameHost::carry_out`]) is already in the game's journal: the message is being
+    /// carried out again after an interruption. Default: never.
     fn done_before(&self, _game: &str, _tag: &str) -> bool {
         false
     }
+
+    /// From now on, the inbound message item `tag` is being carried out (`None`: none):
+    /// every change the host makes to a game is journaled with it, so that the message
+    /// carried out again after a crash does not do anything twice. Default: no journal.
+    fn carry_out(&mut self, _tag: Option<String>) {}
 
     /// Mails the commands so far made for others (a new player's password after
     /// `replace`); they are owed with the message's reply. Default: none.

@@ -820,7 +820,8 @@ fn apply(
             );
             continue;
         }
-        crate::store::with_message(&tag, || match item {
+        host.carry_out(Some(tag));
+        match item {
             Item::Orders(lines) => {
                 let master_lines = who.role == Role::Master && host.plays_turn_lines(&who.game);
                 if !matches!(who.role, Role::Power(_)) && !master_lines {
@@ -830,7 +831,7 @@ fn apply(
                         lines[0].number,
                         quote(&lines[0].text)
                     );
-                    return;
+                    continue;
                 }
                 let text: String = lines.iter().map(|l| format!("{}\n", l.text)).collect();
                 match host.submit_orders(&who, &text, now) {
@@ -876,7 +877,7 @@ fn apply(
                 }
                 if text.trim().is_empty() {
                     let _ = writeln!(out, "line {line}: empty press, not sent.");
-                    return;
+                    continue;
                 }
                 budget.press -= 1;
                 match host.press(&who, to, text, now) {
@@ -949,7 +950,7 @@ fn apply(
             Item::Master { line, command } => {
                 if who.role != Role::Master {
                     let _ = writeln!(out, "line {line}: only the game master may do that; nothing done.");
-                    return;
+                    continue;
                 }
                 match host.master(&who, command, now) {
                     Ok(text) => {
@@ -966,8 +967,9 @@ fn apply(
             Item::Malformed { line, text, problem } => {
                 let _ = writeln!(out, "line {line}: {}: {problem}", quote(text));
             }
-        });
+        }
     }
+    host.carry_out(None);
     if let Some(at) = host.deadline(&who.game) {
         let _ = writeln!(out, "Deadline: {}", format_deadline(at, who.timezone));
         if at > now {

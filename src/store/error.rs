@@ -77,6 +77,24 @@ pub enum StoreError {
         /// The last seq in the journal.
         journal_seq: u64,
     },
+    /// `state.json` follows a journal entry the journal no longer holds: the journal was
+    /// cut short (restored from an old copy, say). Nothing is changed until it is put back.
+    #[error(
+        "{}: the state there follows journal entry {state_seq}, but {} ends at entry {journal_seq}: the journal \
+         was cut short. Nothing was changed; put the full journal back",
+        state.display(),
+        journal.display()
+    )]
+    JournalCutShort {
+        /// `state.json`.
+        state: PathBuf,
+        /// The journal.
+        journal: PathBuf,
+        /// The entry the state follows.
+        state_seq: u64,
+        /// The journal's last entry.
+        journal_seq: u64,
+    },
     /// An earlier append through this lock failed part-way; the journal's tail is in doubt
     /// until the lock is taken again (which repairs it).
     #[error("{}: an earlier append failed; release and take the lock again", path.display())]

@@ -26,7 +26,7 @@ pub struct Record<E> {
     /// The caller's value.
     pub entry: E,
     /// The inbound message (and the item within it) this entry carries out, when it was
-    /// made while serving mail (see [`crate::store::with_message`]); absent otherwise and
+    /// made while serving mail (see [`crate::store::Book::carry_out`]); absent otherwise and
     /// in journals written before messages were tagged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msg: Option<String>,
@@ -134,8 +134,14 @@ pub(crate) fn parse<E: DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<Pa
 }
 
 /// One journal line, newline included, ready to append.
-pub(crate) fn encode<E: Serialize>(path: &Path, seq: u64, at: DateTime<Utc>, entry: &E) -> Result<Vec<u8>, StoreError> {
-    let msg = super::current_message();
+pub(crate) fn encode<E: Serialize>(
+    path: &Path,
+    seq: u64,
+    at: DateTime<Utc>,
+    entry: &E,
+    msg: Option<&str>,
+) -> Result<Vec<u8>, StoreError> {
+    let msg = msg.map(str::to_owned);
     let mut line = serde_json::to_vec(&Record { seq, at, entry, msg })
         .map_err(|e| StoreError::Serialize { path: path.to_path_buf(), message: e.to_string() })?;
     // Compact serde_json never writes a raw newline (strings escape it), so one record is
@@ -215,7 +221,7 @@ mod tests {
     #[test]
     fn encode_writes_one_line_even_for_newlines_in_strings() {
         let at = "2025-01-01T00:00:00Z".parse().unwrap();
-        let line = encode(Path::new("j"), 1, at, &"two\nlines").unwrap();
+        let line = encode(Path::new("j"), 1, at, &"two\nlines", None).unwrap();
         assert_eq!(line.iter().filter(|&&b| b == b'\n').count(), 1);
         assert_eq!(line.last(), Some(&b'\n'));
         let parsed: Parsed<String> = parse(Path::new("j"), &line).unwrap();

@@ -64,6 +64,7 @@
 //! ```
 
 mod atomic;
+mod book;
 mod error;
 #[doc(hidden)]
 pub mod fault;
@@ -82,36 +83,10 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
 
 pub use atomic::write_atomic;
+pub use book::{Book, Mailed, MailedFile, MailingOutcome, Owed, MAILED_FILE};
 pub use error::StoreError;
 pub use journal::{Journal, Record};
 pub use spool::{Spool, SpoolId};
-
-thread_local! {
-    // The inbound message being carried out on this thread: every journal entry appended
-    // meanwhile records it (`Record::msg`).
-    static MESSAGE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Run `f` with every journal entry it appends tagged with `tag` (an inbound message and
-/// the item within it), so that a message carried out again after a crash can tell what
-/// it already did. The previous tag is restored afterwards, even if `f` panics.
-pub fn with_message<T>(tag: &str, f: impl FnOnce() -> T) -> T {
-    struct Restore(Option<String>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            let previous = self.0.take();
-            MESSAGE.with(|m| *m.borrow_mut() = previous);
-        }
-    }
-    let previous = MESSAGE.with(|m| m.borrow_mut().replace(tag.to_string()));
-    let _restore = Restore(previous);
-    f()
-}
-
-/// The tag set by [`with_message`] on this thread, if any.
-pub(crate) fn current_message() -> Option<String> {
-    MESSAGE.with(|m| m.borrow().clone())
-}
 
 use atomic::{remove_temp_files, sync_dir};
 use fault::FaultPoint;
@@ -504,12 +479,24 @@ impl GameLock {
     /// Appends one entry to the journal and returns its seq. Returns only once the line is
     /// synced to disk: `Ok` is the acknowledgement.
     pub fn append<E: Serialize>(&mut self, at: DateTime<Utc>, entry: &E) -> Result<u64, StoreError> {
+        self.append_tagged(at, entry, None)
+    }
+
+    /// [`append`](Self::append), the record tagged with the inbound message item it
+    /// carries out (`Record::msg`), so that the message carried out again after a crash
+    /// can tell what it already did.
+    pub fn append_tagged<E: Serialize>(
+        &mut self,
+        at: DateTime<Utc>,
+        entry: &E,
+        msg: Option<&str>,
+    ) -> Result<u64, StoreError> {
         let path = self.dir.file(JOURNAL_FILE);
         if self.poisoned {
             return Err(StoreError::Poisoned { path });
         }
         let seq = self.last_seq + 1;
-        let line = journal::encode(&path, seq, at, entry)?;
+        let line = journal::encode(&path, seq, at, entry, msg)?;
         let written = (|| {
             if fault::armed() {
                 // Split so a test can die with half a line on disk, as a crash inside one

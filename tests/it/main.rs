@@ -21,6 +21,7 @@ mod mail_durable;
 mod mail_judge;
 mod mail_results;
 mod map_files;
+mod one_store;
 mod orders_position;
 mod overdue;
 mod pictures;

@@ -36,6 +36,14 @@ impl GameSession for OpenGame {
         &self.warnings
     }
 
+    fn carry_out(&mut self, tag: Option<String>) {
+        OpenGame::carry_out(self, tag);
+    }
+
+    fn has_message(&self, tag: &str) -> bool {
+        OpenGame::has_message(self, tag)
+    }
+
     fn status_text(&self) -> String {
         crate::game::status::status_text(&self.game, None, None)
     }

@@ -63,6 +63,14 @@ impl GameSession for OpenTurnGame {
         &self.warnings
     }
 
+    fn carry_out(&mut self, tag: Option<String>) {
+        OpenTurnGame::carry_out(self, tag);
+    }
+
+    fn has_message(&self, tag: &str) -> bool {
+        OpenTurnGame::has_message(self, tag)
+    }
+
     fn status_text(&self) -> String {
         self.report_text()
     }
@@ -209,7 +217,14 @@ impl GameSession for OpenTurnGame {
 
     fn verify(&self) -> Result<Answer, GameError> {
         let (text, ok) = match OpenTurnGame::verify(self) {
-            Ok(n) => (format!("verified {}\n", count(n, "roll", "rolls")), true),
+            Ok(n) => (
+                format!(
+                    "verified {}; the journal's {} replay from the seed to every state recorded\n",
+                    count(n, "roll", "rolls"),
+                    count(self.entries.len(), "entry", "entries")
+                ),
+                true,
+            ),
             Err(VerifyFailure::Dice(crate::dice::VerifyError::Rolls(mismatches))) => {
                 let mut text: String = mismatches.iter().map(|m| format!("mismatch: {m}\n")).collect();
                 text.push_str(&format!(
@@ -247,8 +262,7 @@ impl GameSession for OpenTurnGame {
         if names_master(who) {
             return Ok(by_mail::master_seat(&self.settings.master));
         }
-        let seat = self.player_index(who).ok_or_else(|| self.player_names())?;
-        let p = &self.settings.players[seat];
+        let p = self.player_settings(who).ok_or_else(|| self.player_names())?;
         Ok(SeatRecord {
             role: Role::Power(p.name.clone()),
             address: Some(p.email.clone()),
@@ -399,13 +413,14 @@ impl GameSession for OpenTurnGame {
         password_hash: &str,
         _now: DateTime<Utc>,
     ) -> Result<String, GameError> {
-        let index = self.player_index(seat).ok_or_else(|| {
-            usage(format!(
-                "no player `{}`; the players are {}",
-                crate::text::header_safe(seat, 40),
-                self.player_names().join(", ")
-            ))
-        })?;
+        let index =
+            self.settings.players.iter().position(|p| p.name.eq_ignore_ascii_case(seat.trim())).ok_or_else(|| {
+                usage(format!(
+                    "no player `{}`; the players are {}",
+                    crate::text::header_safe(seat, 40),
+                    self.player_names().join(", ")
+                ))
+            })?;
         self.update_settings(|s| {
             let p: &mut TurnPlayer = &mut s.players[index];
             p.email = address.to_string();
@@ -485,9 +500,9 @@ impl GameSession for OpenTurnGame {
         Ok(self.dir.lock_task(crate::game::session::MAILING_TASK, wait)?)
     }
 
-    fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, _now: DateTime<Utc>) -> Result<(), GameError> {
+    fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {
         // An address no mail can be built for is given up, not retried.
-        self.record_reported(seq, &outcome.sent, &outcome.retry)
+        self.record_reported(seq, outcome, now)
     }
 }
 

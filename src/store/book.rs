@@ -1,0 +1,397 @@
+//! [`Book`]: the one journaled store under every game, whatever it plays.
+//!
+//! A game keeps its own entry type `E` and its own state; the book keeps what every game
+//! needs of a journal, written once:
+//! - the journal's records, read again under the lock before every change (another writer
+//!   may have changed the game since it was read);
+//! - the inbound message being carried out ([`Book::carry_out`]): every entry appended
+//!   meanwhile is tagged with it, and [`Book::done_before`] tells a message carried out
+//!   again after a crash what it already did, so nothing is applied twice;
+//! - the append, then the `state.json` cache, whose failure (a full disk) is only a
+//!   warning once the entry is synced;
+//! - a cache ahead of the journal is refused ([`Book::check_cache`]): the journal was cut;
+//! - the results owed by mail (`mailed.json`): which journaled steps are owed to whom,
+//!   less those a rollback undid, and what each mailing did.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use chrono::{DateTime, Utc};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use super::{GameDir, GameLock, Record, StoreError, JOURNAL_FILE, STATE_FILE};
+
+/// The record of what was mailed, beside the journal.
+pub const MAILED_FILE: &str = "mailed.json";
+
+/// `mailed.json`: for each journal entry whose results were mailed (by seq), who had them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MailedFile {
+    #[serde(default)]
+    pub results: BTreeMap<u64, Mailed>,
+}
+
+/// What became of one entry's results.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mailed {
+    /// What the entry was about, as the game names it (Diplomacy: the phase); checked
+    /// against the journal, so a record never counts for another entry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<serde_json::Value>,
+    /// When they were last mailed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<DateTime<Utc>>,
+    /// The addresses the transport took them for.
+    #[serde(default)]
+    pub to: Vec<String>,
+    /// Addresses still owed them: the transport failed and may not next time.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retry: Vec<String>,
+    /// Addresses no mail can be built for (not an address); not tried again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub undeliverable: Vec<String>,
+}
+
+/// What one mailing of an entry's results did, address by address.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MailingOutcome {
+    pub sent: Vec<String>,
+    pub retry: Vec<String>,
+    pub undeliverable: Vec<String>,
+}
+
+/// An entry whose results are still owed: to everyone who receives them (`only_to` is
+/// `None`), or to the addresses an earlier mailing failed for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Owed {
+    pub seq: u64,
+    pub only_to: Option<Vec<String>>,
+}
+
+/// A game's journal, with what every game needs of it (see the module notes).
+#[derive(Debug, Clone)]
+pub struct Book<E> {
+    dir: GameDir,
+    records: Vec<Record<E>>,
+    messages: HashSet<String>,
+    carrying_out: Option<String>,
+    warnings: Vec<String>,
+}
+
+impl<E: Serialize + DeserializeOwned> Book<E> {
+    /// Read the journal of `dir` (without taking the lock).
+    pub fn read(dir: GameDir) -> Result<Book<E>, StoreError> {
+        let records = dir.journal::<E>()?.into_records();
+        let messages = records.iter().filter_map(|r| r.msg.clone()).collect();
+        Ok(Book { dir, records, messages, carrying_out: None, warnings: Vec::new() })
+    }
+
+    /// Take the game's lock and read the journal again under it: another writer may have
+    /// changed the game since it was read. The message being carried out stays.
+    pub fn lock(&mut self) -> Result<GameLock, StoreError> {
+        let lock = self.dir.lock()?;
+        let fresh = Book::<E>::read(self.dir.clone())?;
+        self.records = fresh.records;
+        self.messages = fresh.messages;
+        Ok(lock)
+    }
+
+    /// Refuse a `state.json` written after journal entry `cached_seq` when the journal
+    /// ends before it: the journal was cut short, and anything built on it would lose
+    /// acknowledged changes.
+    pub fn check_cache(&self, cached_seq: u64) -> Result<(), StoreError> {
+        if cached_seq > self.last_seq() {
+            return Err(StoreError::JournalCutShort {
+                state: self.dir.file(STATE_FILE),
+                journal: self.dir.file(JOURNAL_FILE),
+                state_seq: cached_seq,
+                journal_seq: self.last_seq(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Journal `entry` (tagged with the message being carried out), then write `state`
+    /// as the cache. Once the entry is synced the change is made: a cache that cannot be
+    /// written is a warning ([`Book::take_warnings`]), and the next open replays the journal.
+    pub fn record<S: Serialize>(
+        &mut self,
+        lock: &mut GameLock,
+        at: DateTime<Utc>,
+        entry: E,
+        state: &S,
+    ) -> Result<u64, StoreError> {
+        let msg = self.carrying_out.clone();
+        let seq = lock.append_tagged(at, &entry, msg.as_deref())?;
+        if let Some(tag) = &msg {
+            self.messages.insert(tag.clone());
+        }
+        self.records.push(Record { seq, at, entry, msg });
+        if let Err(e) = lock.write_state(seq, state) {
+            self.warnings.push(format!(
+                "{e}. The change itself is made (it is in the journal); {STATE_FILE} is only a copy and is rebuilt \
+                 from the journal the next time the game is opened"
+            ));
+        }
+        Ok(seq)
+    }
+}
+
+impl<E> Book<E> {
+    /// The game's directory.
+    pub fn dir(&self) -> &GameDir {
+        &self.dir
+    }
+
+    /// Every record, in seq order (record `i` has seq `i + 1`).
+    pub fn records(&self) -> &[Record<E>] {
+        &self.records
+    }
+
+    /// The record of entry `seq`.
+    pub fn get(&self, seq: u64) -> Option<&Record<E>> {
+        self.records.get(usize::try_from(seq).ok()?.checked_sub(1)?)
+    }
+
+    /// The seq of the last record, 0 for none.
+    pub fn last_seq(&self) -> u64 {
+        self.records.len() as u64
+    }
+
+    /// From now on, the inbound message item `tag` is being carried out (`None`: none):
+    /// the entries appended are tagged with it.
+    pub fn carry_out(&mut self, tag: Option<String>) {
+        self.carrying_out = tag;
+    }
+
+    /// The message item being carried out, if any.
+    pub fn carrying_out(&self) -> Option<&str> {
+        self.carrying_out.as_deref()
+    }
+
+    /// Whether the message item being carried out already left an entry in the journal:
+    /// it was carried out before an interruption, and must not be done twice.
+    pub fn done_before(&self) -> bool {
+        self.carrying_out.as_ref().is_some_and(|tag| self.messages.contains(tag))
+    }
+
+    /// The record the message item being carried out left before, if it did.
+    pub fn left_before(&self) -> Option<&Record<E>> {
+        let tag = self.carrying_out.as_deref()?;
+        self.records.iter().find(|r| r.msg.as_deref() == Some(tag))
+    }
+
+    /// Whether any entry carries out the message item `tag`.
+    pub fn has_message(&self, tag: &str) -> bool {
+        self.messages.contains(tag)
+    }
+
+    /// What went wrong after a change was made (it stands), since the last call: say
+    /// them as warnings.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.warnings)
+    }
+
+    /// What `mailed.json` says was mailed (empty when nothing ever was). `legacy`: an
+    /// older side file of the same records, read when `mailed.json` is missing.
+    pub fn mailed(&self, legacy: Option<&str>) -> Result<MailedFile, StoreError> {
+        if let Some(file) = self.dir.read_side::<MailedFile>(MAILED_FILE)? {
+            return Ok(file);
+        }
+        let Some(name) = legacy else { return Ok(MailedFile::default()) };
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Old {
+            #[serde(default)]
+            mailed: BTreeMap<u64, Mailed>,
+        }
+        Ok(self.dir.read_side::<Old>(name)?.map(|old| MailedFile { results: old.mailed }).unwrap_or_default())
+    }
+
+    /// The entries whose results are owed by mail, oldest first. `about` says, for each
+    /// record, whether its results go by mail and what they are about (checked against
+    /// what `mailed.json` recorded for that seq); `undone` are the seqs a rollback undid:
+    /// never owed, whatever was mailed of them.
+    pub fn owed(
+        &self,
+        mailed: &MailedFile,
+        undone: &BTreeSet<u64>,
+        about: impl Fn(&E) -> Option<Option<serde_json::Value>>,
+    ) -> Result<Vec<Owed>, StoreError> {
+        let mut owed = Vec::new();
+        for r in &self.records {
+            let Some(what) = about(&r.entry) else { continue };
+            if undone.contains(&r.seq) {
+                continue;
+            }
+            let only_to = match mailed.results.get(&r.seq) {
+                None => None,
+                Some(done) if what.is_some() && done.phase.is_some() && done.phase != what => {
+                    return Err(StoreError::corrupt(
+                        self.dir.file(MAILED_FILE),
+                        None,
+                        format!(
+                            "the results of entry {} are recorded for {}, but the journal has {} there",
+                            r.seq,
+                            done.phase.as_ref().map(|v| v.to_string()).unwrap_or_default(),
+                            what.as_ref().map(|v| v.to_string()).unwrap_or_default()
+                        ),
+                    ))
+                }
+                Some(done) if done.retry.is_empty() => continue,
+                Some(done) => Some(done.retry.clone()),
+            };
+            owed.push(Owed { seq: r.seq, only_to });
+        }
+        Ok(owed)
+    }
+
+    /// Record in `mailed.json`, under the game's lock, what mailing the results of entry
+    /// `seq` (about `what`) did: addresses to retry stay owed; the rest are done.
+    pub fn record_mailed(
+        &self,
+        lock: &GameLock,
+        seq: u64,
+        what: Option<serde_json::Value>,
+        outcome: &MailingOutcome,
+        legacy: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let mut mailed = self.mailed(legacy)?;
+        let record = mailed.results.entry(seq).or_insert_with(|| Mailed { phase: what, ..Mailed::default() });
+        record.at = Some(now);
+        let done = |a: &String| outcome.sent.iter().chain(&outcome.undeliverable).any(|s| s.eq_ignore_ascii_case(a));
+        record.retry.retain(|a| !done(a));
+        for a in &outcome.retry {
+            if !record.retry.iter().any(|r| r.eq_ignore_ascii_case(a)) {
+                record.retry.push(a.clone());
+            }
+        }
+        for (list, new) in [(&mut record.to, &outcome.sent), (&mut record.undeliverable, &outcome.undeliverable)] {
+            for a in new {
+                if !list.iter().any(|h| h.eq_ignore_ascii_case(a)) {
+                    list.push(a.clone());
+                }
+            }
+        }
+        lock.write_side(MAILED_FILE, &mailed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    enum Toy {
+        Add(i64),
+        Undo,
+    }
+
+    fn t(s: u32) -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, s).unwrap()
+    }
+
+    fn book(dir: &std::path::Path) -> Book<Toy> {
+        let d = GameDir::create(dir, &toml::toml! { name = "toy" }).unwrap();
+        Book::read(d).unwrap()
+    }
+
+    #[test]
+    fn a_message_carried_out_again_is_seen_as_done() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut b = book(&tmp.path().join("g"));
+        b.carry_out(Some("m1.1".into()));
+        assert!(!b.done_before());
+        let mut lock = b.lock().unwrap();
+        b.record(&mut lock, t(1), Toy::Add(3), &3).unwrap();
+        drop(lock);
+        // A second process reads the game afresh and carries out the same message.
+        let mut again: Book<Toy> = Book::read(GameDir::open(tmp.path().join("g")).unwrap()).unwrap();
+        again.carry_out(Some("m1.1".into()));
+        assert!(again.done_before());
+        assert_eq!(again.left_before().map(|r| r.seq), Some(1));
+        again.carry_out(Some("m1.2".into()));
+        assert!(!again.done_before());
+        assert!(again.left_before().is_none());
+    }
+
+    #[test]
+    fn lock_reads_what_another_writer_appended() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut a = book(&tmp.path().join("g"));
+        let mut b: Book<Toy> = Book::read(GameDir::open(tmp.path().join("g")).unwrap()).unwrap();
+        let mut lock = b.lock().unwrap();
+        b.record(&mut lock, t(1), Toy::Add(1), &1).unwrap();
+        drop(lock);
+        assert_eq!(a.last_seq(), 0);
+        let mut lock = a.lock().unwrap();
+        assert_eq!(a.last_seq(), 1);
+        assert_eq!(a.record(&mut lock, t(2), Toy::Add(2), &3).unwrap(), 2);
+        assert_eq!(a.records()[1].entry, Toy::Add(2));
+    }
+
+    #[test]
+    fn a_cache_ahead_of_the_journal_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut b = book(&tmp.path().join("g"));
+        let mut lock = b.lock().unwrap();
+        b.record(&mut lock, t(1), Toy::Add(1), &1).unwrap();
+        drop(lock);
+        assert!(b.check_cache(1).is_ok());
+        let err = b.check_cache(5).unwrap_err().to_string();
+        assert!(err.contains("follows journal entry 5") && err.contains("ends at entry 1"), "{err}");
+        assert!(err.contains("cut short"), "{err}");
+    }
+
+    #[test]
+    fn owed_results_less_what_was_mailed_and_what_a_rollback_undid() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut b = book(&tmp.path().join("g"));
+        let mut lock = b.lock().unwrap();
+        for (i, e) in [Toy::Add(1), Toy::Add(2), Toy::Undo, Toy::Add(4)].into_iter().enumerate() {
+            b.record(&mut lock, t(i as u32), e, &0).unwrap();
+        }
+        let about = |e: &Toy| matches!(e, Toy::Add(_)).then_some(None);
+        let seqs = |owed: Vec<Owed>| owed.into_iter().map(|o| (o.seq, o.only_to)).collect::<Vec<_>>();
+        let undone = BTreeSet::from([2]);
+        let mailed = b.mailed(None).unwrap();
+        assert_eq!(seqs(b.owed(&mailed, &undone, about).unwrap()), [(1, None), (4, None)]);
+        let outcome = MailingOutcome { sent: vec!["a@x".into()], retry: vec!["b@x".into()], undeliverable: vec![] };
+        b.record_mailed(&lock, 1, None, &outcome, None, t(9)).unwrap();
+        let mailed = b.mailed(None).unwrap();
+        assert_eq!(seqs(b.owed(&mailed, &undone, about).unwrap()), [(1, Some(vec!["b@x".into()])), (4, None)]);
+        let outcome = MailingOutcome { sent: vec!["B@x".into()], ..MailingOutcome::default() };
+        b.record_mailed(&lock, 1, None, &outcome, None, t(10)).unwrap();
+        let mailed = b.mailed(None).unwrap();
+        assert_eq!(seqs(b.owed(&mailed, &undone, about).unwrap()), [(4, None)]);
+        assert_eq!(mailed.results[&1].to, ["a@x", "B@x"]);
+    }
+
+    #[test]
+    fn a_record_for_another_entry_is_an_error() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut b = book(&tmp.path().join("g"));
+        let mut lock = b.lock().unwrap();
+        b.record(&mut lock, t(1), Toy::Add(1), &0).unwrap();
+        let outcome = MailingOutcome { sent: vec!["a@x".into()], ..MailingOutcome::default() };
+        b.record_mailed(&lock, 1, Some("S1901M".into()), &outcome, None, t(2)).unwrap();
+        let mailed = b.mailed(None).unwrap();
+        let err = b.owed(&mailed, &BTreeSet::new(), |_| Some(Some("F1901M".into()))).unwrap_err().to_string();
+        assert!(err.contains("recorded for \"S1901M\"") && err.contains("\"F1901M\""), "{err}");
+    }
+
+    #[test]
+    fn an_older_record_file_is_read_when_mailed_json_is_missing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let b = book(&tmp.path().join("g"));
+        std::fs::write(tmp.path().join("g/reported.json"), r#"{"mailed":{"1":{"to":["a@x"],"retry":["b@x"]}}}"#)
+            .unwrap();
+        let mailed = b.mailed(Some("reported.json")).unwrap();
+        assert_eq!(mailed.results[&1].retry, ["b@x"]);
+        assert!(b.mailed(None).unwrap().results.is_empty());
+    }
+}

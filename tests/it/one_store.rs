@@ -1,0 +1,191 @@
+//! One journaled store under every game (issue 22, and issue 23's items on journals): a
+//! message carried out again is answered as the first time and applied once, in every
+//! game; a journal cut short, a game.toml whose players were reordered or renamed, and a
+//! changed seed are each met as Diplomacy meets them.
+
+use std::path::{Path, PathBuf};
+
+use crate::harness::Run;
+use crate::judge_dir::{judge_cli, mail_in, small_game_by_mail, Outbox};
+use crate::overdue::{next_turn, THREE};
+
+const NOW: &str = "2026-03-01T12:00:00Z";
+const SEED: &str = "0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0dd0";
+
+struct Table {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    passwords: Vec<(String, String)>,
+}
+
+impl Table {
+    fn new() -> Table {
+        let extra = ["--seed", SEED, "--option", "rounds=3"];
+        let (tmp, root, passwords) = small_game_by_mail(NOW, "late", "overdue", THREE, &extra);
+        Table { _tmp: tmp, root, passwords }
+    }
+
+    fn game(&self) -> PathBuf {
+        self.root.join("games/late")
+    }
+
+    fn cli(&self, args: &[&str]) -> Run {
+        judge_cli(NOW, &self.root, args)
+    }
+
+    fn status(&self) -> serde_json::Value {
+        self.cli(&["status", self.game().to_str().unwrap(), "--json"]).ok().json()
+    }
+
+    fn journal_lines(&self) -> Vec<String> {
+        std::fs::read_to_string(self.game().join("journal.jsonl")).unwrap().lines().map(str::to_owned).collect()
+    }
+
+    /// Forget that every message so far was taken, as a judge killed after carrying out a
+    /// message but before completing its claim leaves it.
+    fn forget_claims(&self) {
+        for e in std::fs::read_dir(self.root.join("claims")).unwrap() {
+            let path = e.unwrap().path();
+            if !path.to_string_lossy().ends_with(".taking") {
+                std::fs::remove_file(path).unwrap();
+            }
+        }
+    }
+}
+
+fn reply_body(outbox: &mut Outbox, root: &Path) -> String {
+    let mails = outbox.new_mails(root);
+    mails.into_iter().find(|m| m.in_reply_to.is_some()).expect("an answer").body
+}
+
+/// Issue 23.11 (and 22.1): a small game's turn applied before a crash is answered on
+/// redelivery as it was the first time (the turn was taken), and kept once.
+#[test]
+fn a_small_game_turn_carried_out_again_gets_its_first_answer_and_is_kept_once() {
+    let t = Table::new();
+    let mut outbox = Outbox::default();
+    outbox.new_mails(&t.root);
+    let (who, text) = next_turn(&t.status()).unwrap();
+    let first = mail_in(NOW, &t.root, "late", &t.passwords, 1, &who, &text);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let first_answer = reply_body(&mut outbox, &t.root);
+    let journal = t.journal_lines();
+    assert!(first_answer.contains("Turn from"), "{first_answer}");
+
+    t.forget_claims();
+    let again = mail_in(NOW, &t.root, "late", &t.passwords, 1, &who, &text);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let second_answer = reply_body(&mut outbox, &t.root);
+    assert_eq!(t.journal_lines(), journal, "the turn was kept twice");
+    assert!(!second_answer.contains("not your turn"), "{second_answer}");
+    let lines = |body: &str| {
+        body.lines().filter(|l| l.trim_start().starts_with("line ")).map(str::to_owned).collect::<Vec<_>>()
+    };
+    assert_eq!(lines(&second_answer), lines(&first_answer), "{second_answer}");
+}
+
+/// Issue 23.5: a small game whose journal was cut short behind its state is refused, as
+/// a Diplomacy game is (exit 5), and nothing is written.
+#[test]
+fn a_small_game_refuses_a_journal_cut_short() {
+    let t = Table::new();
+    for n in 1..=3 {
+        let (who, text) = next_turn(&t.status()).unwrap();
+        assert_eq!(mail_in(NOW, &t.root, "late", &t.passwords, n, &who, &text).code, 0);
+    }
+    let journal = t.journal_lines();
+    assert!(journal.len() >= 4);
+    std::fs::write(t.game().join("journal.jsonl"), format!("{}\n", journal[0])).unwrap();
+    let state = std::fs::read(t.game().join("state.json")).unwrap();
+    let status = t.cli(&["status", t.game().to_str().unwrap()]);
+    assert_eq!(status.code, 5, "{}", status.stdout);
+    assert!(status.stderr.contains("was cut short"), "{}", status.stderr);
+    let (who, text) = ("ann", "pass\n");
+    let submit = crate::harness::shadowjudge_at(
+        NOW,
+        None,
+        &["submit", t.game().to_str().unwrap(), "--player", who, "-"],
+        Some(text.as_bytes()),
+        &[],
+    );
+    assert_eq!(submit.code, 5, "{}", submit.stdout);
+    assert_eq!(std::fs::read(t.game().join("state.json")).unwrap(), state, "state.json was rewritten");
+}
+
+/// Issue 23.6: seats are matched by name: two [[players]] blocks swapped in game.toml
+/// change nobody's seat; a player renamed there is refused with a clear error.
+#[test]
+fn players_are_matched_by_name_not_by_their_place_in_game_toml() {
+    let t = Table::new();
+    let toml_path = t.game().join("game.toml");
+    let text = std::fs::read_to_string(&toml_path).unwrap();
+    let blocks: Vec<&str> = text.split("[[players]]").collect();
+    assert_eq!(blocks.len(), 4, "{text}");
+    let swapped = format!("{}[[players]]{}[[players]]{}[[players]]{}", blocks[0], blocks[2], blocks[1], blocks[3]);
+    std::fs::write(&toml_path, &swapped).unwrap();
+    let before = t.status();
+    let (who, turn) = next_turn(&before).unwrap();
+    let r = crate::harness::shadowjudge_at(
+        NOW,
+        None,
+        &["submit", t.game().to_str().unwrap(), "--player", &who, "-"],
+        Some(turn.as_bytes()),
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let last = t.journal_lines().pop().unwrap();
+    assert!(last.contains(&format!("\"player\":\"{who}\"")), "{last}");
+    // ann signs on with ann's password, and is answered at ann's address.
+    let mut outbox = Outbox::default();
+    outbox.new_mails(&t.root);
+    assert_eq!(mail_in(NOW, &t.root, "late", &t.passwords, 1, "ann", "status\n").code, 0);
+    let mails = outbox.new_mails(&t.root);
+    let answer = mails.iter().find(|m| m.in_reply_to.is_some()).expect("an answer");
+    assert_eq!(answer.to, "ann@example.org");
+    assert!(!answer.body.contains("wrong password"), "{}", answer.body);
+
+    std::fs::write(&toml_path, swapped.replace("name = \"cat\"", "name = \"dan\"")).unwrap();
+    let status = t.cli(&["status", t.game().to_str().unwrap()]);
+    assert_eq!(status.code, 5, "{}", status.stdout);
+    assert!(
+        status.stderr.contains("the players listed are") && status.stderr.contains("created for ann, bob, cat"),
+        "{}",
+        status.stderr
+    );
+}
+
+/// Issue 23.7: a seed file changed while `state.json` is current is noticed at once.
+#[test]
+fn a_changed_seed_is_refused() {
+    let t = Table::new();
+    let other = "1".repeat(64);
+    std::fs::write(t.game().join("seed.json"), format!("{{\"seed\":\"{other}\"}}")).unwrap();
+    let status = t.cli(&["status", t.game().to_str().unwrap()]);
+    assert_eq!(status.code, 5, "{}", status.stdout);
+    assert!(status.stderr.contains("does not match the commitment"), "{}", status.stderr);
+}
+
+/// Issue 23.8: `verify` proves the game, not only its dice: a turn edited in the journal
+/// is found, and the entry named.
+#[test]
+fn verify_replays_the_journal_and_names_an_edited_entry() {
+    let t = Table::new();
+    let dir = t.game();
+    let dir = dir.to_str().unwrap();
+    let (who, text) = next_turn(&t.status()).unwrap();
+    assert_eq!(mail_in(NOW, &t.root, "late", &t.passwords, 1, &who, &text).code, 0);
+    t.cli(&["reveal", dir]).ok();
+    assert!(t.cli(&["verify", dir]).ok().stdout.starts_with("verified "));
+    // Edit the turn: the same rolls, another move.
+    let mut journal = t.journal_lines();
+    let at = journal.iter().position(|l| l.contains("\"type\":\"submitted\"")).unwrap();
+    let edited = if text.starts_with("score") { "cash\\n" } else { "score 1\\n" };
+    let old = text.replace('\n', "\\n");
+    assert!(journal[at].contains(&old), "{}", journal[at]);
+    journal[at] = journal[at].replace(&old, edited);
+    std::fs::write(dir.to_string() + "/journal.jsonl", journal.join("\n") + "\n").unwrap();
+    let verified = t.cli(&["verify", dir]);
+    let said = format!("{}{}", verified.stdout, verified.stderr);
+    assert_ne!(verified.code, 0, "{said}");
+    assert!(said.contains(&format!("journal entry {}", at + 1)), "{said}");
+}
