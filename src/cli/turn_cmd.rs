@@ -62,6 +62,10 @@ pub fn new(a: NewArgs, kind: &str) -> Result<ExitCode, CliError> {
     println!("Created {name} ({kind}) in {}.", dir.display());
     println!("Players: {}.", g.player_names().join(", "));
     println!("Dice commitment (sha256 of the secret seed): {}", g.meta.commitment);
+    // What the setup rolled (in Duplexity: who places first).
+    for e in g.entries.first().and_then(|(_, _, entry)| entry.step()).map(|s| s.events.as_slice()).unwrap_or_default() {
+        println!("{e}");
+    }
     println!();
     print!("{}", g.report_text());
     Ok(ExitCode::SUCCESS)

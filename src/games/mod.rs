@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::turn::{TurnContext, TurnGame};
+use crate::turn::{Ending, TurnContext, TurnGame};
 
 pub mod duple;
 pub mod duplexity;
@@ -49,6 +49,35 @@ pub fn load(kind: &str, state: &serde_json::Value) -> Result<Box<dyn TurnGame>, 
         overdue::KIND => Ok(Box::new(overdue::Overdue::load(state)?)),
         duple::KIND => Ok(Box::new(duple::Duple::load(state)?)),
         _ => Err(unknown(kind)),
+    }
+}
+
+/// How a game ended, the same three fields in every small game's `status --json`:
+/// `ended` (null while the game goes on; `"won"`, `"drawn"`, or `"lost"` when every
+/// player lost), `winner` (the one winner's name; null when nobody won or the win is
+/// shared) and `winners` (every winner's name: one, or all who share the win; empty when
+/// nobody won; null while the game goes on). A name is never a stand-in for "nobody".
+pub fn ending_json(ending: Option<&Ending>, names: &[String]) -> [(&'static str, serde_json::Value); 3] {
+    use serde_json::Value;
+    let (ended, winners) = match ending {
+        None => return [("ended", Value::Null), ("winner", Value::Null), ("winners", Value::Null)],
+        Some(Ending::Won { players }) => ("won", players.iter().filter_map(|p| names.get(*p).cloned()).collect()),
+        Some(Ending::Drawn) => ("drawn", Vec::new()),
+        Some(Ending::Lost) => ("lost", Vec::new()),
+    };
+    let winner = match winners.as_slice() {
+        [one] => Value::from(one.clone()),
+        _ => Value::Null,
+    };
+    [("ended", ended.into()), ("winner", winner), ("winners", winners.into())]
+}
+
+/// Put the fields of [`ending_json`] into a game's status.
+pub fn insert_ending(status: &mut serde_json::Value, ending: Option<&Ending>, names: &[String]) {
+    if let Some(obj) = status.as_object_mut() {
+        for (key, value) in ending_json(ending, names) {
+            obj.insert(key.into(), value);
+        }
     }
 }
 

@@ -25,6 +25,7 @@ mod one_store;
 mod orders_position;
 mod overdue;
 mod pictures;
+mod readme_small;
 mod resolve;
 mod shadow;
 mod shadow_game;

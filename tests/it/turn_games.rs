@@ -223,7 +223,8 @@ fn bad_turn_files_get_an_answer_per_line_and_change_nothing() {
     let awaited = status["awaiting"][0].as_str().unwrap().to_string();
     let other = if awaited == "ann" { "bob" } else { "ann" };
 
-    let out_of_turn = duel.submit(other, "place P3\n");
+    // (A placement from the other player is kept for its turn: a bid is out of turn.)
+    let out_of_turn = duel.submit(other, "bid 1\n");
     assert_eq!(out_of_turn.code, 1, "{}", out_of_turn.stdout);
     assert!(out_of_turn.stdout.contains("line 1"), "{}", out_of_turn.stdout);
 

@@ -1471,7 +1471,7 @@ impl TurnGame for Duple {
             })
             .collect();
         let awaiting = self.awaiting();
-        json!({
+        let mut status = json!({
             "game": KIND,
             "step": self.step_label(),
             "round": s.contests,
@@ -1491,9 +1491,9 @@ impl TurnGame for Duple {
             "won": won,
             "cards_left": s.letters.len(),
             "categories_left": s.categories.len(),
-            "ended": s.winners.as_ref().map(|_| "won"),
-            "winners": s.winners.as_ref().map(|w| w.iter().map(|p| self.name(*p)).collect::<Vec<_>>()),
-        })
+        });
+        crate::games::insert_ending(&mut status, self.ending().as_ref(), &self.players());
+        status
     }
 
     fn save(&self) -> serde_json::Value {

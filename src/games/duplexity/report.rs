@@ -41,13 +41,14 @@ pub fn step_word(g: &Duplexity) -> &'static str {
 }
 
 /// One grid cell: `A`, `B w2*` (a pawn, its Wounds, acted), `Hz2 Hv1` (tokens), `.`.
-fn cell_text(c: &Cell) -> String {
+/// Once the game is over no pawn is marked as acted: there is no round left to act in.
+fn cell_text(c: &Cell, over: bool) -> String {
     if let Some(p) = c.pawn {
         let mut s = letter(p.owner).to_string();
         if p.wounds > 0 {
             s.push_str(&format!(" w{}", p.wounds));
         }
-        if p.acted {
+        if p.acted && !over {
             s.push('*');
         }
         return s;
@@ -68,8 +69,9 @@ fn cell_text(c: &Cell) -> String {
 
 /// The board as a grid: a row per location, a column per zone from the past.
 pub fn grid(g: &Duplexity) -> String {
+    let over = g.ending.is_some();
     let cells: Vec<Vec<String>> = (1..=LOCATIONS)
-        .map(|l| Zone::ALL.iter().filter_map(|z| Space::new(*z, l)).map(|s| cell_text(g.board.cell(s))).collect())
+        .map(|l| Zone::ALL.iter().filter_map(|z| Space::new(*z, l)).map(|s| cell_text(g.board.cell(s), over)).collect())
         .collect();
     let width = cells.iter().flatten().map(String::len).max().unwrap_or(1).max(3);
     let mut out = String::from("Loc");
@@ -120,7 +122,7 @@ pub fn text(g: &Duplexity) -> String {
                 if pawn.wounds > 0 {
                     t.push_str(&format!(" (w{})", pawn.wounds));
                 }
-                if pawn.acted {
+                if pawn.acted && g.ending.is_none() {
                     t.push('*');
                 }
                 t
@@ -138,10 +140,14 @@ pub fn text(g: &Duplexity) -> String {
             }
         ));
     }
-    out.push_str("Key: A, B a player's pawn; w1, w2 its Wounds; * it has acted this round; Hz Hazards; Hv Havens.\n");
+    out.push_str(if g.ending.is_some() {
+        "Key: A, B a player's pawn; w1, w2 its Wounds; Hz Hazards; Hv Havens.\n"
+    } else {
+        "Key: A, B a player's pawn; w1, w2 its Wounds; * it has acted this round; Hz Hazards; Hv Havens.\n"
+    });
     out.push('\n');
     match &g.stage {
-        Stage::Setup { first, next } if first == next => {
+        Stage::Setup { first, next, .. } if first == next => {
             out.push_str(&format!("{} places the first pawn, in any Present space.\n", g.name(*next)));
         }
         Stage::Setup { next, .. } => {
@@ -203,7 +209,7 @@ pub fn status_json(g: &Duplexity) -> Value {
     let mut board = Map::new();
     for (s, c) in g.board.occupied() {
         let v = match c.pawn {
-            Some(p) => json!({"pawn": g.name(p.owner), "wounds": p.wounds, "acted": p.acted}),
+            Some(p) => json!({"pawn": g.name(p.owner), "wounds": p.wounds, "acted": p.acted && g.ending.is_none()}),
             None => json!({"hazards": c.hazards, "havens": c.havens}),
         };
         board.insert(s.to_string(), v);
@@ -223,14 +229,6 @@ pub fn status_json(g: &Duplexity) -> Value {
         })
         .collect();
     let awaiting: Vec<&str> = g.awaited().into_iter().map(|p| g.name(p)).collect();
-    let (ended, winner) = match &g.ending {
-        None => (Value::Null, Value::Null),
-        Some(crate::turn::Ending::Won { players }) => {
-            (json!("won"), json!(players.first().and_then(|p| g.players.get(*p)).map(|p| p.name.clone())))
-        }
-        Some(crate::turn::Ending::Lost) => (json!("lost"), json!("none")),
-        Some(crate::turn::Ending::Drawn) => (json!("drawn"), Value::Null),
-    };
     let (first, turn, pending) = match &g.stage {
         Stage::Act { first, turn, pending } => (
             json!(g.name(*first)),
@@ -247,7 +245,7 @@ pub fn status_json(g: &Duplexity) -> Value {
         ),
         _ => (Value::Null, Value::Null, Value::Null),
     };
-    json!({
+    let mut status = json!({
         "game": super::KIND,
         "round": g.round,
         "step": step_word(g),
@@ -259,7 +257,8 @@ pub fn status_json(g: &Duplexity) -> Value {
         "turn": turn,
         "move": pending,
         "options": {"pawn_limit": g.settings.pawn_limit, "max_rounds": g.settings.max_rounds},
-        "ended": ended,
-        "winner": winner,
-    })
+    });
+    let names: Vec<String> = g.players.iter().map(|p| p.name.clone()).collect();
+    crate::games::insert_ending(&mut status, g.ending.as_ref(), &names);
+    status
 }

@@ -63,20 +63,46 @@ macro_rules! answer {
     };
 }
 
-/// The parts of an activation's answer, one per action, kept only when the log listens.
+/// The parts of an activation's answer, one per action, kept only when the log listens:
+/// the actions carried out, and those not done with why.
 struct Parts {
     words: bool,
     list: Vec<String>,
+    not_done: Vec<String>,
 }
 
 impl Parts {
     fn new(log: &Log) -> Parts {
-        Parts { words: !log.off, list: Vec::new() }
+        Parts { words: !log.off, list: Vec::new(), not_done: Vec::new() }
     }
 
     fn push(&mut self, part: impl FnOnce() -> String) {
         if self.words {
             self.list.push(part());
+        }
+    }
+
+    fn not_done(&mut self, action: &Action, why: impl FnOnce() -> String) {
+        if self.words {
+            self.not_done.push(format!("Not done: `{action}`, as {}.", why()));
+        }
+    }
+
+    /// The answer after `head` (`pawn P3`, `to 7`). When an action was not done, it says
+    /// plainly that the pawn acted all the same, and which actions were carried out.
+    fn answer(&self, head: &str) -> String {
+        if self.not_done.is_empty() {
+            return format!("{head}: {}", self.list.join(", "));
+        }
+        let done = if self.list.is_empty() { "nothing".to_string() } else { self.list.join(", ") };
+        format!("{head}: the pawn has acted. Done: {done}. {}", self.not_done.join(" "))
+    }
+
+    /// The report's line for an activation with actions not done (the others are told
+    /// as they happen).
+    fn summary(&self, log: &mut Log, who: &str, pawn: Space) {
+        if !self.not_done.is_empty() {
+            say!(log, "{who}'s pawn from {pawn} has acted. {}", self.not_done.join(" "));
         }
     }
 }
@@ -116,6 +142,17 @@ pub struct Bid {
     pub amount: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<Order>,
+}
+
+impl Bid {
+    /// The bid as a turn file writes it after `bid`: `2`, `2 first`, `2 second`.
+    pub fn spelled(&self) -> String {
+        match self.order {
+            None => self.amount.to_string(),
+            Some(Order::First) => format!("{} first", self.amount),
+            Some(Order::Second) => format!("{} second", self.amount),
+        }
+    }
 }
 
 /// Which way a Move goes, or how to choose it once the die is rolled.
@@ -224,6 +261,15 @@ impl Kind {
             Kind::Shift => "Shift",
         }
     }
+
+    /// `a Move`, `an Exert`.
+    fn with_article(self) -> &'static str {
+        match self {
+            Kind::Move => "a Move",
+            Kind::Exert => "an Exert",
+            Kind::Shift => "a Shift",
+        }
+    }
 }
 
 mod zone_code {
@@ -284,7 +330,14 @@ impl From<Kind> for KindName {
 #[serde(tag = "stage", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Stage {
     /// `next` places a pawn in the Present (`first` placed, or places, the first pawn).
-    Setup { first: u8, next: u8 },
+    /// `ahead`: the other player's placement, sent before the first pawn was down; it is
+    /// made once it is, if it is still allowed.
+    Setup {
+        first: u8,
+        next: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ahead: Option<Space>,
+    },
     /// Sealed bids, as they come in.
     Bid { bids: [Option<Bid>; 2] },
     /// Activations: `turn` is the player to activate (or to say where a Move goes).
@@ -377,7 +430,7 @@ impl Duplexity {
             players: names.map(|name| Player { name, energy: START_ENERGY }),
             board: Board::default(),
             round: 0,
-            stage: Stage::Setup { first, next: first },
+            stage: Stage::Setup { first, next: first, ahead: None },
             ending: None,
         }
     }
@@ -409,11 +462,17 @@ impl Duplexity {
         }
     }
 
+    /// Refused once the game is over.
+    fn over(&self) -> Result<(), Refusal> {
+        match self.ending {
+            Some(_) => Err(Refusal::new("the game is over")),
+            None => Ok(()),
+        }
+    }
+
     /// Why `player` may not send anything now, if so.
     fn not_awaited(&self, player: u8, what: &str) -> Result<(), Refusal> {
-        if self.ending.is_some() {
-            return Err(Refusal::new("the game is over"));
-        }
+        self.over()?;
         if self.awaits(player) {
             return Ok(());
         }
@@ -434,14 +493,32 @@ impl Duplexity {
 
     /// Setup: place a pawn in a Present space.
     pub fn place(&mut self, player: u8, space: Space, log: &mut Log) -> Result<String, Refusal> {
-        self.not_awaited(player, "place a pawn")?;
-        let Stage::Setup { first, next } = self.stage else {
+        self.over()?;
+        let Stage::Setup { first, next, ahead } = self.stage else {
             return Err(Refusal::new("pawns are placed only at the start of the game"));
         };
         if space.zone != Zone::Present {
             return Err(Refusal::new(format!("{space} is not in the Present: the first pawns go in the Present"))
                 .hint(format!("place P{}", space.location())));
         }
+        if player != next && next == first && player < 2 {
+            // The second player's placement before the first pawn is down: kept, and
+            // made as soon as that pawn is, if it is still allowed then.
+            self.stage = Stage::Setup { first, next, ahead: Some(space) };
+            return Ok(match ahead {
+                Some(before) => answer!(
+                    log,
+                    "place {space} kept (replaces {before}): {} places first; yours is made right after, if it is still allowed",
+                    self.name(first)
+                ),
+                None => answer!(
+                    log,
+                    "place {space} kept: {} places first; yours is made right after, if it is still allowed",
+                    self.name(first)
+                ),
+            });
+        }
+        self.not_awaited(player, "place a pawn")?;
         if let Some((theirs, _)) = self.board.pawns().next() {
             if theirs == space {
                 return Err(Refusal::new(format!("{space} already holds {}'s pawn", self.name(other(player)))));
@@ -455,10 +532,23 @@ impl Duplexity {
         }
         self.board.cell_mut(space).pawn = Some(Pawn { owner: player, wounds: 0, acted: false });
         say!(log, "{} places a pawn at {space}.", self.name(player));
-        self.stage =
-            if next == first { Stage::Setup { first, next: other(first) } } else { Stage::Bid { bids: [None; 2] } };
-        if matches!(self.stage, Stage::Bid { .. }) {
+        if next == first {
+            self.stage = Stage::Setup { first, next: other(first), ahead: None };
+            if let Some(kept) = ahead {
+                let second = other(first);
+                if let Err(r) = self.place(second, kept, log) {
+                    say!(
+                        log,
+                        "{}'s placement sent ahead, {kept}, cannot be made: {}; {} places again.",
+                        self.name(second),
+                        r.reason,
+                        self.name(second)
+                    );
+                }
+            }
+        } else {
             // Both pawns are down: the first round begins (Energize, then the bids).
+            self.stage = Stage::Bid { bids: [None; 2] };
             self.start_round(log);
         }
         Ok(answer!(log, "place {space}"))
@@ -477,21 +567,31 @@ impl Duplexity {
 
     /// Initiative: a sealed bid (it may be changed until the other bid is in).
     pub fn bid(&mut self, player: u8, bid: Bid, log: &mut Log) -> Result<String, Refusal> {
-        self.not_awaited(player, "bid")?;
+        self.over()?;
         let energy = self.energy(player);
         let Stage::Bid { bids } = &mut self.stage else {
-            return Err(Refusal::new("bids are made only at the Initiative"));
+            return Err(Refusal::new("bids are made only at the Initiative, at the start of a round"));
         };
+        if bids.iter().all(Option::is_some) {
+            // Both are in and still here: held to the deadline (a `wait`, or early
+            // processing off), when they are opened as they are.
+            return Err(Refusal::new(
+                "both bids are in and held until the deadline, when they are opened: a bid can no longer be changed",
+            ));
+        }
         if bid.amount > energy {
             return Err(Refusal::new(format!("a bid of {} is more than your {energy} energy", bid.amount))
                 .hint(format!("bid {energy} or less")));
         }
-        bids[usize::from(player)] = Some(bid);
-        say!(log, "{} has bid (sealed until both bids are in).", self.name(player));
-        Ok(match bid.order {
-            None => answer!(log, "bid {}", bid.amount),
-            Some(Order::First) => answer!(log, "bid {} first", bid.amount),
-            Some(Order::Second) => answer!(log, "bid {} second", bid.amount),
+        let before = bids[usize::from(player)].replace(bid);
+        if before.is_some() {
+            say!(log, "{} has changed the bid (sealed until both bids are in).", self.name(player));
+        } else {
+            say!(log, "{} has bid (sealed until both bids are in).", self.name(player));
+        }
+        Ok(match before {
+            Some(b) => answer!(log, "bid {} (replaces your bid of {})", bid.spelled(), b.spelled()),
+            None => answer!(log, "bid {}", bid.spelled()),
         })
     }
 
@@ -506,10 +606,11 @@ impl Duplexity {
         dice: &mut Dice,
         log: &mut Log,
     ) -> Result<String, Refusal> {
-        self.not_awaited(player, "activate a pawn")?;
+        self.over()?;
         let Stage::Act { pending, .. } = &self.stage else {
-            return Err(Refusal::new("pawns act only in the Act"));
+            return Err(Refusal::new("pawns act only in the Act, after the bids"));
         };
+        self.not_awaited(player, "activate a pawn")?;
         if let Some(p) = pending {
             return Err(Refusal::new(format!("your pawn at {} rolled {} and waits for where it goes", p.pawn, p.roll))
                 .hint(format!("to {} or to {}", p.choices[0].location(), p.choices[1].location())));
@@ -545,7 +646,10 @@ impl Duplexity {
         }
         let waits = self.run_actions(player, pawn, &actions, used, dice, log, &mut parts);
         self.after_activation(player, waits);
-        Ok(answer!(log, "pawn {pawn}: {}", parts.list.join(", ")))
+        if !log.off {
+            parts.summary(log, &self.players[usize::from(player)].name.clone(), pawn);
+        }
+        Ok(answer!(log, "{}", parts.answer(&format!("pawn {pawn}"))))
     }
 
     /// The direction of a Move that waits: `to` a location the roll reaches, then the
@@ -559,10 +663,11 @@ impl Duplexity {
         dice: &mut Dice,
         log: &mut Log,
     ) -> Result<String, Refusal> {
-        self.not_awaited(player, "say where a Move goes")?;
+        self.over()?;
         let Stage::Act { pending: Some(p), .. } = &self.stage else {
-            return Err(Refusal::new("no Move of yours waits for a direction"));
+            return Err(Refusal::new("no Move waits for a direction"));
         };
+        self.not_awaited(player, "say where a Move goes")?;
         let hint = || format!("to {} or to {}", p.choices[0].location(), p.choices[1].location());
         if zone.is_some_and(|z| z != p.pawn.zone) {
             return Err(Refusal::new(format!("a Move stays in its zone: the pawn is at {}", p.pawn)).hint(hint()));
@@ -578,8 +683,8 @@ impl Duplexity {
             let k = a.kind();
             if used.contains(&k.into()) {
                 return Err(Refusal::new(format!(
-                    "a pawn does each of Move, Exert and Shift at most once: this activation already has a {}",
-                    k.name()
+                    "a pawn does each of Move, Exert and Shift at most once: this activation already has {}",
+                    k.with_article()
                 )));
             }
             used.push(k.into());
@@ -594,7 +699,10 @@ impl Duplexity {
         }
         let waits = self.run_actions(player, dest, &actions, used, dice, log, &mut parts);
         self.after_activation(player, waits);
-        Ok(answer!(log, "to {}: {}", dest.location(), parts.list.join(", ")))
+        if !log.off {
+            parts.summary(log, &self.players[usize::from(player)].name.clone(), p.pawn);
+        }
+        Ok(answer!(log, "{}", parts.answer(&format!("to {}", dest.location()))))
     }
 
     /// The activation is done (or waits for a direction): whose turn is next.
@@ -624,7 +732,7 @@ impl Duplexity {
     ) -> Option<PendingMove> {
         for (i, action) in actions.iter().enumerate() {
             if self.board.pawn(at).is_none_or(|p| p.owner != player) {
-                parts.push(|| format!("{action} not done (the pawn has left the game)"));
+                parts.not_done(action, || "the pawn has left the game".to_string());
                 continue;
             }
             match self.act(player, at, action, dice, log) {
@@ -657,7 +765,7 @@ impl Duplexity {
                         used,
                     });
                 }
-                Err(reason) => parts.push(|| format!("{action} refused: {reason}")),
+                Err(reason) => parts.not_done(action, || reason.to_string()),
             }
         }
         None
@@ -778,10 +886,11 @@ impl Duplexity {
             self.board.cell_mut(at).pawn = None;
             say!(
                 log,
-                "Paradox at {at}: {}'s pawn arrives where {}'s pawn stands; both leave the game{}, and a Hazard lands in every version of {at}.",
+                "Paradox at {at}: {}'s pawn arrives where {}'s pawn stands; both leave the game{}, and a Hazard lands in every zone of location {}.",
                 self.name(pawn.owner),
                 self.name(there.owner),
-                if pawn.wounds + there.wounds > 0 { " with their Wounds" } else { "" }
+                if pawn.wounds + there.wounds > 0 { " with their Wounds" } else { "" },
+                at.location()
             );
             for v in at.versions() {
                 self.land_tokens(v, 1, 0, log);
@@ -1093,7 +1202,7 @@ impl Duplexity {
                 for p in missing {
                     {
                         say!(log, "{} sent no bid by the deadline: the bid is 0.", self.name(p));
-                        let _ = self.bid(p, Bid { amount: 0, order: None }, log);
+                        let _ = self.bid(p, Bid { amount: 0, order: None }, &mut Log::silent());
                     }
                 }
             }
@@ -1111,7 +1220,8 @@ impl Duplexity {
                         "{} sent no activation by the deadline: the pawn at {s} is spent with no action.",
                         self.name(p)
                     );
-                    let _ = self.activate(p, s, Vec::new(), dice, log);
+                    // An activation with no action tells nothing more than the line above.
+                    let _ = self.activate(p, s, Vec::new(), dice, &mut Log::silent());
                 }
             }
             Stage::Over => {}
@@ -1130,7 +1240,7 @@ impl Duplexity {
             return Some(format!("{s}: {why}"));
         }
         match &self.stage {
-            Stage::Setup { first, next } if *first > 1 || *next > 1 => Some("a player's seat is 0 or 1".into()),
+            Stage::Setup { first, next, .. } if *first > 1 || *next > 1 => Some("a player's seat is 0 or 1".into()),
             Stage::Act { first, turn, .. } if *first > 1 || *turn > 1 => Some("a player's seat is 0 or 1".into()),
             Stage::Act { pending: Some(p), .. } if self.board.pawn(p.pawn).is_none_or(|x| x.owner != p.player) => {
                 Some(format!("a Move waits for a pawn of seat {} at {}, and there is none", p.player, p.pawn))

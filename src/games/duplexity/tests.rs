@@ -163,7 +163,7 @@ fn shift_stays_on_the_board_and_spends_1_to_4() {
     let mut g = acting(&[("DP1", 0, 0), ("P5", 1, 0)]);
     let said =
         g.activate(0, sp("DP1"), vec![Action::Shift { by: -1 }, Action::Gather], &mut dice(), &mut Log::new()).unwrap();
-    assert!(said.contains("shift -1 refused: it would leave the board"), "{said}");
+    assert!(said.contains("Not done: `shift -1`, as it would leave the board"), "{said}");
     assert!(said.contains("gather"), "the rest of the activation goes on: {said}");
     assert_eq!(g.energy(0), 6);
 
@@ -206,8 +206,8 @@ fn energy_is_never_spent_below_zero() {
             &mut Log::new(),
         )
         .unwrap();
-    assert!(said.contains("shift +1 refused: a Shift of 1 costs 1 energy and you have 0"), "{said}");
-    assert!(said.contains("alter FF add hazard refused: Alter costs 1 energy"), "{said}");
+    assert!(said.contains("Not done: `shift +1`, as a Shift of 1 costs 1 energy and you have 0"), "{said}");
+    assert!(said.contains("Not done: `alter FF add hazard`, as Alter costs 1 energy"), "{said}");
     assert_eq!(g.energy(0), 0);
     assert_eq!(tokens_at(&g, "FF1"), (0, 0));
 
@@ -528,4 +528,187 @@ fn random_games_keep_the_invariant_and_replay_to_the_same_state() {
         assert_eq!(again.next_index(), dice.next_index());
     }
     assert_eq!(ended, 1_000);
+}
+
+/// A game at the bids of round 1 (ann at P1, bob at P5), through the turn-file layer.
+fn at_the_bids() -> (super::DuplexityGame, Dice) {
+    let mut d = dice();
+    let now = chrono::DateTime::UNIX_EPOCH;
+    let mut ctx = TurnContext { dice: &mut d, now };
+    let mut game = super::create(vec!["ann".into(), "bob".into()], &Options::new(), &mut ctx).unwrap();
+    let first = match game.game.stage {
+        Stage::Setup { first, .. } => usize::from(first),
+        _ => unreachable!(),
+    };
+    game.submit(first, "place P1", &mut ctx);
+    game.submit(1 - first, "place P3", &mut ctx);
+    assert!(matches!(game.game.stage, Stage::Bid { .. }), "{:?}", game.game.stage);
+    (game, d)
+}
+
+#[test]
+fn issue_27_a_sealed_bid_can_be_replaced_until_both_are_in() {
+    let (mut game, mut d) = at_the_bids();
+    let mut ctx = TurnContext { dice: &mut d, now: chrono::DateTime::UNIX_EPOCH };
+    let first = game.submit(0, "bid 1", &mut ctx);
+    assert!(first.lines[0].accepted, "{first:?}");
+    let again = game.submit(0, "bid 2 first", &mut ctx);
+    assert!(again.lines[0].accepted, "{again:?}");
+    assert_eq!(again.lines[0].text, "bid 2 first (replaces your bid of 1)");
+    assert!(again.events.iter().any(|e| e == "ann has changed the bid (sealed until both bids are in)."));
+    assert!(again.events.iter().all(|e| !e.contains('1') && !e.contains('2')), "sealed: {:?}", again.events);
+    assert_eq!(game.game.stage, Stage::Bid { bids: [Some(Bid { amount: 2, order: Some(Order::First) }), None] });
+
+    // Held once both are in (a `wait`): the refusal says why, not "waiting for nobody".
+    game.set_hold(true);
+    game.submit(1, "bid 0", &mut ctx);
+    assert!(game.held());
+    let late = game.submit(0, "bid 0", &mut ctx);
+    assert!(!late.lines[0].accepted);
+    assert!(late.lines[0].text.contains("both bids are in and held until the deadline"), "{late:?}");
+    assert!(!late.lines[0].text.contains("nobody"), "{late:?}");
+    game.set_hold(false);
+    game.advance(&mut ctx);
+    assert!(matches!(game.game.stage, Stage::Act { first: 0, .. }), "ann's replaced bid of 2 won");
+}
+
+#[test]
+fn issue_27_a_refused_action_says_the_pawn_acted_and_what_was_done() {
+    let mut g = acting(&[("P2", 0, 0), ("P6", 1, 0)]);
+    let mut log = Log::new();
+    let said = g.activate(0, sp("P2"), vec![Action::Shift { by: 5 }], &mut dice(), &mut log).unwrap();
+    assert_eq!(
+        said,
+        "pawn P2: the pawn has acted. Done: nothing. Not done: `shift +5`, as a Shift spends 1 to 4 energy, one zone each."
+    );
+    assert!(
+        log.lines.iter().any(|l| l.starts_with("ann's pawn from P2 has acted. Not done: `shift +5`")),
+        "the report says it too: {:?}",
+        log.lines
+    );
+    assert!(g.board.pawn(sp("P2")).unwrap().acted, "the rule stands: the pawn is spent");
+
+    let mut g = acting(&[("P2", 0, 0), ("P6", 1, 0)]);
+    let said = g.activate(0, sp("P2"), vec![Action::Shift { by: 5 }, Action::Gather], &mut dice(), &mut Log::new());
+    assert!(said.unwrap().contains("Done: gather. Not done: `shift +5`"));
+
+    // All done: the short answer, as before.
+    let mut g = acting(&[("P2", 0, 0), ("P6", 1, 0)]);
+    let said = g.activate(0, sp("P2"), vec![Action::Gather], &mut dice(), &mut Log::new()).unwrap();
+    assert_eq!(said, "pawn P2: gather");
+}
+
+#[test]
+fn issue_27_words_an_exert_one_answer_for_a_setup_bid_one_line_per_missed_step() {
+    // "an Exert", not "a Exert".
+    let mut g = acting(&[("P2", 0, 0), ("P6", 1, 0)]);
+    let mut d = dice();
+    let mut log = Log::new();
+    g.activate(0, sp("P2"), vec![Action::Move { way: Way::Ask }, Action::Gather], &mut d, &mut log).unwrap();
+    if let Stage::Act { pending: Some(p), .. } = &g.stage {
+        let to = p.choices[0].location();
+        let r = g.choose(0, to, None, vec![Action::Gather], &mut d, &mut log).unwrap_err();
+        assert!(r.reason.ends_with("this activation already has an Exert"), "{}", r.reason);
+    } else {
+        // A roll of 4 does not wait: check the words with two Exerts on one line instead.
+        let mut g = acting(&[("P2", 0, 0), ("P6", 1, 0)]);
+        let r = g.activate(0, sp("P2"), vec![Action::Gather, Action::Gather], &mut d, &mut log).unwrap_err();
+        assert!(r.reason.contains("two Exerts"), "{}", r.reason);
+    }
+
+    // A bid during setup: the same answer from either player.
+    let mut ctx_dice = dice();
+    let mut ctx = TurnContext { dice: &mut ctx_dice, now: chrono::DateTime::UNIX_EPOCH };
+    let mut game = super::create(vec!["ann".into(), "bob".into()], &Options::new(), &mut ctx).unwrap();
+    let a = game.submit(0, "bid 1", &mut ctx);
+    let b = game.submit(1, "bid 1", &mut ctx);
+    assert_eq!(a.lines[0].text, b.lines[0].text);
+    assert!(a.lines[0].text.contains("only at the Initiative"), "{a:?}");
+
+    // A missed bid and a missed activation: one line each.
+    let mut g = acting(&[("P1", 0, 0), ("P6", 1, 0)]);
+    g.stage = Stage::Bid { bids: [Some(Bid { amount: 2, order: None }), None] };
+    let mut log = Log::new();
+    g.force(&mut dice(), &mut log);
+    assert!(log.lines.iter().any(|l| l == "bob sent no bid by the deadline: the bid is 0."), "{:?}", log.lines);
+    assert!(!log.lines.iter().any(|l| l.contains("has bid")), "{:?}", log.lines);
+    let mut g = acting(&[("P1", 0, 0), ("P6", 1, 0)]);
+    let mut log = Log::new();
+    g.force(&mut dice(), &mut log);
+    assert_eq!(log.lines.iter().filter(|l| l.contains("P1")).count(), 1, "{:?}", log.lines);
+
+    // A paradox names the location's zones.
+    let mut g = acting(&[("P8", 0, 0), ("NF8", 1, 0), ("P4", 0, 0)]);
+    let mut log = Log::new();
+    g.activate(0, sp("P8"), vec![Action::Shift { by: 1 }], &mut dice(), &mut log).unwrap();
+    assert!(log.lines.iter().any(|l| l.ends_with("a Hazard lands in every zone of location 8.")), "{:?}", log.lines);
+}
+
+#[test]
+fn issue_27_no_pawn_is_marked_acted_once_the_game_is_over() {
+    let mut g = acting(&[("P1", 0, 0), ("P3", 1, 0)]);
+    g.settings.max_rounds = Some(1);
+    for s in ["P1", "P3"] {
+        if let Some(p) = g.board.cell_mut(sp(s)).pawn.as_mut() {
+            p.acted = true;
+        }
+    }
+    let playing = super::report::text(&g);
+    assert!(playing.contains("A*"), "{playing}");
+    g.settle(&mut dice(), &mut Log::new());
+    assert_eq!(g.ending, Some(Ending::Drawn));
+    let over = super::report::text(&g);
+    assert!(!over.contains('*'), "{over}");
+    let json = super::report::status_json(&g);
+    assert!(json["board"].as_object().unwrap().values().all(|c| c["acted"] != true), "{json}");
+}
+
+#[test]
+fn issue_27_status_json_says_how_the_game_ended_and_never_names_nobody() {
+    let mut g = acting(&[("DP1", 0, 0)]);
+    let json = super::report::status_json(&g);
+    assert_eq!((json["ended"].clone(), json["winner"].clone()), (serde_json::Value::Null, serde_json::Value::Null));
+    if let Some(p) = g.board.cell_mut(sp("DP1")).pawn.as_mut() {
+        p.acted = true;
+    }
+    g.settle(&mut dice(), &mut Log::new());
+    assert_eq!(g.ending, Some(Ending::Lost));
+    let json = super::report::status_json(&g);
+    assert_eq!(json["ended"], "lost");
+    assert_eq!(json["winner"], serde_json::Value::Null);
+    assert_eq!(json["winners"], serde_json::json!([]));
+
+    let mut g = acting(&[("P1", 0, 0)]);
+    if let Some(p) = g.board.cell_mut(sp("P1")).pawn.as_mut() {
+        p.acted = true;
+    }
+    g.settle(&mut dice(), &mut Log::new());
+    let json = super::report::status_json(&g);
+    assert_eq!((json["ended"].as_str(), json["winner"].as_str()), (Some("won"), Some("ann")));
+    assert_eq!(json["winners"], serde_json::json!(["ann"]));
+}
+
+#[test]
+fn issue_27_a_placement_sent_before_the_first_pawn_is_kept_for_its_turn() {
+    for (second_wants, first_places, made) in [("P1", "P3", true), ("P1", "P5", false), ("P3", "P3", false)] {
+        let mut d = dice();
+        let mut ctx = TurnContext { dice: &mut d, now: chrono::DateTime::UNIX_EPOCH };
+        let mut game = super::create(vec!["ann".into(), "bob".into()], &Options::new(), &mut ctx).unwrap();
+        let Stage::Setup { first, .. } = game.game.stage else { unreachable!() };
+        let (first, second) = (usize::from(first), 1 - usize::from(first));
+        let kept = game.submit(second, &format!("place {second_wants}"), &mut ctx);
+        assert!(kept.lines[0].accepted && kept.lines[0].text.contains("kept"), "{kept:?}");
+        assert_eq!(game.game.awaited(), vec![first as u8], "the first player still places first");
+        assert!(game.game.board.pawns().next().is_none(), "nothing placed yet");
+        let placed = game.submit(first, &format!("place {first_places}"), &mut ctx);
+        assert!(placed.lines[0].accepted, "{placed:?}");
+        game.advance(&mut ctx);
+        if made {
+            assert!(matches!(game.game.stage, Stage::Bid { .. }), "{:?}", game.game.stage);
+            assert_eq!(game.game.board.pawn(sp(second_wants)).map(|p| usize::from(p.owner)), Some(second));
+        } else {
+            assert_eq!(game.game.awaited(), vec![second as u8], "{:?}", placed.events);
+            assert!(placed.events.iter().any(|e| e.contains("cannot be made") && e.contains("places again")));
+        }
+    }
 }

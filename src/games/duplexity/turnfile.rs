@@ -232,8 +232,17 @@ fn action(i: In<'_>) -> Res<'_, Action> {
     expect(ACTION, alt((move_action, shift_action, gather_action, alter_action)))(i)
 }
 
+/// Actions and their separators. After a separator an action must follow: a word that
+/// is none (`fly`) is named there, with the actions there are.
 fn actions(i: In<'_>) -> Res<'_, Vec<Action>> {
-    separated_list1(separator, action)(i)
+    let (mut i, first) = action(i)?;
+    let mut list = vec![first];
+    while let Ok((after, _)) = separator(i) {
+        let (rest, next) = cut(action)(after)?;
+        list.push(next);
+        i = rest;
+    }
+    Ok((i, list))
 }
 
 fn place(i: In<'_>) -> Res<'_, Command> {
@@ -402,6 +411,17 @@ mod tests {
         assert!(d.message.contains("too large"), "{d:?}");
         let d = parse_line("pawn P3: move prefer 3 9").unwrap_err();
         assert!(d.message.contains("no location 9"), "{d:?}");
+    }
+
+    #[test]
+    fn issue_27_an_unknown_action_after_a_comma_is_named_with_the_actions() {
+        let d = parse_line("pawn P2: shift +1, fly").unwrap_err();
+        assert_eq!(d.column, 20, "{d:?}");
+        assert_eq!(d.message, format!("expected {ACTION}, found `fly`"));
+        let d = parse_line("pawn P2: gather then swim").unwrap_err();
+        assert!(d.message.contains("`swim`") && d.message.contains("`move`, `shift`"), "{d:?}");
+        let d = parse_line("to 7, fly").unwrap_err();
+        assert!(d.message.contains("`fly`") && d.message.contains("an action"), "{d:?}");
     }
 
     #[test]

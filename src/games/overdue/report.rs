@@ -125,8 +125,7 @@ pub fn json(g: &Overdue) -> Value {
             })
         })
         .collect();
-    let over = g.stage == Stage::Over;
-    json!({
+    let mut status = json!({
         "game": super::KIND,
         "step": g.step_label(),
         "round": g.round,
@@ -137,12 +136,12 @@ pub fn json(g: &Overdue) -> Value {
         "awaiting": names(&g.to_play().into_iter().collect::<Vec<_>>()),
         "players": players,
         "last_round": g.last_round,
-        "ended": if over { Value::from("won") } else { Value::Null },
-        "winners": if over { Value::from(names(&g.winners())) } else { Value::Null },
         "options": {
             "rounds": g.rules.rounds,
             "dice_per_player": g.rules.dice_per_player,
             "rotate_first": g.rules.rotate_first,
         },
-    })
+    });
+    crate::games::insert_ending(&mut status, g.ending().as_ref(), &g.players());
+    status
 }
