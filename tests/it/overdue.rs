@@ -119,9 +119,13 @@ fn the_example_replays_and_verifies() {
     // What the example is there to show.
     assert!(said.contains("bob cashes 11"), "a cash");
     assert!(said.contains("the time rises to 5") && said.contains("the time falls to 5"), "a rise and a fall");
-    assert!(said.contains("cat puts 1 on the time: not above 1, the time falls to 0\n  Round 2: the deadline arrives."));
-    assert!(said.contains("bob squeezes in on 4: rolls 1, 4 (1 re-roll bought for 10 points); hit, 9 cashed"));
-    assert!(said.contains("cat squeezes in on 6: rolls 3; missed, loses 8"), "a lost round score");
+    assert!(
+        said.contains("cat puts 1 on the time: not above 1, the time falls to 0.\n  Round 2: the deadline arrives.")
+    );
+    assert!(said.contains(
+        "bob squeezes in on 4: rolls 1, 4 (1 re-roll bought for 10 points); hit, the round score of 9 is cashed"
+    ));
+    assert!(said.contains("cat squeezes in on 6: rolls 3; missed, the round score of 8 is lost"), "a lost round score");
     let end = run(&["status", dir.to_str().unwrap(), "--json"], None).ok().json();
     assert_eq!(end["ended"], "won");
     assert_eq!(end["winners"], serde_json::json!(["ann", "bob"]));

@@ -162,6 +162,10 @@ impl Player {
             Turn::Time(v) | Turn::Discard(v) => die(v),
             Turn::Cash if self.cashed => Err("you have already cashed this round".into()),
             Turn::Cash => Ok(()),
+            Turn::Pass if self.skipped() => {
+                Err("you have cashed and hold no die: you are skipped until the round ends, with nothing to pass"
+                    .into())
+            }
             Turn::Pass if self.has_unused() => Err(format!(
                 "you may pass only with no die left; your unused dice show {}: discard one if you want none of them",
                 join_values(&self.unused_values())
@@ -408,9 +412,15 @@ impl Overdue {
                 r => format!(" ({r} re-rolls bought for {cost} points)"),
             };
             events.push(if hit {
-                format!("{name} squeezes in on {}: rolls {shown}{bought}; hit, {} cashed", line.number, p.round_score)
+                format!(
+                    "{name} squeezes in on {}: rolls {shown}{bought}; hit, the round score of {} is cashed",
+                    line.number, p.round_score
+                )
             } else {
-                format!("{name} squeezes in on {}: rolls {shown}{bought}; missed, loses {}", line.number, p.round_score)
+                format!(
+                    "{name} squeezes in on {}: rolls {shown}{bought}; missed, the round score of {} is lost",
+                    line.number, p.round_score
+                )
             });
             results[seat].squeeze = Some(SqueezeResult { number: line.number, rolls, rerolls, cost, hit });
         }
@@ -465,6 +475,78 @@ impl Overdue {
         )
     }
 
+    /// Turns sent ahead that the deadline will drop for certain (the turns before it need
+    /// nobody's input, like the end of a pass that takes the time to 0) are answered as
+    /// a turn sent after a `time` turn that brings the deadline: not used. Those that
+    /// wait for another player's turn stay queued (the report shows them).
+    fn drop_what_the_deadline_takes(&mut self, player: usize, queued: &[usize], ack: &mut TurnAck) {
+        if queued.is_empty() {
+            return;
+        }
+        let mut probe = self.clone();
+        probe.run_turns(&mut Vec::new());
+        if probe.stage != Stage::Deadline {
+            return;
+        }
+        let left = probe.players[player].queue.len();
+        let dropped = &queued[queued.len() - left.min(queued.len())..];
+        let keep = self.players[player].queue.len() - dropped.len();
+        let turns: Vec<Turn> = self.players[player].queue.drain(keep..).collect();
+        for (&index, turn) in dropped.iter().zip(turns) {
+            let l = &mut ack.lines[index];
+            *l = LineAnswer::refused(l.line, 1, deadline_drops(turn));
+        }
+    }
+
+    /// The turns that need no input, as far as they go: the end of a pass, skipped
+    /// players, turns sent ahead. Stops where a player's turn is awaited or the
+    /// deadline is due (which rolls: see [`Overdue::deadline`]).
+    fn run_turns(&mut self, events: &mut Vec<String>) {
+        let n = self.players.len();
+        // Each step below uses up a die, a seat or a pass, so this ends; the bound only
+        // keeps a damaged state from looping.
+        for _ in 0..1_000_000 {
+            match self.stage {
+                Stage::Over | Stage::Deadline => break,
+                Stage::Turns { pos } if pos >= n => {
+                    self.time = self.time.saturating_sub(1);
+                    if self.time == 0 {
+                        events.push(format!("End of pass {}: the time decays to 0.", self.pass));
+                        self.stage = Stage::Deadline;
+                    } else {
+                        events.push(format!("End of pass {}: the time decays to {}.", self.pass, self.time));
+                        self.pass += 1;
+                        self.stage = Stage::Turns { pos: 0 };
+                    }
+                }
+                Stage::Turns { pos } => {
+                    let seat = self.seat(pos);
+                    let p = &mut self.players[seat];
+                    if p.skipped() {
+                        self.stage = Stage::Turns { pos: pos + 1 };
+                    } else if let Some(&turn) = p.queue.first() {
+                        p.queue.remove(0);
+                        match p.check(turn) {
+                            Ok(()) => {
+                                let text = self.apply(seat, turn);
+                                events.push(format!("{text} (sent ahead)."));
+                            }
+                            Err(reason) => {
+                                let name = p.name.clone();
+                                p.queue.clear();
+                                events.push(format!(
+                                    "{name}'s turn sent ahead, `{turn}`, is refused: {reason}; the rest are dropped"
+                                ));
+                            }
+                        }
+                    } else {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
     /// What the judge waits for from `player`, in the words of the game.
     fn turn_words(&self, player: usize) -> &'static str {
         let p = &self.players[player];
@@ -498,6 +580,8 @@ impl TurnGame for Overdue {
         let mut taken = 0;
         // Once a turn line is refused, the turns after it are dropped (their order matters).
         let mut stopped: Option<String> = None;
+        // The answers of the turns sent ahead (indexes into `ack.lines`).
+        let mut queued: Vec<usize> = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
             let Some(parsed) = lines::parse_line(raw) else { continue };
@@ -511,14 +595,18 @@ impl TurnGame for Overdue {
                 Ok(_) if over => LineAnswer::refused(line, 1, "the game is over"),
                 Ok(Line::Squeeze(s)) => {
                     self.players[player].squeeze = Some(s);
-                    LineAnswer::accepted(
-                        line,
+                    let text = if s == Squeeze::DEFAULT {
+                        format!("{s}: back to the default: if the deadline finds you uncashed you roll once for 6")
+                    } else if s.rerolls == 0 {
+                        format!("{s}: if the deadline finds you uncashed you roll once for {}, no re-roll", s.number)
+                    } else {
                         format!(
                             "{s}: if the deadline finds you uncashed you roll for {}, buying at most {}",
                             s.number,
                             count(s.rerolls, "re-roll", "re-rolls")
-                        ),
-                    )
+                        )
+                    };
+                    LineAnswer::accepted(line, format!("{text}; it stands until you send another"))
                 }
                 Ok(Line::Turn(turn)) => {
                     if let Some(why) = &stopped {
@@ -539,12 +627,7 @@ impl TurnGame for Overdue {
                         stopped = Some(format!("line {line} was refused"));
                         LineAnswer::refused(line, 1, format!("a turn file holds at most {MAX_TURNS_PER_FILE} turns"))
                     } else if self.stage == Stage::Deadline {
-                        stopped = Some("the deadline came first".to_string());
-                        LineAnswer::refused(
-                            line,
-                            1,
-                            format!("`{turn}` not used: the deadline came before your next turn"),
-                        )
+                        LineAnswer::refused(line, 1, deadline_drops(turn))
                     } else if let Err(reason) = ahead.check(turn) {
                         stopped = Some(format!("line {line} was refused"));
                         let reason = if taken == 0 { reason } else { format!("by then: {reason}") };
@@ -553,9 +636,13 @@ impl TurnGame for Overdue {
                         apply_to(&mut ahead, turn);
                         taken += 1;
                         if taken == 1 {
-                            LineAnswer::accepted(line, self.apply(player, turn))
+                            let said = self.apply(player, turn);
+                            // What the others read in the report: the move itself.
+                            ack.events.push(format!("{said}."));
+                            LineAnswer::accepted(line, said)
                         } else {
                             self.players[player].queue.push(turn);
+                            queued.push(ack.lines.len());
                             LineAnswer::accepted(line, format!("`{turn}` queued for your next turn in this round"))
                         }
                     }
@@ -563,6 +650,7 @@ impl TurnGame for Overdue {
             };
             ack.lines.push(answer);
         }
+        self.drop_what_the_deadline_takes(player, &queued, &mut ack);
         ack
     }
 
@@ -575,49 +663,14 @@ impl TurnGame for Overdue {
 
     fn advance(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String> {
         let mut events = Vec::new();
-        let n = self.players.len();
-        // Each step below uses up a die, a pass or a round, so this ends; the bound only
-        // keeps a damaged state from looping.
-        for _ in 0..1_000_000 {
-            match self.stage {
-                Stage::Over => break,
-                Stage::Deadline => events.extend(self.deadline(ctx.dice)),
-                Stage::Turns { pos } if pos >= n => {
-                    self.time = self.time.saturating_sub(1);
-                    if self.time == 0 {
-                        events.push(format!("End of pass {}: the time decays to 0.", self.pass));
-                        self.stage = Stage::Deadline;
-                    } else {
-                        events.push(format!("End of pass {}: the time decays to {}.", self.pass, self.time));
-                        self.pass += 1;
-                        self.stage = Stage::Turns { pos: 0 };
-                    }
-                }
-                Stage::Turns { pos } => {
-                    let seat = self.seat(pos);
-                    let p = &mut self.players[seat];
-                    if p.skipped() {
-                        self.stage = Stage::Turns { pos: pos + 1 };
-                    } else if let Some(&turn) = p.queue.first() {
-                        p.queue.remove(0);
-                        match p.check(turn) {
-                            Ok(()) => {
-                                let text = self.apply(seat, turn);
-                                events.push(format!("{text} (sent ahead)"));
-                            }
-                            Err(reason) => {
-                                let name = p.name.clone();
-                                p.queue.clear();
-                                events.push(format!(
-                                    "{name}'s turn sent ahead, `{turn}`, is refused: {reason}; the rest are dropped"
-                                ));
-                            }
-                        }
-                    } else {
-                        break;
-                    }
-                }
+        // Each deadline ends a round (the next begins, or the game is over): at most
+        // `rounds` times round.
+        loop {
+            self.run_turns(&mut events);
+            if self.stage != Stage::Deadline {
+                break;
             }
+            events.extend(self.deadline(ctx.dice));
         }
         events
     }
@@ -670,6 +723,16 @@ impl TurnGame for Overdue {
     }
 }
 
+/// The answer to a turn sent ahead that the deadline comes before.
+fn deadline_drops(turn: Turn) -> String {
+    format!("`{turn}` not used: the deadline comes before your next turn (turns sent ahead are dropped then)")
+}
+
+/// Whether a refused line's answer is that of a turn sent ahead the deadline drops.
+pub fn dropped_by_the_deadline(answer: &str) -> bool {
+    answer.contains("not used: the deadline comes before your next turn")
+}
+
 /// A turn applied to a copy of the player (to check the turns sent ahead).
 fn apply_to(p: &mut Player, turn: Turn) {
     let mut take = |v: u8, how: Use| {
@@ -691,6 +754,9 @@ fn apply_to(p: &mut Player, turn: Turn) {
 
 /// The turns a player in this state may take on their turn.
 pub fn legal_turns(p: &Player) -> Vec<Turn> {
+    if p.skipped() {
+        return Vec::new();
+    }
     let mut values = p.unused_values();
     values.sort_unstable();
     values.dedup();

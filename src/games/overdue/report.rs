@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::{Overdue, Stage, Use};
+use super::{Overdue, Squeeze, Stage, Use};
 use crate::text::count;
 use crate::turn::TurnGame;
 
@@ -49,7 +49,8 @@ pub fn text(g: &Overdue) -> String {
     ]];
     for p in &g.players {
         let dice = p.dice.iter().map(|d| die_text(d.value, d.used)).collect::<Vec<_>>().join(" ");
-        let squeeze = match p.squeeze {
+        let squeeze = match p.squeeze.filter(|s| *s != Squeeze::DEFAULT) {
+            Some(s) if s.rerolls == 0 => format!("on {}, no re-roll", s.number),
             Some(s) => format!("on {}, up to {}", s.number, count(s.rerolls, "re-roll", "re-rolls")),
             None => "on 6, no re-roll (default)".into(),
         };
@@ -90,14 +91,24 @@ pub fn text(g: &Overdue) -> String {
             .iter()
             .zip(&g.last_round)
             .map(|(p, r)| match &r.squeeze {
-                None if r.cashed => format!("{} cashed {}", p.name, r.round_score),
+                None if r.cashed => format!("{} cashed a round score of {}", p.name, r.round_score),
                 None => format!("{} scored {}", p.name, r.round_score),
                 Some(s) => {
-                    let paid = if s.cost > 0 { format!(", paid {} for re-rolls", s.cost) } else { String::new() };
-                    if s.hit {
-                        format!("{} squeezed in on {} with {}{paid}", p.name, s.number, r.round_score)
+                    let paid = if s.cost > 0 {
+                        format!(" and paid {} points for {}", s.cost, count(s.rerolls, "re-roll", "re-rolls"))
                     } else {
-                        format!("{} missed {} and lost {}{paid}", p.name, s.number, r.round_score)
+                        String::new()
+                    };
+                    if s.hit {
+                        format!(
+                            "{} squeezed in on {}, cashing a round score of {}{paid}",
+                            p.name, s.number, r.round_score
+                        )
+                    } else {
+                        format!(
+                            "{} missed the squeeze-in on {}, losing a round score of {}{paid}",
+                            p.name, s.number, r.round_score
+                        )
                     }
                 }
             })
@@ -120,7 +131,8 @@ pub fn json(g: &Overdue) -> Value {
                 "round_score": p.round_score,
                 "cashed": p.cashed,
                 "total": p.total,
-                "squeeze": p.squeeze.map(|s| s.to_string()),
+                // The default line (`squeeze 6 rerolls 0`) is no standing line.
+                "squeeze": p.squeeze.filter(|s| *s != Squeeze::DEFAULT).map(|s| s.to_string()),
                 "sent_ahead": p.queue.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
             })
         })

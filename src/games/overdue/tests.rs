@@ -387,7 +387,7 @@ fn several_turns_are_used_in_order_on_the_next_turns() {
     assert_eq!(t.g.players[0].queue, [Turn::Score(5), Turn::Cash]);
     t.ok(1, "d 1");
     let events = t.ok(2, "d 1");
-    assert!(events.contains(&"ann scores 5 (round score 11) (sent ahead)".to_string()), "{events:?}");
+    assert!(events.contains(&"ann scores 5 (round score 11) (sent ahead).".to_string()), "{events:?}");
     assert_eq!(t.g.to_play(), Some(1), "ann's turn was taken for her");
     t.ok(1, "d 1");
     t.ok(2, "d 1");
@@ -422,7 +422,7 @@ fn a_time_turn_bringing_the_deadline_uses_no_later_line() {
     t.g.time = 1;
     let (ack, _) = t.play(0, "time 1\nscore 5");
     assert!(ack.lines[0].accepted);
-    assert!(!ack.lines[1].accepted && ack.lines[1].text.contains("the deadline came"), "{ack:?}");
+    assert!(!ack.lines[1].accepted && super::dropped_by_the_deadline(&ack.lines[1].text), "{ack:?}");
 }
 
 #[test]
@@ -533,7 +533,10 @@ fn random_games_keep_the_books_and_replay() {
             } else {
                 let text = chooser.turn_file(&g, p);
                 let ack = g.submit(p, &text, &mut ctx);
-                assert!(ack.lines.iter().all(|l| l.accepted), "game {game_no}: {text:?}: {ack:?}");
+                assert!(
+                    ack.lines.iter().all(|l| l.accepted || super::dropped_by_the_deadline(&l.text)),
+                    "game {game_no}: {text:?}: {ack:?}"
+                );
                 Some((p, text))
             };
             g.advance(&mut ctx);
@@ -581,4 +584,86 @@ fn random_games_keep_the_books_and_replay() {
         }
         assert_eq!(Overdue::load(&g.save()).unwrap(), g);
     }
+}
+
+#[test]
+fn issue_27_turns_the_deadline_drops_get_one_answer_whichever_turn_brings_it() {
+    // `t 1` takes the time to 0 at once; `s 3` ends a pass whose decay takes it to 0.
+    for first in ["t 1", "s 3"] {
+        let mut t = Table::new(3, &[("rounds", "2")], &[&[1, 1, 1], &[1, 1, 1], &[1, 3, 4]]);
+        t.g.time = 1;
+        t.ok(0, "d 1");
+        t.ok(1, "d 1");
+        let (ack, events) = t.play(2, &format!("{first}\ncash"));
+        assert!(ack.lines[0].accepted, "{first}: {ack:?}");
+        assert_eq!(
+            ack.lines[1].text,
+            "`cash` not used: the deadline comes before your next turn (turns sent ahead are dropped then)",
+            "{first}"
+        );
+        assert!(!ack.lines[1].accepted, "{first}: same case, same answer (and exit status)");
+        assert!(events.iter().any(|e| e == "Round 1: the deadline arrives."), "{events:?}");
+        assert_eq!(t.g.round, 2);
+    }
+    // A turn sent ahead that waits for another player's turn stays queued.
+    let mut t = Table::new(3, &[], &[&[6, 5, 4], &[1, 1, 1], &[1, 1, 1]]);
+    t.g.time = 6;
+    let (ack, _) = t.play(0, "score 6\ncash");
+    assert!(ack.lines.iter().all(|l| l.accepted), "{ack:?}");
+}
+
+#[test]
+fn issue_27_the_others_read_the_move_itself() {
+    let mut t = Table::new(3, &[], &[&[6, 5, 4], &[3, 1, 1], &[1, 1, 1]]);
+    t.g.time = 3;
+    let (ack, _) = t.play(0, "score 5");
+    assert_eq!(ack.events, ["ann scores 5 (round score 5)."]);
+    let (ack, _) = t.play(1, "time 3");
+    assert_eq!(ack.events, ["bob puts 3 on the time: not above 3, the time falls to 2."]);
+}
+
+#[test]
+fn issue_27_squeeze_words_the_default_and_a_skipped_players_pass() {
+    let mut t = Table::new(3, &[], &[&[6, 5, 4], &[1, 1, 1], &[1, 1, 1]]);
+    let (ack, _) = t.play(1, "squeeze 4 rerolls 0");
+    assert_eq!(
+        ack.lines[0].text,
+        "squeeze 4 rerolls 0: if the deadline finds you uncashed you roll once for 4, no re-roll; it stands until you send another"
+    );
+    assert!(!ack.lines[0].text.contains("at most 0"));
+    let (ack, _) = t.play(1, "squeeze 6 rerolls 0");
+    assert!(ack.lines[0].text.contains("back to the default"), "{ack:?}");
+    assert!(t.g.report_text().contains("on 6, no re-roll (default)"), "{}", t.g.report_text());
+    assert_eq!(t.g.status_json()["players"][1]["squeeze"], serde_json::Value::Null);
+
+    // Cashed with no die left: skipped, so a `pass` sent ahead is refused, not shown.
+    let mut t = Table::new(3, &[], &[&[6], &[1, 1], &[1, 1]]);
+    t.g.time = 6;
+    let (ack, _) = t.play(0, "score 6\ncash\npass");
+    assert!(ack.lines[1].accepted, "{ack:?}");
+    assert!(!ack.lines[2].accepted && ack.lines[2].text.contains("you are skipped"), "{ack:?}");
+    assert_eq!(t.g.players[0].queue, [Turn::Cash]);
+}
+
+#[test]
+fn issue_27_the_round_summary_says_the_round_score_and_the_re_roll_cost_apart() {
+    let mut t = Table::new(3, &[("rounds", "3")], &[&[5, 1, 1], &[1, 1, 1], &[1, 1, 1]]);
+    t.g.players[0].total = 30;
+    t.g.time = 1;
+    // ann squeezes in first: name a number none of her 3 rolls shows, so she misses
+    // with 2 re-rolls bought.
+    let rolls = t.upcoming(3);
+    let number = (1..=6).find(|n| !rolls.contains(n)).unwrap();
+    t.g.players[0].squeeze = Some(Squeeze { number, rerolls: 2 });
+    t.ok(0, "score 5");
+    t.ok(1, "d 1");
+    t.ok(2, "d 1");
+    let text = t.g.report_text();
+    let line = text.lines().find(|l| l.starts_with("Round 1:")).unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains(&format!(
+            "ann missed the squeeze-in on {number}, losing a round score of 5 and paid 20 points for 2 re-rolls"
+        )),
+        "{line}"
+    );
 }
