@@ -2,12 +2,15 @@
 //! authors. The pure-Python package `shadowjudge` re-exports it (see python/README.md).
 use pyo3::prelude::*;
 
+mod game;
+mod possible;
 mod resolve;
 
 #[pymodule]
 fn _shadowjudge(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve::resolve, m)?)?;
     m.add_function(wrap_pyfunction!(resolve::random_cases, m)?)?;
+    m.add_class::<game::Game>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,0 +1,476 @@
+//! `shadowjudge.Game`: a whole Diplomacy game in memory (standard or Shadow Worlds) over
+//! the judge's phase machine, with the names bot authors know from MILA's `diplomacy`.
+//!
+//! Names are MILA's: powers in capitals (`FRANCE`), places by their three-letter
+//! abbreviation in capitals (`PAR`, `STP/SC`), units as `A PAR`. In Shadow Worlds a name
+//! asked for without a board carries its board at the end (`A PAR (A)`), which is also how
+//! an order names its board.
+use std::collections::BTreeMap;
+
+use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use shadowjudge::game::engine;
+use shadowjudge::game::settings::{Settings, VariantKind};
+use shadowjudge::game::state::GameState;
+use shadowjudge::judge::rulebook::{Edition, Rulebook};
+use shadowjudge::map::{cache, Map, PowerId, ProvinceId, RegionId};
+use shadowjudge::order::Board;
+use shadowjudge::phase::PhaseKind;
+use shadowjudge::report::PhaseReport;
+
+use crate::possible;
+
+/// A Diplomacy game in memory.
+#[pyclass(module = "shadowjudge", name = "Game")]
+#[derive(Clone)]
+pub struct Game {
+    pub(crate) inner: engine::Game,
+    last: Option<PhaseReport>,
+}
+
+/// What `to_json` writes: the game's settings as in game.toml and its state as in
+/// state.json.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Saved {
+    settings: Settings,
+    state: GameState,
+}
+
+pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A JSON text as Python values.
+pub(crate) fn from_json_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// A Python value as JSON text.
+pub(crate) fn to_json_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
+    value.py().import("json")?.call_method1("dumps", (value,))?.extract()
+}
+
+fn rulebook(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Rulebook> {
+    let Some(rules) = rules.filter(|r| !r.is_none()) else { return Ok(Rulebook::default()) };
+    if rules.is_instance_of::<PyString>() {
+        let text: String = rules.extract()?;
+        let edition = Edition::parse(&text)
+            .ok_or_else(|| value_error(format!("unknown rulebook `{text}`: use 1971, 1982, 2000, 2023 or dptg")))?;
+        return Ok(Rulebook::edition(edition));
+    }
+    serde_json::from_str(&to_json_text(rules)?).map_err(|e| value_error(format!("rules: {e}")))
+}
+
+impl Game {
+    fn map(&self) -> &Map {
+        &self.inner.map
+    }
+
+    fn shadow(&self) -> bool {
+        self.inner.settings.variant == VariantKind::ShadowWorlds
+    }
+
+    pub(crate) fn power_name(&self, p: PowerId) -> String {
+        self.map().power(p).name.to_uppercase()
+    }
+
+    fn power(&self, name: &str) -> PyResult<PowerId> {
+        self.map().lookup_power(name).ok_or_else(|| {
+            let known: Vec<String> = self.map().power_ids().map(|p| self.power_name(p)).collect();
+            PyKeyError::new_err(format!("no power called `{name}`: the powers are {}", known.join(", ")))
+        })
+    }
+
+    fn powers_asked(&self, power: Option<&str>) -> PyResult<Vec<PowerId>> {
+        match power {
+            Some(p) => Ok(vec![self.power(p)?]),
+            None => Ok(self.map().power_ids().collect()),
+        }
+    }
+
+    fn boards_asked(&self, board: Option<&str>) -> PyResult<Vec<Board>> {
+        let count = self.inner.state.boards.len();
+        match board {
+            None => Ok((0..count).map(|b| Board(b as u8)).collect()),
+            Some(b) => match b.trim().to_ascii_uppercase().as_str() {
+                "A" => Ok(vec![Board::A]),
+                "B" if count == 2 => Ok(vec![Board::B]),
+                _ if count == 2 => Err(value_error(format!("there is no board `{b}`: the boards are A and B"))),
+                _ => Err(value_error(format!("there is no board `{b}`: this game has one board, A"))),
+            },
+        }
+    }
+
+    /// The board at the end of a name, when the game has two and none was asked for.
+    pub(crate) fn suffix(&self, board: Board, asked: bool) -> String {
+        if self.shadow() && !asked {
+            format!(" ({})", board.letter())
+        } else {
+            String::new()
+        }
+    }
+
+    fn province_name(&self, p: ProvinceId) -> String {
+        self.map().province(p).key.to_uppercase()
+    }
+
+    pub(crate) fn region_name(&self, r: RegionId) -> String {
+        self.map().region_name(r).to_uppercase()
+    }
+
+    fn units_of(&self, power: PowerId, boards: &[Board], asked: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        for &b in boards {
+            let s = &self.inner.state.boards[b.0 as usize];
+            let suffix = self.suffix(b, asked);
+            for u in s.units.iter().filter(|u| u.power == power) {
+                out.push(format!("{} {}{suffix}", u.kind.letter(), self.region_name(u.region)));
+            }
+            for r in s.retreating.iter().filter(|r| r.dislodgement.unit.power == power) {
+                let u = r.dislodgement.unit;
+                out.push(format!("*{} {}{suffix}", u.kind.letter(), self.region_name(u.region)));
+            }
+        }
+        out
+    }
+
+    fn centers_of(&self, power: PowerId, boards: &[Board], asked: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        for &b in boards {
+            let suffix = self.suffix(b, asked);
+            for c in self.inner.state.boards[b.0 as usize].ownership.centers_of(power) {
+                out.push(format!("{}{suffix}", self.province_name(c)));
+            }
+        }
+        out
+    }
+
+    fn by_power<'py>(
+        &self,
+        py: Python<'py>,
+        power: Option<&str>,
+        mut each: impl FnMut(PowerId) -> Vec<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        match power {
+            Some(p) => Ok(PyList::new(py, each(self.power(p)?))?.into_any()),
+            None => {
+                let d = PyDict::new(py);
+                for p in self.map().power_ids() {
+                    d.set_item(self.power_name(p), each(p))?;
+                }
+                Ok(d.into_any())
+            }
+        }
+    }
+
+    /// The position alone, as hashed: phase, units, owners, dislodged units, standoffs,
+    /// eliminations and the end; not the orders given so far.
+    fn position_bytes(&self) -> Vec<u8> {
+        let s = &self.inner.state;
+        let mut boards = s.boards.clone();
+        for b in &mut boards {
+            b.units.sort();
+            b.retreating.sort_by_key(|r| r.dislodgement.unit);
+            b.standoffs.sort();
+        }
+        let mut eliminated = s.eliminated.clone();
+        eliminated.sort();
+        let key = (&self.inner.settings.variant, s.phase, boards, eliminated, &s.end);
+        serde_json::to_vec(&key).expect("a state serializes")
+    }
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (variant = "standard", rules = None, *, short_game = false))]
+    fn new(variant: &str, rules: Option<&Bound<'_, PyAny>>, short_game: bool) -> PyResult<Game> {
+        let kind = VariantKind::parse(variant).ok_or_else(|| {
+            value_error(format!("unknown variant `{variant}`: use \"standard\" or \"shadow-worlds\""))
+        })?;
+        let mut settings = Settings::new("python", kind);
+        settings.rules = rulebook(rules)?;
+        settings.shadow.short_game = short_game;
+        let map = cache::standard();
+        let state = GameState::start(&map, kind.boards());
+        Ok(Game { inner: engine::Game::new(settings, map, state), last: None })
+    }
+
+    /// `standard` or `shadow-worlds`.
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.inner.settings.variant.name()
+    }
+
+    /// The phase code: `S1901M`, `F1901R`, `W1901A`.
+    #[getter]
+    fn phase(&self) -> String {
+        self.inner.state.phase.code()
+    }
+
+    /// The phase code, as `phase` gives it (MILA's name for it).
+    fn get_current_phase(&self) -> String {
+        self.phase()
+    }
+
+    /// `movement`, `retreats` or `adjustments`.
+    #[getter]
+    fn phase_type(&self) -> String {
+        self.inner.state.phase.kind.to_string()
+    }
+
+    #[getter]
+    fn is_game_done(&self) -> bool {
+        self.inner.state.end.is_some()
+    }
+
+    /// The winner once a power has won; None otherwise (also in a draw).
+    #[getter]
+    fn winner(&self) -> Option<String> {
+        match &self.inner.state.end {
+            Some(shadowjudge::game::state::GameEnd::Victory(p)) => Some(self.power_name(*p)),
+            _ => None,
+        }
+    }
+
+    /// Every power of the map, eliminated ones too.
+    #[getter]
+    fn powers(&self) -> Vec<String> {
+        self.map().power_ids().map(|p| self.power_name(p)).collect()
+    }
+
+    /// Powers out of the game.
+    #[getter]
+    fn eliminated(&self) -> Vec<String> {
+        self.inner.state.eliminated.iter().map(|p| self.power_name(*p)).collect()
+    }
+
+    /// Units (`A PAR`; a dislodged one as `*A PAR`), of one power or as a dict by power.
+    #[pyo3(signature = (power = None, board = None))]
+    fn get_units<'py>(&self, py: Python<'py>, power: Option<&str>, board: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+        let boards = self.boards_asked(board)?;
+        self.by_power(py, power, |p| self.units_of(p, &boards, board.is_some()))
+    }
+
+    /// Supply centers owned (`PAR`), of one power or as a dict by power.
+    #[pyo3(signature = (power = None, board = None))]
+    fn get_centers<'py>(
+        &self,
+        py: Python<'py>,
+        power: Option<&str>,
+        board: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let boards = self.boards_asked(board)?;
+        self.by_power(py, power, |p| self.centers_of(p, &boards, board.is_some()))
+    }
+
+    /// The places a power may order this phase (`PAR`; `PAR (A)` in Shadow Worlds), or a
+    /// dict of them by power.
+    #[pyo3(signature = (power = None))]
+    fn get_orderable_locations<'py>(&self, py: Python<'py>, power: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+        let powers = self.powers_asked(power)?;
+        let all = possible::orders(self, &powers);
+        let mut by_power: BTreeMap<PowerId, Vec<String>> = powers.iter().map(|p| (*p, Vec::new())).collect();
+        for (p, loc, _) in &all {
+            let list = by_power.entry(*p).or_default();
+            if !list.contains(loc) {
+                list.push(loc.clone());
+            }
+        }
+        self.by_power(py, power, |p| by_power.remove(&p).unwrap_or_default())
+    }
+
+    /// Every order each orderable place may be given this phase, as a dict by place.
+    fn get_all_possible_orders(&self) -> BTreeMap<String, Vec<String>> {
+        let powers: Vec<PowerId> = self.map().power_ids().collect();
+        let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (_, loc, orders) in possible::orders(self, &powers) {
+            out.entry(loc).or_default().extend(orders);
+        }
+        out
+    }
+
+    /// Give a power's orders (a list of lines, or one text); a later order for the same
+    /// unit replaces the earlier one. Returns what was accepted and what was not.
+    fn set_orders<'py>(
+        &mut self,
+        py: Python<'py>,
+        power: &str,
+        orders: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let p = self.power(power)?;
+        let text: String = if orders.is_instance_of::<PyString>() {
+            orders.extract()?
+        } else {
+            let lines: Vec<String> = orders
+                .extract()
+                .map_err(|_| PyValueError::new_err("orders are a list of order lines or one text of them"))?;
+            lines.join("\n")
+        };
+        let ack = self.inner.submit(p, &text, false);
+        from_json_text(py, &serde_json::to_string(&ack).expect("an acknowledgement serializes"))
+    }
+
+    /// Forget the orders given this phase, of one power or of all.
+    #[pyo3(signature = (power = None))]
+    fn clear_orders(&mut self, power: Option<&str>) -> PyResult<()> {
+        let powers = self.powers_asked(power)?;
+        let s = &mut self.inner.state;
+        s.orders.retain(|o| !powers.contains(&o.power));
+        s.submitted.retain(|p| !powers.contains(p));
+        Ok(())
+    }
+
+    /// The orders given this phase (in capitals), of one power or as a dict by power.
+    #[pyo3(signature = (power = None))]
+    fn get_orders<'py>(&self, py: Python<'py>, power: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+        self.by_power(py, power, |p| {
+            self.inner.kept_orders(p).into_iter().map(|(text, _)| text.to_uppercase()).collect()
+        })
+    }
+
+    /// Adjudicate the phase (units without orders hold, missing retreats disband, missing
+    /// builds are waived, missing removals go by civil disorder) and move to the next one.
+    /// Returns the phase's report; `outcomes` gives its orders.
+    fn process<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        if self.inner.state.end.is_some() {
+            return Err(value_error("the game is over"));
+        }
+        let report = self.inner.adjudicate();
+        let out = from_json_text(py, &serde_json::to_string(&report).expect("a report serializes"))?;
+        self.last = Some(report);
+        Ok(out)
+    }
+
+    /// The orders of the last phase processed, each with `power`, `board` (`A`, `B`; None
+    /// in a standard game), `order`, `result` (`succeeds`, `fails`, `illegal`, `default`,
+    /// ...) and `reason`.
+    #[getter]
+    fn outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        let Some(report) = &self.last else { return Ok(out) };
+        let shadow = self.shadow();
+        let lines = report
+            .boards
+            .iter()
+            .flat_map(|b| b.orders.iter().map(move |o| (b.board, o)))
+            .chain(report.adjustments.iter().map(|o| (o.board, o)));
+        for (board, o) in lines {
+            let d = PyDict::new(py);
+            d.set_item("power", o.power.to_uppercase())?;
+            d.set_item("board", if shadow { o.board.or(board).map(String::from) } else { None })?;
+            d.set_item("order", &o.order)?;
+            d.set_item("result", &o.result)?;
+            d.set_item("reason", &o.reason)?;
+            out.append(d)?;
+        }
+        Ok(out)
+    }
+
+    /// The text report of the last phase processed, as players read it ('' before any).
+    fn report_text(&self) -> String {
+        self.last.as_ref().map(PhaseReport::to_text).unwrap_or_default()
+    }
+
+    /// Shadow Worlds: the combined ledger of both boards, a dict per power (empty in a
+    /// standard game).
+    fn ledger<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        from_json_text(py, &serde_json::to_string(&self.inner.ledger()).expect("a ledger serializes"))
+    }
+
+    /// The whole position: phase, units, centers, dislodged units with their retreats,
+    /// and in Shadow Worlds each board and the ledger.
+    fn get_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("variant", self.variant())?;
+        d.set_item("phase", self.phase())?;
+        d.set_item("units", self.get_units(py, None, None)?)?;
+        d.set_item("centers", self.get_centers(py, None, None)?)?;
+        let retreats = PyDict::new(py);
+        for p in self.map().power_ids() {
+            let mine = PyDict::new(py);
+            for (b, s) in self.inner.state.boards.iter().enumerate() {
+                let suffix = self.suffix(Board(b as u8), false);
+                for r in s.retreating.iter().filter(|r| r.dislodgement.unit.power == p) {
+                    let u = r.dislodgement.unit;
+                    let options: Vec<String> = r.options.iter().map(|o| self.region_name(*o)).collect();
+                    mine.set_item(format!("{} {}{suffix}", u.kind.letter(), self.region_name(u.region)), options)?;
+                }
+            }
+            retreats.set_item(self.power_name(p), mine)?;
+        }
+        d.set_item("retreats", retreats)?;
+        if self.shadow() {
+            let boards = PyDict::new(py);
+            for b in ["A", "B"] {
+                let one = PyDict::new(py);
+                one.set_item("units", self.get_units(py, None, Some(b))?)?;
+                one.set_item("centers", self.get_centers(py, None, Some(b))?)?;
+                boards.set_item(b, one)?;
+            }
+            d.set_item("boards", boards)?;
+            d.set_item("ledger", self.ledger(py)?)?;
+        }
+        d.set_item("eliminated", self.eliminated())?;
+        d.set_item("winner", self.winner())?;
+        d.set_item("is_game_done", self.is_game_done())?;
+        Ok(d)
+    }
+
+    /// An independent copy (for search: play ahead on it, the original is untouched).
+    fn clone(&self) -> Game {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> Game {
+        Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
+        Clone::clone(self)
+    }
+
+    /// A 64-bit hash of the position (variant, phase, units, owners, dislodged units,
+    /// eliminations), the same in every process and on every machine; orders given so far
+    /// do not count.
+    fn hash(&self) -> u64 {
+        let digest = Sha256::digest(self.position_bytes());
+        u64::from_be_bytes(digest[..8].try_into().expect("8 bytes"))
+    }
+
+    /// The game as JSON: its settings as in game.toml and its state as in state.json
+    /// (orders given so far included).
+    fn to_json(&self) -> String {
+        let saved = Saved { settings: self.inner.settings.clone(), state: self.inner.state.clone() };
+        serde_json::to_string(&saved).expect("a game serializes")
+    }
+
+    /// A game from `to_json`'s text.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Game> {
+        let saved: Saved = serde_json::from_str(text).map_err(|e| value_error(format!("not a saved game: {e}")))?;
+        if saved.settings.map != "standard" {
+            return Err(value_error(format!(
+                "settings.map: `{}`: only the standard map is played here",
+                saved.settings.map
+            )));
+        }
+        let map = cache::standard();
+        saved.state.check(&map, saved.settings.variant.boards()).map_err(|e| value_error(format!("state: {e}")))?;
+        Ok(Game { inner: engine::Game::new(saved.settings, map, saved.state), last: None })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Game {} {}>", self.variant(), self.phase())
+    }
+}
+
+/// The phase kind, for the possible-orders module.
+pub(crate) fn kind(g: &Game) -> PhaseKind {
+    g.inner.state.phase.kind
+}
