@@ -26,8 +26,8 @@ use crate::game::any::{self, Board, Clock, GameError, GameSession, MailingOutcom
 use crate::mail::deadline::{plan_tick, tick_mails, turn_tick_mails, GameClock, TickLog};
 use crate::mail::home::{HomeError, JudgeHome};
 use crate::mail::host::{
-    Ack, Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, PressDelivery, PressTo, Role, SignOnError,
-    SignOnRecord,
+    Ack, Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, PressDelivery, PressTo, Role, SignOnCheck,
+    SignOnError, SignOnRecord,
 };
 use crate::mail::owed::Owed;
 use crate::mail::password::{generate_password, hash_password};
@@ -707,37 +707,48 @@ impl GameHost for JudgeHost {
         self.game_dir(game).is_some()
     }
 
-    fn failed_sign_ons(&self, who: &Identity, since: DateTime<Utc>) -> Vec<DateTime<Utc>> {
-        let Some((name, path)) = self.game_dir(&who.game) else {
-            return Vec::new();
-        };
-        let mut record = self.read_failed_sign_ons(&name, &path);
-        let mut times = record.failed.remove(&who_label(who)).unwrap_or_default();
-        times.retain(|t| *t >= since);
-        times.sort();
-        times
-    }
-
-    fn record_failed_sign_on(&mut self, who: &Identity, now: DateTime<Utc>) -> Result<(), HostError> {
+    fn check_sign_on(
+        &mut self,
+        who: &Identity,
+        now: DateTime<Utc>,
+        after: DateTime<Utc>,
+        limit: usize,
+        check: &mut dyn FnMut() -> bool,
+    ) -> Result<SignOnCheck, HostError> {
         let (name, path) = self.game_dir(&who.game).ok_or_else(|| HostError(format!("no game `{}`", who.game)))?;
         let internal = |e: crate::store::StoreError| {
+            let temporary = matches!(e, crate::store::StoreError::Io { .. });
             record_problem(&name, e.to_string());
-            HostError(UNAVAILABLE.to_string())
+            HostError(if temporary { TRY_LATER } else { UNAVAILABLE }.to_string())
         };
         let dir = crate::store::GameDir::open_for_reading(&path).map_err(internal)?;
+        // Held from the count to the record, so no two checks of one game overlap.
         let lock = dir.lock().map_err(internal)?;
         let mut record = self.read_failed_sign_ons(&name, &path);
+        let label = who_label(who);
+        let in_window = |record: &FailedSignOns| -> Vec<DateTime<Utc>> {
+            record.failed.get(&label).into_iter().flatten().copied().filter(|t| *t > after).collect()
+        };
+        let failures = in_window(&record);
+        if failures.len() >= limit {
+            return Ok(SignOnCheck::Closed { failures });
+        }
+        if check() {
+            return Ok(SignOnCheck::Right);
+        }
         let day_ago = now - Duration::days(1);
         for times in record.failed.values_mut() {
             times.retain(|t| *t > day_ago);
         }
         record.failed.retain(|_, times| !times.is_empty());
-        let times = record.failed.entry(who_label(who)).or_default();
+        let times = record.failed.entry(label.clone()).or_default();
         times.push(now);
+        times.sort();
         // A day of failures is plenty to decide a lockout; never let the file grow without end.
         let excess = times.len().saturating_sub(100);
         times.drain(..excess);
-        lock.write_side(SIGNONS_FILE, &record).map_err(internal)
+        lock.write_side(SIGNONS_FILE, &record).map_err(internal)?;
+        Ok(SignOnCheck::Wrong { failures: in_window(&record) })
     }
 
     fn sign_on(&self, game: &str, who: &str) -> Result<SignOnRecord, SignOnError> {

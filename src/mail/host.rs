@@ -37,6 +37,19 @@ pub struct SignOnRecord {
     pub password_hash: Option<String>,
 }
 
+/// What became of a sign-on attempt ([`GameHost::check_sign_on`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SignOnCheck {
+    /// Closed: the limit of failures within the window was reached and the password was
+    /// not checked; the failures counted, oldest first.
+    Closed { failures: Vec<DateTime<Utc>> },
+    /// The password was right.
+    Right,
+    /// The password was wrong, and recorded; the failures within the window with it,
+    /// oldest first.
+    Wrong { failures: Vec<DateTime<Utc>> },
+}
+
 /// Why a sign-on names nothing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SignOnError {
@@ -97,13 +110,20 @@ pub trait GameHost {
     /// `master`). The host resolves abbreviations.
     fn sign_on(&self, game: &str, who: &str) -> Result<SignOnRecord, SignOnError>;
 
-    /// The failed sign-ons of this role (wrong password) at or after `since`, oldest
-    /// first. Mail decides from them whether the role is locked out.
-    fn failed_sign_ons(&self, who: &Identity, since: DateTime<Utc>) -> Vec<DateTime<Utc>>;
-
-    /// Record a failed sign-on of this role at `now`. The host may forget failures older
-    /// than a day.
-    fn record_failed_sign_on(&mut self, who: &Identity, now: DateTime<Utc>) -> Result<(), HostError>;
+    /// Check a sign-on attempt of this role, all of it under the game's lock, so that
+    /// messages delivered at once never check more than `limit` passwords between them:
+    /// the failures later than `after` are counted; at `limit` or more the sign-on is
+    /// closed and `check` is not called; else `check` says whether the password is right,
+    /// and a wrong one is recorded at `now`. The host never sees the password, only the
+    /// verdict. It may forget failures older than a day.
+    fn check_sign_on(
+        &mut self,
+        who: &Identity,
+        now: DateTime<Utc>,
+        after: DateTime<Utc>,
+        limit: usize,
+        check: &mut dyn FnMut() -> bool,
+    ) -> Result<SignOnCheck, HostError>;
 
     /// Submit a power's orders (the whole text of its order lines) and say what was
     /// understood. Text that is not an order is the host's to report as a problem.

@@ -34,7 +34,7 @@ use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
 
 use crate::mail::command::{parse_script, Block, Item, Script, HELP};
-use crate::mail::host::{Ack, ContactRole, GameHost, HostError, Identity, Role, SignOnError};
+use crate::mail::host::{Ack, ContactRole, GameHost, HostError, Identity, Role, SignOnCheck, SignOnError};
 use crate::mail::inbound::{cap, parse_headers_only, parse_message, BodyLine, Inbound, Silence};
 use crate::mail::password::{hash_password, verify_password};
 use crate::mail::reply::{
@@ -709,41 +709,56 @@ fn place(
         return Placed::No;
     };
     let window = Duration::minutes(LOCKOUT_WINDOW_MINUTES);
-    // Failures within the window: later than `now - window`.
-    let failures: Vec<DateTime<Utc>> =
-        host.failed_sign_ons(who, now - window).into_iter().filter(|t| *t > now - window).collect();
-    if failures.len() >= LOCKOUT_FAILURES {
-        let opens = failures[failures.len() - LOCKOUT_FAILURES] + window;
-        let _ = writeln!(
-            out,
-            "{shown} (line {}): sign-on as {} in {} is closed after {LOCKOUT_FAILURES} wrong passwords; \
-             it opens again at {}. The password was not checked and nothing was done.",
-            block.line,
-            who.role,
-            who.game,
-            format_deadline(opens, who.timezone)
-        );
-        return Placed::No;
-    }
-    if !verify_password(&signon.password, hash) {
-        let _ = writeln!(
-            out,
-            "{shown} (line {}): wrong password for {} in {}. Nothing was done. If you have lost it, ask {}.",
-            block.line,
-            who.role,
-            who.game,
-            if who.role == Role::Master { "whoever runs the judge (`mail password`)" } else { "the game master" }
-        );
-        match host.record_failed_sign_on(who, now) {
-            Ok(()) if failures.len() + 1 == LOCKOUT_FAILURES => {
-                mails.extend(lockout_notices(host, who, inbound, now + window));
-            }
-            Ok(()) => {}
-            Err(e) => {
-                let _ = writeln!(out, "(The failure could not be recorded: {e}.)");
-            }
+    // Counted and checked under the game's lock, so that messages delivered at once never
+    // check more than the limit between them.
+    let mut check = || verify_password(&signon.password, hash);
+    match host.check_sign_on(who, now, now - window, LOCKOUT_FAILURES, &mut check) {
+        Ok(SignOnCheck::Right) => {}
+        Ok(SignOnCheck::Closed { failures }) => {
+            let opens = failures[failures.len().saturating_sub(LOCKOUT_FAILURES)] + window;
+            let _ = writeln!(
+                out,
+                "{shown} (line {}): sign-on as {} in {} is closed after {LOCKOUT_FAILURES} wrong passwords; \
+                 it opens again at {}. The password was not checked and nothing was done.",
+                block.line,
+                who.role,
+                who.game,
+                format_deadline(opens, who.timezone)
+            );
+            return Placed::No;
         }
-        return Placed::No;
+        Ok(SignOnCheck::Wrong { failures }) => {
+            let _ = writeln!(
+                out,
+                "{shown} (line {}): wrong password for {} in {}. Nothing was done. If you have lost it, ask {}.",
+                block.line,
+                who.role,
+                who.game,
+                if who.role == Role::Master { "whoever runs the judge (`mail password`)" } else { "the game master" }
+            );
+            if failures.len() >= LOCKOUT_FAILURES {
+                let opens = failures[failures.len() - LOCKOUT_FAILURES] + window;
+                let _ = writeln!(
+                    out,
+                    "That makes {} wrong passwords within {LOCKOUT_WINDOW_MINUTES} minutes: sign-on as {} in {} \
+                     is closed until {}, and no password is checked for it until then.",
+                    failures.len(),
+                    who.role,
+                    who.game,
+                    format_deadline(opens, who.timezone)
+                );
+                // Failures are counted and recorded one at a time under the lock: exactly
+                // one reaches the limit.
+                if failures.len() == LOCKOUT_FAILURES {
+                    mails.extend(lockout_notices(host, who, inbound, opens));
+                }
+            }
+            return Placed::No;
+        }
+        Err(e) => {
+            let _ = writeln!(out, "{shown} (line {}): {e}. Nothing was done.", block.line);
+            return if e.is_try_later() { Placed::Unavailable } else { Placed::No };
+        }
     }
     let _ = writeln!(out, "{shown} (line {}): signed on as {} in {}.\n", block.line, who.role, who.game);
     Placed::Yes(record.identity)
@@ -752,6 +767,19 @@ fn place(
 /// The notice to a game's master that a role's sign-on is closed until `opens`.
 fn lockout_notices(host: &impl GameHost, who: &Identity, inbound: &Inbound, opens: DateTime<Utc>) -> Vec<OutgoingMail> {
     let sender = inbound.answer_to().unwrap_or("an unknown sender");
+    let new_password = match &who.role {
+        Role::Master => format!(
+            "If you have lost your password, whoever runs the judge sets a new one with \
+             `shadowjudge mail password {} master`.",
+            who.game
+        ),
+        Role::Power(p) => format!(
+            "If the player has lost the password, whoever runs the judge sets and mails a new one \
+             with `shadowjudge mail password {} {} --mail`.",
+            who.game,
+            p.to_lowercase()
+        ),
+    };
     host.contacts(&who.game)
         .into_iter()
         .filter(|c| c.role == ContactRole::Master)
@@ -762,13 +790,13 @@ fn lockout_notices(host: &impl GameHost, who: &Identity, inbound: &Inbound, open
                 "{LOCKOUT_FAILURES} messages signed on as {} in {} with a wrong password within \
                  {LOCKOUT_WINDOW_MINUTES} minutes, the last from {}. Sign-on as {} is closed until {}: \
                  until then no password is checked for it.\n\n\
-                 If the player has lost the password, give a new one with `replace`. If someone \
-                 is guessing, nothing more is needed.\n",
+                 {} If someone is guessing, nothing more is needed.\n",
                 who.role,
                 who.game,
                 header_safe(sender, 254),
                 who.role,
-                format_deadline(opens, c.timezone)
+                format_deadline(opens, c.timezone),
+                new_password
             ),
             in_reply_to: None,
             references: Vec::new(),

@@ -14,7 +14,7 @@ use proptest::prelude::*;
 use shadowjudge::mail::deadline::{plan_tick, tick_mails, DeadlinePolicy, GameClock, Schedule, TickAction, TickLog};
 use shadowjudge::mail::host::{
     Ack, AckOrder, AckProblem, Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, PressDelivery,
-    PressTo, Role, SignOnError, SignOnRecord,
+    PressTo, Role, SignOnCheck, SignOnError, SignOnRecord,
 };
 use shadowjudge::mail::ingest::{Disposition, MemoryIntake, EX_TEMPFAIL};
 use shadowjudge::mail::password::hash_password_with_cost;
@@ -137,14 +137,26 @@ impl GameHost for FakeHost {
         }
     }
 
-    fn failed_sign_ons(&self, who: &Identity, since: DateTime<Utc>) -> Vec<DateTime<Utc>> {
-        let times = self.failed.get(power_name(who)).cloned().unwrap_or_default();
-        times.into_iter().filter(|t| *t >= since).collect()
-    }
-
-    fn record_failed_sign_on(&mut self, who: &Identity, now: DateTime<Utc>) -> Result<(), HostError> {
-        self.failed.entry(power_name(who).to_string()).or_default().push(now);
-        Ok(())
+    fn check_sign_on(
+        &mut self,
+        who: &Identity,
+        now: DateTime<Utc>,
+        after: DateTime<Utc>,
+        limit: usize,
+        check: &mut dyn FnMut() -> bool,
+    ) -> Result<SignOnCheck, HostError> {
+        let name = power_name(who).to_string();
+        let in_window = |host: &FakeHost| -> Vec<DateTime<Utc>> {
+            host.failed.get(&name).into_iter().flatten().copied().filter(|t| *t > after).collect()
+        };
+        if in_window(self).len() >= limit {
+            return Ok(SignOnCheck::Closed { failures: in_window(self) });
+        }
+        if check() {
+            return Ok(SignOnCheck::Right);
+        }
+        self.failed.entry(name.clone()).or_default().push(now);
+        Ok(SignOnCheck::Wrong { failures: in_window(self) })
     }
 
     fn submit_orders(&mut self, who: &Identity, text: &str, _now: DateTime<Utc>) -> Result<Ack, HostError> {
@@ -918,7 +930,7 @@ fn a_thousand_signon_blocks_are_answered_quickly_and_nothing_after_the_cap_is_ap
     let outcome = run(&plain("eve@example.org", "guesses@example.org", &body), &mut host);
     assert_eq!(host.failed["France"].len(), MAX_SIGNONS);
     assert!(host.changes().is_empty());
-    assert_eq!(reply(&outcome).body.matches("wrong password").count(), MAX_SIGNONS);
+    assert_eq!(reply(&outcome).body.matches("wrong password for").count(), MAX_SIGNONS);
 }
 
 #[test]
@@ -931,12 +943,23 @@ fn wrong_passwords_close_the_sign_on_for_an_hour_and_tell_the_master() {
     for i in 0..LOCKOUT_FAILURES {
         let raw = plain("eve@example.org", &format!("guess{i}@example.org"), "SIGNON france@mygame guess\n");
         let outcome = ingest(&raw, &mut host, &intake, &settings(), at(i as i64));
-        assert!(reply(&outcome).body.contains("wrong password"));
+        let body = &reply(&outcome).body;
+        assert!(body.contains("wrong password"));
+        // The guess that closes the sign-on is told so, not only the ones after it.
+        let closes = i + 1 == LOCKOUT_FAILURES;
+        assert_eq!(
+            body.contains("That makes 5 wrong passwords within 60 minutes: sign-on as France"),
+            closes,
+            "{body}"
+        );
         notices.extend(outcome.mails.into_iter().filter(|m| m.to == "gm@example.org"));
     }
     assert_eq!(notices.len(), 1, "the master is told once, when the sign-on closes");
     assert!(notices[0].subject.contains("sign-on as France closed"), "{}", notices[0].subject);
     assert!(notices[0].body.contains("eve@example.org"), "{}", notices[0].body);
+    // The way to a new password is the one the README gives, not `replace`.
+    assert!(notices[0].body.contains("`shadowjudge mail password mygame france --mail`"), "{}", notices[0].body);
+    assert!(!notices[0].body.contains("replace"), "{}", notices[0].body);
     // Now even the right password is not checked, and nothing is applied or recorded.
     let raw = plain("ann@example.org", "right@example.org", "SIGNON france@mygame france-secret\nA par - bur\n");
     let outcome = ingest(&raw, &mut host, &intake, &settings(), at(10));

@@ -395,3 +395,53 @@ fn issue_13_results_carry_map_pictures_unless_turned_off() {
         assert!(m.body.contains("Spring 1901 movement"), "{}", m.body);
     }
 }
+
+/// Many wrong guesses delivered at once, as an MTA does (one `mail ingest` process each),
+/// with the right password among them: at most 5 passwords are checked within the hour
+/// however the mail arrives, and the master is told once (issue 23.1).
+#[test]
+fn parallel_guesses_check_at_most_five_passwords_and_tell_the_master_once() {
+    let mut j = Judge::new("");
+    let t0 = "2025-03-01T12:00:00Z";
+    j.new_game(t0, "game1");
+    let right = j.password(t0, "game1", "france");
+    j.new_mails();
+    let before = j.journal("game1").len();
+    const MESSAGES: usize = 40;
+    let j = std::sync::Arc::new(j);
+    let runs: Vec<_> = (0..MESSAGES)
+        .map(|i| {
+            let j = j.clone();
+            let right = right.clone();
+            std::thread::spawn(move || {
+                let password = if i == MESSAGES / 2 { right } else { format!("guess{i}") };
+                let body = format!("SIGNON france@game1 {password}\nBoard A\nA par - bur\n");
+                j.deliver(t0, &message("eve@example.org", &format!("guess{i}@example.org"), &body))
+            })
+        })
+        .collect();
+    for run in runs {
+        assert_eq!(run.join().unwrap(), 0);
+    }
+    let mut j = std::sync::Arc::into_inner(j).unwrap();
+    let mails = j.new_mails();
+    let replies: Vec<&Eml> = mails.iter().filter(|m| m.to == "eve@example.org").collect();
+    assert_eq!(replies.len(), MESSAGES);
+    let wrong = replies.iter().filter(|m| m.body.contains("wrong password for France")).count();
+    let signed_on = replies.iter().filter(|m| m.body.contains("signed on as France")).count();
+    let closed = replies.iter().filter(|m| m.body.contains("The password was not checked")).count();
+    assert!(wrong + signed_on <= 5, "{wrong} wrong and {signed_on} right passwords checked");
+    assert_eq!(wrong + signed_on + closed, MESSAGES);
+    assert_eq!(wrong, 5, "the guesses fill the limit whatever the order");
+    let notices: Vec<&Eml> = mails.iter().filter(|m| m.to == "gm@example.org").collect();
+    assert_eq!(notices.len(), 1, "{:?}", notices.iter().map(|m| &m.subject).collect::<Vec<_>>());
+    assert!(notices[0].body.contains("`shadowjudge mail password game1 france --mail`"), "{}", notices[0].body);
+    // The guess that closed the sign-on says so to its sender.
+    let told = replies.iter().filter(|m| m.body.contains("That makes 5 wrong passwords")).count();
+    assert_eq!(told, 1);
+    // Nothing was applied unless the right password was among the five checked.
+    assert_eq!(j.journal("game1").len(), before + signed_on);
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(j.game_dir("game1").join("signons.json")).unwrap()).unwrap();
+    assert_eq!(record["failed"]["France"].as_array().unwrap().len(), 5, "{record}");
+}
