@@ -83,7 +83,8 @@ pub struct SubmitArgs {
     pub at: Option<String>,
     /// The order file; `-` or nothing reads standard input.
     pub file: Option<PathBuf>,
-    /// Check the orders and print what the judge understood, without keeping them.
+    /// Check the orders (in a small game, the turn file) and print what the judge
+    /// understood, line by line, without keeping anything.
     #[arg(long)]
     pub check: bool,
     /// Print JSON instead of text.
@@ -150,7 +151,7 @@ pub(super) fn game_error(e: GameError) -> CliError {
         source = cause.source();
     }
     match e {
-        GameError::NotReady(_) => CliError::NotReady(text),
+        GameError::NotReady(_) | GameError::Awaiting(_) => CliError::NotReady(text),
         GameError::Store(
             StoreError::Parse { .. }
             | StoreError::Corrupt { .. }
@@ -427,8 +428,26 @@ pub fn verify(a: VerifyArgs) -> Result<ExitCode, CliError> {
     Ok(print_answer(&g.verify().map_err(game_error)?, false))
 }
 
-pub fn reveal(a: VerifyArgs) -> Result<ExitCode, CliError> {
+#[derive(clap::Args, Debug)]
+pub struct RevealArgs {
+    /// The game directory.
+    pub dir: PathBuf,
+    /// Reveal the seed of a game that is not over: from then on anyone who has the seed
+    /// can foresee every roll, and every player is told so in the next report.
+    #[arg(long)]
+    pub force: bool,
+}
+
+pub fn reveal(a: RevealArgs) -> Result<ExitCode, CliError> {
     let mut g = open_any(&a.dir)?;
+    if !a.force && crate::games::is_known(&g.kind()) && g.engine().ending().is_none() {
+        return Err(CliError::Usage(format!(
+            "{} is not over: with the seed revealed now, anyone who has it can foresee every \
+             later roll of the game. Add --force to reveal it all the same; every player is told \
+             in the next report that the rest of the game's rolls are public.",
+            g.name()
+        )));
+    }
     let answer = g.reveal(now()).map_err(game_error)?;
     warn_any(g.as_ref());
     Ok(print_answer(&answer, false))

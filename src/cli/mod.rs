@@ -60,7 +60,8 @@ enum Command {
     /// Small games: recompute every roll from the revealed seed and its commitment.
     Verify(game_cmd::VerifyArgs),
     /// Small games: reveal the dice's seed now (it is revealed anyway when the game ends).
-    Reveal(game_cmd::VerifyArgs),
+    /// Before the end it needs --force: every later roll becomes predictable.
+    Reveal(game_cmd::RevealArgs),
     /// Play by email: take messages (ingest, poll), run deadlines (tick), set passwords.
     Mail(mail_cmd::MailArgs),
 }

@@ -64,6 +64,9 @@ pub enum GameError {
     Invalid(String),
     #[error("the judge is still waiting for orders from {}; use --force to adjudicate at the deadline", .0.join(", "))]
     NotReady(Vec<String>),
+    /// A small game still awaits input: what, in the game's own words, and from whom.
+    #[error("the judge is still waiting for {0}; use --force to go on now, as at the deadline")]
+    Awaiting(String),
     #[error("the game is over")]
     Over,
     #[error("{0}")]

@@ -887,6 +887,26 @@ impl OpenTurnGame {
         Ok(Submission { ack, events: released, seq: Some(seq) })
     }
 
+    /// `submit --check`: the answer every line of `text` would get now, on a copy of the
+    /// game; nothing is kept and no lock is taken. A roll the turn needs is made with
+    /// stand-in dice, never the game's own (whose next rolls must stay unknown): the
+    /// second value is whether any was made. `wait` lines are left to the real submission.
+    pub fn check(&self, seat: Seat, text: &str, at: DateTime<Utc>) -> Result<(TurnAck, bool), GameError> {
+        if self.game.ending().is_some() {
+            return Err(GameError::Over);
+        }
+        let mut copy = games::load(&self.meta.game, &self.game.save()).map_err(GameError::Damaged)?;
+        let text = match seat {
+            Seat::Player(_) => wait_lines(text).0,
+            Seat::Master => text.to_string(),
+        };
+        let mut dice = Dice::new(Seed::from_bytes([0; 32]), "a check, not the game", 0);
+        let mut ctx = TurnContext { dice: &mut dice, now: at };
+        copy.set_hold(self.hold_now());
+        let ack = seat.submit(copy.as_mut(), &text, &mut ctx);
+        Ok((ack, dice.next_index() > 0))
+    }
+
     /// The answer that a message carried out before an interruption got (its journal
     /// entries begin at index `at`): its turn played again on the game as it was then.
     /// Nothing is kept again.
@@ -1036,7 +1056,8 @@ impl OpenTurnGame {
         }
         let by_master = deadline_of.is_none();
         if !force && !self.game.awaiting().players.is_empty() {
-            return Err(GameError::NotReady(self.awaiting_names()));
+            let names = self.awaiting_names();
+            return Err(GameError::Awaiting(format!("{}, from {}", self.game.awaiting().what, names.join(" and "))));
         }
         let mut dice = self.dice();
         let mut ctx = TurnContext { dice: &mut dice, now };
@@ -1240,15 +1261,21 @@ impl OpenTurnGame {
                 });
             }
         }
-        out.push_str(&format!(
-            "Dice: commitment {} ({} so far)",
-            self.meta.commitment,
-            count(m.rolls, "roll", "rolls")
-        ));
-        match m.revealed {
-            Some(seed) => out.push_str(&format!("; seed revealed: {seed}\n")),
-            None => out.push('\n'),
-        }
+        let rolls = count(m.rolls, "roll", "rolls");
+        let commitment = &self.meta.commitment;
+        out.push_str(&match (m.revealed, game.ending().is_some()) {
+            (None, _) => format!("Dice: commitment {commitment} ({rolls} so far)\n"),
+            (Some(seed), true) => format!(
+                "Dice: commitment {commitment}; seed revealed: {seed}. {rolls} in all: `shadowjudge verify {}` \
+                 recomputes every one from the seed.\n",
+                self.settings.name
+            ),
+            (Some(seed), false) => format!(
+                "Dice: commitment {commitment} ({rolls} so far); seed revealed: {seed}.\n\
+                 The game master revealed the seed before the end: the rest of the game's rolls are public \
+                 (anyone who has the seed can foresee them).\n"
+            ),
+        });
         out
     }
 

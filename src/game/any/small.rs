@@ -11,7 +11,7 @@ use super::{
 use crate::game::by_mail::{self, names_master};
 use crate::game::turn_session::{Forcing, OpenTurnGame, Seat, TurnEntry, TurnPlayer, VerifyFailure, MAX_TURN_BYTES};
 use crate::phase::PhaseKind;
-use crate::report::deadline_text;
+use crate::report::{deadline_text, format_deadline};
 use crate::store::TaskLock;
 use crate::text::count;
 use crate::turn::{TurnGame, MASTER};
@@ -95,9 +95,6 @@ impl GameSession for OpenTurnGame {
         let Who::Player(player) = submit.who else {
             return Err(usage("this is a small game: say whose turn file it is with --player NAME"));
         };
-        if submit.check {
-            return Err(usage("--check is for Diplomacy orders; a turn file is checked as it is played"));
-        }
         let seat = if player.eq_ignore_ascii_case(MASTER) {
             Seat::Master
         } else {
@@ -108,6 +105,9 @@ impl GameSession for OpenTurnGame {
                 ))
             })?)
         };
+        if submit.check {
+            return check_turn(self, seat, submit.text, submit.at.unwrap_or(now));
+        }
         let sub = OpenTurnGame::submit(self, seat, submit.text, submit.at.unwrap_or(now), now)?;
         let events: Vec<&String> = sub.ack.events.iter().chain(&sub.events).collect();
         let lines: Vec<Value> = sub
@@ -311,8 +311,8 @@ impl GameSession for OpenTurnGame {
         Ok((ack, sub.seq.is_some()))
     }
 
-    fn status_for(&self, _role: &Role, _zone: Option<Tz>) -> String {
-        self.report_text()
+    fn status_for(&self, role: &Role, zone: Option<Tz>) -> String {
+        status_for_reader(self, role, zone)
     }
 
     fn recent_history(&self) -> Result<String, GameError> {
@@ -474,16 +474,27 @@ impl GameSession for OpenTurnGame {
     }
 
     fn owed(&self) -> Result<Vec<OwedMail>, GameError> {
+        // The step that ended the game (no step comes after it): its mail says so.
+        let last_step = self.entries.iter().rev().find(|(_, _, e)| e.step().is_some()).map(|(s, _, _)| *s);
+        let ended = self.game.ending().map(|e| self.ending_text(&e));
         Ok(self
             .reports_owed()?
             .into_iter()
             .map(|owed| {
-                let what = self.entry_report(owed.seq).unwrap_or_default();
+                let mut what = self.entry_report(owed.seq).unwrap_or_default();
                 // Each report shows the board as it was right after its own step (the
                 // latest: as it is now), so reports owed together each show their own
                 // moment.
                 let board = self.report_text_at(owed.seq).unwrap_or_else(|| self.report_text());
-                let step = self.entry_label(owed.seq).unwrap_or_default();
+                let mut step = self.entry_label(owed.seq).unwrap_or_default();
+                if let Some(words) = ended.as_ref().filter(|_| Some(owed.seq) == last_step) {
+                    step = format!("{step}; the game is over: {words}");
+                    what = format!(
+                        "The game is over: {words}. The dice's seed is revealed: anyone can check every roll \
+                         with `shadowjudge verify {}`.\n\n{what}",
+                        self.settings.name
+                    );
+                }
                 OwedMail {
                     seq: owed.seq,
                     title: format!("report #{} ({step})", owed.seq),
@@ -504,6 +515,75 @@ impl GameSession for OpenTurnGame {
         // An address no mail can be built for is given up, not retried.
         self.record_reported(seq, outcome, now)
     }
+}
+
+/// A reader's `status`: the report with the deadline in their own time zone too, and,
+/// for a player, what is theirs to do.
+fn status_for_reader(g: &OpenTurnGame, role: &Role, zone: Option<Tz>) -> String {
+    let mut text = g.report_text();
+    if let Some(d) = g.meta.deadline.filter(|_| zone.is_some()) {
+        let utc = format!("Deadline: {}\n", deadline_text(Some(d)));
+        text = text.replacen(&utc, &format!("Deadline: {}\n", format_deadline(d, zone)), 1);
+    }
+    let Role::Power(name) = role else { return text };
+    let Some(seat) = g.player_index(name) else { return text };
+    let me = &g.player_names()[seat];
+    let awaiting = g.game.awaiting();
+    let line = if g.game.ending().is_some() {
+        return text;
+    } else if awaiting.players.contains(&seat) {
+        let by = g.meta.deadline.map(|d| format!(", by {}", format_deadline(d, zone))).unwrap_or_default();
+        format!("You play {me}. Yours to do: {}{by}.", awaiting.what)
+    } else {
+        let names = g.awaiting_names();
+        if names.is_empty() {
+            format!("You play {me}. Nothing is yours to do now.")
+        } else {
+            format!("You play {me}. Nothing is yours to do now: the judge waits for {}.", names.join(" and "))
+        }
+    };
+    text.push('\n');
+    text.push_str(&line);
+    text.push('\n');
+    text
+}
+
+/// `submit --check` in a small game: every line's answer, as if sent now, and nothing kept.
+fn check_turn(g: &OpenTurnGame, seat: Seat, text: &str, at: DateTime<Utc>) -> Result<Answer, GameError> {
+    let (ack, rolled) = g.check(seat, text, at)?;
+    let mut out = String::new();
+    for l in &ack.lines {
+        if l.accepted {
+            out.push_str(&format!("line {}: {}\n", l.line, l.text));
+        } else {
+            out.push_str(&format!("line {}:{}: refused: {}\n", l.line, l.column, l.text));
+            if let Some(h) = &l.hint {
+                out.push_str(&format!("    hint: {h}\n"));
+            }
+        }
+    }
+    if ack.lines.is_empty() {
+        out.push_str("The turn file says nothing the judge can take.\n");
+    }
+    for e in &ack.events {
+        out.push_str(&format!("  {e}\n"));
+    }
+    if text.lines().any(|l| matches!(l.trim().to_ascii_lowercase().as_str(), "wait" | "nowait")) {
+        out.push_str("(`wait` and `nowait` are not checked: they are taken when the turn is sent.)\n");
+    }
+    out.push_str("Checked only: nothing was kept; the game is as it was.\n");
+    if rolled {
+        out.push_str(
+            "The rolls above are stand-ins, not the game's dice: the real rolls are made when the turn is sent.\n",
+        );
+    }
+    let lines: Vec<Value> = ack
+        .lines
+        .iter()
+        .map(|l| json!({"line": l.line, "column": l.column, "accepted": l.accepted, "text": l.text, "hint": l.hint}))
+        .collect();
+    let json = json!({"lines": lines, "events": ack.events, "kept": false, "checked": true, "stand_in_rolls": rolled});
+    Ok(Answer { text: out, json: pretty(&json), ok: ack.lines.iter().all(|l| l.accepted) })
 }
 
 /// How many journal entries a `history` mail goes back over.
