@@ -174,7 +174,7 @@ fn verify_replays_the_journal_and_names_an_edited_entry() {
     let dir = dir.to_str().unwrap();
     let (who, text) = next_turn(&t.status()).unwrap();
     assert_eq!(mail_in(NOW, &t.root, "late", &t.passwords, 1, &who, &text).code, 0);
-    t.cli(&["reveal", dir]).ok();
+    t.cli(&["reveal", dir, "--force"]).ok();
     assert!(t.cli(&["verify", dir]).ok().stdout.starts_with("verified "));
     // Edit the turn: the same rolls, another move.
     let mut journal = t.journal_lines();

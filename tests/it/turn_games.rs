@@ -174,7 +174,7 @@ fn verify_before_the_end_needs_the_seed_revealed() {
     let early = run(&["verify", duel.dir()], None);
     assert_eq!(early.code, 1);
     assert!(early.stdout.contains("not revealed"), "{}", early.stdout);
-    let revealed = run(&["reveal", duel.dir()], None).ok();
+    let revealed = run(&["reveal", duel.dir(), "--force"], None).ok();
     assert!(revealed.stdout.contains(SEED), "{}", revealed.stdout);
     assert!(run(&["verify", duel.dir()], None).ok().stdout.starts_with("verified "));
     assert_eq!(duel.status()["dice"]["seed"].as_str(), Some(SEED));
