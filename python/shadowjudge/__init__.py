@@ -1,5 +1,12 @@
 """shadowjudge: the judge's Diplomacy adjudicator, games and small games for Python."""
 
-from shadowjudge._shadowjudge import Game, __version__, random_cases, resolve
+from shadowjudge._shadowjudge import (
+    Duplexity,
+    Game,
+    Overdue,
+    __version__,
+    random_cases,
+    resolve,
+)
 
-__all__ = ["Game", "__version__", "random_cases", "resolve"]
+__all__ = ["Duplexity", "Game", "Overdue", "__version__", "random_cases", "resolve"]

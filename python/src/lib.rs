@@ -5,12 +5,15 @@ use pyo3::prelude::*;
 mod game;
 mod possible;
 mod resolve;
+mod small;
 
 #[pymodule]
 fn _shadowjudge(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve::resolve, m)?)?;
     m.add_function(wrap_pyfunction!(resolve::random_cases, m)?)?;
     m.add_class::<game::Game>()?;
+    m.add_class::<small::DuplexityEnv>()?;
+    m.add_class::<small::OverdueEnv>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,0 +1,390 @@
+//! `shadowjudge.Duplexity` and `shadowjudge.Overdue`: the small games as environments
+//! for game-playing programs. Input is turn-file lines, as players send them; the
+//! observation is the JSON of `status --json`; every roll comes from the game's
+//! verifiable dice, so the same seed and the same lines replay exactly.
+use chrono::{DateTime, Utc};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyInt, PyString};
+
+use shadowjudge::dice::{Dice, Seed};
+use shadowjudge::games::{duplexity, overdue, Options};
+use shadowjudge::turn::{Ending, TurnContext, TurnGame};
+
+use crate::game::{from_json_text, value_error};
+
+/// One small game in memory with its dice.
+pub struct Env {
+    kind: &'static str,
+    name: String,
+    names: Vec<String>,
+    seed: Seed,
+    dice: Dice,
+    game: Engine,
+}
+
+/// The game itself, by kind (the concrete types: a Python object must be shareable).
+enum Engine {
+    Duplexity(duplexity::DuplexityGame),
+    Overdue(overdue::Overdue),
+}
+
+impl std::ops::Deref for Engine {
+    type Target = dyn TurnGame;
+
+    fn deref(&self) -> &(dyn TurnGame + 'static) {
+        match self {
+            Engine::Duplexity(g) => g,
+            Engine::Overdue(g) => g,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Engine {
+    fn deref_mut(&mut self) -> &mut (dyn TurnGame + 'static) {
+        match self {
+            Engine::Duplexity(g) => g,
+            Engine::Overdue(g) => g,
+        }
+    }
+}
+
+impl Engine {
+    fn create(kind: &str, names: Vec<String>, options: &Options, ctx: &mut TurnContext<'_>) -> Result<Engine, String> {
+        match kind {
+            overdue::KIND => Ok(Engine::Overdue(overdue::Overdue::new(names, options, ctx)?)),
+            _ => Ok(Engine::Duplexity(duplexity::create(names, options, ctx)?)),
+        }
+    }
+
+    fn load(&self) -> Engine {
+        let state = self.save();
+        match self {
+            Engine::Overdue(_) => Engine::Overdue(overdue::Overdue::load(&state).expect("a saved game loads back")),
+            Engine::Duplexity(_) => Engine::Duplexity(duplexity::load(&state).expect("a saved game loads back")),
+        }
+    }
+}
+
+/// The time every input counts as received: the small games read no clock.
+fn now() -> DateTime<Utc> {
+    DateTime::UNIX_EPOCH
+}
+
+/// A seed from Python: a whole number (its 32 bytes, big-endian) or 64 hex digits.
+fn seed_of(seed: &Bound<'_, PyAny>) -> PyResult<Seed> {
+    let wrong = || value_error("seed is a whole number from 0 below 2**256, or 64 hex digits");
+    if seed.is_instance_of::<PyString>() {
+        let text: String = seed.extract()?;
+        return Seed::from_hex(&text).map_err(|e| value_error(format!("seed: {e}")));
+    }
+    if !seed.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err("seed is a whole number from 0 below 2**256, or 64 hex digits"));
+    }
+    let bytes: Vec<u8> = seed.call_method1("to_bytes", (32, "big")).map_err(|_| wrong())?.extract()?;
+    let bytes: [u8; 32] = bytes.try_into().map_err(|_| wrong())?;
+    Ok(Seed::from_bytes(bytes))
+}
+
+impl Env {
+    fn new(kind: &'static str, names: Vec<String>, options: Options, seed: Seed, name: String) -> PyResult<Env> {
+        let mut dice = Dice::new(seed.clone(), &name, 0);
+        let mut ctx = TurnContext { dice: &mut dice, now: now() };
+        let mut game = Engine::create(kind, names.clone(), &options, &mut ctx).map_err(value_error)?;
+        game.set_hold(false);
+        game.advance(&mut ctx);
+        dice.take_rolls();
+        Ok(Env { kind, name, names, seed, dice, game })
+    }
+
+    fn copy(&self) -> Env {
+        let mut game = self.game.load();
+        game.set_hold(false);
+        Env {
+            kind: self.kind,
+            name: self.name.clone(),
+            names: self.names.clone(),
+            seed: self.seed.clone(),
+            dice: self.dice.clone(),
+            game,
+        }
+    }
+
+    fn player(&self, player: Option<&str>) -> PyResult<usize> {
+        match player {
+            Some(p) => self.names.iter().position(|n| n.eq_ignore_ascii_case(p)).ok_or_else(|| {
+                value_error(format!("no player called `{p}`: the players are {}", self.names.join(", ")))
+            }),
+            None => self.game.awaiting().players.first().copied().ok_or_else(|| value_error("the game is over")),
+        }
+    }
+
+    /// Submit a turn file and run the automatic steps; (accepted, answers, events).
+    fn submit(&mut self, player: usize, text: &str) -> (bool, Vec<(usize, bool, String)>, Vec<String>) {
+        let mut ctx = TurnContext { dice: &mut self.dice, now: now() };
+        self.game.set_hold(false);
+        let ack = self.game.submit(player, text, &mut ctx);
+        let mut events = ack.events.clone();
+        if ack.changed() {
+            events.extend(self.game.advance(&mut ctx));
+        }
+        ctx.dice.take_rolls();
+        let ok = !ack.lines.is_empty() && ack.lines.iter().all(|l| l.accepted);
+        (ok, ack.lines.into_iter().map(|l| (l.line, l.accepted, l.text)).collect(), events)
+    }
+
+    /// The lines the judge would accept from `player` now, one each.
+    fn legal(&self, player: usize) -> Vec<String> {
+        if self.game.ending().is_some() || !self.game.awaiting().players.contains(&player) {
+            return Vec::new();
+        }
+        let state = self.game.save();
+        match self.kind {
+            overdue::KIND => match overdue::Overdue::load(&state) {
+                Ok(g) => g.legal_turns(player).iter().map(|t| t.to_string()).collect(),
+                Err(_) => Vec::new(),
+            },
+            _ => {
+                let Ok(g) = duplexity::load(&state) else { return Vec::new() };
+                duplexity_candidates(&g.game, player as u8)
+                    .into_iter()
+                    .filter(|line| self.accepts(player, line))
+                    .collect()
+            }
+        }
+    }
+
+    fn accepts(&self, player: usize, line: &str) -> bool {
+        let mut trial = self.copy();
+        let mut ctx = TurnContext { dice: &mut trial.dice, now: now() };
+        let ack = trial.game.submit(player, line, &mut ctx);
+        !ack.lines.is_empty() && ack.lines.iter().all(|l| l.accepted)
+    }
+
+    fn observation(&self) -> serde_json::Value {
+        let mut v = self.game.status_json();
+        if let Some(obj) = v.as_object_mut() {
+            obj.insert("name".into(), self.name.clone().into());
+            let revealed = self.game.ending().is_some().then(|| self.seed.to_hex());
+            obj.insert(
+                "dice".into(),
+                serde_json::json!({"commitment": self.dice.commitment(), "seed": revealed, "rolls": self.dice.next_index()}),
+            );
+        }
+        v
+    }
+
+    fn winners(&self) -> Option<Vec<String>> {
+        match self.game.ending()? {
+            Ending::Won { players } => Some(players.iter().filter_map(|p| self.names.get(*p).cloned()).collect()),
+            Ending::Lost | Ending::Drawn => Some(Vec::new()),
+        }
+    }
+}
+
+/// Every line Duplexity might take from `p` now, before the judge's check: placements,
+/// bids, where a waiting Move goes, and each pawn's activations with one action (or none).
+fn duplexity_candidates(g: &duplexity::Duplexity, p: u8) -> Vec<String> {
+    use duplexity::{Stage, Zone};
+    match &g.stage {
+        Stage::Setup { .. } => g.placeable(p).iter().map(|s| format!("place {s}")).collect(),
+        Stage::Bid { .. } => (0..=g.energy(p))
+            .flat_map(|a| [format!("bid {a}"), format!("bid {a} first"), format!("bid {a} second")])
+            .collect(),
+        Stage::Act { pending: Some(m), .. } => m.choices.iter().map(|s| format!("to {}", s.location())).collect(),
+        Stage::Act { .. } => {
+            let mut actions: Vec<String> = ["move", "move +", "move -", "gather"].map(String::from).to_vec();
+            for n in [1, 2] {
+                actions.push(format!("shift +{n}"));
+                actions.push(format!("shift -{n}"));
+            }
+            for z in Zone::ALL {
+                for token in ["hazard", "haven"] {
+                    actions.push(format!("alter {} add {token}", z.code()));
+                    actions.push(format!("alter {} remove {token}", z.code()));
+                }
+            }
+            let mut lines = Vec::new();
+            for (space, _) in g.board.pawns_of(p).filter(|(_, pawn)| !pawn.acted) {
+                lines.push(format!("pawn {space}: pass"));
+                lines.extend(actions.iter().map(|a| format!("pawn {space}: {a}")));
+            }
+            lines
+        }
+        Stage::Over => Vec::new(),
+    }
+}
+
+macro_rules! environment {
+    ($name:ident, $py:literal, $($ctor:tt)*) => {
+        #[pyclass(module = "shadowjudge", name = $py)]
+        pub struct $name {
+            env: Env,
+        }
+
+        #[pymethods]
+        impl $name {
+            $($ctor)*
+
+            /// The players' names in seat order.
+            #[getter]
+            fn players(&self) -> Vec<String> {
+                self.env.names.clone()
+            }
+
+            /// The players whose input is awaited now (empty once the game is over).
+            #[getter]
+            fn to_play(&self) -> Vec<String> {
+                self.env.game.awaiting().players.iter().filter_map(|p| self.env.names.get(*p).cloned()).collect()
+            }
+
+            #[getter]
+            fn is_done(&self) -> bool {
+                self.env.game.ending().is_some()
+            }
+
+            /// The one winner's name; None while the game goes on, and when nobody won or
+            /// the win is shared (see `winners`).
+            #[getter]
+            fn winner(&self) -> Option<String> {
+                self.env.winners().filter(|w| w.len() == 1).and_then(|w| w.into_iter().next())
+            }
+
+            /// Every winner's name (empty when nobody won); None while the game goes on.
+            #[getter]
+            fn winners(&self) -> Option<Vec<String>> {
+                self.env.winners()
+            }
+
+            /// The lines the judge would accept now from `player` (default: the first
+            /// player awaited), each one a whole turn file.
+            #[pyo3(signature = (player = None))]
+            fn legal_actions(&self, player: Option<&str>) -> PyResult<Vec<String>> {
+                if self.env.game.ending().is_some() {
+                    return Ok(Vec::new());
+                }
+                Ok(self.env.legal(self.env.player(player)?))
+            }
+
+            /// Send a turn file (one line or several) for `player` (default: the first
+            /// player awaited) and run the game on. Returns `accepted` (every line was),
+            /// `lines` (each line's answer) and `events` (what happened).
+            #[pyo3(signature = (line, player = None))]
+            fn step<'py>(&mut self, py: Python<'py>, line: &str, player: Option<&str>) -> PyResult<Bound<'py, PyDict>> {
+                if self.env.game.ending().is_some() {
+                    return Err(PyValueError::new_err("the game is over"));
+                }
+                let p = self.env.player(player)?;
+                let (ok, lines, events) = self.env.submit(p, line);
+                let d = PyDict::new(py);
+                d.set_item("accepted", ok)?;
+                let answers: Vec<Bound<'py, PyDict>> = lines
+                    .into_iter()
+                    .map(|(n, accepted, text)| {
+                        let a = PyDict::new(py);
+                        a.set_item("line", n)?;
+                        a.set_item("accepted", accepted)?;
+                        a.set_item("text", text)?;
+                        Ok(a)
+                    })
+                    .collect::<PyResult<_>>()?;
+                d.set_item("lines", answers)?;
+                d.set_item("events", events)?;
+                Ok(d)
+            }
+
+            /// The deadline passed: the defaults for every awaited input, and the game on.
+            fn force(&mut self) -> Vec<String> {
+                let mut ctx = TurnContext { dice: &mut self.env.dice, now: now() };
+                let mut events = self.env.game.force(&mut ctx);
+                events.extend(self.env.game.advance(&mut ctx));
+                ctx.dice.take_rolls();
+                events
+            }
+
+            /// The position as `status --json` gives it (with the dice's commitment and
+            /// the number of rolls; the seed once the game is over).
+            fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                from_json_text(py, &self.env.observation().to_string())
+            }
+
+            /// The position as text, as players read it.
+            fn report_text(&self) -> String {
+                self.env.game.report_text()
+            }
+
+            /// An independent copy, dice included: the same lines give the same rolls.
+            fn clone(&self) -> $name {
+                $name { env: self.env.copy() }
+            }
+
+            fn __copy__(&self) -> $name {
+                self.clone()
+            }
+
+            fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> $name {
+                self.clone()
+            }
+
+            fn __repr__(&self) -> String {
+                format!("<{} {}>", $py, self.env.game.step_label())
+            }
+        }
+    };
+}
+
+fn options_of(options: Option<&Bound<'_, PyDict>>) -> PyResult<Options> {
+    let mut out = Options::new();
+    if let Some(d) = options {
+        for (k, v) in d.iter() {
+            out.insert(k.extract()?, v.str()?.extract()?);
+        }
+    }
+    Ok(out)
+}
+
+fn names_of(players: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if let Ok(n) = players.extract::<usize>() {
+        return Ok((1..=n).map(|i| format!("p{i}")).collect());
+    }
+    players.extract().map_err(|_| PyTypeError::new_err("players is a number of players or a list of their names"))
+}
+
+environment!(
+    DuplexityEnv,
+    "Duplexity",
+    /// A new game of Duplexity for two players; `seed` (a whole number or 64 hex digits)
+    /// and `name` make the rolls, as `new --seed` and `--name` do.
+    #[new]
+    #[pyo3(signature = (seed, *, players = None, name = "python", options = None))]
+    fn new(
+        seed: &Bound<'_, PyAny>,
+        players: Option<&Bound<'_, PyAny>>,
+        name: &str,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<DuplexityEnv> {
+        let names = match players {
+            Some(p) => names_of(p)?,
+            None => vec!["p1".into(), "p2".into()],
+        };
+        let env = Env::new(duplexity::KIND, names, options_of(options)?, seed_of(seed)?, name.into())?;
+        Ok(DuplexityEnv { env })
+    }
+);
+
+environment!(
+    OverdueEnv,
+    "Overdue",
+    /// A new game of Overdue; `players` is how many (named p1, p2, ...) or their names.
+    #[new]
+    #[pyo3(signature = (players, seed, *, name = "python", options = None))]
+    fn new(
+        players: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+        name: &str,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<OverdueEnv> {
+        let env = Env::new(overdue::KIND, names_of(players)?, options_of(options)?, seed_of(seed)?, name.into())?;
+        Ok(OverdueEnv { env })
+    }
+);
