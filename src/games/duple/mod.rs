@@ -36,6 +36,16 @@ pub const KIND: &str = "duple";
 /// How many times a stuck faceoff reopens with a new category before it lapses.
 pub const MAX_STUCK: u8 = 2;
 
+/// How many answers one player may have under way (received, not out) in a faceoff or
+/// All Play: a race needs a few, and one message must not cost the game more.
+pub const MAX_ANSWERS: usize = 3;
+
+/// The rulings a new game is played by. Edition 0 is a game begun before these: a lapsed
+/// faceoff never played again, lines taken up to the second a window closed, the master's
+/// ruling taken until the tick, no cap on answers. A stored game keeps its edition, so its
+/// journal replays by the rulings it was played with.
+pub const EDITION: u8 = 1;
+
 /// Who settles a challenge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -174,12 +184,20 @@ pub struct State {
     pub won: Vec<Vec<u16>>,
     pub won_all_play: Vec<Vec<u16>>,
     pub queue: VecDeque<Match>,
-    /// Pairs of top cards whose faceoff lapsed: they do not face off again.
+    /// Pairs of top cards whose faceoff lapsed: they do not face off again while both
+    /// stay on top (edition 0: ever again).
     pub lapsed: Vec<[u16; 2]>,
     pub contest: Option<Contest>,
     pub contests: u32,
     pub clock: u64,
     pub winners: Option<Vec<usize>>,
+    /// The rulings the game is played by ([`EDITION`]; absent in older games: 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub edition: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// A game of Duple.
@@ -298,6 +316,7 @@ impl Duple {
             contests: 0,
             clock: 0,
             winners: None,
+            edition: EDITION,
         };
         let mut game = Duple { state, deck, hold: false };
         game.draw_category(ctx, true, &mut Vec::new());
@@ -358,6 +377,16 @@ impl Duple {
 
     fn lapsed(&self, a: u16, b: u16) -> bool {
         self.state.lapsed.iter().any(|l| (l[0] == a && l[1] == b) || (l[0] == b && l[1] == a))
+    }
+
+    /// A lapsed pair is forgotten once either card leaves the top (covered or won): when
+    /// it is revealed again, the match is played like any other.
+    fn forget_lapsed(&mut self) {
+        if self.state.edition == 0 {
+            return;
+        }
+        let tops: Vec<u16> = (0..self.state.piles.len()).filter_map(|p| self.top(p)).collect();
+        self.state.lapsed.retain(|l| tops.contains(&l[0]) && tops.contains(&l[1]));
     }
 
     /// Piles in seat order from the drawer (a player's first pile before their second).
@@ -601,6 +630,7 @@ impl Duple {
                 self.state.piles[pile].since = since;
                 self.state.turns += 1;
                 self.state.next_drawer = (p + 1) % self.n();
+                self.forget_lapsed();
                 events.push(format!(
                     "Turn {}: {} draws {}{}.",
                     self.state.turns,
@@ -630,6 +660,34 @@ impl Duple {
         let ch = a.challenge.as_ref()?;
         let counted = self.state.rules.challenges == Settle::Vote && !ch.voters.is_empty();
         (counted && a.ruling.is_none() && !a.window_closed).then_some(ch.votes.len() == ch.voters.len())
+    }
+
+    /// Whether a window that ends at `end` is over at `now`. A window closes at its time:
+    /// a line received in that very second is too late (edition 0: it was still taken).
+    fn past(&self, now: DateTime<Utc>, end: DateTime<Utc>) -> bool {
+        if self.state.edition > 0 {
+            now >= end
+        } else {
+            now > end
+        }
+    }
+
+    /// Whether an answer stands when its challenge window closes, as things are: the
+    /// master's ruling, else the votes cast (in a game that votes), else it stands.
+    fn stands_when_closed(&self, a: &Answer) -> bool {
+        match (a.ruling, &a.challenge) {
+            (Some(upheld), _) => upheld,
+            (None, Some(ch)) if self.state.rules.challenges == Settle::Vote => {
+                let accept = ch.votes.iter().filter(|v| v.1).count();
+                ch.votes.len() - accept <= accept
+            }
+            _ => true,
+        }
+    }
+
+    /// When the challenge window of the answer under consideration ends, while it is open.
+    fn open_window(c: &Contest) -> Option<DateTime<Utc>> {
+        Self::candidate(c).filter(|i| !c.answers[*i].window_closed).and_then(|i| c.answers[i].window_end)
     }
 
     /// The answer under consideration (announced, not out).
@@ -839,6 +897,7 @@ impl Duple {
                 ));
                 let since = self.tick();
                 self.state.piles[from].since = since;
+                self.forget_lapsed();
                 match self.top(from) {
                     Some(top) => {
                         events.push(format!("{} shows {} again.", self.pile_name(from), self.deck.describe_letter(top)))
@@ -915,8 +974,20 @@ impl Duple {
                 if now < c.opened {
                     return Err(format!("received at {}, before {in_words} opened ({})", when(now), when(c.opened)));
                 }
-                if c.answers_closed || now > c.closes {
+                if c.answers_closed || self.past(now, c.closes) {
                     return Err(format!("too late: answers to {in_words} closed at {}", when(c.closes)));
+                }
+                if let Some(a) = Self::candidate(c).map(|i| &c.answers[i]).filter(|_| self.state.edition > 0) {
+                    if let Some(end) = a.window_end.filter(|e| a.window_closed || now >= *e) {
+                        if self.stands_when_closed(a) {
+                            return Err(format!(
+                                "too late: {}'s answer {} won {in_words} when its challenge window closed at {}",
+                                self.name(a.player),
+                                a.text,
+                                when(end)
+                            ));
+                        }
+                    }
                 }
                 if let ContestKind::AllPlay { .. } = c.kind {
                     if proper {
@@ -929,6 +1000,20 @@ impl Duple {
                 if c.answers.iter().any(|a| a.player == p && a.text.eq_ignore_ascii_case(&text)) {
                     return Err(format!("you already answered {text}"));
                 }
+                let mine = c.answers.iter().filter(|a| a.player == p && a.out.is_none()).count();
+                let capped = self.state.edition > 0;
+                if capped && mine >= MAX_ANSWERS {
+                    return Err(format!(
+                        "you have {} under way in {in_words}, the most one player may have; \
+                         another is taken once one of them is out",
+                        count(mine, "answer", "answers")
+                    ));
+                }
+                let full = if capped && mine + 1 == MAX_ANSWERS {
+                    format!(" ({MAX_ANSWERS} answers under way: the most one player may have)")
+                } else {
+                    String::new()
+                };
                 let c = self.state.contest.as_mut().expect("open");
                 c.answers.push(Answer {
                     player: p,
@@ -944,7 +1029,7 @@ impl Duple {
                     out: None,
                 });
                 c.next_seq += 1;
-                format!("answer {text}{}: received {}", if proper { " (proper noun)" } else { "" }, when(now))
+                format!("answer {text}{}: received {}{full}", if proper { " (proper noun)" } else { "" }, when(now))
             }
             Line::Challenge => {
                 let p = who.ok_or("the game master rules with `uphold` or `reject`, not `challenge`")?;
@@ -965,7 +1050,7 @@ impl Duple {
                     return Err(format!("the game master has already ruled on {}", a.text));
                 }
                 let end = a.window_end.unwrap_or(now);
-                if a.window_closed || now > end {
+                if a.window_closed || self.past(now, end) {
                     return Err(format!("too late: the challenge window for {} closed at {}", a.text, when(end)));
                 }
                 let voters: Vec<usize> = match c.kind {
@@ -1013,7 +1098,7 @@ impl Duple {
                     });
                 }
                 let end = a.window_end.unwrap_or(now);
-                if a.window_closed || now > end {
+                if a.window_closed || self.past(now, end) {
                     return Err(format!("too late: voting on {} closed at {}", a.text, when(end)));
                 }
                 let text = a.text.clone();
@@ -1028,7 +1113,17 @@ impl Duple {
                     return Err(master_only.into());
                 }
                 let i = Self::candidate(c).ok_or("no answer is under consideration")?;
-                let text = c.answers[i].text.clone();
+                let a = &c.answers[i];
+                let text = a.text.clone();
+                // The master too rules only while the window is open: at its end the
+                // answer was settled as it stood, whenever the tick comes.
+                if let Some(end) = a.window_end.filter(|e| self.state.edition > 0 && (a.window_closed || now >= *e)) {
+                    return Err(format!(
+                        "too late: the challenge window for {text} closed at {}, and {text} {} then",
+                        when(end),
+                        if self.stands_when_closed(a) { "stood" } else { "was rejected by the vote" }
+                    ));
+                }
                 let upheld = line == Line::Uphold;
                 let c = self.state.contest.as_mut().expect("open");
                 c.answers[i].ruling = Some(upheld);
@@ -1454,6 +1549,8 @@ impl TurnGame for Duple {
                 "category": if kind == "faceoff" { serde_json::Value::from(self.category_text()) } else { serde_json::Value::Null },
                 "opened": c.opened,
                 "deadline": c.closes,
+                "answers_until": c.closes,
+                "challenge_until": Self::open_window(c),
                 "answers_closed": c.answers_closed,
                 "stuck": c.stuck,
                 "tiebreaks": c.tiebreaks,
@@ -1471,8 +1568,18 @@ impl TurnGame for Duple {
             })
             .collect();
         let awaiting = self.awaiting();
+        // The game's deadline is the earlier of the two: say which.
+        let deadline_for = s.contest.as_ref().filter(|_| s.winners.is_none()).and_then(|c| {
+            match (Self::open_window(c), (!c.answers_closed).then_some(c.closes)) {
+                (Some(w), Some(a)) if w > a => Some("answers"),
+                (Some(_), _) => Some("challenge"),
+                (None, Some(_)) => Some("answers"),
+                (None, None) => None,
+            }
+        });
         let mut status = json!({
             "game": KIND,
+            "deadline_for": deadline_for,
             "step": self.step_label(),
             "round": s.contests,
             "players": s.players,
@@ -1530,8 +1637,7 @@ impl TurnGame for Duple {
         }
         let c = self.state.contest.as_ref()?;
         let answers = (!c.answers_closed).then_some(c.closes);
-        let window = Self::candidate(c).filter(|i| !c.answers[*i].window_closed).and_then(|i| c.answers[i].window_end);
-        match (answers, window) {
+        match (answers, Self::open_window(c)) {
             (Some(a), Some(w)) => Some(a.min(w)),
             (a, w) => a.or(w),
         }

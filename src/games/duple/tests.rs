@@ -102,9 +102,13 @@ impl Table {
 
     /// A player's lines, then the automatic steps, as the layer runs them.
     fn send(&mut self, who: &str, text: &str, when: &str) -> TurnAck {
+        self.send_at(who, text, at(when))
+    }
+
+    fn send_at(&mut self, who: &str, text: &str, when: DateTime<Utc>) -> TurnAck {
         let p = self.p(who);
         let mut dice = self.dice.clone();
-        let mut ctx = TurnContext { dice: &mut dice, now: at(when) };
+        let mut ctx = TurnContext { dice: &mut dice, now: when };
         let mut ack = self.g.submit(p, text, &mut ctx);
         if ack.changed() {
             while let events @ [_, ..] = &self.g.advance(&mut ctx)[..] {
@@ -118,8 +122,10 @@ impl Table {
     fn master(&mut self, text: &str, when: &str) -> TurnAck {
         let mut ctx = TurnContext { dice: &mut self.dice, now: at(when) };
         let mut ack = self.g.master(text, &mut ctx);
-        while let events @ [_, ..] = &self.g.advance(&mut ctx)[..] {
-            ack.events.extend(events.iter().cloned());
+        if ack.changed() {
+            while let events @ [_, ..] = &self.g.advance(&mut ctx)[..] {
+                ack.events.extend(events.iter().cloned());
+            }
         }
         ack
     }
@@ -379,6 +385,8 @@ fn a_stuck_faceoff_gets_a_new_category_twice_then_lapses_and_no_card_moves() {
         assert_ne!(t.g.state.category, before);
     }
     now += Duration::hours(24);
+    // Nothing more to draw: the pair stays on top.
+    t.g.state.letters = DrawPile::spread(Vec::new(), Vec::new(), 0);
     let events = t.force(now);
     assert!(events.iter().any(|e| e.contains("it lapses and no card moves")), "{events:?}");
     assert_eq!(t.g.state.piles[0].cards[0], l);
@@ -702,4 +710,218 @@ fn a_held_vote_is_counted_when_let_go_or_when_its_window_closes() {
         assert!(events.iter().any(|e| e.contains("lard is rejected by vote, 0 accept, 2 reject")), "{events:?}");
         assert!(!t.g.held());
     }
+}
+
+/// The faceoff of a table where ann's L and bob's D (moon) lapsed and ann's E (star), drawn
+/// over her L, faces cat's R (star): cat wins, ann's L shows again.
+fn lapse_then_reveal(edition: u8) -> Table {
+    let mut t = Table::new(3, &[]);
+    t.g.state.edition = edition;
+    let d = t.put(1, 'D', "moon");
+    let l = t.put(0, 'L', "moon");
+    t.put(2, 'R', "star");
+    let cover = t.take(t.card('E', "star"));
+    t.reveal(0);
+    t.g.state.letters = DrawPile::spread(vec![cover], Vec::new(), 0);
+    let mut now = at("12:00:00");
+    for _ in 0..=MAX_STUCK {
+        now += Duration::hours(24);
+        t.force(now);
+    }
+    let ContestKind::Faceoff { piles, cards, .. } = t.contest().kind else { panic!() };
+    assert_eq!((piles, cards[0]), ([0, 2], cover), "ann drew E (star) over her L: it faces cat's R");
+    assert_eq!(t.g.state.lapsed.is_empty(), edition > 0, "covered, the lapsed pair is forgotten");
+    let answered = now + Duration::minutes(1);
+    accepted(&t.send_at("cat", "answer tree", answered));
+    let events = t.force(answered + Duration::hours(12));
+    assert!(events.iter().any(|e| e.contains("ann's pile shows L (moon) again")), "{events:?}");
+    assert_eq!(t.g.top(0), Some(l));
+    assert_eq!(t.g.top(1), Some(d));
+    t
+}
+
+/// Issue 30, item 1: a lapsed faceoff is not played again while both cards stay on top;
+/// once one was covered and shows again, it is a Revealed Match like any other.
+#[test]
+fn a_lapsed_faceoff_is_played_again_once_one_of_its_cards_was_covered_and_revealed() {
+    let t = lapse_then_reveal(EDITION);
+    let ContestKind::Faceoff { piles, .. } = t.contest().kind else { panic!("{:?}", t.g.state.contest) };
+    assert_eq!(piles, [0, 1], "ann's L and bob's D face off again");
+    // A game begun before this ruling replays as it was played: never again.
+    let old = lapse_then_reveal(0);
+    assert!(old.g.state.winners.is_some(), "the lapsed pair was skipped and the deck ran out");
+}
+
+/// Issue 30, item 2: the master's `uphold` and `reject` are taken while the challenge
+/// window is open, like every other line; at its end the answer is settled as it stood.
+#[test]
+fn the_masters_ruling_after_the_window_closed_is_too_late_even_before_the_tick() {
+    let mut t = Table::new(3, &[("challenge_hours", "1")]);
+    t.put(1, 'D', "moon");
+    t.put(0, 'L', "moon");
+    t.reveal(0);
+    accepted(&t.send("ann", "answer lard", "12:00:10"));
+    let late = t.master("reject", "13:00:10");
+    assert_eq!(
+        Table::refused(&late),
+        "too late: the challenge window for lard closed at 2026-03-01 13:00:10 UTC, and lard stood then"
+    );
+    let events = t.force(at("13:20:00"));
+    assert!(events.iter().any(|e| e.contains("ann wins faceoff 1 with lard (unchallenged)")), "{events:?}");
+
+    let mut t = Table::new(3, &[("challenge_hours", "1")]);
+    t.put(1, 'D', "moon");
+    t.put(0, 'L', "moon");
+    t.reveal(0);
+    accepted(&t.send("ann", "answer lard", "12:00:10"));
+    let in_time = t.master("reject", "13:00:09");
+    assert!(in_time.events.iter().any(|e| e.contains("lard is rejected by the game master")), "{in_time:?}");
+}
+
+/// Issue 30, item 3: a match within one player's piles (two players): the winner takes
+/// the card that made the match, the one that came on top last, even when it was revealed
+/// by a loss and the other was drawn after it.
+#[test]
+fn a_match_within_ones_piles_gives_the_card_that_came_on_top_last() {
+    let mut t = Table::new(2, &[]);
+    let revealed = t.put(1, 'T', "sun"); // under ann's second pile
+    let drawn = t.put(0, 'A', "sun"); // ann's first pile, drawn after it
+    t.put(1, 'L', "moon");
+    t.put(2, 'D', "moon"); // bob's first pile
+    t.reveal(2);
+    accepted(&t.send("bob", "answer lard", "12:00:10"));
+    let events = t.force(at("12:00:10") + Duration::hours(12));
+    assert!(events.iter().any(|e| e.contains("ann's pile 2 shows T (sun) again")), "{events:?}");
+    let ContestKind::Faceoff { piles, .. } = t.contest().kind else { panic!() };
+    assert_eq!(piles, [1, 0], "a Revealed Match within ann's piles");
+    assert_eq!(t.contest().players, vec![1, 0], "for both players, from the drawer");
+    let answered = at("12:00:10") + Duration::hours(12) + Duration::minutes(1);
+    accepted(&t.send_at("bob", "answer tea", answered));
+    t.force(answered + Duration::hours(12));
+    assert_eq!(t.g.state.won[1].last(), Some(&revealed), "the revealed T, not the A drawn after it");
+    assert!(!t.g.state.won.iter().any(|w| w.contains(&drawn)), "the A stays on ann's pile");
+}
+
+/// Issue 30, item 4: once the answer under consideration has won (its window closed and
+/// nothing rejected it), an answer sent before the tick is told it is too late; when the
+/// vote rejected it, the next answer received still counts.
+#[test]
+fn an_answer_after_the_winning_answers_window_closed_is_too_late() {
+    let mut t = Table::new(3, &[("challenge_hours", "1")]);
+    t.put(1, 'D', "moon");
+    t.put(0, 'L', "moon");
+    t.reveal(0);
+    accepted(&t.send("ann", "answer lard", "12:00:10"));
+    let late = t.send("bob", "answer ladle", "13:30:00");
+    assert_eq!(
+        Table::refused(&late),
+        "too late: ann's answer lard won faceoff 1 when its challenge window closed at 2026-03-01 13:00:10 UTC"
+    );
+
+    let mut t = Table::new(4, &[("challenge_hours", "1")]);
+    t.put(1, 'D', "moon");
+    t.put(0, 'L', "moon");
+    t.reveal(0);
+    accepted(&t.send("ann", "answer lard", "12:00:10"));
+    accepted(&t.send("bob", "challenge", "12:10:00"));
+    accepted(&t.send("cat", "vote reject", "12:20:00"));
+    let next = t.send("bob", "answer ladle", "13:30:00");
+    accepted(&next);
+    assert!(next.events.iter().any(|e| e.contains("lard is rejected by vote, 0 accept, 1 reject")), "{next:?}");
+    let c = t.contest();
+    assert_eq!(Duple::candidate(c).map(|i| c.answers[i].text.as_str()), Some("ladle"));
+}
+
+/// Issue 30, item 5: a window closes at its time: a challenge, a vote or an answer
+/// received in that very second is refused, as the tick would have closed it.
+#[test]
+fn a_line_in_the_second_a_window_closes_is_too_late() {
+    let mut t = Table::new(4, &[("challenge_hours", "1")]);
+    t.put(1, 'D', "moon");
+    t.put(0, 'L', "moon");
+    t.reveal(0);
+    accepted(&t.send("ann", "answer lard", "12:00:10"));
+    let last = t.send("bob", "challenge", "13:00:10");
+    assert_eq!(Table::refused(&last), "too late: the challenge window for lard closed at 2026-03-01 13:00:10 UTC");
+    accepted(&t.send("bob", "challenge", "13:00:09"));
+
+    let mut t = Table::new(4, &[("challenge_hours", "1")]);
+    t.put(1, 'D', "moon");
+    t.put(0, 'L', "moon");
+    t.reveal(0);
+    accepted(&t.send("ann", "answer lard", "12:00:10"));
+    accepted(&t.send("bob", "challenge", "12:30:00"));
+    let vote = t.send("cat", "vote reject", "13:00:10");
+    assert_eq!(Table::refused(&vote), "too late: voting on lard closed at 2026-03-01 13:00:10 UTC");
+
+    let mut t = Table::new(3, &[]);
+    t.put(1, 'D', "moon");
+    t.put(0, 'L', "moon");
+    t.reveal(0);
+    let answers_end = t.contest().closes;
+    let at_end = t.send_at("ann", "answer lard", answers_end);
+    assert!(Table::refused(&at_end).starts_with("too late: answers to faceoff 1 closed at"), "{at_end:?}");
+}
+
+/// Issue 30, item 6: the next faceoff opens when the step before it ends (here the tick
+/// twenty minutes after the window closed), and its time runs from then.
+#[test]
+fn the_next_faceoff_opens_when_the_one_before_is_settled() {
+    let mut t = Table::new(3, &[("challenge_hours", "1")]);
+    t.put(1, 'S', "bolt");
+    t.put(2, 'T', "bolt");
+    t.put(1, 'D', "moon");
+    t.put(0, 'L', "moon");
+    t.reveal(0);
+    accepted(&t.send("ann", "answer lard", "12:00:10"));
+    t.force(at("13:20:00"));
+    let c = t.contest();
+    assert_eq!((c.number, c.opened), (2, at("13:20:00")));
+    assert_eq!(c.closes, at("13:20:00") + Duration::hours(24));
+}
+
+/// Issue 30, item 7: `status --json` names both deadlines and says which is the game's.
+#[test]
+fn status_json_names_the_answers_deadline_and_the_challenge_window() {
+    let mut t = Table::new(3, &[("challenge_hours", "30")]);
+    t.put(1, 'D', "moon");
+    t.put(0, 'L', "moon");
+    t.reveal(0);
+    let s = t.g.status_json();
+    assert_eq!(s["deadline_for"], "answers");
+    assert_eq!(s["open"]["answers_until"], json!(at("12:00:00") + Duration::hours(24)));
+    assert!(s["open"]["challenge_until"].is_null());
+    accepted(&t.send("ann", "answer lard", "12:00:10"));
+    let s = t.g.status_json();
+    assert_eq!(s["open"]["challenge_until"], json!(at("12:00:10") + Duration::hours(30)));
+    assert_eq!(s["deadline_for"], "answers", "the answers close first");
+    t.force(at("12:00:00") + Duration::hours(24));
+    let s = t.g.status_json();
+    assert_eq!(s["deadline_for"], "challenge");
+    assert_eq!(json!(t.g.deadline()), s["open"]["challenge_until"]);
+}
+
+/// Issue 23, item 10: a player has at most MAX_ANSWERS answers under way in a faceoff;
+/// the reply says so, and an answer that is out frees its place.
+#[test]
+fn a_player_has_at_most_a_few_answers_under_way() {
+    let mut t = Table::new(3, &[("challenges", "master")]);
+    t.put(1, 'D', "moon");
+    t.put(0, 'L', "moon");
+    t.reveal(0);
+    let many: String = (0..100).map(|i| format!("answer lad{}\n", "a".repeat(i + 1))).collect();
+    let ack = t.send("ann", &many, "12:00:10");
+    let taken: Vec<_> = ack.lines.iter().filter(|l| l.accepted).collect();
+    assert_eq!(taken.len(), MAX_ANSWERS);
+    assert!(taken[MAX_ANSWERS - 1].text.ends_with("(3 answers under way: the most one player may have)"), "{ack:?}");
+    assert_eq!(
+        ack.lines[MAX_ANSWERS].text,
+        "you have 3 answers under way in faceoff 1, the most one player may have; another is taken once one of them is out"
+    );
+    assert_eq!(t.contest().answers.len(), MAX_ANSWERS);
+    accepted(&t.send("bob", "answer dull", "12:00:20"));
+    accepted(&t.master("reject", "12:01:00"));
+    accepted(&t.send("ann", "answer landed", "12:02:00"));
+    let full = t.send("ann", "answer ladled", "12:03:00");
+    assert!(Table::refused(&full).starts_with("you have 3 answers under way"), "{full:?}");
 }
