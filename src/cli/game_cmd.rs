@@ -103,6 +103,10 @@ pub struct AdjudicateArgs {
     /// Print the results the phase would get now (as with --force) and change nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Small games: when the step is done (RFC 3339; default: now), as `submit --at`
+    /// gives a turn's time.
+    #[arg(long, value_name = "RFC3339", conflicts_with = "dry_run")]
+    pub at: Option<String>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -368,9 +372,13 @@ pub fn adjudicate(a: AdjudicateArgs) -> Result<ExitCode, CliError> {
         let g = read_any(&a.dir)?;
         return Ok(print_answer(&g.preview().map_err(game_error)?, a.json));
     }
+    let at = parse_at(a.at.as_deref())?;
     let mut g = open_any(&a.dir)?;
+    if at.is_some() && !g.plays_turn_lines() {
+        return Err(CliError::Usage("--at is for the small games; Diplomacy adjudicates at the time it is run".into()));
+    }
     // A game of a judge directory owes its results by mail, as when the tick processes it.
-    let answer = g.adjudicate(a.force, in_judge_dir(&a.dir), now()).map_err(game_error)?;
+    let answer = g.adjudicate(a.force, in_judge_dir(&a.dir), at.unwrap_or_else(now)).map_err(game_error)?;
     warn_any(g.as_ref());
     Ok(print_answer(&answer, a.json))
 }

@@ -213,3 +213,36 @@ fn a_word_list_named_in_game_toml_flags_answers_it_does_not_hold_for_the_master(
     assert!(report.contains("the word list cannot be read"), "{report}");
     assert!(report.contains("answers are not checked"), "{report}");
 }
+
+/// Issue 30, item 8: `adjudicate --force --at` closes the window at the time given, as
+/// `submit --at` gives a line's, so the faceoff it opens starts after the answers it
+/// follows; Diplomacy refuses `--at`.
+#[test]
+fn adjudicate_force_at_opens_the_next_faceoff_at_the_time_given() {
+    let (_tmp, d) = new_game("ann, a@example.org\nbob, b@example.org\ncat, c@example.org\n");
+    let status = || run(&["status", &d, "--json"], None).ok().json();
+    let open = status()["open"].clone();
+    let players = names(&open["players"]);
+    let letters: String = names(&open["letters"]).concat();
+    send(&d, &players[0], "2026-03-01T13:00:00Z", &format!("answer {letters}a\n")).ok();
+    let closed = "2026-03-02T01:00:00Z";
+    run(&["adjudicate", &d, "--force", "--at", closed], None).ok();
+    let next = status();
+    assert_eq!(next["open"]["number"], 2, "{next}");
+    assert_eq!(next["open"]["opened"], closed, "not the clock's {NOW}, before the answer");
+    let history = run(&["history", &d], None).ok().stdout;
+    assert!(history.contains("3  2026-03-02 01:00  faceoff 2"), "{history}");
+    std::fs::remove_file(std::path::Path::new(&d).join("state.json")).unwrap();
+    assert_eq!(status(), next, "the journal replays to the same game");
+
+    let bad = run(&["adjudicate", &d, "--force", "--at", "tomorrow"], None);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("--at `tomorrow`"), "{}", bad.stderr);
+    let tmp = tempfile::tempdir().unwrap();
+    let dip = tmp.path().join("g");
+    let players = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/standard-game/players.txt");
+    run(&["new", dip.to_str().unwrap(), "--players", players.to_str().unwrap()], None).ok();
+    let r = run(&["adjudicate", dip.to_str().unwrap(), "--force", "--at", closed], None);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("--at is for the small games"), "{}", r.stderr);
+}
