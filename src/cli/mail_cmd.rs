@@ -19,7 +19,7 @@ use chrono::{DateTime, Utc};
 use clap::Subcommand;
 
 use super::{now, CliError};
-use crate::host::{deliver, set_password_at, take_problems, tick_judge, JudgeHost};
+use crate::host::{deliver, set_password_at, tick_judge_with, JudgeHost};
 use crate::mail::home::{JudgeHome, HOME_VAR};
 use crate::mail::host::Role;
 use crate::mail::ingest::{Intake, StoreClaim, StoreIntake, EX_TEMPFAIL};
@@ -127,7 +127,7 @@ fn deliver_now(
 /// standard error, appended to `judge.log`, and returned as notices for the games'
 /// masters. How many there were.
 fn report_problems(home: &JudgeHome, host: &JudgeHost, now: DateTime<Utc>, mails: &mut Vec<OutgoingMail>) -> usize {
-    let problems = take_problems();
+    let problems = host.take_problems();
     for p in &problems {
         let game = if p.game.is_empty() { "judge".to_string() } else { format!("game {}", p.game) };
         eprintln!("shadowjudge: {game}: {}", p.cause);
@@ -256,7 +256,9 @@ fn tick(root: &Path) -> Result<ExitCode, CliError> {
     let home = open_home(root)?;
     let now = now();
     let mut mailer = Mailer::new(&home.config.mail, now);
-    let done = tick_judge(&home, now, &mut |m| send_one(&mut mailer, m)).map_err(|e| CliError::Io(e.to_string()))?;
+    let mut host = JudgeHost::new(home.games_dir());
+    let done = tick_judge_with(&home, &mut host, now, &mut |m| send_one(&mut mailer, m))
+        .map_err(|e| CliError::Io(e.to_string()))?;
     for line in &done {
         println!("{line}");
     }
@@ -271,7 +273,6 @@ fn tick(root: &Path) -> Result<ExitCode, CliError> {
             home.log(now, &format!("mail tick: the spool could not be pruned: {e}"));
         }
     }
-    let host = JudgeHost::new(home.games_dir());
     let mut notices = Vec::new();
     let problems = report_problems(&home, &host, now, &mut notices);
     if !notices.is_empty() {

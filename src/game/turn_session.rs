@@ -850,7 +850,18 @@ impl OpenTurnGame {
         let mut answers = Vec::new();
         let mut kept = None;
         let mut released = Vec::new();
-        for (line, wait) in waits {
+        // One change of `wait` per turn file: the last `wait` or `nowait` line wins, so a
+        // file of many cannot write many journal entries.
+        let (earlier, last) = waits.split_at(waits.len().saturating_sub(1));
+        let last_line = last.first().map(|(line, _)| *line).unwrap_or_default();
+        for (line, wait) in earlier {
+            let word = if *wait { "wait" } else { "nowait" };
+            answers.push(LineAnswer::accepted(
+                *line,
+                format!("{word}: replaced by line {last_line} (only the last `wait` or `nowait` counts)"),
+            ));
+        }
+        for &(line, wait) in last {
             match self.wait_locked(&mut lock, &name, wait, now) {
                 Ok(done) => {
                     answers.push(LineAnswer::accepted(line, done.said));

@@ -16,6 +16,7 @@
 //! delays the results to the next `mail tick`, which mails whatever is still owed.
 //! Nothing here reads the clock or opens a transport.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -44,15 +45,16 @@ pub struct JudgeHost {
     adjudicated: Vec<String>,
     /// The inbound message item being carried out (see [`GameHost::carry_out`]).
     carrying_out: Option<String>,
+    /// The problems met while serving (damaged or unreadable files), until the caller
+    /// takes them ([`JudgeHost::take_problems`]). In a cell because `GameHost`'s readers
+    /// take `&self`.
+    problems: RefCell<Vec<Problem>>,
 }
 
 /// Hands one mail to the transport (the caller's: SMTP, sendmail, files, or a test's).
 pub type Sender<'a> = dyn FnMut(&OutgoingMail) -> Result<(), SendError> + 'a;
 
-/// What a player is told when a game's files cannot be read: no path, no cause.
-pub const UNAVAILABLE: &str = "the judge could not open this game just now; the game master is told";
-
-pub use crate::mail::host::TRY_LATER;
+pub use crate::mail::host::{TRY_LATER, UNAVAILABLE};
 
 /// Whether a game error may pass by itself or by the keeper's hand without the player
 /// doing anything: the operating system refused a read, write or lock.
@@ -68,52 +70,18 @@ pub struct Problem {
     pub cause: String,
 }
 
-thread_local! {
-    // The problems met while serving mail on this thread, until the caller takes them.
-    // Kept beside the host rather than in it because `GameHost`'s readers take `&self`.
-    static PROBLEMS: std::cell::RefCell<Vec<Problem>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Record an internal problem with a game.
-pub(crate) fn record_problem(game: &str, cause: String) {
-    PROBLEMS.with(|p| p.borrow_mut().push(Problem { game: game.to_string(), cause }));
-}
-
-/// The problems recorded on this thread since the last call.
-pub fn take_problems() -> Vec<Problem> {
-    PROBLEMS.with(|p| std::mem::take(&mut *p.borrow_mut()))
-}
-
-/// How a game error reaches a player: their own mistakes as they are, the judge's as
-/// [`UNAVAILABLE`] (the cause recorded for the master and the log).
-pub(crate) fn player_error(game: &str, e: GameError) -> HostError {
+/// Whether a game error is the judge's (damaged or unreadable files) and whether the
+/// operating system refused the files just now: what the player is told.
+fn player_words(e: &GameError) -> HostError {
     if e.is_internal() {
-        let temporary = is_temporary(&e);
-        record_problem(game, e.to_string());
-        HostError(if temporary { TRY_LATER } else { UNAVAILABLE }.to_string())
+        if is_temporary(e) {
+            HostError::TryLater
+        } else {
+            HostError::Unavailable
+        }
     } else {
-        HostError(e.to_string())
+        HostError::Refused(e.to_string())
     }
-}
-
-/// A change that stands but left something to repair (a `state.json` not rewritten): the
-/// master and the log hear of it; the player's answer is the change itself.
-fn note_warnings(game: &str, g: &dyn GameSession) {
-    for w in g.warnings() {
-        record_problem(game, w.clone());
-    }
-}
-
-/// A failure of the judge's own (the game's files damaged or unreadable) goes to the
-/// master and the log, whoever met it.
-fn note_internal(game: &str, e: &GameError) {
-    if e.is_internal() {
-        record_problem(game, e.to_string());
-    }
-}
-
-fn host_error(game: &str) -> impl Fn(GameError) -> HostError + '_ {
-    move |e| player_error(game, e)
 }
 
 /// A game name as mail may give it: letters, digits, `-`, `_`, `.`, not starting with a
@@ -125,7 +93,50 @@ fn plausible_name(name: &str) -> bool {
 impl JudgeHost {
     /// A host for the games under `games_dir` (`JUDGE/games`).
     pub fn new(games_dir: impl Into<PathBuf>) -> JudgeHost {
-        JudgeHost { games: games_dir.into(), mails: Vec::new(), adjudicated: Vec::new(), carrying_out: None }
+        JudgeHost {
+            games: games_dir.into(),
+            mails: Vec::new(),
+            adjudicated: Vec::new(),
+            carrying_out: None,
+            problems: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Record an internal problem with a game (`""`: the judge's own).
+    fn record_problem(&self, game: &str, cause: String) {
+        self.problems.borrow_mut().push(Problem { game: game.to_string(), cause });
+    }
+
+    /// The problems recorded since the last call.
+    pub fn take_problems(&self) -> Vec<Problem> {
+        std::mem::take(&mut *self.problems.borrow_mut())
+    }
+
+    /// How a game error reaches a player: their own mistakes as they are, the judge's as
+    /// [`UNAVAILABLE`] (the cause recorded for the master and the log).
+    fn player_error(&self, game: &str, e: GameError) -> HostError {
+        self.note_internal(game, &e);
+        player_words(&e)
+    }
+
+    fn host_error<'a>(&'a self, game: &'a str) -> impl Fn(GameError) -> HostError + 'a {
+        move |e| self.player_error(game, e)
+    }
+
+    /// A change that stands but left something to repair (a `state.json` not rewritten):
+    /// the master and the log hear of it; the player's answer is the change itself.
+    fn note_warnings(&self, game: &str, g: &dyn GameSession) {
+        for w in g.warnings() {
+            self.record_problem(game, w.clone());
+        }
+    }
+
+    /// A failure of the judge's own (the game's files damaged or unreadable) goes to the
+    /// master and the log, whoever met it.
+    fn note_internal(&self, game: &str, e: &GameError) {
+        if e.is_internal() {
+            self.record_problem(game, e.to_string());
+        }
     }
 
     /// The games this host adjudicated so far (their results are owed): what the caller
@@ -219,13 +230,13 @@ impl JudgeHost {
     }
 
     /// The names of every game (directories holding a `game.toml`), sorted. A games
-    /// directory that cannot be read is recorded as a problem (see [`take_problems`]).
+    /// directory that cannot be read is recorded as a problem (see [`JudgeHost::take_problems`]).
     pub fn game_names(&self) -> Vec<String> {
         let entries = match std::fs::read_dir(&self.games) {
             Ok(entries) => entries,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
             Err(e) => {
-                record_problem("", format!("{}: {e}", self.games.display()));
+                self.record_problem("", format!("{}: {e}", self.games.display()));
                 return Vec::new();
             }
         };
@@ -271,7 +282,7 @@ impl JudgeHost {
 
     /// [`open`](Self::open), errors as the player sees them.
     fn read(&self, game: &str) -> Result<Box<dyn GameSession>, HostError> {
-        self.open(game).map(|(_, g)| g).map_err(host_error(game))
+        self.open(game).map(|(_, g)| g).map_err(self.host_error(game))
     }
 
     /// Make a change to a game; warnings of a change that stands go to the master.
@@ -282,8 +293,8 @@ impl JudgeHost {
     ) -> Result<T, HostError> {
         let mut g = self.read(game)?;
         g.carry_out(self.carrying_out.clone());
-        let out = change(g.as_mut()).map_err(host_error(game))?;
-        note_warnings(game, g.as_ref());
+        let out = change(g.as_mut()).map_err(self.host_error(game))?;
+        self.note_warnings(game, g.as_ref());
         Ok(out)
     }
 
@@ -294,7 +305,7 @@ impl JudgeHost {
     pub fn process(&mut self, game: &str, expected: Option<&str>, now: DateTime<Utc>) -> Result<String, GameError> {
         let (name, mut g) = self.open(game)?;
         let text = g.process(expected, now)?;
-        note_warnings(&name, g.as_ref());
+        self.note_warnings(&name, g.as_ref());
         self.owes_mail(name);
         Ok(text)
     }
@@ -317,7 +328,7 @@ impl JudgeHost {
             if any::glance(&path).is_some_and(|g| !g.owed) {
                 continue;
             }
-            if let Err(e) = Self::mail_game_results(&name, &path, wait, now, send, &mut done) {
+            if let Err(e) = self.mail_game_results(&name, &path, wait, now, send, &mut done) {
                 done.push(format!("{name}: results not mailed: {e}"));
             }
         }
@@ -325,6 +336,7 @@ impl JudgeHost {
     }
 
     fn mail_game_results(
+        &self,
         name: &str,
         path: &Path,
         wait: bool,
@@ -349,7 +361,7 @@ impl JudgeHost {
                 Some(board) => results_pictures(&board, owed.seq).unwrap_or_else(|e| {
                     // The results go out all the same, without the picture.
                     done.push(format!("{name}: results of {}: map picture not drawn: {e}", owed.step));
-                    record_problem(name, format!("map picture of {} not drawn: {e}", owed.step));
+                    self.record_problem(name, format!("map picture of {} not drawn: {e}", owed.step));
                     Vec::new()
                 }),
                 None => Vec::new(),
@@ -434,14 +446,14 @@ impl JudgeHost {
                 Ok(g) => g,
                 Err(e) => {
                     done.push(format!("{name}: not read: {e}"));
-                    record_problem(&name, e.to_string());
+                    self.record_problem(&name, e.to_string());
                     continue;
                 }
             };
             match g.go_on_early(now) {
                 Ok(Some(text)) => {
                     done.push(format!("{name}: {text}"));
-                    note_warnings(&name, g.as_ref());
+                    self.note_warnings(&name, g.as_ref());
                     self.owes_mail(name.clone());
                     // The step that follows is planned from the next tick, once its
                     // results are out: no reminder goes ahead of them.
@@ -454,7 +466,7 @@ impl JudgeHost {
                 Ok(None) => {}
                 Err(e) => {
                     done.push(format!("{name}: not processed early: {e}"));
-                    note_internal(&name, &e);
+                    self.note_internal(&name, &e);
                 }
             }
             let Some(clock) = g.clock() else {
@@ -479,12 +491,12 @@ impl JudgeHost {
                     TickAction::Process => match g.process(Some(&clock.step), now) {
                         Ok(text) => {
                             done.push(format!("{name}: {text}"));
-                            note_warnings(&name, g.as_ref());
+                            self.note_warnings(&name, g.as_ref());
                             self.owes_mail(name.clone());
                         }
                         Err(e) => {
                             done.push(format!("{name}: not processed: {e}"));
-                            note_internal(&name, &e);
+                            self.note_internal(&name, &e);
                         }
                     },
                     TickAction::Remind { power, .. } => done.push(format!("{name}: reminded {power}")),
@@ -512,10 +524,10 @@ impl JudgeHost {
     /// Hand a seat to a new player at `address` with a fresh password, mailed to them.
     fn replace(&mut self, game: &str, seat: &str, address: &str, now: DateTime<Utc>) -> Result<String, HostError> {
         if !address.contains('@') || address.contains(|c: char| c.is_whitespace() || c.is_control()) {
-            return Err(HostError(format!("`{}` is not an email address", header_safe(address, 80))));
+            return Err(HostError::Refused(format!("`{}` is not an email address", header_safe(address, 80))));
         }
         let password = generate_password(10);
-        let hash = hash_password(&password).map_err(|e| HostError(e.to_string()))?;
+        let hash = hash_password(&password).map_err(|e| HostError::Refused(e.to_string()))?;
         let (seat_name, game_name) = self.change(game, |g| Ok((g.replace(seat, address, &hash, now)?, g.name())))?;
         self.mails.push(OutgoingMail {
             to: address.to_string(),
@@ -564,12 +576,22 @@ fn idle_at_a_glance(name: &str, path: &Path, now: DateTime<Utc>, log: &mut TickL
 /// not send), and record the tick in `tick.json`. Returns what was done, line by line.
 /// Running it twice does nothing twice.
 pub fn tick_judge(home: &JudgeHome, now: DateTime<Utc>, send: &mut Sender<'_>) -> Result<Vec<String>, HomeError> {
+    tick_judge_with(home, &mut JudgeHost::new(home.games_dir()), now, send)
+}
+
+/// [`tick_judge`] through `host`, which keeps the problems met (damaged or unreadable
+/// game files) for the caller to report ([`JudgeHost::take_problems`]).
+pub fn tick_judge_with(
+    home: &JudgeHome,
+    host: &mut JudgeHost,
+    now: DateTime<Utc>,
+    send: &mut Sender<'_>,
+) -> Result<Vec<String>, HomeError> {
     let lock = home.lock_tick()?;
     let mut logs = lock.read()?;
     let intake = home.intake()?;
-    let mut host = JudgeHost::new(home.games_dir());
     let mut done = Vec::new();
-    match crate::mail::ingest::recover(&mut host, &intake, &home.config.mail, now) {
+    match crate::mail::ingest::recover(host, &intake, &home.config.mail, now) {
         Ok(outcomes) => {
             let (left, taken): (Vec<_>, Vec<_>) = outcomes.into_iter().partition(|o| o.must_retry());
             if !taken.is_empty() {
@@ -597,7 +619,7 @@ pub fn tick_judge(home: &JudgeHome, now: DateTime<Utc>, send: &mut Sender<'_>) -
         Err(e) => Some(format!("reminders and notices could not be kept to send later: {e}")),
     };
     done.extend(batch);
-    done.extend(deliver(&host, intake.owed(), None, now, send));
+    done.extend(deliver(host, intake.owed(), None, now, send));
     lock.write(&logs)?;
     Ok(done)
 }
@@ -695,7 +717,7 @@ impl JudgeHost {
             Ok(found) => found.unwrap_or_default(),
             Err(e) => {
                 // Damaged: the master hears of it; the record starts again.
-                record_problem(game, e.to_string());
+                self.record_problem(game, e.to_string());
                 FailedSignOns::default()
             }
         }
@@ -715,11 +737,16 @@ impl GameHost for JudgeHost {
         limit: usize,
         check: &mut dyn FnMut() -> bool,
     ) -> Result<SignOnCheck, HostError> {
-        let (name, path) = self.game_dir(&who.game).ok_or_else(|| HostError(format!("no game `{}`", who.game)))?;
+        let (name, path) =
+            self.game_dir(&who.game).ok_or_else(|| HostError::Refused(format!("no game `{}`", who.game)))?;
         let internal = |e: crate::store::StoreError| {
             let temporary = matches!(e, crate::store::StoreError::Io { .. });
-            record_problem(&name, e.to_string());
-            HostError(if temporary { TRY_LATER } else { UNAVAILABLE }.to_string())
+            self.record_problem(&name, e.to_string());
+            if temporary {
+                HostError::TryLater
+            } else {
+                HostError::Unavailable
+            }
         };
         let dir = crate::store::GameDir::open_for_reading(&path).map_err(internal)?;
         // Held from the count to the record, so no two checks of one game overlap.
@@ -755,7 +782,7 @@ impl GameHost for JudgeHost {
         let (name, path) = self.game_dir(game).ok_or(SignOnError::NoSuchGame)?;
         let g = any::open_read_only(&path).map_err(|e| {
             let temporary = is_temporary(&e);
-            record_problem(&name, e.to_string());
+            self.record_problem(&name, e.to_string());
             if temporary {
                 SignOnError::TryLater
             } else {
@@ -786,7 +813,7 @@ impl GameHost for JudgeHost {
     }
 
     fn history(&self, who: &Identity) -> Result<String, HostError> {
-        self.read(&who.game)?.recent_history().map_err(host_error(&who.game))
+        self.read(&who.game)?.recent_history().map_err(self.host_error(&who.game))
     }
 
     fn press(
@@ -813,11 +840,11 @@ impl GameHost for JudgeHost {
 
     fn master(&mut self, who: &Identity, command: &MasterCommand, now: DateTime<Utc>) -> Result<String, HostError> {
         if who.role != Role::Master {
-            return Err(HostError("only the game master may do that".into()));
+            return Err(HostError::Refused("only the game master may do that".into()));
         }
         let game = who.game.as_str();
         match command {
-            MasterCommand::Process => self.process(game, None, now).map_err(host_error(game)),
+            MasterCommand::Process => self.process(game, None, now).map_err(self.host_error(game)),
             MasterCommand::Extend { hours } => {
                 // From the deadline if it is still ahead, else from now: an extension after
                 // the deadline passed (an outage) gives the players real time.

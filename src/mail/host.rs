@@ -17,6 +17,9 @@ pub use crate::game::by_mail::{
 /// game's files (not the judge user's files, say): the message is retried, not answered.
 pub const TRY_LATER: &str = "the judge could not reach this game's files just now; the game master is told";
 
+/// What a player is told when a game's files cannot be read: no path, no cause.
+pub const UNAVAILABLE: &str = "the judge could not open this game just now; the game master is told";
+
 /// A signed-on identity within one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Identity {
@@ -66,16 +69,25 @@ pub enum SignOnError {
     TryLater,
 }
 
-/// A host-side failure, as text for the player (the host words it).
+/// A host-side failure, as the player is told it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct HostError(pub String);
+pub enum HostError {
+    /// Refused, in words for the player (their own mistake, or what the game allows).
+    #[error("{0}")]
+    Refused(String),
+    /// The game's files are damaged or unreadable: the master and the log get the cause.
+    #[error("{UNAVAILABLE}")]
+    Unavailable,
+    /// The operating system refused the game's files just now (unreadable or not
+    /// writable), not anything the player did: the message is retried.
+    #[error("{TRY_LATER}")]
+    TryLater,
+}
 
 impl HostError {
-    /// Whether the operating system refused the game's files (unreadable or not writable
-    /// just now), not anything the player did: the message is retried.
+    /// Whether the message must be retried (see [`HostError::TryLater`]).
     pub fn is_try_later(&self) -> bool {
-        self.0 == TRY_LATER
+        matches!(self, HostError::TryLater)
     }
 }
 
@@ -162,7 +174,7 @@ pub trait GameHost {
     /// says so.
     fn set_pictures(&mut self, who: &Identity, on: bool, now: DateTime<Utc>) -> Result<(), HostError> {
         let _ = (who, on, now);
-        Err(HostError("this judge sends no map pictures".into()))
+        Err(HostError::Refused("this judge sends no map pictures".into()))
     }
 
     /// Carry out a master's command; the text says what was done. Only called for
@@ -178,7 +190,7 @@ pub trait GameHost {
     /// A power asks that the phase wait for its deadline (`wait`), or takes that back; the
     /// text says what now holds. Default: the game has no such thing.
     fn set_wait(&mut self, _who: &Identity, _wait: bool, _now: DateTime<Utc>) -> Result<String, HostError> {
-        Err(HostError("this game has no `wait`".into()))
+        Err(HostError::Refused("this game has no `wait`".into()))
     }
 
     /// Whether a change tagged `tag` (an inbound message's item, see

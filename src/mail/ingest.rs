@@ -828,6 +828,9 @@ fn apply(
             failed += 1;
         }
     };
+    // One change of `wait` per message: the last `wait` or `nowait` line wins, so a
+    // message of many cannot write many journal entries.
+    let last_wait = block.items.iter().rposition(|i| matches!(i, Item::Wait { .. }));
     for (index, item) in block.items.iter().enumerate() {
         // Every journal entry this item makes carries its tag, so that the message carried
         // out again after a crash does not do it twice: submissions and press are then
@@ -889,6 +892,17 @@ fn apply(
             }
             Item::Press { line, .. } if budget.press == 0 => {
                 let _ = writeln!(out, "line {line}: press not sent: at most {MAX_PRESS} press messages per message.");
+            }
+            Item::Wait { line, wait } if Some(index) != last_wait => {
+                let word = if *wait { "wait" } else { "nowait" };
+                let last = match last_wait.and_then(|i| block.items.get(i)) {
+                    Some(Item::Wait { line, .. }) => *line,
+                    _ => *line,
+                };
+                let _ = writeln!(
+                    out,
+                    "line {line}: {word}: replaced by line {last} (only the last `wait` or `nowait` counts)."
+                );
             }
             Item::Wait { line, wait } => match host.set_wait(&who, *wait, now) {
                 Ok(text) => {

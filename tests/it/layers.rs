@@ -225,3 +225,18 @@ fn no_small_game_imports_diplomacy_code() {
         .collect();
     assert!(found.is_empty(), "a small game imports Diplomacy code:\n{}", found.join("\n"));
 }
+
+/// Issue 22.5: no hidden state. What a message carries out and the problems met while
+/// serving travel as values (the store's message tag, the host's problems), never
+/// through thread-local or global mutable state.
+#[test]
+fn no_state_is_kept_in_thread_locals_or_mutable_statics() {
+    let lines = code_lines_under(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    assert!(lines.len() > 10_000, "the sources were not found");
+    let found: Vec<String> = lines
+        .iter()
+        .filter(|(_, _, line)| line.contains("thread_local!") || line.contains("static mut "))
+        .map(|(file, n, line)| format!("{}:{n}: {}", file.display(), line.trim()))
+        .collect();
+    assert!(found.is_empty(), "hidden state:\n{}", found.join("\n"));
+}

@@ -369,6 +369,30 @@ fn issue_14_early_processing_waits_for_wait_and_can_be_turned_off() {
     assert!(toml.contains("early = false"), "{toml}");
 }
 
+/// Issue 23.9: a message of many `wait` and `nowait` lines changes the wait once (the
+/// last line wins): one journal entry, each earlier line answered.
+#[test]
+fn a_message_of_many_waits_changes_the_wait_once() {
+    let j = Judge::new("");
+    let pw = j.password("germany");
+    let entries = || judge_dir::journal(&j.game()).len();
+    let before = entries();
+    let body = format!("SIGNON germany@g1 {pw}\n{}wait\n", "wait\nnowait\n".repeat(500));
+    j.run(&["mail", "ingest"], Some(message("p@example.org", "w@x", &body).as_bytes())).ok();
+    assert_eq!(entries(), before + 1, "one change of wait, one entry");
+    let mut outbox = Outbox::default();
+    let reply = outbox.new_mails(&j.root).into_iter().find(|m| m.in_reply_to.as_deref() == Some("w@x")).unwrap();
+    assert!(
+        reply.body.contains("line 2: wait: replaced by line 1002 (only the last `wait` or `nowait` counts)."),
+        "{}",
+        reply.body
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&j.ok(&["status", j.game().to_str().unwrap(), "--json"])).unwrap();
+    let germany = json["powers"].as_array().unwrap().iter().find(|p| p["power"] == "Germany").unwrap();
+    assert_eq!(germany["waits"], true, "{json}");
+}
+
 /// Issue 14.5: a password, time zone or address change (and `replace`) is a journal
 /// entry shown by `history`, never with a password in clear, kept by a rollback; and
 /// game.toml keeps its comments.

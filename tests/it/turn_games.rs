@@ -427,6 +427,23 @@ fn a_wait_holds_the_bids_until_nowait_from_the_cli() {
     assert!(r.stdout.contains("`wait` is for a step where every player's input is taken together"), "{}", r.stdout);
 }
 
+/// Issue 23.9: one change of `wait` per turn file, the last line winning: 2,000 pairs
+/// of lines write one journal entry, and each earlier line is answered.
+#[test]
+fn a_turn_file_of_many_waits_changes_the_wait_once() {
+    let (duel, _) = Duel::new(&[]);
+    to_the_bids(|| duel.status(), |who, text| duel.submit(who, text).code == 0);
+    let journal = || std::fs::read_to_string(duel.dir.join("journal.jsonl")).unwrap().lines().count();
+    let before = journal();
+    let text = "wait\nnowait\n".repeat(2000) + "wait\n";
+    let r = duel.submit("ann", &text);
+    assert!(r.stdout.contains("wait: replaced by line 4001 (only the last `wait` or `nowait` counts)"), "{}", r.stdout);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(r.stdout.contains("line 4001: wait: this step goes on only at its deadline"), "{}", r.stdout);
+    assert_eq!(journal(), before + 1, "one wait, one entry");
+    assert_eq!(duel.status()["waiting"], serde_json::json!(["ann"]));
+}
+
 /// With early processing off (game.toml `[deadlines] early = false`) both bids in wait
 /// for the deadline: `mail tick` before it leaves them, the tick after it opens them and
 /// mails the report. By mail, `wait` is a command line like Diplomacy's.
