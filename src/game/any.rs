@@ -185,8 +185,9 @@ pub trait GameSession {
     /// Where the game stands, as `role` may see it, deadlines also in `zone`.
     fn status_for(&self, role: &Role, zone: Option<Tz>) -> String;
 
-    /// The recent past, for a `history` mail.
-    fn recent_history(&self) -> Result<String, GameError>;
+    /// The recent past, for a `history` mail from `role`: what a player may read, or
+    /// (for the master) the game's journal.
+    fn recent_history(&self, role: &Role) -> Result<String, GameError>;
 
     /// The deadline of the step under way, if one runs.
     fn deadline(&self) -> Option<DateTime<Utc>>;

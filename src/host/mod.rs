@@ -813,7 +813,7 @@ impl GameHost for JudgeHost {
     }
 
     fn history(&self, who: &Identity) -> Result<String, HostError> {
-        self.read(&who.game)?.recent_history().map_err(self.host_error(&who.game))
+        self.read(&who.game)?.recent_history(&who.role).map_err(self.host_error(&who.game))
     }
 
     fn press(

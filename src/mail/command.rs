@@ -6,7 +6,7 @@
 //!                                  one-letter form `SIGNON Fmygame secret`)
 //! A par - bur                      anything that is not a command is an order line
 //! status                           (or `list`) the game as you may see it
-//! history                          past results
+//! history                          the phases so far and the last results
 //! press to italy, germany          press to some powers (`press to all`, `press all`,
 //! ...text...                       `broadcast` for everyone), ended by ENDPRESS
 //! endpress
@@ -34,7 +34,7 @@ How to write to this judge:
   A par - bur                           order lines, one per line (a small game:
                                         its turn lines, e.g. `bid 2`, `score 5`)
   status                                the game as you may see it (also: list)
-  history                               past results
+  history                               the phases so far and the last results
   press to italy, germany               press to some powers (or: press to all)
   ...your text...
   endpress

@@ -196,9 +196,12 @@ impl GameSession for OpenGame {
         crate::game::status::status_text(&self.game, power_of(&self.game, role).ok(), zone)
     }
 
-    fn recent_history(&self) -> Result<String, GameError> {
-        // The journal's last entries, as the game master's `history` shows them (player
-        // changes included), then the last results.
+    fn recent_history(&self, role: &Role) -> Result<String, GameError> {
+        if *role != Role::Master {
+            return phases_and_results(self);
+        }
+        // The master: the journal's last entries, as `history` shows them on the command
+        // line (player changes included), then the last results.
         let history = GameSession::history(self)?;
         let skip = history.rows.len().saturating_sub(HISTORY_ROWS);
         let recent = History { step_key: history.step_key, rows: history.rows[skip..].to_vec() };
@@ -527,6 +530,37 @@ fn contacts_of(game: &Game) -> Vec<Contact> {
 /// How many addresses receive results.
 fn readers(game: &Game) -> usize {
     by_mail::recipients(contacts_of(game)).len()
+}
+
+/// A player's `history` by mail: the phases adjudicated so far (the last
+/// [`HISTORY_ROWS`]), each with when, then the last results in full.
+fn phases_and_results(game: &OpenGame) -> Result<String, GameError> {
+    use crate::game::journal::{undone_by_rollback, Entry};
+    let journal = game.dir.journal::<Entry>()?;
+    let records = journal.records();
+    let entries: Vec<Entry> = records.iter().map(|r| r.entry.clone()).collect();
+    let undone = undone_by_rollback(&entries);
+    let phases: Vec<String> = records
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !undone.contains(i))
+        .filter_map(|(_, r)| match &r.entry {
+            Entry::Adjudicated { phase, .. } => {
+                Some(format!("  {:<24} {}\n", phase.to_string(), r.at.format("%Y-%m-%d %H:%M UTC")))
+            }
+            _ => None,
+        })
+        .collect();
+    if phases.is_empty() {
+        return Ok("No phase has been adjudicated yet.\n".to_string());
+    }
+    let skip = phases.len().saturating_sub(HISTORY_ROWS);
+    let mut out = format!("The phases adjudicated (the last {}), and when:\n", phases.len() - skip);
+    out.extend(phases[skip..].iter().cloned());
+    if let Some(last) = game.reports().last() {
+        out.push_str(&format!("\nThe last results:\n{}", last.to_text()));
+    }
+    Ok(out)
 }
 
 /// An engine acknowledgement in the mail's terms: every line keeps its number, an

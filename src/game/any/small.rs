@@ -315,7 +315,7 @@ impl GameSession for OpenTurnGame {
         status_for_reader(self, role, zone)
     }
 
-    fn recent_history(&self) -> Result<String, GameError> {
+    fn recent_history(&self, _role: &Role) -> Result<String, GameError> {
         let mut out = String::new();
         let skip = self.entries.len().saturating_sub(HISTORY_ENTRIES);
         for (index, (seq, at, entry)) in self.entries.iter().enumerate().skip(skip) {
