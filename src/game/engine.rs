@@ -1002,6 +1002,35 @@ impl Game {
         }
     }
 
+    /// What a power adjusts in a standard Winter, as `status` says it: `builds 1`,
+    /// `removes 2`, `builds 1 (2 due, 1 free home center)`; `None` outside a standard
+    /// Winter or with nothing to adjust.
+    pub fn standard_adjustment_due(&self, power: PowerId) -> Option<String> {
+        if self.settings.variant != VariantKind::Standard || self.state.phase.kind != PhaseKind::Adjustments {
+            return None;
+        }
+        let delta = self.adjustment_delta(Board::A, power);
+        if delta < 0 {
+            return Some(format!("removes {}", -delta));
+        }
+        let b = &self.state.boards[0];
+        let sites = self
+            .map
+            .home_centers(power)
+            .iter()
+            .filter(|h| b.ownership.owner(**h) == Some(power))
+            .filter(|h| !b.units.iter().any(|u| self.map.province_of(u.region) == **h))
+            .count() as i64;
+        match delta {
+            0 => None,
+            d if sites >= d => Some(format!("builds {d}")),
+            d => Some(format!(
+                "builds {sites} ({d} due, {})",
+                count(sites as usize, "free home center", "free home centers")
+            )),
+        }
+    }
+
     /// Can a power adjust in a standard Winter: a removal due, or a build due and a
     /// vacant home center it owns to build in?
     fn can_adjust_standard(&self, power: PowerId) -> bool {

@@ -249,3 +249,22 @@ fn status_says_the_board_of_every_order() {
     assert!(text.lines().any(|l| l.trim() == "[A] A par - bur"), "{text}");
     assert!(text.lines().any(|l| l.trim() == "[B] A par H"), "{text}");
 }
+
+/// Issue 28, item 14: a standard Winter's status says the builds and removals due, and
+/// the mark column stays apart from the centers.
+#[test]
+fn a_standard_winter_status_says_the_builds_and_removals_due() {
+    use shadowjudge::game::status::status_text;
+    let (mut g, france) = france_with_a_build(&["par", "mar"]);
+    g.adjudicate();
+    assert_eq!(g.state.phase.kind, PhaseKind::Adjustments);
+    let text = status_text(&g, None, None);
+    let line = text.lines().find(|l| l.trim_start().starts_with("France")).unwrap();
+    assert!(line.ends_with(", builds 2 (3 due, 2 free home centers)"), "{text}");
+    g.submit(france, "build A par\n", false);
+    let text = status_text(&g, None, None);
+    let line = text.lines().find(|l| l.trim_start().starts_with("France")).unwrap();
+    assert!(line.contains("some orders | centers 4"), "{text}");
+    let england = text.lines().find(|l| l.trim_start().starts_with("England")).unwrap();
+    assert!(!england.contains("builds") && !england.contains("removes"), "{text}");
+}

@@ -455,17 +455,29 @@ fn a_players_history_is_the_phases_and_results_the_journal_is_the_masters() {
     let france = j.password(t0, "game1", "france");
     let master = j.password(t0, "game1", "master");
     let signon = |who: &str, pw: &str, body: &str| format!("SIGNON {who}@game1 {pw}\n{body}");
-    j.deliver("2025-03-01T13:00:00Z", &message("ann@example.org", "h1@example.org", &signon("france", &france, "wait\n")));
-    j.deliver("2025-03-01T14:00:00Z", &message("gm@example.org", "h2@example.org", &signon("master", &master, "process\n")));
+    j.deliver(
+        "2025-03-01T13:00:00Z",
+        &message("ann@example.org", "h1@example.org", &signon("france", &france, "wait\n")),
+    );
+    j.deliver(
+        "2025-03-01T14:00:00Z",
+        &message("gm@example.org", "h2@example.org", &signon("master", &master, "process\n")),
+    );
     j.new_mails();
-    j.deliver("2025-03-01T15:00:00Z", &message("ann@example.org", "h3@example.org", &signon("france", &france, "history\n")));
+    j.deliver(
+        "2025-03-01T15:00:00Z",
+        &message("ann@example.org", "h3@example.org", &signon("france", &france, "history\n")),
+    );
     let mails = j.new_mails();
     let body = &mails.iter().find(|m| m.in_reply_to.as_deref() == Some("h3@example.org")).unwrap().body;
     assert!(body.contains("The phases adjudicated"), "{body}");
     assert!(body.contains("Spring 1901 movement"), "{body}");
     assert!(body.contains("The last results:"), "{body}");
     assert!(!body.contains("journal") && !body.contains("waits") && !body.contains("password"), "{body}");
-    j.deliver("2025-03-01T16:00:00Z", &message("gm@example.org", "h4@example.org", &signon("master", &master, "history\n")));
+    j.deliver(
+        "2025-03-01T16:00:00Z",
+        &message("gm@example.org", "h4@example.org", &signon("master", &master, "history\n")),
+    );
     let mails = j.new_mails();
     let body = &mails.iter().find(|m| m.in_reply_to.as_deref() == Some("h4@example.org")).unwrap().body;
     assert!(body.contains("journal") && body.contains("password changed"), "{body}");
