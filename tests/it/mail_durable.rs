@@ -419,15 +419,19 @@ fn issue_14_player_changes_are_journaled_and_game_toml_keeps_its_comments() {
     assert!(toml.starts_with("# The spring league, table 2.\n"), "{toml}");
     assert!(toml.contains("dan@example.org") && toml.contains("Europe/Paris"), "{toml}");
 
-    // The `history` command by mail shows the same journal, the changes included.
+    // The master's `history` by mail shows the same journal, the changes included; a
+    // player's shows the phases and results only.
     let mut outbox = Outbox::default();
     outbox.new_mails(&j.root);
-    let body = "SIGNON france@g1 brandnew42\nhistory\n";
-    j.run(&["mail", "ingest"], Some(message("ann@example.org", "c3@x", body).as_bytes())).ok();
+    let body = format!("SIGNON master@g1 {master}\nhistory\n");
+    j.run(&["mail", "ingest"], Some(message("gm@example.org", "c3@x", &body).as_bytes())).ok();
     let reply = outbox.new_mails(&j.root).into_iter().find(|m| m.in_reply_to.as_deref() == Some("c3@x")).unwrap();
     assert!(reply.body.contains("Italy: address changed from bob@example.org to dan@example.org"), "{}", reply.body);
     assert!(reply.body.contains("France: time zone changed from none to Europe/Paris"), "{}", reply.body);
-    assert!(!reply.body.contains("brandnew42"), "{}", reply.body);
+    let body = "SIGNON france@g1 brandnew42\nhistory\n";
+    j.run(&["mail", "ingest"], Some(message("ann@example.org", "c4@x", body).as_bytes())).ok();
+    let reply = outbox.new_mails(&j.root).into_iter().find(|m| m.in_reply_to.as_deref() == Some("c4@x")).unwrap();
+    assert!(!reply.body.contains("address changed") && !reply.body.contains("brandnew42"), "{}", reply.body);
 
     // A rollback keeps the changes: they are not part of the position.
     j.ok(&["rollback", "games/g1", "S1901M"]);
