@@ -555,10 +555,27 @@ impl Game {
         }
     }
 
-    /// A power's orders kept this phase, as the acknowledgement showed them, each with a note when the judge will
+    /// A power's orders kept this phase, as written, each with a note when the judge will
     /// not carry it out as written (an illegal move: the unit holds; a retreat it cannot
     /// make: the unit disbands; a build or removal refused), as the acknowledgement said.
     pub fn kept_orders(&self, power: PowerId) -> Vec<(String, Option<String>)> {
+        let mine = self.state.orders.iter().filter(|o| o.power == power);
+        mine.zip(self.kept_notes(power)).map(|(o, n)| (o.text.clone(), n)).collect()
+    }
+
+    /// [`Game::kept_orders`], each order as the acknowledgement showed it: with its board
+    /// in Shadow Worlds, a Winter removal as `remove A par` (what `status` lists).
+    pub fn kept_orders_shown(&self, power: PowerId) -> Vec<(String, Option<String>)> {
+        let shown = |o: &StoredOrder| {
+            let (board, text) = self.shown_order(o.board, &o.order);
+            board.map_or(text.clone(), |b| format!("[{b}] {text}"))
+        };
+        let mine = self.state.orders.iter().filter(|o| o.power == power);
+        mine.zip(self.kept_notes(power)).map(|(o, n)| (shown(o), n)).collect()
+    }
+
+    /// The note of each of a power's kept orders, in order (see [`Game::kept_orders`]).
+    fn kept_notes(&self, power: PowerId) -> impl Iterator<Item = Option<String>> {
         let mine: Vec<&StoredOrder> = self.state.orders.iter().filter(|o| o.power == power).collect();
         let notes: Vec<Option<String>> = match self.state.phase.kind {
             PhaseKind::Adjustments => {
@@ -587,11 +604,7 @@ impl Game {
                 })
                 .collect(),
         };
-        let shown = |o: &StoredOrder| {
-            let (board, text) = self.shown_order(o.board, &o.order);
-            board.map_or(text.clone(), |b| format!("[{b}] {text}"))
-        };
-        mine.iter().zip(notes.into_iter().chain(std::iter::repeat(None))).map(|(o, n)| (shown(o), n)).collect()
+        notes.into_iter().chain(std::iter::repeat(None))
     }
 
     /// An order as acknowledgements and `status` show it: with its board in Shadow Worlds

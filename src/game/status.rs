@@ -76,7 +76,7 @@ pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> St
         }
     }
     if let Some(me) = viewer {
-        let mine = game.kept_orders(me);
+        let mine = game.kept_orders_shown(me);
         if mine.is_empty() {
             let _ = writeln!(out, "Your orders this phase: none yet.");
         } else {
