@@ -444,6 +444,7 @@ fn parallel_guesses_check_at_most_five_passwords_and_tell_the_master_once() {
     let record: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(j.game_dir("game1").join("signons.json")).unwrap()).unwrap();
     assert_eq!(record["failed"]["France"].as_array().unwrap().len(), 5, "{record}");
+}
 
 /// Issue 28, item 5: a player's `history` is the phases and their results; the journal
 /// (password fingerprints, who waited) is the master's.
