@@ -124,6 +124,9 @@ pub struct Clock {
     /// [`process`]: crate::game::any::GameSession::process
     pub step: String,
     pub deadline: DateTime<Utc>,
+    /// When the step began, when known: no reminder goes before the step is as old as
+    /// the reminder's lead.
+    pub started: Option<DateTime<Utc>>,
     /// The seats whose input is still missing (not input the game can do without).
     pub missing: Vec<String>,
     /// When to remind, how long the grace lasts.

@@ -164,7 +164,8 @@ pub struct DeadlinePolicy {
     pub schedule: Schedule,
     /// Hours after the deadline during which late orders are still taken.
     pub grace_hours: u32,
-    /// A reminder goes this many hours before the deadline (0: none).
+    /// A reminder goes this many hours before the deadline (0: none), and only once the
+    /// phase is this old: a phase no longer than this gets none.
     pub remind_hours_before: u32,
     /// How often the tick is expected to run.
     pub tick_minutes: u32,

@@ -518,7 +518,14 @@ impl JudgeHost {
 
     /// What the tick planner sees of a game's clock.
     fn view<'a>(name: &'a str, clock: &'a Clock) -> GameClock<'a> {
-        GameClock { game: name, phase: &clock.step, deadline: clock.deadline, paused: false, missing: &clock.missing }
+        GameClock {
+            game: name,
+            phase: &clock.step,
+            deadline: clock.deadline,
+            paused: false,
+            missing: &clock.missing,
+            started: clock.started,
+        }
     }
 
     /// Hand a seat to a new player at `address` with a fresh password, mailed to them.
@@ -561,7 +568,10 @@ fn idle_at_a_glance(name: &str, path: &Path, now: DateTime<Utc>, log: &mut TickL
         return false;
     }
     let phase = glance.phase.code();
-    let clock = GameClock { game: name, phase: &phase, deadline, paused: false, missing: &glance.missing };
+    // The glance does not know when the phase began: a reminder it plans sends the tick
+    // to the game itself, which knows.
+    let clock =
+        GameClock { game: name, phase: &phase, deadline, paused: false, missing: &glance.missing, started: None };
     if !plan_tick(now, &clock, log, &glance.deadlines).is_empty() {
         return false;
     }

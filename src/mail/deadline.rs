@@ -25,6 +25,9 @@ pub struct GameClock<'a> {
     pub paused: bool,
     /// Powers that have not submitted complete orders.
     pub missing: &'a [String],
+    /// When the phase began, when known: no reminder goes out before the phase is as old
+    /// as the reminder's lead, so a phase no longer than the lead gets none.
+    pub started: Option<DateTime<Utc>>,
 }
 
 /// What the tick already did for a game (kept with the game).
@@ -88,7 +91,9 @@ pub fn plan_tick(now: DateTime<Utc>, clock: &GameClock<'_>, log: &TickLog, polic
             .deadline
             .checked_sub_signed(Duration::hours(i64::from(policy.remind_hours_before)))
             .unwrap_or(DateTime::<Utc>::MIN_UTC);
-        if policy.remind_hours_before > 0 && now >= remind_from {
+        let old_enough =
+            clock.started.is_none_or(|s| now - s >= Duration::hours(i64::from(policy.remind_hours_before)));
+        if policy.remind_hours_before > 0 && now >= remind_from && old_enough {
             for power in clock.missing.iter().filter(|p| !log.reminded.contains(*p)) {
                 actions.push(TickAction::Remind { power: power.clone(), deadline: clock.deadline });
             }

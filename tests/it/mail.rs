@@ -761,13 +761,45 @@ fn tick(now: DateTime<Utc>, clock: &GameClock<'_>, log: &mut TickLog, policy: &D
     actions
 }
 
+/// Issue 28, item 2: with the README's judge.toml (a reminder 24 hours before, 24-hour
+/// retreat and Winter phases) a phase no longer than the reminder's lead gets no reminder
+/// (it would go out with the results that began it); a longer one gets it once it is as
+/// old as the lead.
+#[test]
+fn no_reminder_goes_before_the_phase_is_as_old_as_the_lead() {
+    let policy = DeadlinePolicy { remind_hours_before: 24, ..DeadlinePolicy::default() };
+    let missing = vec!["France".to_string()];
+    let start = Utc.with_ymd_and_hms(2025, 3, 5, 6, 5, 0).unwrap();
+    let winter = GameClock {
+        game: "mygame",
+        phase: "W1901A",
+        deadline: start + Duration::hours(24),
+        paused: false,
+        missing: &missing,
+        started: Some(start),
+    };
+    let mut log = TickLog::default();
+    let mut t = start;
+    while t < winter.deadline {
+        t += Duration::minutes(15);
+        let actions = tick(t, &winter, &mut log, &policy);
+        assert!(actions.iter().all(|a| !matches!(a, TickAction::Remind { .. })), "{t}: {actions:?}");
+    }
+    let spring = GameClock { phase: "S1902M", deadline: start + Duration::hours(30), ..winter };
+    let mut log = TickLog::default();
+    assert!(tick(start + Duration::hours(23), &spring, &mut log, &policy).is_empty(), "not yet as old as the lead");
+    let reminded = tick(start + Duration::hours(24), &spring, &mut log, &policy);
+    assert_eq!(reminded, vec![TickAction::Remind { power: "France".into(), deadline: spring.deadline }]);
+}
+
 #[test]
 fn the_tick_reminds_notices_and_processes_once_each() {
     let deadline = Utc.with_ymd_and_hms(2025, 3, 3, 18, 0, 0).unwrap();
     let policy =
         DeadlinePolicy { grace_hours: 6, remind_hours_before: 24, tick_minutes: 15, ..DeadlinePolicy::default() };
     let missing = vec!["France".to_string(), "Italy".to_string()];
-    let clock = GameClock { game: "mygame", phase: "S1901M", deadline, paused: false, missing: &missing };
+    let clock =
+        GameClock { game: "mygame", phase: "S1901M", deadline, paused: false, missing: &missing, started: None };
     let mut log = TickLog::default();
     let h = |hours: i64| deadline + Duration::hours(hours);
 
@@ -815,7 +847,8 @@ fn a_long_silence_across_a_deadline_holds_the_game_and_tells_the_master() {
     let deadline = Utc.with_ymd_and_hms(2025, 3, 3, 18, 0, 0).unwrap();
     let policy = DeadlinePolicy::default();
     let missing = vec!["France".to_string()];
-    let clock = GameClock { game: "mygame", phase: "S1901M", deadline, paused: false, missing: &missing };
+    let clock =
+        GameClock { game: "mygame", phase: "S1901M", deadline, paused: false, missing: &missing, started: None };
     let mut log =
         TickLog { phase: "S1901M".into(), last_tick: Some(deadline - Duration::hours(10)), ..TickLog::default() };
     let back = deadline + Duration::hours(2);

@@ -390,9 +390,14 @@ impl GameSession for OpenGame {
     fn clock(&self) -> Option<Clock> {
         let state = &self.game.state;
         let (Some(deadline), None) = (state.deadline, &state.end) else { return None };
+        // The phase began with the last entry that moved the game (a new phase, a rollback).
+        let started = self.dir.journal::<crate::game::journal::Entry>().ok().and_then(|j| {
+            j.records().iter().rev().find(|r| crate::game::journal::moves_the_game(&r.entry)).map(|r| r.at)
+        });
         Some(Clock {
             step: state.phase.code(),
             deadline,
+            started,
             missing: missing_powers(&self.game),
             policy: self.game.settings.deadlines.clone(),
             awaited: None,

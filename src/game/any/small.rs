@@ -465,6 +465,7 @@ impl GameSession for OpenTurnGame {
         Some(Clock {
             step: self.clock_step(),
             deadline,
+            started: None,
             // Input the game can do without (a challenge, if any) is not reminded or chased.
             missing: if awaiting.optional { Vec::new() } else { self.awaiting_names() },
             policy,
