@@ -13,6 +13,7 @@ pub mod script;
 pub mod session;
 pub mod settings;
 pub mod state;
+pub mod state_patch;
 pub mod status;
 pub mod turn_session;
 

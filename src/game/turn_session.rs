@@ -7,8 +7,9 @@
 //!
 //! Every change takes the game's lock, runs the engine (the submission, then its automatic
 //! steps), and appends one [`TurnEntry`] holding the turn text as sent, every roll it made,
-//! the events, and the state after it; the state cache is written after the journal is
-//! durable. Replaying a journal re-runs every submission with the same dice and checks each
+//! the events, and the state after it (after the creation, as the difference from the
+//! state before: an entry costs what its step changed); the state cache is written after
+//! the journal is durable. Replaying a journal re-runs every submission with the same dice and checks each
 //! roll and each state against the record ([`replay`]). A rollback restores the state and
 //! the dice counter recorded at the start of a round, so the rounds replay with the same
 //! rolls. When the game ends the seed is revealed in the journal; `verify` recomputes every
@@ -27,6 +28,7 @@ use crate::game::journal::ReplayError;
 use crate::game::schedule::DeadlinePolicy;
 use crate::game::session::GameError;
 use crate::game::settings::Master;
+use crate::game::state_patch;
 use crate::games::{self, Options};
 use crate::phase::PhaseKind;
 use crate::store::{Book, GameDir, GameLock, MailingOutcome, StoreError};
@@ -123,7 +125,9 @@ pub fn parse_turn_players(text: &str, file: &str) -> Result<Vec<TurnPlayer>, Str
 }
 
 /// What one change did, as journaled: the rolls, the events, where the game stands after
-/// it, and the whole state (so a rollback and a replay check need nothing else).
+/// it, and the whole state (so a rollback and a replay check need nothing else). On disk a
+/// turn, a deadline or a release keeps the state as `patch`, the difference from the state
+/// before it ([`state_patch`]); reading the journal makes it whole again.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Step {
@@ -137,8 +141,12 @@ pub struct Step {
     /// The number of the next roll after the change.
     pub next_roll: u64,
     pub deadline: Option<DateTime<Utc>>,
-    /// The engine's state after the change.
+    /// The engine's state after the change (on disk, absent when `patch` is there).
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
     pub state: serde_json::Value,
+    /// On disk only: the state as the difference from the state of the step before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch: Option<json_patch::Patch>,
     /// Its report is owed by mail to every player, observer and the master.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub mail: bool,
@@ -182,6 +190,17 @@ pub enum TurnEntry {
 }
 
 impl TurnEntry {
+    fn step_mut(&mut self) -> Option<&mut Step> {
+        match self {
+            TurnEntry::Created { step, .. }
+            | TurnEntry::Submitted { step, .. }
+            | TurnEntry::Forced { step, .. }
+            | TurnEntry::Released { step }
+            | TurnEntry::RolledBack { step, .. } => Some(step),
+            TurnEntry::DeadlineSet { .. } | TurnEntry::Revealed { .. } | TurnEntry::Wait { .. } => None,
+        }
+    }
+
     pub fn step(&self) -> Option<&Step> {
         match self {
             TurnEntry::Created { step, .. }
@@ -332,6 +351,7 @@ pub fn create(
         next_roll: dice.next_index(),
         deadline,
         state: game.save(),
+        patch: None,
         mail: true,
     };
     let entry = TurnEntry::Created {
@@ -400,8 +420,9 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenTurnGame, GameError> {
     // the cache, so a cache ahead of the journal means the journal was cut short.
     let cached: Option<(u64, TurnState)> = dir.read_state()?;
     let book = Book::<TurnEntry>::read(dir.clone())?;
-    let entries: Vec<(u64, DateTime<Utc>, TurnEntry)> =
+    let mut entries: Vec<(u64, DateTime<Utc>, TurnEntry)> =
         book.records().iter().map(|r| (r.seq, r.at, r.entry.clone())).collect();
+    make_whole(&dir, &mut entries)?;
     if entries.is_empty() {
         return Err(GameError::Damaged(format!("{}: the journal is empty", dir.path().display())));
     }
@@ -430,6 +451,47 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenTurnGame, GameError> {
     let game = games::load(&meta.game, &meta.state)
         .map_err(|e| GameError::Damaged(format!("{}: {e}", dir.path().join("state.json").display())))?;
     Ok(OpenTurnGame { dir, settings, meta, game, entries, book, seed, notes, warnings: Vec::new() })
+}
+
+/// Every step of the journal with its whole state: a step kept as a patch is applied to
+/// the state of the step before it.
+fn make_whole(dir: &GameDir, entries: &mut [(u64, DateTime<Utc>, TurnEntry)]) -> Result<(), GameError> {
+    let mut before: Option<&serde_json::Value> = None;
+    let journal = dir.path().join(crate::store::JOURNAL_FILE);
+    for (seq, _, entry) in entries.iter_mut() {
+        let Some(step) = entry.step_mut() else { continue };
+        if let Some(patch) = step.patch.take() {
+            let Some(old) = before else {
+                return Err(GameError::Damaged(format!(
+                    "{}: entry {seq} changes a state that no entry before it holds",
+                    journal.display()
+                )));
+            };
+            step.state = state_patch::apply(old, &patch).map_err(|e| {
+                GameError::Damaged(format!("{}: entry {seq}: its state change does not apply: {e}", journal.display()))
+            })?;
+        }
+        before = Some(&step.state);
+    }
+    Ok(())
+}
+
+/// `entry` as the journal keeps it: a turn, a deadline or a release with its state as the
+/// difference from the state of the step before (`entries`); a creation and a rollback
+/// whole, as is a state no patch reproduces exactly.
+fn journaled(entries: &[(u64, DateTime<Utc>, TurnEntry)], mut entry: TurnEntry) -> TurnEntry {
+    let before = entries.iter().rev().find_map(|(_, _, e)| e.step()).map(|s| &s.state);
+    if let (
+        Some(old),
+        TurnEntry::Submitted { step, .. } | TurnEntry::Forced { step, .. } | TurnEntry::Released { step },
+    ) = (before, &mut entry)
+    {
+        if let Some(patch) = state_patch::diff(old, &step.state) {
+            step.patch = Some(patch);
+            step.state = serde_json::Value::Null;
+        }
+    }
+    entry
 }
 
 /// Refuse a game.toml whose players are not the ones the game was created for (seats are
@@ -724,7 +786,7 @@ impl OpenTurnGame {
     }
 
     fn record(&mut self, lock: &mut GameLock, now: DateTime<Utc>, entry: TurnEntry) -> Result<u64, GameError> {
-        let seq = self.book.record(lock, now, entry.clone(), &self.meta)?;
+        let seq = self.book.record(lock, now, journaled(&self.entries, entry.clone()), &self.meta)?;
         self.entries.push((seq, now, entry));
         self.warnings.extend(self.book.take_warnings());
         Ok(seq)
@@ -797,6 +859,7 @@ impl OpenTurnGame {
             next_roll: dice.next_index(),
             deadline,
             state: self.game.save(),
+            patch: None,
             mail: true,
         };
         let next_seq = lock.last_seq() + 1;

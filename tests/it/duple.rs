@@ -246,3 +246,65 @@ fn adjudicate_force_at_opens_the_next_faceoff_at_the_time_given() {
     assert_eq!(r.code, 2, "{}", r.stdout);
     assert!(r.stderr.contains("--at is for the small games"), "{}", r.stderr);
 }
+
+/// The journal's entries, as JSON values, one a line.
+fn journal_lines(dir: &str) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(std::path::Path::new(dir).join("journal.jsonl")).unwrap();
+    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// Issue 23, item 10: one message of a thousand answers takes 3 (the cap, said in the
+/// reply), and each step's journal entry holds what the step changed, not the whole
+/// faceoff again: the answers that follow cost no more than the first. A journal whose
+/// steps hold whole states (as every journal did before) still opens and replays.
+#[test]
+fn a_flood_of_answers_takes_three_and_each_entry_is_the_size_of_its_step() {
+    let (_tmp, d) = new_game("ann, a@example.org\nbob, b@example.org\ncat, c@example.org\n");
+    let status = || run(&["status", &d, "--json"], None).ok().json();
+    let open = status()["open"].clone();
+    let players = names(&open["players"]);
+    let letters: String = names(&open["letters"]).concat();
+    let flood: String = (0..1000).map(|i| format!("answer {letters}{}\n", "a".repeat(i % 40 + 1))).collect();
+    let r = send(&d, &players[0], "2026-03-01T13:00:00Z", &flood);
+    assert_eq!(r.code, 1, "some lines refused");
+    assert!(r.stdout.contains("answers under way: the most one player may have)"), "{}", r.stdout);
+    assert!(r.stdout.contains("line 4:1: refused: you have 3 answers under way in faceoff 1"), "{}", r.stdout);
+    assert_eq!(status()["open"]["answers"].as_array().unwrap().len(), 3);
+    let state_size = std::fs::metadata(std::path::Path::new(&d).join("state.json")).unwrap().len() as usize;
+
+    // Then one answer a message: each entry about as large as the first.
+    let mut sizes = Vec::new();
+    for (i, word) in ["o", "oo", "ooo"].iter().enumerate() {
+        send(&d, &players[1], &format!("2026-03-01T13:0{}:00Z", i + 1), &format!("answer {letters}{word}\n")).ok();
+        let last = journal_lines(&d).pop().unwrap();
+        let step = &last["entry"]["step"];
+        assert!(step.get("state").is_none() && step["patch"].is_array(), "{last}");
+        sizes.push(last.to_string().len());
+    }
+    assert!(sizes.iter().all(|s| *s < state_size / 2), "entries {sizes:?}, the state {state_size} bytes");
+    assert!(sizes[2] <= sizes[0] + 16, "later answers cost no more: {sizes:?}");
+    eprintln!("journal entries of one answer: {sizes:?} bytes; state.json {state_size} bytes");
+    let kept = status();
+    std::fs::remove_file(std::path::Path::new(&d).join("state.json")).unwrap();
+    assert_eq!(status(), kept, "the journal replays to the same game");
+
+    // The same journal with whole states, as older journals are: it opens the same.
+    let mut whole = serde_json::Value::Null;
+    let old: Vec<String> = journal_lines(&d)
+        .into_iter()
+        .map(|mut line| {
+            if let Some(step) = line["entry"].get_mut("step").and_then(|s| s.as_object_mut()) {
+                if let Some(patch) = step.remove("patch") {
+                    let patch: json_patch::Patch = serde_json::from_value(patch).unwrap();
+                    json_patch::patch(&mut whole, &patch).unwrap();
+                    step.insert("state".into(), whole.clone());
+                } else {
+                    whole = step["state"].clone();
+                }
+            }
+            line.to_string()
+        })
+        .collect();
+    std::fs::write(std::path::Path::new(&d).join("journal.jsonl"), old.join("\n") + "\n").unwrap();
+    assert_eq!(status(), kept, "a journal of whole states replays to the same game");
+}
