@@ -78,6 +78,9 @@ pub struct Awaiting {
     /// Input the game can do without (a challenge, if anyone has one): nobody is reminded
     /// of it or told they are late, and the step goes on at its deadline.
     pub optional: bool,
+    /// The game master's input is awaited too (a ruling): the master is reminded, and
+    /// the step is not processed without `--force` until it comes.
+    pub master: bool,
 }
 
 /// How a game ended.

@@ -26,7 +26,6 @@ pub use crate::game::session::{GameError, Glance, MailingOutcome};
 use crate::game::turn_session;
 use crate::phase::Phase;
 use crate::store::TaskLock;
-use crate::turn::TurnGame;
 use chrono_tz::Tz;
 
 /// The answer to one command: text for people, JSON for machines, and whether it went
@@ -113,8 +112,8 @@ pub trait GameSession {
     /// The game's kind: `standard`, `shadow-worlds`, `duplexity`, ...
     fn kind(&self) -> String;
 
-    /// The rules engine behind the store.
-    fn engine(&self) -> &dyn TurnGame;
+    /// Whether the game is over (won, drawn, or ended otherwise).
+    fn is_over(&self) -> bool;
 
     /// Repairs the store made on opening (print them).
     fn notes(&self) -> &[String];

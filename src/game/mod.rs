@@ -4,7 +4,6 @@
 //! the state cache); `journal` rebuilds any state from the journal.
 pub mod any;
 pub mod by_mail;
-pub mod diplomacy_turn;
 pub mod engine;
 pub mod journal;
 pub mod position;

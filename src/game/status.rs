@@ -99,3 +99,43 @@ pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> St
     }
     out
 }
+
+/// `status --json` of a Diplomacy game.
+pub fn status_json(game: &Game) -> serde_json::Value {
+    use serde_json::json;
+    let map = &game.map;
+    let powers: Vec<serde_json::Value> = game
+        .map
+        .power_ids()
+        .map(|p| {
+            let centers: Vec<usize> = game.state.boards.iter().map(|b| b.ownership.count(p)).collect();
+            let units: Vec<Vec<String>> = game
+                .state
+                .boards
+                .iter()
+                .map(|b| b.units.iter().filter(|u| u.power == p).map(|u| u.describe(map)).collect())
+                .collect();
+            json!({
+                "power": map.power(p).name,
+                "player": game.settings.player(map, p).map(|pl| pl.name.clone()),
+                "submitted": game.state.submitted.contains(&p),
+                "waiting": game.waiting_for().contains(&p),
+                "waits": game.state.waiting.contains(&p),
+                "eliminated": game.state.eliminated.contains(&p),
+                "centers": centers,
+                "units": units,
+            })
+        })
+        .collect();
+    json!({
+        "game": game.settings.name,
+        "variant": game.settings.variant.name(),
+        "phase": game.state.phase.to_string(),
+        "phase_code": game.state.phase.code(),
+        "deadline": game.state.deadline,
+        "options": game.option_lines(),
+        "over": game.state.end.as_ref().map(|e| game.end_notice(e)),
+        "powers": powers,
+        "ledger": game.ledger(),
+    })
+}

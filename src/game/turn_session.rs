@@ -1129,9 +1129,10 @@ impl OpenTurnGame {
             return Err(GameError::Invalid(format!("{step} is over; the game is at {}", self.game.step_label())));
         }
         let by_master = deadline_of.is_none();
-        if !force && !self.game.awaiting().players.is_empty() {
-            let names = self.awaiting_names();
-            return Err(GameError::Awaiting(format!("{}, from {}", self.game.awaiting().what, names.join(" and "))));
+        let awaiting = self.game.awaiting();
+        if !force && (!awaiting.players.is_empty() || awaiting.master) {
+            let names = in_words(self.awaiting_names());
+            return Err(GameError::Awaiting(format!("{}, from {}", awaiting.what, names.join(" and "))));
         }
         let mut dice = self.dice();
         let mut ctx = TurnContext { dice: &mut dice, now };
@@ -1320,7 +1321,7 @@ impl OpenTurnGame {
             Some(ending) => out.push_str(&format!("The game is over: {}.\n", ending_words(game, &ending))),
             None => {
                 let waiting = game.awaiting();
-                let names = names_of(game, &waiting);
+                let names = in_words(names_of(game, &waiting));
                 if !names.is_empty() {
                     out.push_str(&format!("Waiting for {}: {}.\n", names.join(" and "), waiting.what));
                 }
@@ -1570,10 +1571,20 @@ struct Moment<'a> {
     waiting: &'a [String],
 }
 
-/// The names of the players a game awaits.
+/// The seats a game awaits, by name: its players, and `master` when it awaits the
+/// game master's input.
 fn names_of(game: &dyn TurnGame, awaiting: &Awaiting) -> Vec<String> {
     let names = game.players();
-    awaiting.players.iter().filter_map(|i| names.get(*i).cloned()).collect()
+    let mut seats: Vec<String> = awaiting.players.iter().filter_map(|i| names.get(*i).cloned()).collect();
+    if awaiting.master {
+        seats.push(MASTER.to_string());
+    }
+    seats
+}
+
+/// Seat names as a sentence says them: `master` is "the game master".
+pub fn in_words(seats: Vec<String>) -> Vec<String> {
+    seats.into_iter().map(|s| if s == MASTER { "the game master".to_string() } else { s }).collect()
 }
 
 /// How a game ended, in words.

@@ -152,7 +152,10 @@ pub fn turn_tick_mails(
                 continue;
             }
         };
-        for c in player_contacts(contacts, power) {
+        let master = power == crate::turn::MASTER;
+        let subject = if master { subject.replace("your turn is", "the game master's input is") } else { subject };
+        let power = if master { "the game master" } else { power.as_str() };
+        for c in player_contacts(contacts, if master { crate::turn::MASTER } else { power }) {
             let body = match action {
                 TickAction::LateNotice { deadline, grace_until, .. } => format!(
                     "The deadline for {game} passed at {}, and {game} is still waiting for {power}: {what}.\n\
@@ -175,7 +178,11 @@ pub fn turn_tick_mails(
 
 /// The contacts who play `power` (or, in a small game, are the player of that name).
 fn player_contacts<'c>(contacts: &'c [Contact], power: &'c str) -> impl Iterator<Item = &'c Contact> {
-    contacts.iter().filter(move |c| matches!(&c.role, ContactRole::Player(p) if p.eq_ignore_ascii_case(power)))
+    contacts.iter().filter(move |c| match &c.role {
+        ContactRole::Player(p) => p.eq_ignore_ascii_case(power),
+        ContactRole::Master => power == crate::turn::MASTER,
+        ContactRole::Observer => false,
+    })
 }
 
 /// A mail the judge writes by itself, to one contact.

@@ -181,3 +181,44 @@ fn a_window_closing_at_its_deadline_is_reported_as_such_under_the_step_it_closed
     assert!(report.subject.starts_with("race: results of faceoff 1: "), "{}", report.subject);
     assert_ne!(race.status()["step"], "faceoff 1", "the game went on to the next step");
 }
+
+/// Issue 22.2: the master's ruling is awaited like any seat's input. With
+/// `challenges=master`, a challenged answer waits for the game master: a plain
+/// `adjudicate` does not force it (exit 4, naming the game master), `status` says so,
+/// and the tick reminds the master (nobody else).
+#[test]
+fn the_masters_ruling_is_awaited_reminded_and_not_forced_without_force() {
+    let players = "ann, ann@example.org\nbob, bob@example.org\ncat, cat@example.org\n";
+    let extra = ["--seed", SEED, "--master", "gm@example.org", "--option", "challenges=master"];
+    let (_tmp, root, passwords) = small_game_by_mail(START, "race", "duple", players, &extra);
+    let dir = root.join("games/race");
+    let dir = dir.to_str().unwrap();
+    let status = judge_cli(START, &root, &["status", dir, "--json"]).ok().json();
+    let open = &status["open"];
+    let names: Vec<String> = open["players"].as_array().unwrap().iter().map(|p| p.as_str().unwrap().into()).collect();
+    let letters: String = open["letters"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+    assert_eq!(
+        mail_in("2026-03-02T11:05:00Z", &root, "race", &passwords, 1, &names[0], &format!("answer {letters}a")).code,
+        0
+    );
+    assert_eq!(mail_in("2026-03-02T11:30:00Z", &root, "race", &passwords, 2, &names[1], "challenge").code, 0);
+
+    let text = judge_cli("2026-03-02T11:31:00Z", &root, &["status", dir]).ok().stdout;
+    assert!(text.contains("Waiting for the game master: the game master's ruling on"), "{text}");
+    let forced = judge_cli("2026-03-02T11:32:00Z", &root, &["adjudicate", dir]);
+    assert_eq!(forced.code, 4, "{}{}", forced.stdout, forced.stderr);
+    assert!(forced.stderr.contains("from the game master"), "{}", forced.stderr);
+
+    let mut outbox = Outbox::default();
+    outbox.new_mails(&root);
+    judge_cli("2026-03-02T11:35:00Z", &root, &["mail", "tick"]).ok();
+    let reminders: Vec<Eml> = outbox.new_mails(&root).into_iter().filter(|m| m.subject.contains("reminder")).collect();
+    assert_eq!(reminders.len(), 1, "{reminders:#?}");
+    assert_eq!(reminders[0].to, "gm@example.org");
+    assert!(
+        reminders[0].body.contains("race is waiting for the game master: the game master's ruling on"),
+        "{}",
+        reminders[0].body
+    );
+    assert_eq!(reminders[0].subject, "race: reminder, the game master's input is due");
+}

@@ -17,15 +17,14 @@ use crate::phase::PhaseKind;
 use crate::report::deadline_text;
 use crate::store::TaskLock;
 use crate::text::count;
-use crate::turn::TurnGame;
 
 impl GameSession for OpenGame {
     fn kind(&self) -> String {
         self.game.settings.variant.name().to_string()
     }
 
-    fn engine(&self) -> &dyn TurnGame {
-        &self.game
+    fn is_over(&self) -> bool {
+        self.game.state.end.is_some()
     }
 
     fn notes(&self) -> &[String] {
@@ -49,7 +48,7 @@ impl GameSession for OpenGame {
     }
 
     fn status_json(&self) -> Value {
-        crate::game::diplomacy_turn::status_json(&self.game)
+        crate::game::status::status_json(&self.game)
     }
 
     fn history(&self) -> Result<History, GameError> {

@@ -14,7 +14,7 @@ use crate::phase::PhaseKind;
 use crate::report::{deadline_text, format_deadline};
 use crate::store::TaskLock;
 use crate::text::count;
-use crate::turn::{TurnGame, MASTER};
+use crate::turn::MASTER;
 
 /// One line of history for the journal entry at index `at`.
 fn describe(g: &OpenTurnGame, at: usize) -> String {
@@ -51,8 +51,8 @@ impl GameSession for OpenTurnGame {
         self.meta.game.clone()
     }
 
-    fn engine(&self) -> &dyn TurnGame {
-        self.game.as_ref()
+    fn is_over(&self) -> bool {
+        self.game.ending().is_some()
     }
 
     fn notes(&self) -> &[String] {

@@ -1256,7 +1256,12 @@ impl TurnGame for Duple {
         };
         let what = self.contest_label(c);
         match Self::candidate(c) {
-            None => Awaiting { players: c.players.clone(), what: format!("answers to {what}"), optional: false },
+            None => Awaiting {
+                players: c.players.clone(),
+                what: format!("answers to {what}"),
+                optional: false,
+                master: false,
+            },
             Some(i) => {
                 let a = &c.answers[i];
                 match &a.challenge {
@@ -1264,16 +1269,19 @@ impl TurnGame for Duple {
                         players: ch.voters.iter().copied().filter(|v| !ch.votes.iter().any(|x| x.0 == *v)).collect(),
                         what: format!("votes on the challenge to {}", a.text),
                         optional: false,
+                        master: false,
                     },
                     Some(_) => Awaiting {
                         players: Vec::new(),
                         what: format!("the game master's ruling on {}", a.text),
                         optional: false,
+                        master: true,
                     },
                     None => Awaiting {
                         players: c.players.iter().copied().filter(|p| *p != a.player).collect(),
                         what: format!("a challenge to {}, if any", a.text),
                         optional: true,
+                        master: false,
                     },
                 }
             }

@@ -197,7 +197,7 @@ impl TurnGame for DuplexityGame {
             }
             Stage::Over => String::new(),
         };
-        Awaiting { players, what, optional: false }
+        Awaiting { players, what, optional: false, master: false }
     }
 
     fn advance(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String> {

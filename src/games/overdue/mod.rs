@@ -656,7 +656,9 @@ impl TurnGame for Overdue {
 
     fn awaiting(&self) -> Awaiting {
         match self.to_play() {
-            Some(p) => Awaiting { players: vec![p], what: self.turn_words(p).to_string(), optional: false },
+            Some(p) => {
+                Awaiting { players: vec![p], what: self.turn_words(p).to_string(), optional: false, master: false }
+            }
             None => Awaiting::default(),
         }
     }
