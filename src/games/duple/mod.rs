@@ -40,6 +40,9 @@ pub const MAX_STUCK: u8 = 2;
 /// All Play: a race needs a few, and one message must not cost the game more.
 pub const MAX_ANSWERS: usize = 3;
 
+/// How the refusal of an answer over [`MAX_ANSWERS`] begins.
+const CAP_REASON: &str = "you have ";
+
 /// The rulings a new game is played by. Edition 0 is a game begun before these: a lapsed
 /// faceoff never played again, lines taken up to the second a window closed, the master's
 /// ruling taken until the tick, no cap on answers. A stored game keeps its edition, so its
@@ -1004,7 +1007,7 @@ impl Duple {
                 let capped = self.state.edition > 0;
                 if capped && mine >= MAX_ANSWERS {
                     return Err(format!(
-                        "you have {} under way in {in_words}, the most one player may have; \
+                        "{CAP_REASON}{} under way in {in_words}, the most one player may have; \
                          another is taken once one of them is out",
                         count(mine, "answer", "answers")
                     ));
@@ -1141,6 +1144,8 @@ impl Duple {
 
     fn lines(&mut self, who: Option<usize>, text: &str, ctx: &mut TurnContext<'_>) -> TurnAck {
         let mut ack = TurnAck::default();
+        // The cap's reason in full once a message; after that, in brief.
+        let mut capped_at: Option<usize> = None;
         for (i, raw) in text.lines().enumerate() {
             match parse_line(raw) {
                 Ok(None) => {}
@@ -1153,6 +1158,14 @@ impl Duple {
                     Ok((msg, events)) => {
                         ack.lines.push(LineAnswer::accepted(i + 1, msg));
                         ack.events.extend(events);
+                    }
+                    Err(reason) if reason.starts_with(CAP_REASON) => {
+                        let reason = match capped_at {
+                            Some(first) => format!("{MAX_ANSWERS} answers under way, as at line {first}"),
+                            None => reason,
+                        };
+                        capped_at.get_or_insert(i + 1);
+                        ack.lines.push(LineAnswer::refused(i + 1, 1, reason));
                     }
                     Err(reason) => ack.lines.push(LineAnswer::refused(i + 1, 1, reason)),
                 },

@@ -918,6 +918,7 @@ fn a_player_has_at_most_a_few_answers_under_way() {
         ack.lines[MAX_ANSWERS].text,
         "you have 3 answers under way in faceoff 1, the most one player may have; another is taken once one of them is out"
     );
+    assert_eq!(ack.lines[MAX_ANSWERS + 1].text, "3 answers under way, as at line 4", "in brief after the first");
     assert_eq!(t.contest().answers.len(), MAX_ANSWERS);
     accepted(&t.send("bob", "answer dull", "12:00:20"));
     accepted(&t.master("reject", "12:01:00"));
