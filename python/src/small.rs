@@ -25,7 +25,7 @@ pub struct Env {
 
 /// The game itself, by kind (the concrete types: a Python object must be shareable).
 enum Engine {
-    Duplexity(duplexity::DuplexityGame),
+    Duplexity(Box<duplexity::DuplexityGame>),
     Overdue(overdue::Overdue),
 }
 
@@ -34,7 +34,7 @@ impl std::ops::Deref for Engine {
 
     fn deref(&self) -> &(dyn TurnGame + 'static) {
         match self {
-            Engine::Duplexity(g) => g,
+            Engine::Duplexity(g) => &**g,
             Engine::Overdue(g) => g,
         }
     }
@@ -43,7 +43,7 @@ impl std::ops::Deref for Engine {
 impl std::ops::DerefMut for Engine {
     fn deref_mut(&mut self) -> &mut (dyn TurnGame + 'static) {
         match self {
-            Engine::Duplexity(g) => g,
+            Engine::Duplexity(g) => &mut **g,
             Engine::Overdue(g) => g,
         }
     }
@@ -53,7 +53,7 @@ impl Engine {
     fn create(kind: &str, names: Vec<String>, options: &Options, ctx: &mut TurnContext<'_>) -> Result<Engine, String> {
         match kind {
             overdue::KIND => Ok(Engine::Overdue(overdue::Overdue::new(names, options, ctx)?)),
-            _ => Ok(Engine::Duplexity(duplexity::create(names, options, ctx)?)),
+            _ => Ok(Engine::Duplexity(Box::new(duplexity::create(names, options, ctx)?))),
         }
     }
 
@@ -61,7 +61,9 @@ impl Engine {
         let state = self.save();
         match self {
             Engine::Overdue(_) => Engine::Overdue(overdue::Overdue::load(&state).expect("a saved game loads back")),
-            Engine::Duplexity(_) => Engine::Duplexity(duplexity::load(&state).expect("a saved game loads back")),
+            Engine::Duplexity(_) => {
+                Engine::Duplexity(Box::new(duplexity::load(&state).expect("a saved game loads back")))
+            }
         }
     }
 }

@@ -1,0 +1,166 @@
+"""Speed of the Python package, beside the Rust benchmarks (benches/).
+
+    python python/bench.py [--games 20] [--cases 10000] [--cli target/release/shadowjudge]
+
+1. Random standard games played through `Game` (set orders, process), and through MILA's
+   `diplomacy` on the same orders in the same run when it is installed: phases per second.
+   The orders are drawn from `get_all_possible_orders()`; a game goes on in MILA only
+   while both engines are in the same phase.
+2. `get_all_possible_orders()` on the same positions: calls per second.
+3. `resolve` of 10,000 random cases, as JSON lines and as dicts, against the command
+   line's `shadowjudge resolve` on the same lines: cases per second.
+
+Times are CPU seconds (this process's, and the command line's as a child), so a busy
+machine does not skew the ratios. Build the package with `maturin build --release` (or `pip install ./python`) first: a
+debug build is many times slower.
+"""
+
+import argparse
+import json
+import logging
+import os
+import pathlib
+import random
+import resource
+import subprocess
+import sys
+import time
+
+import shadowjudge
+
+try:
+    import diplomacy
+
+    logging.getLogger("diplomacy").setLevel(logging.ERROR)
+except ImportError:  # MILA's package is optional
+    diplomacy = None
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+class Clock:
+    def __init__(self):
+        self.seconds = 0.0
+        self.count = 0
+
+    def time(self, f, *args):
+        start = time.process_time()
+        out = f(*args)
+        self.seconds += time.process_time() - start
+        return out
+
+    def rate(self):
+        return self.count / self.seconds if self.seconds else float("nan")
+
+
+def play_games(games, seed, max_phases):
+    rng = random.Random(seed)
+    ours, theirs = Clock(), Clock()
+    ours_possible, theirs_possible = Clock(), Clock()
+    lockstep = 0
+    for _ in range(games):
+        g = shadowjudge.Game()
+        m = diplomacy.Game() if diplomacy else None
+        for _ in range(max_phases):
+            if g.is_game_done:
+                break
+            possible = ours_possible.time(g.get_all_possible_orders)
+            ours_possible.count += 1
+            if m is not None:
+                theirs_possible.time(m.get_all_possible_orders)
+                theirs_possible.count += 1
+            orders = {
+                power: [rng.choice(possible[loc]) for loc in locs]
+                for power, locs in g.get_orderable_locations().items()
+            }
+
+            def ours_phase():
+                for power, mine in orders.items():
+                    g.set_orders(power, mine)
+                g.process()
+
+            ours.time(ours_phase)
+            ours.count += 1
+            if m is not None:
+
+                def theirs_phase():
+                    for power, mine in orders.items():
+                        m.set_orders(power, mine)
+                    m.process()
+
+                theirs.time(theirs_phase)
+                theirs.count += 1
+                if m.get_current_phase() != g.phase and not (m.is_game_done and g.is_game_done):
+                    m = None  # the engines part ways: MILA stops here
+                else:
+                    lockstep += 1
+    return ours, theirs, ours_possible, theirs_possible, lockstep
+
+
+def bench_resolve(cases, cli, jobs):
+    lines = shadowjudge.random_cases(cases, seed=1)
+    dicts = [json.loads(line) for line in lines]
+    text = "".join(line + "\n" for line in lines)
+    out = {}
+    best = lambda f: min(_timed(f) for _ in range(3))  # noqa: E731
+    out["package, JSON lines"] = best(lambda: shadowjudge.resolve(lines, jobs=jobs))
+    out["package, dicts"] = best(lambda: shadowjudge.resolve(dicts, jobs=jobs))
+    if cli:
+        run = lambda: subprocess.run(  # noqa: E731
+            [cli, "resolve", "--jobs", str(jobs)], input=text, capture_output=True, text=True, check=True
+        )
+        out["command line"] = best(run)
+        got = shadowjudge.resolve(lines, jobs=jobs)
+        assert got == run().stdout.splitlines(), "the package and the command line disagree"
+    return out
+
+
+def _cpu():
+    """CPU seconds of this process and of its children that ended."""
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _timed(f):
+    start = _cpu()
+    f()
+    return _cpu() - start
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--phases", type=int, default=40, help="at most this many phases a game")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cases", type=int, default=10_000)
+    ap.add_argument("--jobs", type=int, default=1)
+    default_cli = os.environ.get("SHADOWJUDGE_CLI") or str(ROOT / "target" / "release" / "shadowjudge")
+    ap.add_argument("--cli", default=default_cli)
+    a = ap.parse_args()
+    cli = a.cli if pathlib.Path(a.cli).exists() else None
+
+    print(f"python {sys.version.split()[0]}, shadowjudge {shadowjudge.__version__}, "
+          f"MILA diplomacy {diplomacy.__version__ if diplomacy and hasattr(diplomacy, '__version__') else ('installed' if diplomacy else 'not installed')}")
+    ours, theirs, op, tp, lockstep = play_games(a.games, a.seed, a.phases)
+    print(f"\n{a.games} random standard games, {ours.count} phases ({lockstep} in lockstep with MILA)")
+    print(f"  Game, set_orders + process    {ours.rate():12,.0f} phases/s")
+    if diplomacy:
+        print(f"  MILA, set_orders + process    {theirs.rate():12,.0f} phases/s   "
+              f"({ours.rate() / theirs.rate():,.1f}x)")
+    print(f"  Game.get_all_possible_orders  {op.rate():12,.0f} calls/s")
+    if diplomacy:
+        print(f"  MILA.get_all_possible_orders  {tp.rate():12,.0f} calls/s    "
+              f"({op.rate() / tp.rate():,.1f}x)")
+
+    times = bench_resolve(a.cases, cli, a.jobs)
+    print(f"\nresolve, {a.cases:,} cases, jobs={a.jobs} (best of 3, CPU time)")
+    for name, seconds in times.items():
+        print(f"  {name:<22} {a.cases / seconds:12,.0f} cases/s  {seconds:8.3f} s")
+    if "command line" in times:
+        print(f"  package (JSON lines) / command line: {times['package, JSON lines'] / times['command line']:.2f}x the time")
+    else:
+        print(f"  (no command line at {a.cli}: build it with cargo build --release)")
+
+
+if __name__ == "__main__":
+    main()
