@@ -95,6 +95,12 @@ pub trait Intake: Sync {
         drop(claim);
         Ok(())
     }
+    /// When the message of `claim` was first kept in the spool: the time it counts as
+    /// received, however late it is carried out (a redelivery, a recovery). `None`:
+    /// unknown (now).
+    fn received(&self, _claim: &Self::Claim) -> Option<DateTime<Utc>> {
+        None
+    }
     /// Claims left incomplete by a process that died, each with its spooled message.
     fn abandoned(&self) -> Result<Vec<Abandoned<Self::Claim>>, String> {
         Ok(Vec::new())
@@ -250,6 +256,9 @@ fn carry_out<I: Intake>(
     settings: &MailSettings,
     now: DateTime<Utc>,
 ) -> IngestOutcome {
+    // The message counts as received when it was first kept, however late it is carried
+    // out (a redelivery after a crash, a recovery by the tick).
+    let now = intake.received(&claim).filter(|t| *t <= now).unwrap_or(now);
     let keep = closing_start(&inbound.lines);
     let closing = inbound.lines[keep..].iter().filter(|l| !l.text.trim().is_empty()).count();
     let script = parse_script(&inbound.lines[..keep]);
@@ -1216,6 +1225,8 @@ pub struct StoreClaim {
     file: std::fs::File,
     taking: PathBuf,
     done: PathBuf,
+    /// The spooled copy the claim names: the first one kept of this message.
+    spooled: String,
 }
 
 impl StoreIntake {
@@ -1278,7 +1289,7 @@ impl StoreIntake {
             let _ = std::fs::remove_file(&taking);
             return Ok(None);
         }
-        Ok(Some(StoreClaim { file, taking, done }))
+        Ok(Some(StoreClaim { file, taking, done, spooled: String::new() }))
     }
 }
 
@@ -1287,6 +1298,10 @@ impl Intake for StoreIntake {
 
     fn spool(&self, raw: &[u8], now: DateTime<Utc>) -> Result<String, String> {
         self.spool.put(now, raw).map(|id| id.to_string()).map_err(|e| e.to_string())
+    }
+
+    fn received(&self, claim: &StoreClaim) -> Option<DateTime<Utc>> {
+        crate::store::SpoolId::parse(&claim.spooled)?.kept_at()
     }
 
     fn claim(&self, key: &str, spooled: &str) -> Result<Option<StoreClaim>, String> {
@@ -1306,10 +1321,20 @@ impl Intake for StoreIntake {
             .map_err(at)?;
         // Waits for a live taker; a dead one's lock is gone.
         let Some(mut claim) = self.hold(file, taking.clone(), true)? else { return Ok(None) };
-        claim.file.set_len(0).map_err(at)?;
-        claim.file.write_all(spooled.as_bytes()).map_err(at)?;
-        claim.file.sync_all().map_err(at)?;
-        self.sync_claims()?;
+        // A claim a dead taker left names the copy kept when the message first came: keep
+        // it, so the message counts as received then, not at its redelivery.
+        let before = std::fs::read_to_string(&taking).unwrap_or_default();
+        let first = crate::store::SpoolId::parse(before.trim()).filter(|id| self.spool.read(id).is_ok());
+        match first {
+            Some(id) => claim.spooled = id.to_string(),
+            None => {
+                claim.file.set_len(0).map_err(at)?;
+                claim.file.write_all(spooled.as_bytes()).map_err(at)?;
+                claim.file.sync_all().map_err(at)?;
+                self.sync_claims()?;
+                claim.spooled = spooled.to_string();
+            }
+        }
         Ok(Some(claim))
     }
 
@@ -1350,7 +1375,7 @@ impl Intake for StoreIntake {
             let spooled = std::fs::read_to_string(&taking).map_err(|e| format!("{}: {e}", taking.display()))?;
             let raw = crate::store::SpoolId::parse(spooled.trim()).and_then(|id| self.spool.read(&id).ok());
             match raw {
-                Some(raw) => found.push((claim, raw)),
+                Some(raw) => found.push((StoreClaim { spooled: spooled.trim().to_string(), ..claim }, raw)),
                 // Its taker died before it named the message, so before it did anything:
                 // the message's redelivery takes it.
                 None => {

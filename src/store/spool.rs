@@ -41,6 +41,13 @@ impl SpoolId {
         plain.then(|| SpoolId(name.to_string()))
     }
 
+    /// When the blob was kept (the time its name begins with), if the name says.
+    pub fn kept_at(&self) -> Option<DateTime<Utc>> {
+        let stamp = self.0.split('-').next()?;
+        let naive = chrono::NaiveDateTime::parse_from_str(stamp, "%Y%m%dT%H%M%S%.9fZ").ok()?;
+        Some(naive.and_utc())
+    }
+
     /// The file name.
     pub fn as_str(&self) -> &str {
         &self.0

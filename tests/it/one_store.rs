@@ -189,3 +189,43 @@ fn verify_replays_the_journal_and_names_an_edited_entry() {
     assert_ne!(verified.code, 0, "{said}");
     assert!(said.contains(&format!("journal entry {}", at + 1)), "{said}");
 }
+
+/// Issue 23.12: a message counts as received when it was first kept in the spool, not
+/// when a later run carries it out: a turn spooled at 12:00 whose taker died, carried
+/// out by the tick at 13:10, is journaled as received at 12:00.
+#[test]
+fn a_recovered_message_keeps_the_time_it_was_first_kept() {
+    use shadowjudge::mail::ingest::{claim_key, Intake, StoreIntake};
+    let t = Table::new();
+    let (who, text) = next_turn(&t.status()).unwrap();
+    let pw = &t.passwords.iter().find(|(w, _)| *w == who).unwrap().1;
+    let raw = crate::judge_dir::message(
+        &format!("{who}@example.org"),
+        "kept-early@example.org",
+        &format!("SIGNON {who}@late {pw}\n{text}"),
+    );
+    let kept: chrono::DateTime<chrono::Utc> = NOW.parse().unwrap();
+    {
+        let intake = StoreIntake::open(&t.root).unwrap();
+        let spooled = Intake::spool(&intake, raw.as_bytes(), kept).unwrap();
+        let key = claim_key(raw.as_bytes(), Some("kept-early@example.org"));
+        let claim = intake.claim(&key, &spooled).unwrap().expect("a new message");
+        // The taker dies here, before it carried the message out.
+        drop(claim);
+    }
+    let later = "2026-03-01T13:10:00Z";
+    let out = judge_cli(later, &t.root, &["mail", "tick"]).ok().stdout;
+    assert!(out.contains("carried out again"), "{out}");
+    let last = t.journal_lines().into_iter().rev().find(|l| l.contains("\"type\":\"submitted\"")).unwrap();
+    assert!(last.contains("\"at\":\"2026-03-01T12:00:00Z\""), "{last}");
+    // Its redelivery by the MTA, later still, is the same message: taken once.
+    let again = crate::harness::shadowjudge_at(
+        "2026-03-01T14:00:00Z",
+        Some(&t.root),
+        &["mail", "ingest"],
+        Some(raw.as_bytes()),
+        &[("SHADOWJUDGE_HOME", t.root.to_str().unwrap())],
+    );
+    assert_eq!(again.code, 0);
+    assert_eq!(t.journal_lines().iter().filter(|l| l.contains("\"type\":\"submitted\"")).count(), 1);
+}
