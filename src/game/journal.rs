@@ -59,6 +59,41 @@ pub enum Entry {
     Press { from: String, to: Vec<String>, text: String },
 }
 
+/// One seat's particulars as game.toml keeps them, for [`particulars_changes`].
+pub struct Particulars {
+    /// The seat as history names it (`France`, `ann`, `master`).
+    pub who: String,
+    pub address: Option<String>,
+    pub timezone: Option<String>,
+    pub password_hash: Option<String>,
+}
+
+/// What changed between two versions of the seats' particulars (matched by `who`), as
+/// (who, what, old, new): `address`, `time zone` or `password`, a password shown only as
+/// its [`fingerprint`]. Every game journals these, so that history shows who changed
+/// what and no rollback undoes it.
+pub fn particulars_changes(
+    old: &[Particulars],
+    new: &[Particulars],
+) -> Vec<(String, String, Option<String>, Option<String>)> {
+    let mut changes = Vec::new();
+    for n in new {
+        let o = old.iter().find(|o| o.who == n.who);
+        let pairs = [
+            ("address", o.and_then(|o| o.address.as_ref()), n.address.as_ref(), false),
+            ("time zone", o.and_then(|o| o.timezone.as_ref()), n.timezone.as_ref(), false),
+            ("password", o.and_then(|o| o.password_hash.as_ref()), n.password_hash.as_ref(), true),
+        ];
+        for (what, a, b, secret) in pairs {
+            if a != b {
+                let show = |v: Option<&String>| v.map(|v| if secret { fingerprint(v) } else { v.clone() });
+                changes.push((n.who.clone(), what.to_string(), show(a), show(b)));
+            }
+        }
+    }
+    changes
+}
+
 /// How a password hash is shown in the journal: a short fingerprint of the hash, which
 /// tells one password from another and reveals nothing of it.
 pub fn fingerprint(hash: &str) -> String {

@@ -201,34 +201,27 @@ fn cache_warning(e: &StoreError) -> String {
 /// The journal entries saying how the players' (and the master's) particulars differ
 /// between two settings: address, time zone, password (as fingerprints).
 fn player_changes(map: &Map, old: &Settings, new: &Settings) -> Vec<Entry> {
-    let mut entries = Vec::new();
-    let mut compare = |who: &str, what: &str, a: Option<&String>, b: Option<&String>, secret: bool| {
-        if a != b {
-            let show = |v: Option<&String>| v.map(|v| if secret { journal::fingerprint(v) } else { v.clone() });
-            entries.push(Entry::PlayerChanged {
-                who: who.to_string(),
-                what: what.to_string(),
-                old: show(a),
-                new: show(b),
-            });
-        }
+    let seats = |s: &Settings| -> Vec<journal::Particulars> {
+        let master = journal::Particulars {
+            who: "master".to_string(),
+            address: s.master.email.clone(),
+            timezone: s.master.timezone.clone(),
+            password_hash: s.master.password_hash.clone(),
+        };
+        let players = map.power_ids().filter_map(|power| {
+            s.player(map, power).map(|p| journal::Particulars {
+                who: map.power(power).name.clone(),
+                address: Some(p.email.clone()),
+                timezone: p.timezone.clone(),
+                password_hash: p.password_hash.clone(),
+            })
+        });
+        std::iter::once(master).chain(players).collect()
     };
-    let (m0, m1) = (&old.master, &new.master);
-    compare("master", "address", m0.email.as_ref(), m1.email.as_ref(), false);
-    compare("master", "time zone", m0.timezone.as_ref(), m1.timezone.as_ref(), false);
-    compare("master", "password", m0.password_hash.as_ref(), m1.password_hash.as_ref(), true);
-    for power in map.power_ids() {
-        let (p0, p1) = (old.player(map, power), new.player(map, power));
-        if p0.is_none() && p1.is_none() {
-            continue;
-        }
-        let who = &map.power(power).name;
-        compare(who, "address", p0.map(|p| &p.email), p1.map(|p| &p.email), false);
-        compare(who, "time zone", p0.and_then(|p| p.timezone.as_ref()), p1.and_then(|p| p.timezone.as_ref()), false);
-        let (h0, h1) = (p0.and_then(|p| p.password_hash.as_ref()), p1.and_then(|p| p.password_hash.as_ref()));
-        compare(who, "password", h0, h1, true);
-    }
-    entries
+    journal::particulars_changes(&seats(old), &seats(new))
+        .into_iter()
+        .map(|(who, what, old, new)| Entry::PlayerChanged { who, what, old, new })
+        .collect()
 }
 
 /// Create a game directory with its settings and first state.

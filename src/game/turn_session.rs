@@ -24,7 +24,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::dice::{self, Dice, Roll, Seed};
-use crate::game::journal::ReplayError;
+use crate::game::journal::{particulars_changes, Particulars, ReplayError};
 use crate::game::schedule::DeadlinePolicy;
 use crate::game::session::GameError;
 use crate::game::settings::Master;
@@ -187,6 +187,10 @@ pub enum TurnEntry {
     DeadlineSet { deadline: Option<DateTime<Utc>> },
     /// The seed was revealed (the game ended, or the master asked).
     Revealed { seed: String },
+    /// A seat's particulars changed in game.toml: `address` (also by `replace`, which
+    /// gives the seat to a new player), `time zone` or `password` (as a fingerprint).
+    /// The values live in game.toml; this is their record. Changes no state.
+    PlayerChanged { who: String, what: String, old: Option<String>, new: Option<String> },
 }
 
 impl TurnEntry {
@@ -197,7 +201,10 @@ impl TurnEntry {
             | TurnEntry::Forced { step, .. }
             | TurnEntry::Released { step }
             | TurnEntry::RolledBack { step, .. } => Some(step),
-            TurnEntry::DeadlineSet { .. } | TurnEntry::Revealed { .. } | TurnEntry::Wait { .. } => None,
+            TurnEntry::DeadlineSet { .. }
+            | TurnEntry::Revealed { .. }
+            | TurnEntry::Wait { .. }
+            | TurnEntry::PlayerChanged { .. } => None,
         }
     }
 
@@ -208,7 +215,10 @@ impl TurnEntry {
             | TurnEntry::Forced { step, .. }
             | TurnEntry::Released { step }
             | TurnEntry::RolledBack { step, .. } => Some(step),
-            TurnEntry::DeadlineSet { .. } | TurnEntry::Revealed { .. } | TurnEntry::Wait { .. } => None,
+            TurnEntry::DeadlineSet { .. }
+            | TurnEntry::Revealed { .. }
+            | TurnEntry::Wait { .. }
+            | TurnEntry::PlayerChanged { .. } => None,
         }
     }
 }
@@ -494,6 +504,23 @@ fn journaled(entries: &[(u64, DateTime<Utc>, TurnEntry)], mut entry: TurnEntry) 
     entry
 }
 
+/// The seats' particulars as game.toml keeps them (the master's and every player's).
+fn seats(settings: &TurnSettings) -> Vec<Particulars> {
+    let master = Particulars {
+        who: MASTER.to_string(),
+        address: settings.master.email.clone(),
+        timezone: settings.master.timezone.clone(),
+        password_hash: settings.master.password_hash.clone(),
+    };
+    let players = settings.players.iter().map(|p| Particulars {
+        who: p.name.clone(),
+        address: Some(p.email.clone()),
+        timezone: p.timezone.clone(),
+        password_hash: p.password_hash.clone(),
+    });
+    std::iter::once(master).chain(players).collect()
+}
+
 /// Refuse a game.toml whose players are not the ones the game was created for (seats are
 /// matched by name, so their order in game.toml does not matter).
 fn check_players(
@@ -614,6 +641,7 @@ pub fn replay(
                         m.deadline_seq = seq;
                     }
                     TurnEntry::Revealed { seed: revealed } => m.revealed = Some(revealed.clone()),
+                    TurnEntry::PlayerChanged { .. } => {}
                     TurnEntry::Created { .. } => unreachable!("matched above"),
                 }
             }
@@ -1445,11 +1473,17 @@ impl OpenTurnGame {
     /// Change game.toml under the lock.
     pub fn update_settings<T>(
         &mut self,
+        now: DateTime<Utc>,
         change: impl FnOnce(&mut TurnSettings) -> Result<T, GameError>,
     ) -> Result<T, GameError> {
-        let lock = self.relock()?;
+        let mut lock = self.relock()?;
         let mut settings = self.settings.clone();
         let out = change(&mut settings)?;
+        // Journaled before game.toml is written, so history shows every change of who
+        // plays a seat, and no rollback undoes it.
+        for (who, what, old, new) in particulars_changes(&seats(&self.settings), &seats(&settings)) {
+            self.record(&mut lock, now, TurnEntry::PlayerChanged { who, what, old, new })?;
+        }
         lock.write_settings(&settings)?;
         self.settings = settings;
         Ok(out)

@@ -229,3 +229,35 @@ fn a_recovered_message_keeps_the_time_it_was_first_kept() {
     assert_eq!(again.code, 0);
     assert_eq!(t.journal_lines().iter().filter(|l| l.contains("\"type\":\"submitted\"")).count(), 1);
 }
+
+/// Issue 23.14: a small game journals every change of a seat's particulars, as Diplomacy
+/// does: a new password (as a fingerprint, never in clear) and a `replace` show in
+/// history, and no rollback undoes them.
+#[test]
+fn a_small_games_history_shows_password_changes_and_replacements() {
+    let t = Table::new();
+    let dir = t.game();
+    let dir = dir.to_str().unwrap();
+    let before = t.journal_lines().len();
+    let out = t.cli(&["mail", "password", "late", "bob"]).ok().stdout;
+    let password = out.lines().next().unwrap().rsplit(' ').next().unwrap().to_string();
+    let master = t.cli(&["mail", "password", "late", "master"]).ok().stdout;
+    let master_pw = master.lines().next().unwrap().rsplit(' ').next().unwrap().to_string();
+    let body = format!("SIGNON master@late {master_pw}\nreplace cat cy@example.org\n");
+    let raw = crate::judge_dir::message("gm@example.org", "replace@example.org", &body);
+    let r = crate::harness::shadowjudge_at(
+        NOW,
+        Some(&t.root),
+        &["mail", "ingest"],
+        Some(raw.as_bytes()),
+        &[("SHADOWJUDGE_HOME", t.root.to_str().unwrap())],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let journal = t.journal_lines();
+    assert!(journal.len() > before + 2, "{journal:#?}");
+    assert!(!journal.iter().any(|l| l.contains(&password)), "a password in clear in the journal");
+    let history = t.cli(&["history", dir]).ok().stdout;
+    assert!(history.contains("bob: password changed from #"), "{history}");
+    assert!(history.contains("cat: address changed from cat@example.org to cy@example.org"), "{history}");
+    assert!(!history.contains(&password) && !history.contains(&master_pw), "{history}");
+}

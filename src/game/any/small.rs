@@ -38,6 +38,11 @@ fn describe(g: &OpenTurnGame, at: usize) -> String {
         TurnEntry::RolledBack { to_round, .. } => format!("rolled back to the start of round {to_round}"),
         TurnEntry::DeadlineSet { deadline } => format!("deadline set: {}", deadline_text(*deadline)),
         TurnEntry::Revealed { seed } => format!("seed revealed: {seed}"),
+        TurnEntry::PlayerChanged { who, what, old, new } => format!(
+            "{who}: {what} changed from {} to {}",
+            old.as_deref().unwrap_or("none"),
+            new.as_deref().unwrap_or("none")
+        ),
         TurnEntry::Wait { player, wait: true } => format!("{player} waits for the deadline"),
         TurnEntry::Wait { player, wait: false } => format!("{player} no longer waits"),
         TurnEntry::Released { step } => {
@@ -358,9 +363,9 @@ impl GameSession for OpenTurnGame {
         role: &Role,
         password_hash: Option<&str>,
         zone: Option<&str>,
-        _now: DateTime<Utc>,
+        now: DateTime<Utc>,
     ) -> Result<(), GameError> {
-        self.update_settings(|s| {
+        self.update_settings(now, |s| {
             let (hash, tz) = match role {
                 Role::Master => (&mut s.master.password_hash, &mut s.master.timezone),
                 Role::Power(name) => {
@@ -386,7 +391,7 @@ impl GameSession for OpenTurnGame {
     }
 
     fn set_early(&mut self, on: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError> {
-        self.update_settings(|s| {
+        self.update_settings(now, |s| {
             s.deadlines.early = on;
             Ok(())
         })?;
@@ -411,7 +416,7 @@ impl GameSession for OpenTurnGame {
         seat: &str,
         address: &str,
         password_hash: &str,
-        _now: DateTime<Utc>,
+        now: DateTime<Utc>,
     ) -> Result<String, GameError> {
         let index =
             self.settings.players.iter().position(|p| p.name.eq_ignore_ascii_case(seat.trim())).ok_or_else(|| {
@@ -421,7 +426,7 @@ impl GameSession for OpenTurnGame {
                     self.player_names().join(", ")
                 ))
             })?;
-        self.update_settings(|s| {
+        self.update_settings(now, |s| {
             let p: &mut TurnPlayer = &mut s.players[index];
             p.email = address.to_string();
             p.password_hash = Some(password_hash.to_string());
