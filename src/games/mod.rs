@@ -13,6 +13,7 @@ use crate::turn::{Ending, TurnContext, TurnGame};
 
 pub mod duple;
 pub mod duplexity;
+pub mod kit;
 pub mod overdue;
 
 /// The kinds of game this module runs, as written in game.toml (`game = "..."`).

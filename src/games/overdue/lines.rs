@@ -1,6 +1,6 @@
 //! The grammar of an Overdue turn file: one line, one turn (`score 5`, `time 2`,
 //! `discard 1`, `cash`, `pass`, short forms `s 5`, `t 2`, `d 1`) or the standing
-//! squeeze-in line (`squeeze 4 rerolls 2`). Any case; `#` starts a comment.
+//! squeeze-in line (`squeeze 4 rerolls 2`). Any case; comments as in [`kit`].
 //!
 //! Reading a line never fails as a whole and never panics: it gives what the line says,
 //! or why it says nothing the judge understands, with the column where the trouble is.
@@ -8,6 +8,8 @@
 //! was written.
 
 use serde::{Deserialize, Serialize};
+
+use crate::games::kit::{self, Unclear, Word};
 
 /// One turn, as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,21 +69,6 @@ pub enum Line {
     Squeeze(Squeeze),
 }
 
-/// Why a line is not understood: where, what, and perhaps what was meant.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diagnostic {
-    /// 1-based column (in characters).
-    pub column: usize,
-    pub message: String,
-    pub hint: Option<String>,
-}
-
-impl Diagnostic {
-    fn new(column: usize, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { column, message: message.into(), hint: None }
-    }
-}
-
 /// The turn words, for messages and suggestions.
 const WORDS: &[&str] = &["score", "time", "discard", "cash", "pass", "squeeze"];
 
@@ -94,50 +81,22 @@ fn quoted(word: &str) -> String {
     format!("`{shown}`")
 }
 
-/// The words of a line with the 1-based column each starts at, the comment cut off.
-fn words(line: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start: Option<(usize, usize)> = None; // (byte, column)
-    let mut column = 0;
-    for (byte, c) in line.char_indices() {
-        column += 1;
-        if c == '#' {
-            if let Some((b, col)) = start.take() {
-                out.push((col, &line[b..byte]));
-            }
-            return out;
-        }
-        match (c.is_whitespace(), start) {
-            (true, Some((b, col))) => {
-                out.push((col, &line[b..byte]));
-                start = None;
-            }
-            (false, None) => start = Some((byte, column)),
-            _ => {}
-        }
-    }
-    if let Some((b, col)) = start {
-        out.push((col, &line[b..]));
-    }
-    out
-}
-
 /// A number in `low..=high` at `column`, or why not; `what` names it in messages.
-fn number(word: &str, column: usize, low: u8, high: u8, what: &str) -> Result<u8, Diagnostic> {
+fn number(word: &str, column: usize, low: u8, high: u8, what: &str) -> Result<u8, Unclear> {
     if !word.chars().all(|c| c.is_ascii_digit()) {
-        return Err(Diagnostic::new(column, format!("{} is not a number: {what} is {low} to {high}", quoted(word))));
+        return Err(Unclear::new(column, format!("{} is not a number: {what} is {low} to {high}", quoted(word))));
     }
     match word.parse::<u32>() {
         Ok(n) if (u32::from(low)..=u32::from(high)).contains(&n) => Ok(n as u8),
-        _ => Err(Diagnostic::new(column, format!("{what} is {low} to {high}, not {}", quoted(word).trim_matches('`')))),
+        _ => Err(Unclear::new(column, format!("{what} is {low} to {high}, not {}", quoted(word).trim_matches('`')))),
     }
 }
 
-/// Read one line. `None` for a line that says nothing (blank, or only a comment).
-pub fn parse_line(line: &str) -> Option<Result<Line, Diagnostic>> {
-    let words = words(line);
-    let (col, first) = *words.first()?;
-    let end = line.chars().count() + 1;
+/// Read one line that says something (see [`kit::lines`]).
+pub fn parse_line(line: &kit::Line<'_>) -> Result<Line, Unclear> {
+    let words: Vec<(usize, &str)> = line.words.iter().map(|&Word { column, text }| (column, text)).collect();
+    let (col, first) = words[0];
+    let end = line.end_column();
     let keyword = first.to_lowercase();
     let die_turn: Option<fn(u8) -> Turn> = match keyword.as_str() {
         "score" | "s" => Some(Turn::Score),
@@ -148,7 +107,7 @@ pub fn parse_line(line: &str) -> Option<Result<Line, Diagnostic>> {
     let result = if let Some(make) = die_turn {
         let name = WORDS.iter().find(|w| w.starts_with(keyword.as_str())).copied().unwrap_or("score");
         match words.get(1) {
-            None => Err(Diagnostic::new(end, format!("`{name}` needs the value of one of your dice, like `{name} 5`"))),
+            None => Err(Unclear::new(end, format!("`{name}` needs the value of one of your dice, like `{name} 5`"))),
             Some(&(c, w)) => number(w, c, 1, 6, "a die's value").map(|v| Line::Turn(make(v))),
         }
         .and_then(|l| nothing_after(&words, 2, name).map(|_| l))
@@ -160,32 +119,32 @@ pub fn parse_line(line: &str) -> Option<Result<Line, Diagnostic>> {
             _ => Err(unknown_word(col, first)),
         }
     };
-    Some(result)
+    result
 }
 
-fn nothing_after(words: &[(usize, &str)], from: usize, what: &str) -> Result<(), Diagnostic> {
+fn nothing_after(words: &[(usize, &str)], from: usize, what: &str) -> Result<(), Unclear> {
     match words.get(from) {
         None => Ok(()),
-        Some(&(c, w)) => Err(Diagnostic::new(c, format!("{} after `{what}`: a line holds one turn", quoted(w)))),
+        Some(&(c, w)) => Err(Unclear::new(c, format!("{} after `{what}`: a line holds one turn", quoted(w)))),
     }
 }
 
-fn squeeze(words: &[(usize, &str)], end: usize) -> Result<Line, Diagnostic> {
+fn squeeze(words: &[(usize, &str)], end: usize) -> Result<Line, Unclear> {
     let Some(&(c, w)) = words.get(1) else {
-        return Err(Diagnostic::new(end, "`squeeze` needs the number you will roll for, like `squeeze 4 rerolls 2`"));
+        return Err(Unclear::new(end, "`squeeze` needs the number you will roll for, like `squeeze 4 rerolls 2`"));
     };
     let target = number(w, c, 1, 6, "the number to squeeze in on")?;
     let rerolls = match words.get(2) {
         None => 0,
         Some(&(c, w)) => {
             if !matches!(w.to_lowercase().as_str(), "rerolls" | "re-rolls" | "reroll" | "re-roll") {
-                return Err(Diagnostic::new(
+                return Err(Unclear::new(
                     c,
                     format!("{} after the number: write `rerolls N`, like `squeeze 4 rerolls 2`", quoted(w)),
                 ));
             }
             let Some(&(c, w)) = words.get(3) else {
-                return Err(Diagnostic::new(end, "`rerolls` needs how many you will buy at most, 0 to 5"));
+                return Err(Unclear::new(end, "`rerolls` needs how many you will buy at most, 0 to 5"));
             };
             let n = number(w, c, 0, MAX_REROLLS, "the number of re-rolls")?;
             nothing_after(words, 4, "rerolls")?;
@@ -195,9 +154,9 @@ fn squeeze(words: &[(usize, &str)], end: usize) -> Result<Line, Diagnostic> {
     Ok(Line::Squeeze(Squeeze { number: target, rerolls }))
 }
 
-fn unknown_word(column: usize, word: &str) -> Diagnostic {
+fn unknown_word(column: usize, word: &str) -> Unclear {
     let lower = word.to_lowercase();
-    let mut d = Diagnostic::new(
+    let mut d = Unclear::new(
         column,
         format!("{} is not a turn: write score, time, discard, cash, pass or squeeze", quoted(word)),
     );
@@ -216,12 +175,17 @@ fn unknown_word(column: usize, word: &str) -> Diagnostic {
 mod tests {
     use super::*;
 
-    fn ok(text: &str) -> Line {
-        parse_line(text).expect("says something").expect("understood")
+    /// Read the one line of `text`; `None` when it says nothing.
+    fn read(text: &str) -> Option<Result<Line, Unclear>> {
+        kit::lines(text).next().map(|l| parse_line(&l))
     }
 
-    fn bad(text: &str) -> Diagnostic {
-        parse_line(text).expect("says something").expect_err("not understood")
+    fn ok(text: &str) -> Line {
+        read(text).expect("says something").expect("understood")
+    }
+
+    fn bad(text: &str) -> Unclear {
+        read(text).expect("says something").expect_err("not understood")
     }
 
     #[test]
@@ -237,8 +201,8 @@ mod tests {
         assert_eq!(ok("squeeze 4 rerolls 2"), Line::Squeeze(Squeeze { number: 4, rerolls: 2 }));
         assert_eq!(ok("squeeze 3 re-rolls 0"), Line::Squeeze(Squeeze { number: 3, rerolls: 0 }));
         assert_eq!(ok("Squeeze 1"), Line::Squeeze(Squeeze { number: 1, rerolls: 0 }));
-        assert!(parse_line("   ").is_none());
-        assert!(parse_line("# only a comment").is_none());
+        assert!(read("   ").is_none());
+        assert!(read("# only a comment").is_none());
     }
 
     #[test]
@@ -271,7 +235,7 @@ mod tests {
     #[test]
     fn junk_never_panics_and_is_quoted_short() {
         for text in ["\u{0}\u{1}", "é 5", "score -1", "s\u{fffd}", "squeeze", "squeeze 2 rerolls", "🎲 6"] {
-            let _ = parse_line(text);
+            let _ = read(text);
         }
         let long = "x".repeat(10_000);
         assert!(bad(&long).message.len() < 120);

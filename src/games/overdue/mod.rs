@@ -20,6 +20,7 @@ mod tests;
 use serde::{Deserialize, Serialize};
 
 use crate::dice::Dice;
+use crate::games::kit::{self, Kind, OptionSpec};
 use crate::games::Options;
 use crate::text::count;
 use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
@@ -53,37 +54,38 @@ impl Default for Rules {
     }
 }
 
+/// The options Overdue takes.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "rounds",
+        kind: Kind::Number { low: 1, high: 100, none: false },
+        default: "10",
+        help: "rounds in the game, each ending at its deadline",
+    },
+    OptionSpec {
+        name: "dice_per_player",
+        kind: Kind::Number { low: 3, high: 12, none: false },
+        default: "3",
+        help: "six-sided dice per player",
+    },
+    OptionSpec {
+        name: "rotate_first",
+        kind: Kind::Flag,
+        default: "true",
+        help: "each later round starts with the next player in seat order",
+    },
+];
+
 impl Rules {
     /// Read the options given, each checked; any other key is refused.
     pub fn from_options(options: &Options) -> Result<Rules, String> {
-        let mut rules = Rules::default();
-        for (key, value) in options {
-            let range = |low: u32, high: u32| -> Result<u32, String> {
-                value
-                    .trim()
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|n| (low..=high).contains(n))
-                    .ok_or_else(|| format!("option {key} = `{value}`: give a whole number from {low} to {high}"))
-            };
-            match key.as_str() {
-                "rounds" => rules.rounds = range(1, 100)?,
-                "dice_per_player" => rules.dice_per_player = range(3, 12)?,
-                "rotate_first" => {
-                    rules.rotate_first = match value.trim().to_ascii_lowercase().as_str() {
-                        "true" | "yes" | "on" => true,
-                        "false" | "no" | "off" => false,
-                        _ => return Err(format!("option rotate_first = `{value}`: give true or false")),
-                    }
-                }
-                _ => {
-                    return Err(format!(
-                        "unknown option `{key}`: Overdue takes rounds, dice_per_player and rotate_first"
-                    ))
-                }
-            }
-        }
-        Ok(rules)
+        let v = kit::read_options("Overdue", OPTIONS, options)?;
+        let number = |name| v.number(name).expect("a number, never `none`");
+        Ok(Rules {
+            rounds: number("rounds"),
+            dice_per_player: number("dice_per_player"),
+            rotate_first: v.flag("rotate_first"),
+        })
     }
 }
 
@@ -582,15 +584,12 @@ impl TurnGame for Overdue {
         let mut stopped: Option<String> = None;
         // The answers of the turns sent ahead (indexes into `ack.lines`).
         let mut queued: Vec<usize> = Vec::new();
-        for (i, raw) in text.lines().enumerate() {
-            let line = i + 1;
-            let Some(parsed) = lines::parse_line(raw) else { continue };
-            let answer = match parsed {
+        for read in kit::lines(text) {
+            let line = read.number;
+            let answer = match lines::parse_line(&read) {
                 Err(d) => {
                     stopped.get_or_insert_with(|| format!("line {line} was not understood"));
-                    let mut a = LineAnswer::refused(line, d.column, d.message);
-                    a.hint = d.hint;
-                    a
+                    d.answer(line)
                 }
                 Ok(_) if over => LineAnswer::refused(line, 1, "the game is over"),
                 Ok(Line::Squeeze(s)) => {

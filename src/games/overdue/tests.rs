@@ -667,3 +667,12 @@ fn issue_27_the_round_summary_says_the_round_score_and_the_re_roll_cost_apart() 
         "{line}"
     );
 }
+
+#[test]
+fn the_comment_rule_of_every_game_holds_in_overdue() {
+    let mut t = Table::new(3, &[], &[&[5, 5, 2], &[1, 1, 1], &[1, 1, 1]]);
+    let (ack, _) = t.play(0, "# my plan\n\n   # still nothing\nscore 5 # the best die\nsqueeze 4#no space");
+    let answered: Vec<(usize, bool)> = ack.lines.iter().map(|l| (l.line, l.accepted)).collect();
+    assert_eq!(answered, [(4, true), (5, true)], "{ack:?}");
+    assert_eq!(ack.lines[0].text, "ann scores 5 (round score 5)");
+}
