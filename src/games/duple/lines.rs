@@ -1,7 +1,9 @@
 //! The lines of a Duple turn file: `answer WORD`, `answer "Two Words" proper`,
 //! `challenge`, `vote accept`, `vote reject`, and the game master's `uphold` and `reject`.
 //! Lenient about case and spacing; a line it does not understand gets the column and the
-//! reason. Blank lines and lines starting with `#` say nothing.
+//! reason. Blank lines and comments are read as in every small game ([`kit`]).
+
+use crate::games::kit::{self, Unclear};
 
 /// One line understood.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,61 +22,36 @@ pub enum Line {
     Reject,
 }
 
-/// Why a line was not understood: the column (1-based), the reason, a hint.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unclear {
-    pub column: usize,
-    pub reason: String,
-    pub hint: Option<String>,
-}
-
 const KEYWORDS: &[&str] = &["answer", "challenge", "vote", "uphold", "reject"];
 
 fn unclear(column: usize, reason: impl Into<String>) -> Unclear {
-    Unclear { column, reason: reason.into(), hint: None }
+    Unclear::new(column, reason)
 }
 
-/// Words of a line with their 1-based columns.
-fn words(line: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    for (i, c) in line.char_indices() {
-        match (c.is_whitespace(), start) {
-            (true, Some(s)) => {
-                out.push((s, &line[s..i]));
-                start = None;
-            }
-            (false, None) => start = Some(i),
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        out.push((s, &line[s..]));
-    }
-    out.into_iter().map(|(b, w)| (line[..b].chars().count() + 1, w)).collect()
+/// Words of a text with their 1-based columns.
+fn words(text: &str) -> Vec<(usize, &str)> {
+    kit::words(text).into_iter().map(|w| (w.column, w.text)).collect()
 }
 
-/// Read one line. `Ok(None)`: the line says nothing (blank, or a comment).
-pub fn parse_line(line: &str) -> Result<Option<Line>, Unclear> {
+/// Read one line that says something (see [`kit::lines`]).
+pub fn parse_line(read: &kit::Line<'_>) -> Result<Line, Unclear> {
+    let line = read.text;
     let ws = words(line);
-    let Some(&(col, first)) = ws.first() else { return Ok(None) };
-    if first.starts_with('#') {
-        return Ok(None);
-    }
+    let (col, first) = ws[0];
     let keyword = first.to_lowercase();
     let rest = &ws[1..];
     let no_more = |line: Line| match rest.first() {
-        None => Ok(Some(line)),
+        None => Ok(line),
         Some((c, w)) => Err(unclear(*c, format!("`{keyword}` takes nothing after it; found `{w}`"))),
     };
     match keyword.as_str() {
-        "answer" => answer(line, rest).map(Some),
+        "answer" => answer(line, rest),
         "challenge" => no_more(Line::Challenge),
         "uphold" => no_more(Line::Uphold),
         "reject" => no_more(Line::Reject),
         "vote" => match rest {
-            [(_, w)] if w.eq_ignore_ascii_case("accept") => Ok(Some(Line::Vote(true))),
-            [(_, w)] if w.eq_ignore_ascii_case("reject") => Ok(Some(Line::Vote(false))),
+            [(_, w)] if w.eq_ignore_ascii_case("accept") => Ok(Line::Vote(true)),
+            [(_, w)] if w.eq_ignore_ascii_case("reject") => Ok(Line::Vote(false)),
             [] => Err(unclear(col, "a vote is `vote accept` or `vote reject`")),
             [(c, w), ..] => Err(unclear(*c, format!("a vote is `vote accept` or `vote reject`, not `vote {w}`"))),
         },
@@ -151,12 +128,17 @@ fn answer(line: &str, rest: &[(usize, &str)]) -> Result<Line, Unclear> {
 mod tests {
     use super::*;
 
+    /// Read the one line of `text`; `None` when it says nothing.
+    fn read(text: &str) -> Option<Result<Line, Unclear>> {
+        kit::lines(text).next().map(|l| parse_line(&l))
+    }
+
     fn ok(line: &str) -> Line {
-        parse_line(line).unwrap().unwrap()
+        read(line).unwrap().unwrap()
     }
 
     fn bad(line: &str) -> Unclear {
-        parse_line(line).unwrap_err()
+        read(line).unwrap().unwrap_err()
     }
 
     #[test]
@@ -175,25 +157,31 @@ mod tests {
         assert_eq!(ok("vote reject"), Line::Vote(false));
         assert_eq!(ok("uphold"), Line::Uphold);
         assert_eq!(ok("reject"), Line::Reject);
-        assert_eq!(parse_line("   ").unwrap(), None);
-        assert_eq!(parse_line("# a comment").unwrap(), None);
+        assert_eq!(read("   "), None);
+        assert_eq!(read("# a comment"), None);
+        assert_eq!(ok("answer PELEE # Mount Pelee"), Line::Answer { text: "PELEE".into(), proper: false });
+        assert_eq!(ok("vote reject # no"), Line::Vote(false));
+        assert_eq!(
+            ok("answer \"Rio de Janeiro\" proper # the city"),
+            Line::Answer { text: "Rio de Janeiro".into(), proper: true }
+        );
     }
 
     #[test]
     fn bad_lines_say_where_and_why() {
         let two = bad("answer New York");
         assert_eq!(two.column, 12);
-        assert!(two.reason.contains("one word"));
+        assert!(two.message.contains("one word"));
         assert!(two.hint.unwrap().contains("answer \"New York\" proper"));
-        assert_eq!(bad("answer").reason, "an answer needs a word");
+        assert_eq!(bad("answer").message, "an answer needs a word");
         let digit = bad("answer r2d2");
         assert_eq!(digit.column, 9);
-        assert!(digit.reason.contains("`2`"));
-        assert!(bad("answer \"Rio de").reason.contains("closing"));
-        assert!(bad("answer \"Rio\" please").reason.contains("only `proper`"));
-        assert!(bad("vote maybe").reason.contains("vote accept"));
+        assert!(digit.message.contains("`2`"));
+        assert!(bad("answer \"Rio de").message.contains("closing"));
+        assert!(bad("answer \"Rio\" please").message.contains("only `proper`"));
+        assert!(bad("vote maybe").message.contains("vote accept"));
         assert_eq!(bad("challenge now").column, 11);
         assert_eq!(bad("anwser cat").hint.as_deref(), Some("did you mean `answer`?"));
-        assert!(bad("\u{0}\u{1}junk").reason.contains("not a Duple line"));
+        assert!(bad("\u{0}\u{1}junk").message.contains("not a Duple line"));
     }
 }

@@ -26,6 +26,8 @@ pub use deck::{Deck, Drawn, LetterCard};
 pub use draw::DrawPile;
 pub use lines::{parse_line, Line};
 
+use crate::games::kit::{self, Kind, OptionSpec};
+
 use crate::games::Options;
 use crate::text::count;
 use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
@@ -225,48 +227,63 @@ fn hours(h: u32) -> Duration {
     Duration::hours(i64::from(h))
 }
 
+/// The options Duple takes.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "challenge_hours",
+        kind: Kind::Number { low: 1, high: 720, none: false },
+        default: "12",
+        help: "hours a challenge stays open after an answer",
+    },
+    OptionSpec {
+        name: "faceoff_hours",
+        kind: Kind::Number { low: 1, high: 720, none: false },
+        default: "24",
+        help: "hours a faceoff waits for answers",
+    },
+    OptionSpec {
+        name: "allplay_hours",
+        kind: Kind::Number { low: 1, high: 720, none: false },
+        default: "24",
+        help: "hours an all-play waits for answers",
+    },
+    OptionSpec {
+        name: "challenges",
+        kind: Kind::Choice(&["vote", "master"]),
+        default: "vote",
+        help: "who settles a challenge: the players' vote or the game master",
+    },
+    OptionSpec {
+        name: "deck",
+        kind: Kind::Text,
+        default: "standard",
+        help: "`standard`, or a deck file given as deck=@FILE",
+    },
+];
+
 /// Read the options of a new game.
 pub fn parse_options(options: &Options) -> Result<(Rules, Option<Deck>), String> {
-    let mut rules = Rules::default();
-    let mut deck = None;
-    for (key, value) in options {
-        let number = |v: &str| -> Result<u32, String> {
-            match v.trim().parse::<u32>() {
-                Ok(n) if (1..=720).contains(&n) => Ok(n),
-                _ => Err(format!("option {key}: a number of hours from 1 to 720, not `{v}`")),
-            }
-        };
-        match key.as_str() {
-            "challenge_hours" => rules.challenge_hours = number(value)?,
-            "faceoff_hours" => rules.faceoff_hours = number(value)?,
-            "allplay_hours" => rules.allplay_hours = number(value)?,
-            "challenges" => {
-                rules.challenges = match value.trim().to_ascii_lowercase().as_str() {
-                    "vote" => Settle::Vote,
-                    "master" => Settle::Master,
-                    other => return Err(format!("option challenges: `vote` or `master`, not `{other}`")),
-                }
-            }
-            "deck" => {
-                let v = value.trim();
-                if v.eq_ignore_ascii_case("standard") {
-                    continue;
-                }
-                if !v.contains('\n') {
-                    return Err(format!(
-                        "option deck: `{v}` is not a deck; name a deck file as deck=@FILE so the judge reads it"
-                    ));
-                }
-                deck = Some(Deck::parse(v)?);
-                rules.deck = "custom".into();
-            }
-            other => {
-                return Err(format!(
-                "unknown option `{other}`: Duple takes challenge_hours, faceoff_hours, allplay_hours, challenges, deck"
-            ))
-            }
-        }
-    }
+    let v = kit::read_options("Duple", OPTIONS, options)?;
+    let hours = |name| v.number(name).expect("a number, never `none`");
+    let given = v.text("deck");
+    let deck = if given.eq_ignore_ascii_case("standard") {
+        None
+    } else if !given.contains('\n') {
+        return Err(kit::option_error(
+            "deck",
+            given,
+            "not a deck; name a deck file as deck=@FILE so the judge reads it",
+        ));
+    } else {
+        Some(Deck::parse(given)?)
+    };
+    let rules = Rules {
+        challenge_hours: hours("challenge_hours"),
+        faceoff_hours: hours("faceoff_hours"),
+        allplay_hours: hours("allplay_hours"),
+        challenges: if v.choice("challenges") == "master" { Settle::Master } else { Settle::Vote },
+        deck: if deck.is_some() { "custom" } else { "standard" }.into(),
+    };
     Ok((rules, deck))
 }
 
@@ -1146,17 +1163,13 @@ impl Duple {
         let mut ack = TurnAck::default();
         // The cap's reason in full once a message; after that, in brief.
         let mut capped_at: Option<usize> = None;
-        for (i, raw) in text.lines().enumerate() {
-            match parse_line(raw) {
-                Ok(None) => {}
-                Err(u) => {
-                    let mut answer = LineAnswer::refused(i + 1, u.column, u.reason);
-                    answer.hint = u.hint;
-                    ack.lines.push(answer);
-                }
-                Ok(Some(line)) => match self.play(who, line, ctx) {
+        for read in kit::lines(text) {
+            let n = read.number;
+            match parse_line(&read) {
+                Err(u) => ack.lines.push(u.answer(n)),
+                Ok(line) => match self.play(who, line, ctx) {
                     Ok((msg, events)) => {
-                        ack.lines.push(LineAnswer::accepted(i + 1, msg));
+                        ack.lines.push(LineAnswer::accepted(n, msg));
                         ack.events.extend(events);
                     }
                     Err(reason) if reason.starts_with(CAP_REASON) => {
@@ -1164,10 +1177,10 @@ impl Duple {
                             Some(first) => format!("{MAX_ANSWERS} answers under way, as at line {first}"),
                             None => reason,
                         };
-                        capped_at.get_or_insert(i + 1);
-                        ack.lines.push(LineAnswer::refused(i + 1, 1, reason));
+                        capped_at.get_or_insert(n);
+                        ack.lines.push(LineAnswer::refused(n, 1, reason));
                     }
-                    Err(reason) => ack.lines.push(LineAnswer::refused(i + 1, 1, reason)),
+                    Err(reason) => ack.lines.push(LineAnswer::refused(n, 1, reason)),
                 },
             }
         }

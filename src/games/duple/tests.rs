@@ -926,3 +926,19 @@ fn a_player_has_at_most_a_few_answers_under_way() {
     let full = t.send("ann", "answer ladled", "12:03:00");
     assert!(Table::refused(&full).starts_with("you have 3 answers under way"), "{full:?}");
 }
+
+/// Issue 23 item 13: `#` starts a comment anywhere on a line, as in every small game.
+#[test]
+fn the_comment_rule_of_every_game_holds_in_duple() {
+    let mut t = Table::new(4, &[]);
+    t.put(1, 'D', "moon");
+    t.put(0, 'L', "moon");
+    t.reveal(0);
+    let ack = t.send("ann", "# my answer\n\nanswer lard # a fat word", "12:00:10");
+    accepted(&ack);
+    assert_eq!(ack.lines.iter().map(|l| l.line).collect::<Vec<_>>(), [3], "{ack:?}");
+    accepted(&t.send("bob", "challenge # surely not", "13:00:00"));
+    let vote = t.send("cat", "vote reject # no", "13:10:00");
+    accepted(&vote);
+    assert!(vote.lines[0].text.contains("reject"), "{vote:?}");
+}
