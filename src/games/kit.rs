@@ -100,7 +100,8 @@ impl Unclear {
 /// What an option's value may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// A whole number in `low..=high`; `none` also when `none` is true.
+    /// A whole number in `low..=high` (`high` = `u32::MAX`: no upper bound); `none` also
+    /// when `none` is true.
     Number { low: u32, high: u32, none: bool },
     /// `true` or `false` (also `yes`/`no`, `on`/`off`).
     Flag,
@@ -179,9 +180,11 @@ fn and_list(items: &[String]) -> String {
 /// What a value of this kind must be, for the error.
 fn wanted(kind: Kind) -> String {
     match kind {
-        Kind::Number { low, high, none } => {
-            format!("a whole number from {low} to {high}{}", if none { ", or `none`" } else { "" })
-        }
+        Kind::Number { low, high, none } => format!(
+            "a whole number from {low}{}{}",
+            if high == u32::MAX { String::new() } else { format!(" to {high}") },
+            if none { ", or `none`" } else { "" }
+        ),
         Kind::Flag => "true or false".into(),
         Kind::Choice(words) => and_list(&words.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>()).replacen(
             " and ",
@@ -290,5 +293,40 @@ mod tests {
         assert_eq!(e("fast", "maybe"), "option fast = `maybe`: give true or false");
         assert_eq!(e("mode", "x\ny"), "option mode = `x...`: give `vote` or `master`");
         assert_eq!(option_help(TABLE)[0], "limit (default none): h");
+    }
+
+    /// Every game reads its options through its table, with the same wording.
+    #[test]
+    fn the_option_errors_are_alike_in_every_game() {
+        use crate::dice::{Dice, Seed};
+        use crate::games::{create, duple, duplexity, overdue, KINDS};
+        use crate::turn::TurnContext;
+        let tables = [
+            (duplexity::KIND, "Duplexity", duplexity::OPTIONS),
+            (overdue::KIND, "Overdue", overdue::OPTIONS),
+            (duple::KIND, "Duple", duple::OPTIONS),
+        ];
+        assert_eq!(tables.len(), KINDS.len());
+        for (kind, game, table) in tables {
+            let mut dice = Dice::new(Seed::from_bytes([3; 32]), "t", 0);
+            let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH };
+            let players: Vec<String> = ["ann", "bob", "cat"][..if kind == duplexity::KIND { 2 } else { 3 }]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            let mut e =
+                |k: &str, v: &str| create(kind, players.clone(), &opts(&[(k, v)]), &mut ctx).err().unwrap_or_default();
+            let names: Vec<String> = table.iter().map(|s| s.name.to_string()).collect();
+            assert_eq!(
+                e("speed", "9"),
+                format!("unknown option `speed` for {game}: the options are {}", and_list(&names))
+            );
+            let number = table.iter().find(|s| matches!(s.kind, Kind::Number { .. })).expect("a number option");
+            assert_eq!(
+                e(number.name, "zero"),
+                format!("option {} = `zero`: give {}", number.name, wanted(number.kind))
+            );
+            assert!(create(kind, players.clone(), &Options::new(), &mut ctx).is_ok(), "{kind}: the defaults");
+        }
     }
 }

@@ -25,16 +25,27 @@ use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
 
 pub use self::board::{Space, Zone};
 pub use self::rules::{Action, Bid, Duplexity, Log, Order, Settings, Stage, Token, Way};
-use self::turnfile::{parse_line, Command};
+use self::turnfile::{parse_line, Command, Diagnostic};
+use super::kit::{self, Kind, OptionSpec};
 use super::Options;
 
 /// The game kind, as written in game.toml.
 pub const KIND: &str = "duplexity";
 
-/// The options a game takes, with what each does (for errors and docs).
-pub const OPTIONS: &[(&str, &str)] = &[
-    ("pawn_limit", "the most pawns a player may have on the board (a number, or `none`: unlimited)"),
-    ("max_rounds", "the game is drawn after this round (a number, or `none`: no limit)"),
+/// The options a game takes.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "pawn_limit",
+        kind: Kind::Number { low: 1, high: u32::MAX, none: true },
+        default: "none",
+        help: "the most pawns a player may have on the board (a number, or `none`: unlimited)",
+    },
+    OptionSpec {
+        name: "max_rounds",
+        kind: Kind::Number { low: 1, high: u32::MAX, none: true },
+        default: "none",
+        help: "the game is drawn after this round (a number, or `none`: no limit)",
+    },
 ];
 
 /// Duplexity as the judge runs it: the game, and what it said that no call returned yet
@@ -49,29 +60,8 @@ pub struct DuplexityGame {
 
 /// Read the options of a new game.
 pub fn settings(options: &Options) -> Result<Settings, String> {
-    let mut settings = Settings::default();
-    for (key, raw) in options {
-        let slot = match key.as_str() {
-            "pawn_limit" => &mut settings.pawn_limit,
-            "max_rounds" => &mut settings.max_rounds,
-            _ => {
-                return Err(format!(
-                    "unknown option `{key}` for duplexity: the options are {}",
-                    OPTIONS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(" and ")
-                ))
-            }
-        };
-        let v = raw.trim();
-        *slot = if v.eq_ignore_ascii_case("none") {
-            None
-        } else {
-            match v.parse::<u32>() {
-                Ok(n) if n >= 1 => Some(n),
-                _ => return Err(format!("option {key} = `{raw}`: give a whole number from 1, or `none`")),
-            }
-        };
-    }
-    Ok(settings)
+    let v = kit::read_options("Duplexity", OPTIONS, options)?;
+    Ok(Settings { pawn_limit: v.number("pawn_limit"), max_rounds: v.number("max_rounds"), ..Settings::default() })
 }
 
 /// A new game: exactly two players; the judge rolls who places first.
@@ -138,12 +128,8 @@ impl TurnGame for DuplexityGame {
         let mut log = Log::new();
         let mut lines = Vec::new();
         let seat = u8::try_from(player).ok().filter(|p| *p < 2);
-        for (i, raw) in text.lines().enumerate() {
-            let n = i + 1;
-            let content = raw.split('#').next().unwrap_or_default();
-            if content.trim().is_empty() {
-                continue;
-            }
+        for read in kit::lines(text) {
+            let n = read.number;
             let Some(seat) = seat else {
                 lines.push(LineAnswer::refused(n, 1, format!("seat {player} does not play in this game")));
                 continue;
@@ -152,12 +138,8 @@ impl TurnGame for DuplexityGame {
                 lines.push(LineAnswer::refused(n, 1, "the game is over"));
                 continue;
             }
-            match parse_line(content) {
-                Err(d) => {
-                    let mut answer = LineAnswer::refused(n, d.column, format!("not understood: {}", d.message));
-                    answer.hint = d.hint;
-                    lines.push(answer);
-                }
+            match parse_line(read.text) {
+                Err(d) => lines.push(Diagnostic { message: format!("not understood: {}", d.message), ..d }.answer(n)),
                 Ok(command) => match self.apply(seat, command, ctx, &mut log) {
                     Ok(done) => {
                         lines.push(LineAnswer::accepted(n, done));

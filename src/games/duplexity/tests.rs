@@ -712,3 +712,15 @@ fn issue_27_a_placement_sent_before_the_first_pawn_is_kept_for_its_turn() {
         }
     }
 }
+
+#[test]
+fn the_comment_rule_of_every_game_holds_in_duplexity() {
+    let mut dice = dice();
+    let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH };
+    let mut game = super::create(vec!["ann".into(), "bob".into()], &Options::new(), &mut ctx).unwrap();
+    let seat = game.awaiting().players[0];
+    let space = game.game.placeable(seat as u8)[0];
+    let ack = game.submit(seat, &format!("# setup\n\n   # nothing\nplace {space} # the middle\nbid 2#x"), &mut ctx);
+    assert_eq!(ack.lines.iter().map(|l| l.line).collect::<Vec<_>>(), [4, 5], "{ack:?}");
+    assert!(ack.lines[0].accepted, "{ack:?}");
+}

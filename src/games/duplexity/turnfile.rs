@@ -51,14 +51,8 @@ pub enum Command {
     },
 }
 
-/// A line not understood: where, and what was expected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diagnostic {
-    /// 1-based, in characters.
-    pub column: usize,
-    pub message: String,
-    pub hint: Option<String>,
-}
+/// A line not understood: where (column, in characters), and what was expected.
+pub use crate::games::kit::Unclear as Diagnostic;
 
 /// What the judge understands, as the hint of a line it does not.
 pub const LINE_SHAPES: &str =
@@ -302,7 +296,8 @@ fn found(at: &In<'_>) -> String {
     }
 }
 
-/// Read one line of a turn file (without its end of line; comments already cut).
+/// Read one line of a turn file (without its end of line; its comment already cut, see
+/// [`crate::games::kit`]).
 pub fn parse_line(line: &str) -> Result<Command, Diagnostic> {
     match command(In::new(line)) {
         Ok((_, c)) => Ok(c),
