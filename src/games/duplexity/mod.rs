@@ -61,7 +61,7 @@ pub struct DuplexityGame {
 /// Read the options of a new game.
 pub fn settings(options: &Options) -> Result<Settings, String> {
     let v = kit::read_options("Duplexity", OPTIONS, options)?;
-    Ok(Settings { pawn_limit: v.number("pawn_limit"), max_rounds: v.number("max_rounds"), ..Settings::default() })
+    Ok(Settings { pawn_limit: v.number("pawn_limit"), max_rounds: v.number("max_rounds") })
 }
 
 /// A new game: exactly two players; the judge rolls who places first.
