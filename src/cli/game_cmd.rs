@@ -293,7 +293,25 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
     for p in &settings.players {
         println!("  {:<8} {} <{}>", map.power(map.lookup_power(&p.power).expect("checked")).name, p.name, p.email);
     }
+    let empty: Vec<String> = map
+        .power_ids()
+        .filter(|id| !settings.players.iter().any(|p| map.lookup_power(&p.power) == Some(*id)))
+        .map(|id| map.power(id).name.clone())
+        .collect();
+    for name in &empty {
+        println!("  {name:<8} (no player)");
+    }
     println!("Phase: {}. Deadline: {}.", g.game.state.phase, deadline_text(g.game.state.deadline));
+    if !empty.is_empty() {
+        eprintln!(
+            "warning: nobody plays {}: {} in civil disorder (units hold, nothing is built) and the judge does not \
+             wait for {}. To fill a seat, the master sends `replace POWER ADDRESS` by mail (the new player gets \
+             a password), or add the player to game.toml's players.",
+            empty.join(", "),
+            if empty.len() == 1 { "it is" } else { "they are" },
+            if empty.len() == 1 { "it" } else { "them" },
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -299,3 +299,30 @@ fn cli_submit_suggests_the_powers_own_unit_for_a_misspelt_one() {
         run.stderr
     );
 }
+
+/// Issue 28, item 12: a game created with seats nobody plays says which, and how to fill them.
+#[test]
+fn cli_new_names_the_powers_without_a_player() {
+    let tmp = tempfile::tempdir().unwrap();
+    let players = tmp.path().join("p.txt");
+    std::fs::write(
+        &players,
+        "france, Ann, ann@example.org\nitaly, Bob, bob@example.org\nengland, Cy, cy@example.org\n",
+    )
+    .unwrap();
+    let dir = tmp.path().join("game");
+    let args = ["new", dir.to_str().unwrap(), "--variant", "shadow-worlds", "--players", players.to_str().unwrap()];
+    let run = shadowjudge(&args, None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("warning: nobody plays Austria, Germany, Russia, Turkey: they are in civil disorder"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("`replace POWER ADDRESS`"), "{}", run.stderr);
+    assert!(run.stdout.contains("  Russia   (no player)"), "{}", run.stdout);
+    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/standard-game/players.txt");
+    let dir = tmp.path().join("full");
+    let run = shadowjudge(&["new", dir.to_str().unwrap(), "--players", full.to_str().unwrap()], None);
+    assert!(!run.stderr.contains("nobody plays"), "{}", run.stderr);
+}
