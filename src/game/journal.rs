@@ -243,9 +243,11 @@ pub fn moves_the_game(entry: &Entry) -> bool {
     )
 }
 
-/// Every adjudication report, in order.
+/// The reports of the phases of the game now, in order: every adjudication no rollback
+/// undid (what `results`, `history` and the pictures read alike).
 pub fn reports(entries: &[Entry]) -> impl Iterator<Item = &PhaseReport> {
-    entries.iter().filter_map(|e| match e {
+    let undone = undone_by_rollback(entries);
+    entries.iter().enumerate().filter(move |(i, _)| !undone.contains(i)).filter_map(|(_, e)| match e {
         Entry::Adjudicated { report, .. } => Some(report.as_ref()),
         _ => None,
     })

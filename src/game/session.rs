@@ -526,12 +526,21 @@ impl OpenGame {
     /// Go back to the start of an earlier phase. Journaled: nothing is deleted.
     pub fn rollback(&mut self, to: Phase, now: DateTime<Utc>) -> Result<(), GameError> {
         let mut lock = self.relock()?;
+        let now_at = self.game.state.phase;
+        let back_to = || -> String {
+            let codes: Vec<String> =
+                journal::phases_started(&self.entries).iter().filter(|p| **p <= now_at).map(|p| p.code()).collect();
+            codes.join(" ")
+        };
+        // A rollback goes back only: a phase after this one is not part of the game now.
+        if to > now_at {
+            return Err(GameError::Invalid(format!(
+                "{to} is after the phase the game is in ({now_at}): a rollback goes back only; it may go back to {}",
+                back_to()
+            )));
+        }
         let state = journal::state_at(&self.entries, to).ok_or_else(|| {
-            let codes: Vec<String> = journal::phases_started(&self.entries).iter().map(|p| p.code()).collect();
-            GameError::Invalid(format!(
-                "the game was never at the start of {to}; it may go back to {}",
-                codes.join(" ")
-            ))
+            GameError::Invalid(format!("the game was never at the start of {to}; it may go back to {}", back_to()))
         })?;
         self.game.state = state.clone();
         self.record(&mut lock, now, Entry::RolledBack { to, state })

@@ -326,3 +326,28 @@ fn cli_new_names_the_powers_without_a_player() {
     let run = shadowjudge(&["new", dir.to_str().unwrap(), "--players", full.to_str().unwrap()], None);
     assert!(!run.stderr.contains("nobody plays"), "{}", run.stderr);
 }
+
+/// Issue 28, item 11: after a rollback, `results` and the pictures read the same phases
+/// (the undone ones are gone), and a rollback goes back only.
+#[test]
+fn cli_rollback_goes_back_only_and_results_forget_what_it_undid() {
+    let (game, _) = TestGame::new();
+    for _ in 0..2 {
+        assert_eq!(game.run("adjudicate", &["--force"]).code, 0);
+    }
+    assert_eq!(game.status_json()["phase"], "Spring 1902 movement");
+    let run = game.run("rollback", &["F1901M"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let results = game.run("results", &[]);
+    assert!(results.stdout.contains("Spring 1901 movement results"), "{}", results.stdout);
+    assert!(
+        !results.stdout.contains("Fall 1901 movement results"),
+        "the undone Fall is not the last results: {}",
+        results.stdout
+    );
+    let undone = game.run("results", &["F1901M"]);
+    assert_ne!(undone.code, 0, "{}", undone.stdout);
+    let forward = game.run("rollback", &["S1902M"]);
+    assert_ne!(forward.code, 0);
+    assert!(forward.stderr.contains("a rollback goes back only"), "{}", forward.stderr);
+}
