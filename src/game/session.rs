@@ -532,16 +532,17 @@ impl OpenGame {
                 journal::phases_started(&self.entries).iter().filter(|p| **p <= now_at).map(|p| p.code()).collect();
             codes.join(" ")
         };
-        // A rollback goes back only: a phase after this one is not part of the game now.
+        let state = journal::state_at(&self.entries, to).ok_or_else(|| {
+            GameError::Invalid(format!("the game was never at the start of {to}; it may go back to {}", back_to()))
+        })?;
+        // A rollback goes back only: a phase after this one (undone by an earlier
+        // rollback) is not part of the game now.
         if to > now_at {
             return Err(GameError::Invalid(format!(
                 "{to} is after the phase the game is in ({now_at}): a rollback goes back only; it may go back to {}",
                 back_to()
             )));
         }
-        let state = journal::state_at(&self.entries, to).ok_or_else(|| {
-            GameError::Invalid(format!("the game was never at the start of {to}; it may go back to {}", back_to()))
-        })?;
         self.game.state = state.clone();
         self.record(&mut lock, now, Entry::RolledBack { to, state })
     }
