@@ -311,24 +311,40 @@ const COMMANDS: &[&str] = &[
 /// or it is two or three words, not a command, with a `POWER@GAME` among the first two (no
 /// order names one).
 fn mistyped_signon(words: &[&str]) -> bool {
-    let first: String = words[0].chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
-    let mut letters: Vec<char> = first.chars().collect();
-    letters.sort_unstable();
-    let split = matches!(first.as_str(), "sign" | "log") && words.get(1).is_some_and(|w| w.eq_ignore_ascii_case("on"));
-    if split || edit_distance(&first, "signon") <= 1 || letters == ['g', 'i', 'n', 'n', 'o', 's'] {
+    if signon_keyword(words) > 0 {
         return true;
     }
-    // `france@mygame secret` or `SIGNN france@mygame secret`: a POWER@GAME word (an
-    // address has a dot after the @; a game name rarely does) among two or three words.
-    let power_at_game = |w: &&str| {
-        w.split_once('@').is_some_and(|(who, game)| {
-            let plain = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_');
-            plain(who) && plain(game)
-        })
-    };
+    // `france@mygame secret` or `SIGNN france@mygame secret`: a POWER@GAME word among
+    // two or three words.
     !COMMANDS.contains(&words[0].to_ascii_lowercase().as_str())
         && (2..=3).contains(&words.len())
-        && words[..2].iter().any(power_at_game)
+        && words[..2].iter().any(|w| is_power_at_game(w))
+}
+
+/// How many of the first words are a sign-on keyword as the reader takes one: `SIGNON`,
+/// one letter off it or its letters swapped (`SIGNIN`, `SINGON`, `sign-on`, `SIGNON:`),
+/// 1; `sign on` or `log on`, 2; none, 0.
+pub fn signon_keyword(words: &[&str]) -> usize {
+    let Some(first) = words.first() else { return 0 };
+    let first: String = first.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+    let mut letters: Vec<char> = first.chars().collect();
+    letters.sort_unstable();
+    if matches!(first.as_str(), "sign" | "log") && words.get(1).is_some_and(|w| w.eq_ignore_ascii_case("on")) {
+        2
+    } else if edit_distance(&first, "signon") <= 1 || letters == ['g', 'i', 'n', 'n', 'o', 's'] {
+        1
+    } else {
+        0
+    }
+}
+
+/// Whether a word is a `POWER@GAME` as a sign-on writes it (`france@mygame`), not an
+/// address (an address has a dot after the @; a game name rarely does).
+pub fn is_power_at_game(word: &str) -> bool {
+    word.split_once('@').is_some_and(|(who, game)| {
+        let plain = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_');
+        plain(who) && plain(game)
+    })
 }
 
 /// The Levenshtein distance of two short words (longer ones are simply far apart).

@@ -64,40 +64,57 @@ pub fn reply_subject(original: Option<&str>) -> String {
     }
 }
 
-/// A subject with the passwords of any sign-on or password command in it hidden: after
-/// `SIGNON power@game` the next word; after a `SIGNON` in another form, every word that
-/// follows; after `password`, the next word.
+/// A subject with the passwords of any sign-on or password command in it hidden, right
+/// or wrong, in every form the reader takes a sign-on in: after a sign-on keyword
+/// (`SIGNON`, a mistyped one, `sign on`) the seat is kept when it is written `POWER@GAME`
+/// and every word after it is hidden; after a `POWER@GAME` anywhere, too; after
+/// `password`, the next word. A password joined to the seat (`france@game:secret`) is
+/// cut off it.
 pub fn hide_subject_passwords(subject: &str) -> String {
+    use crate::mail::command::{is_power_at_game, signon_keyword};
     const HIDDEN: &str = "********";
+    // `france@game:secret` -> `france@game`, and whether anything was cut.
+    let seat = |word: &str| -> (String, bool) {
+        let end = word.find(|c: char| !(c.is_alphanumeric() || "@-_.".contains(c))).unwrap_or(word.len());
+        (word[..end].to_string(), end < word.len())
+    };
     let words: Vec<&str> = subject.split_whitespace().collect();
-    let mut out: Vec<&str> = Vec::with_capacity(words.len());
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
     let mut i = 0;
     while i < words.len() {
+        let keyword = signon_keyword(&words[i..]);
+        if keyword > 0 {
+            out.extend(words[i..i + keyword].iter().map(|w| w.to_string()));
+            i += keyword;
+            let mut rest = words.len() > i;
+            if let Some(id) = words.get(i).filter(|w| w.contains('@')) {
+                let (kept, cut) = seat(id);
+                out.push(kept);
+                rest = cut || words.len() > i + 1;
+            }
+            if rest {
+                out.push(HIDDEN.into());
+            }
+            break;
+        }
         let word = words[i];
-        out.push(word);
+        let (kept, cut) = seat(word);
+        if is_power_at_game(&kept) {
+            out.push(kept);
+            if cut || words.len() > i + 1 {
+                out.push(HIDDEN.into());
+            }
+            break;
+        }
+        out.push(word.to_string());
         i += 1;
         let lower = word.trim_matches(|c: char| !c.is_alphanumeric()).to_ascii_lowercase();
-        if lower == "signon" {
-            match words.get(i) {
-                Some(id) if id.contains('@') => {
-                    out.push(id);
-                    if i + 1 < words.len() {
-                        out.push(HIDDEN);
-                    }
-                    i += 2;
-                }
-                Some(_) => {
-                    out.push(HIDDEN);
-                    i = words.len();
-                }
-                None => {}
-            }
-        } else if lower == "password" && i < words.len() {
-            out.push(HIDDEN);
+        if lower == "password" && i < words.len() {
+            out.push(HIDDEN.into());
             i += 1;
         }
     }
-    if words.len() == out.len() && words == out {
+    if out.iter().map(String::as_str).eq(words.iter().copied()) {
         return subject.to_string();
     }
     out.join(" ")
@@ -148,11 +165,35 @@ mod tests {
 
     #[test]
     fn passwords_in_a_subject_are_hidden() {
-        assert_eq!(reply_subject(Some("SIGNON france@g s3cret orders")), "Re: SIGNON france@g ******** orders");
+        // Whatever follows the seat may be a password in some form: all of it is hidden.
+        assert_eq!(reply_subject(Some("SIGNON france@g s3cret orders")), "Re: SIGNON france@g ********");
         assert_eq!(reply_subject(Some("signon F g s3cret")), "Re: signon ********");
         assert_eq!(reply_subject(Some("new password hunter22")), "Re: new password ********");
         assert_eq!(reply_subject(Some("Spring orders")), "Re: Spring orders");
         assert_eq!(reply_subject(Some("SIGNON")), "Re: SIGNON");
+        assert_eq!(reply_subject(Some("mail from ann@example.org today")), "Re: mail from ann@example.org today");
+    }
+
+    /// Every sign-on form the reader takes, with the password right or wrong: none of them
+    /// comes back in the subject (issue 23.3).
+    #[test]
+    fn every_sign_on_form_in_a_subject_is_hidden() {
+        for (subject, shown) in [
+            ("SIGNON ann@dx password OLDPW", "Re: SIGNON ann@dx ********"),
+            ("SIGNON ann@dx:OLDPW", "Re: SIGNON ann@dx ********"),
+            ("Sign on ann@dx OLDPW", "Re: Sign on ann@dx ********"),
+            ("ann@dx OLDPW", "Re: ann@dx ********"),
+            ("Fwd: ann@dx:OLDPW", "Re: Fwd: ann@dx ********"),
+            ("SIGNIN ann@dx OLDPW", "Re: SIGNIN ann@dx ********"),
+            ("sign-on: ann dx OLDPW", "Re: sign-on: ********"),
+            ("SIGNON Adx OLDPW", "Re: SIGNON ********"),
+            ("log on ann@dx OLDPW", "Re: log on ann@dx ********"),
+            ("orders, password: OLDPW", "Re: orders, password: ********"),
+        ] {
+            let out = reply_subject(Some(subject));
+            assert_eq!(out, shown, "{subject}");
+            assert!(!out.contains("OLDPW"), "{subject}: {out}");
+        }
     }
 
     #[test]
