@@ -157,6 +157,10 @@ impl Intake for Tracked<'_> {
         self.inner.claim(key, spooled)
     }
 
+    fn limit_answers(&self, mails: &mut Vec<OutgoingMail>, now: DateTime<Utc>) -> Result<usize, String> {
+        self.inner.limit_answers(mails, now)
+    }
+
     fn complete(
         &self,
         claim: StoreClaim,

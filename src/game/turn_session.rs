@@ -374,7 +374,7 @@ pub fn create(
     let dir = GameDir::create(path, settings)?;
     let mut book = Book::read(dir.clone())?;
     let mut lock = book.lock()?;
-    lock.write_side(SEED_FILE, &SeedFile { seed: seed.to_hex() })?;
+    lock.write_private_side(SEED_FILE, &SeedFile { seed: seed.to_hex() })?;
     let seq = lock.last_seq() + 1;
     let meta = TurnState {
         game: settings.game.clone(),

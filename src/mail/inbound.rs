@@ -33,6 +33,15 @@ pub enum Silence {
     MailingList,
     /// Our own loop header: mail from this judge or another shadowjudge.
     OwnLoopHeader,
+    /// `X-Loop` naming the judge's own address: mail that already went through it.
+    LoopHeader(String),
+    /// `X-Auto-Response-Suppress` (Exchange and Outlook set it on automatic mail).
+    SuppressResponse(String),
+    /// A Subject automatic replies use (`Out of Office:`, `Automatic reply:`), even
+    /// without the headers that say so.
+    AutoSubject(String),
+    /// From the judge's own address: it would be answering itself.
+    OwnAddress,
     /// No usable sender address to answer.
     NoSender,
     /// Not a message at all (no headers could be read).
@@ -50,6 +59,10 @@ impl std::fmt::Display for Silence {
             Silence::Report => write!(f, "a delivery or read report (`multipart/report`)"),
             Silence::MailingList => write!(f, "mailing-list mail (`List-Id`)"),
             Silence::OwnLoopHeader => write!(f, "mail carrying our own loop header"),
+            Silence::LoopHeader(v) => write!(f, "mail that already went through this judge (`X-Loop: {v}`)"),
+            Silence::SuppressResponse(v) => write!(f, "automatic mail (`X-Auto-Response-Suppress: {v}`)"),
+            Silence::AutoSubject(s) => write!(f, "an automatic reply (Subject `{s}`)"),
+            Silence::OwnAddress => write!(f, "mail from the judge's own address"),
             Silence::NoSender => write!(f, "no sender address to answer"),
             Silence::Unreadable => write!(f, "not a readable message"),
         }
@@ -91,9 +104,28 @@ pub struct Inbound {
     pub attachments: usize,
     /// Why the message must get no reply, if it must not.
     pub silence: Option<Silence>,
+    /// The values of its `X-Loop` headers (whose address a loop went through).
+    pub loops: Vec<String>,
 }
 
 impl Inbound {
+    /// Why the judge at `own` (its address) must not answer this message: any reason of
+    /// its own ([`Inbound::silence`]), an `X-Loop` naming `own`, or `own` as its sender.
+    pub fn silence_for(&self, own: &str) -> Option<Silence> {
+        if let Some(why) = &self.silence {
+            return Some(why.clone());
+        }
+        let own = own.trim();
+        if let Some(value) = self.loops.iter().find(|v| v.to_ascii_lowercase().contains(&own.to_ascii_lowercase())) {
+            return Some(Silence::LoopHeader(cap(value, 60)));
+        }
+        let ours = |a: &Option<String>| a.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(own));
+        if ours(&self.from) || ours(&self.reply_to) {
+            return Some(Silence::OwnAddress);
+        }
+        None
+    }
+
     /// Where an answer goes: Reply-To if present, else From.
     pub fn answer_to(&self) -> Option<&str> {
         self.reply_to.as_deref().or(self.from.as_deref())
@@ -143,6 +175,7 @@ fn unreadable() -> Inbound {
         signature: 0,
         attachments: 0,
         silence: Some(Silence::Unreadable),
+        loops: Vec::new(),
     }
 }
 
@@ -194,6 +227,7 @@ fn from_parsed(msg: &Message<'_>, with_body: bool) -> Inbound {
         signature: body.signature,
         attachments,
         silence: None,
+        loops: raw_headers(msg, "X-Loop").into_iter().map(|v| cap(&v, 254)).take(10).collect(),
     };
     inbound.silence = silence(msg, &inbound);
     inbound
@@ -230,6 +264,15 @@ fn silence(msg: &Message<'_>, inbound: &Inbound) -> Option<Silence> {
     if report {
         return Some(Silence::Report);
     }
+    if let Some(v) = raw_header(msg, "X-Auto-Response-Suppress") {
+        let value = v.trim().to_ascii_lowercase();
+        if value != "none" {
+            return Some(Silence::SuppressResponse(cap(&value, 40)));
+        }
+    }
+    if let Some(subject) = inbound.subject.as_deref().filter(|s| is_auto_subject(s)) {
+        return Some(Silence::AutoSubject(cap(subject.trim(), 40)));
+    }
     if let Some(v) = raw_header(msg, "Precedence") {
         let value = v.trim().to_ascii_lowercase();
         if matches!(value.as_str(), "bulk" | "list" | "junk" | "auto_reply") {
@@ -250,9 +293,57 @@ fn silence(msg: &Message<'_>, inbound: &Inbound) -> Option<Silence> {
     None
 }
 
+/// Whether a Subject is one automatic replies write: `Out of Office:`, `Automatic reply:`,
+/// `Autoreply:`, `Auto:` and their French, German, Spanish, Italian and Dutch forms. A
+/// person's `Re:` before it makes it a person's answer.
+fn is_auto_subject(subject: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "out of office",
+        "out of the office",
+        "automatic reply",
+        "auto reply",
+        "auto-reply",
+        "autoreply",
+        "auto:",
+        "auto response",
+        "auto-response",
+        "autoresponse",
+        "réponse automatique",
+        "reponse automatique",
+        "absence du bureau",
+        "automatische antwort",
+        "abwesenheitsnotiz",
+        "abwesend",
+        "respuesta automática",
+        "respuesta automatica",
+        "fuera de la oficina",
+        "risposta automatica",
+        "fuori sede",
+        "automatisch antwoord",
+        "afwezigheidsbericht",
+    ];
+    let lower = subject.trim().to_lowercase();
+    PREFIXES.iter().any(|p| lower.starts_with(p))
+}
+
 fn is_daemon(address: &str) -> bool {
     let local = address.split('@').next().unwrap_or("").to_ascii_lowercase();
     matches!(local.as_str(), "mailer-daemon" | "postmaster" | "mail-daemon" | "mailerdaemon" | "noreply" | "no-reply")
+}
+
+/// The values of every header of that name, unfolded, as text.
+fn raw_headers(msg: &Message<'_>, name: &str) -> Vec<String> {
+    let raw = msg.raw_message();
+    msg.headers()
+        .iter()
+        .filter(|h| h.name().eq_ignore_ascii_case(name))
+        .map(|h| {
+            let start = (h.offset_start() as usize).min(raw.len());
+            let end = (h.offset_end() as usize).clamp(start, raw.len());
+            let value = String::from_utf8_lossy(&raw[start..end]);
+            value.split(['\r', '\n']).map(str::trim).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ")
+        })
+        .collect()
 }
 
 /// The value of the first header of that name, unfolded, as text.

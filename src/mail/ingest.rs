@@ -89,6 +89,12 @@ pub trait Intake: Sync {
         mails: &[OutgoingMail],
         now: DateTime<Utc>,
     ) -> Result<Option<String>, String>;
+    /// Hold back the answers (mails of kind [`MailKind::Reply`]) past the limit of
+    /// answers to one address ([`crate::mail::limit`]). Default: no limit.
+    fn limit_answers(&self, mails: &mut Vec<OutgoingMail>, now: DateTime<Utc>) -> Result<usize, String> {
+        let _ = (mails, now);
+        Ok(0)
+    }
     /// Give a claim back without completing it: the message changed nothing and must be
     /// read again at its next delivery (or by [`recover`]).
     fn give_back(&self, claim: Self::Claim) -> Result<(), String> {
@@ -118,6 +124,8 @@ pub struct MemoryIntake {
     /// The mails owed by completed messages.
     pub owed: Mutex<Vec<OutgoingMail>>,
     pub fail_spool: AtomicBool,
+    /// The answers sent per address ([`crate::mail::limit`]).
+    pub answered: Mutex<crate::mail::limit::Answered>,
 }
 
 impl Intake for MemoryIntake {
@@ -146,6 +154,10 @@ impl Intake for MemoryIntake {
     fn give_back(&self, claim: String) -> Result<(), String> {
         self.claimed.lock().map_err(|_| "claim lock poisoned".to_string())?.remove(&claim);
         Ok(())
+    }
+
+    fn limit_answers(&self, mails: &mut Vec<OutgoingMail>, now: DateTime<Utc>) -> Result<usize, String> {
+        Ok(self.answered.lock().map_err(|_| "answered lock poisoned".to_string())?.admit(mails, now))
     }
 }
 
@@ -218,7 +230,9 @@ pub fn ingest<I: Intake>(
     now: DateTime<Utc>,
 ) -> IngestOutcome {
     if raw.len() > settings.max_message_bytes {
-        return too_large(raw, settings);
+        let mut outcome = too_large(raw, settings);
+        let _ = intake.limit_answers(&mut outcome.mails, now);
+        return outcome;
     }
     let spooled = match intake.spool(raw, now) {
         Ok(id) => id,
@@ -227,7 +241,7 @@ pub fn ingest<I: Intake>(
         }
     };
     let inbound = parse_message(raw);
-    if let Some(silence) = inbound.silence.clone() {
+    if let Some(silence) = inbound.silence_for(&settings.address) {
         return IngestOutcome { disposition: Disposition::Silent(silence), mails: Vec::new(), owed: None };
     }
     let key = claim_key(raw, inbound.message_id.as_deref());
@@ -272,6 +286,8 @@ fn carry_out<I: Intake>(
         }
         return outcome;
     }
+    // A guard that cannot be read or kept holds nothing back: the answers go out.
+    let _ = intake.limit_answers(&mut outcome.mails, now);
     match intake.complete(claim, &outcome.mails, now) {
         Ok(owed) => outcome.owed = owed,
         Err(reason) => {
@@ -337,7 +353,7 @@ pub fn recover<I: Intake>(
 fn too_large(raw: &[u8], settings: &MailSettings) -> IngestOutcome {
     let inbound = parse_headers_only(raw);
     let disposition = Disposition::TooLarge { bytes: raw.len() };
-    if inbound.silence.is_some() {
+    if inbound.silence_for(&settings.address).is_some() {
         return IngestOutcome { disposition, mails: Vec::new(), owed: None };
     }
     let mut body = opening(settings);
@@ -1214,6 +1230,7 @@ pub fn poll_maildir(
 /// before that.
 #[derive(Debug)]
 pub struct StoreIntake {
+    root: PathBuf,
     spool: crate::store::Spool,
     claims: PathBuf,
     owed: crate::mail::owed::Owed,
@@ -1234,9 +1251,9 @@ impl StoreIntake {
     pub fn open(dir: &Path) -> Result<StoreIntake, String> {
         let spool = crate::store::Spool::open(dir.join("spool")).map_err(|e| e.to_string())?;
         let claims = dir.join("claims");
-        std::fs::create_dir_all(&claims).map_err(|e| format!("{}: {e}", claims.display()))?;
+        crate::store::create_private_dir(&claims).map_err(|e| e.to_string())?;
         let owed = crate::mail::owed::Owed::open(dir)?;
-        Ok(StoreIntake { spool, claims, owed })
+        Ok(StoreIntake { root: dir.to_path_buf(), spool, claims, owed })
     }
 
     /// The spool, for a master's replay of kept messages.
@@ -1304,6 +1321,10 @@ impl Intake for StoreIntake {
         crate::store::SpoolId::parse(&claim.spooled)?.kept_at()
     }
 
+    fn limit_answers(&self, mails: &mut Vec<OutgoingMail>, now: DateTime<Utc>) -> Result<usize, String> {
+        crate::mail::limit::Answered::admit_in(&self.root, mails, now)
+    }
+
     fn claim(&self, key: &str, spooled: &str) -> Result<Option<StoreClaim>, String> {
         use std::io::Write;
         let name = format!("{:x}", Sha256::digest(key.as_bytes()));
@@ -1312,13 +1333,7 @@ impl Intake for StoreIntake {
         }
         let taking = self.claims.join(format!("{name}.taking"));
         let at = |e: std::io::Error| format!("{}: {e}", taking.display());
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&taking)
-            .map_err(at)?;
+        let file = crate::store::open_private(&taking).map_err(at)?;
         // Waits for a live taker; a dead one's lock is gone.
         let Some(mut claim) = self.hold(file, taking.clone(), true)? else { return Ok(None) };
         // A claim a dead taker left names the copy kept when the message first came: keep
@@ -1345,12 +1360,7 @@ impl Intake for StoreIntake {
         now: DateTime<Utc>,
     ) -> Result<Option<String>, String> {
         let owed = self.owed.owe(now, mails)?;
-        let done = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&claim.done)
-            .map_err(|e| format!("{}: {e}", claim.done.display()))?;
+        let done = crate::store::open_private(&claim.done).map_err(|e| format!("{}: {e}", claim.done.display()))?;
         // The claim must outlive a crash, or a redelivery would be carried out again.
         done.sync_all().map_err(|e| format!("{}: {e}", claim.done.display()))?;
         self.sync_claims()?;

@@ -6,6 +6,7 @@
 //! - [`host`]: the [`GameHost`] trait, all mail knows of games.
 //! - [`password`]: argon2 hashes for sign-on passwords.
 //! - [`ingest`](mod@ingest): keep, read, place, apply, answer one message; poll a Maildir.
+//! - [`limit`]: at most 20 answers an hour to one address (`answered.json`).
 //! - [`reply`]: outgoing mail as data, header sanitizing, deadlines in the reader's zone.
 //! - [`send`]: lettre transports (SMTP, sendmail, .eml files) and the results mailing.
 //! - [`deadline`]: schedules and the pure tick planner (reminders, late notices, outages).
@@ -24,6 +25,7 @@ pub mod home;
 pub mod host;
 pub mod inbound;
 pub mod ingest;
+pub mod limit;
 pub mod owed;
 pub mod password;
 pub mod reply;

@@ -14,7 +14,6 @@
 //! the next run: twice, never not at all.
 
 use std::collections::BTreeMap;
-use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -175,12 +174,7 @@ impl Owed {
     /// Take `owed/.sending`, waiting for another run that holds it.
     fn lock(&self) -> Result<std::fs::File, String> {
         let lock_path = self.spool.path().join(".sending");
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| format!("{}: {e}", lock_path.display()))?;
+        let lock = crate::store::open_private(&lock_path).map_err(|e| format!("{}: {e}", lock_path.display()))?;
         FileExt::lock_exclusive(&lock).map_err(|e| format!("{}: {e}", lock_path.display()))?;
         Ok(lock)
     }

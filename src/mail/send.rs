@@ -119,7 +119,8 @@ pub fn to_message(settings: &MailSettings, mail: &OutgoingMail, now: DateTime<Ut
 
 /// A ready transport.
 pub enum Outbox {
-    Files(FileTransport),
+    /// The transport and its folder.
+    Files(FileTransport, std::path::PathBuf),
     Sendmail(SendmailTransport),
     Smtp(Box<SmtpTransport>),
 }
@@ -127,7 +128,7 @@ pub enum Outbox {
 impl std::fmt::Debug for Outbox {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Outbox::Files(_) => "Outbox::Files",
+            Outbox::Files(..) => "Outbox::Files",
             Outbox::Sendmail(_) => "Outbox::Sendmail",
             Outbox::Smtp(_) => "Outbox::Smtp",
         })
@@ -139,8 +140,9 @@ impl std::fmt::Debug for Outbox {
 pub fn build_outbox(settings: &MailSettings, env: impl Fn(&str) -> Option<String>) -> Result<Outbox, SendError> {
     match &settings.transport {
         TransportSettings::Files { dir } => {
-            std::fs::create_dir_all(dir).map_err(|e| SendError::Transport(format!("{}: {e}", dir.display())))?;
-            Ok(Outbox::Files(FileTransport::new(dir)))
+            // The outbox holds mailed passwords: owner-only.
+            crate::store::create_private_dir(dir).map_err(|e| SendError::Transport(e.to_string()))?;
+            Ok(Outbox::Files(FileTransport::new(dir), dir.clone()))
         }
         TransportSettings::Sendmail { command } => Ok(Outbox::Sendmail(match command {
             Some(c) => SendmailTransport::new_with_command(c),
@@ -174,7 +176,20 @@ impl Outbox {
     pub fn send(&self, settings: &MailSettings, mail: &OutgoingMail, now: DateTime<Utc>) -> Result<(), SendError> {
         let message = to_message(settings, mail, now)?;
         match self {
-            Outbox::Files(t) => t.send(&message).map(|_| ()).map_err(|e| SendError::Send(e.to_string())),
+            Outbox::Files(t, dir) => {
+                let id = t.send(&message).map_err(|e| SendError::Send(e.to_string()))?;
+                // A mailed password is in it: owner-only, as its folder.
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::PermissionsExt;
+                    let file = dir.join(format!("{id}.eml"));
+                    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600))
+                        .map_err(|e| SendError::Send(format!("{}: {e}", file.display())))?;
+                }
+                #[cfg(not(unix))]
+                let _ = (id, dir);
+                Ok(())
+            }
             Outbox::Sendmail(t) => t.send(&message).map(|_| ()).map_err(|e| SendError::Send(e.to_string())),
             Outbox::Smtp(t) => t.send(&message).map(|_| ()).map_err(|e| {
                 if e.is_permanent() {

@@ -18,7 +18,17 @@ const TEMP_MARK: &str = ".tmp-";
 /// The temp file is `.<name>.tmp-<pid>-<n>` beside the target; a crash can leave one
 /// behind, and `remove_temp_files` (run by the game lock and the spool) clears them.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    let temp = write_temp(path, bytes)?;
+    replace_with(path, bytes, false)
+}
+
+/// [`write_atomic`] for a secret (a seed, a record of passwords sent): the file is
+/// created readable and writable by its owner only (0600).
+pub fn write_atomic_private(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    replace_with(path, bytes, true)
+}
+
+fn replace_with(path: &Path, bytes: &[u8], private: bool) -> Result<(), StoreError> {
+    let temp = write_temp(path, bytes, private)?;
     if let Err(source) = fs::rename(&temp, path) {
         let _ = fs::remove_file(&temp);
         return Err(StoreError::Io { path: path.to_path_buf(), source });
@@ -43,15 +53,49 @@ pub fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> Result<(), StoreError
     })
 }
 
-/// Writes and syncs a fresh temp file beside `target`, and returns its path.
-pub(crate) fn write_temp(target: &Path, bytes: &[u8]) -> Result<PathBuf, StoreError> {
+/// Creates a directory (and its parents) with its last part owner-only (0700), and makes
+/// an existing one so: for folders that hold secrets.
+pub fn create_private_dir(dir: &Path) -> Result<(), StoreError> {
+    fs::create_dir_all(dir).map_err(StoreError::io(dir))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o700)).map_err(StoreError::io(dir))?;
+    }
+    Ok(())
+}
+
+/// Opens (creating it owner-only, 0600, if missing) a file to lock or append to.
+pub fn open_private(path: &Path) -> std::io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options.open(path)
+}
+
+/// Writes and syncs a fresh temp file beside `target`, and returns its path; `private`
+/// creates it owner-only (0600).
+pub(crate) fn write_temp(target: &Path, bytes: &[u8], private: bool) -> Result<PathBuf, StoreError> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let temp = parent_of(target).join(format!(".{name}{TEMP_MARK}{}-{n}", std::process::id()));
     let result = (|| {
         fault::check_write(target)?;
-        let mut file = OpenOptions::new().write(true).create_new(true).open(&temp)?;
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        if private {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600);
+        }
+        #[cfg(not(unix))]
+        let _ = private;
+        let mut file = options.open(&temp)?;
         file.write_all(bytes)?;
         fault::reach(FaultPoint::TempWritten);
         file.sync_all()?;
@@ -121,7 +165,7 @@ mod tests {
     fn temp_names_are_recognised_and_targets_are_not() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("state.json");
-        let temp = write_temp(&target, b"{}").unwrap();
+        let temp = write_temp(&target, b"{}", false).unwrap();
         let name = temp.file_name().unwrap().to_str().unwrap();
         assert!(is_temp_name(name), "{name}");
         assert!(!is_temp_name("state.json"));
@@ -144,7 +188,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("state.json");
         fs::write(&target, b"{}").unwrap();
-        let temp = write_temp(&target, b"half").unwrap();
+        let temp = write_temp(&target, b"half", false).unwrap();
         let removed = remove_temp_files(dir.path()).unwrap();
         assert_eq!(removed, vec![temp]);
         assert!(target.exists());

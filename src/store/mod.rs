@@ -82,7 +82,7 @@ use fs4::fs_std::FileExt;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
 
-pub use atomic::write_atomic;
+pub use atomic::{create_private_dir, open_private, write_atomic, write_atomic_private};
 pub use book::{Book, Mailed, MailedFile, MailingOutcome, Owed, MAILED_FILE};
 pub use error::StoreError;
 pub use journal::{Journal, Record};
@@ -542,6 +542,12 @@ impl GameLock {
     pub fn write_side<T: Serialize>(&self, name: &str, value: &T) -> Result<(), StoreError> {
         let (path, bytes) = self.side_bytes(name, value)?;
         write_atomic(&path, &bytes)
+    }
+
+    /// [`GameLock::write_side`] for a secret (the dice's seed): owner-only (0600).
+    pub fn write_private_side<T: Serialize>(&self, name: &str, value: &T) -> Result<(), StoreError> {
+        let (path, bytes) = self.side_bytes(name, value)?;
+        write_atomic_private(&path, &bytes)
     }
 
     /// The path of side file `name` (checked) and `value` as its JSON.

@@ -6,12 +6,15 @@
 //! so a listing sorts by arrival, then random bits. A name is never reused: the blob is
 //! hard-linked into place, which fails rather than overwrite.
 //!
+//! A spool holds what only the judge may read (messages with passwords, mail owed): the
+//! directory is owner-only (0700) and so is every blob (0600).
+//!
 //! Many processes may put at once (one per delivered message). Each holds a shared lock on
 //! `.lock` while its temp file exists; [`Spool::open`] removes leftover temp files only if
 //! it can take that lock exclusively, so it never removes a temp file still being written.
 
 use std::fmt;
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -65,7 +68,7 @@ impl Spool {
     /// crash (when no one is putting).
     pub fn open(dir: impl AsRef<Path>) -> Result<Spool, StoreError> {
         let spool = Spool { dir: dir.as_ref().to_path_buf() };
-        fs::create_dir_all(&spool.dir).map_err(StoreError::io(&spool.dir))?;
+        super::atomic::create_private_dir(&spool.dir)?;
         let lock = spool.lock_file()?;
         let lock_path = spool.dir.join(LOCK_FILE);
         if FileExt::try_lock_exclusive(&lock).map_err(StoreError::io(&lock_path))? {
@@ -87,7 +90,7 @@ impl Spool {
         loop {
             let id = SpoolId(format!("{stamp}-{:016x}", rand::random::<u64>()));
             let target = self.dir.join(&id.0);
-            let temp = write_temp(&target, bytes)?;
+            let temp = write_temp(&target, bytes, true)?;
             let linked = fs::hard_link(&temp, &target);
             let _ = fs::remove_file(&temp);
             match linked {
@@ -136,7 +139,7 @@ impl Spool {
 
     fn lock_file(&self) -> Result<File, StoreError> {
         let path = self.dir.join(LOCK_FILE);
-        OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(StoreError::io(&path))
+        super::atomic::open_private(&path).map_err(StoreError::io(&path))
     }
 }
 

@@ -483,3 +483,66 @@ fn a_players_history_is_the_phases_and_results_the_journal_is_the_masters() {
     let body = &mails.iter().find(|m| m.in_reply_to.as_deref() == Some("h4@example.org")).unwrap().body;
     assert!(body.contains("journal") && body.contains("password changed"), "{body}");
 }
+
+/// What is secret on disk is owner-only: the dice's seed, the spool of received mail
+/// (passwords in clear), the mail owed, the outbox and the claims (issue 23.2).
+#[cfg(unix)]
+#[test]
+fn secrets_on_disk_are_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let t0 = "2026-03-02T10:00:00Z";
+    let players = "ann, ann@example.org\nbob, bob@example.org\n";
+    let (_tmp, root, passwords) = judge_dir::small_game_by_mail(t0, "duel", "duplexity", players, &[]);
+    judge_dir::judge_cli(t0, &root, &["mail", "password", "duel", "ann", "--mail"]).ok();
+    judge_dir::mail_in(t0, &root, "duel", &passwords, 1, "bob", "place P1\n").ok();
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&root.join("games/duel/seed.json")), 0o600);
+    for dir in ["spool", "owed", "outbox", "claims"] {
+        let dir = root.join(dir);
+        assert_eq!(mode(&dir), 0o700, "{}", dir.display());
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let file = file.unwrap().path();
+            assert_eq!(mode(&file), 0o600, "{}", file.display());
+        }
+    }
+    assert!(std::fs::read_dir(root.join("outbox")).unwrap().count() >= 2, "the password and the answer were mailed");
+}
+
+/// Automatic mail that says so only by its Subject, a loop header naming the judge,
+/// Exchange's suppress header, or the judge's own address gets no answer; and no address
+/// gets more than 20 answers an hour, then one notice, across processes (issue 23.4).
+#[test]
+fn automatic_mail_is_never_answered_and_answers_to_one_address_are_limited() {
+    let mut j = Judge::new("");
+    let t0 = "2025-03-01T12:00:00Z";
+    let head = |extra: &str, from: &str, id: &str| {
+        format!("From: {from}\r\nTo: judge@example.org\r\n{extra}Message-ID: <{id}>\r\n\r\nhelp\r\n")
+    };
+    for (n, raw) in [
+        head("Subject: Out of Office: back on Monday\r\n", "ann@example.org", "a1@x"),
+        head("Subject: Automatic reply: orders\r\n", "ann@example.org", "a2@x"),
+        head("Subject: orders\r\nX-Loop: judge@example.org\r\n", "ann@example.org", "a3@x"),
+        head("Subject: orders\r\nX-Auto-Response-Suppress: All\r\n", "ann@example.org", "a4@x"),
+        head("Subject: orders\r\n", "judge@example.org", "a5@x"),
+        head("Subject: orders\r\n", "Judge@Example.org", "a6@x"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        assert_eq!(j.deliver(t0, raw), 0, "message {n}");
+    }
+    assert!(j.new_mails().is_empty(), "automatic mail answered");
+    // A responder that answers every mail: 25 messages in one hour.
+    for i in 0..25 {
+        let now = format!("2025-03-01T12:{:02}:00Z", i * 2);
+        assert_eq!(j.deliver(&now, &head("Subject: Re: help\r\n", "bot@example.org", &format!("b{i}@x"))), 0);
+    }
+    let mails = j.new_mails();
+    assert_eq!(mails.len(), 21, "{:?}", mails.iter().map(|m| &m.subject).collect::<Vec<_>>());
+    let notices: Vec<&Eml> = mails.iter().filter(|m| m.body.contains("not answered until")).collect();
+    assert_eq!(notices.len(), 1);
+    assert!(notices[0].body.contains("not answered until Sat 2025-03-01 13:00 UTC"), "{}", notices[0].body);
+    // An hour after the first, answers go out again.
+    assert_eq!(j.deliver("2025-03-01T13:01:00Z", &head("Subject: help\r\n", "bot@example.org", "c1@x")), 0);
+    assert_eq!(j.new_mails().len(), 1);
+}
