@@ -286,8 +286,12 @@ fn carry_out<I: Intake>(
         }
         return outcome;
     }
-    // A guard that cannot be read or kept holds nothing back: the answers go out.
-    let _ = intake.limit_answers(&mut outcome.mails, now);
+    // Only mail that signed on nowhere is limited: an automatic responder never can (no
+    // answer repeats a password), and a player's answers are their own. A guard that
+    // cannot be read or kept holds nothing back.
+    if outcome.disposition == Disposition::Unplaced {
+        let _ = intake.limit_answers(&mut outcome.mails, now);
+    }
     match intake.complete(claim, &outcome.mails, now) {
         Ok(owed) => outcome.owed = owed,
         Err(reason) => {

@@ -1,8 +1,9 @@
 //! The limit on answers to one address: at most [`MAX_ANSWERS`] within
-//! [`WINDOW_MINUTES`], then one notice, then none until the hour has passed. However a
-//! responder is made (one that answers every mail, or a flood of forged senders), the judge
-//! cannot be drawn into a loop. Messages past the limit are still read and carried out;
-//! only their answers are held back.
+//! [`WINDOW_MINUTES`], then one notice, then none until the hour has passed. It counts the
+//! answers to mail that signed on to no game (and to mail too large to read): an
+//! automatic responder can never sign on (no answer repeats a password), so however it is
+//! made, the judge cannot be drawn into a loop or a flood. Messages past the limit are
+//! still read; only their answers are held back.
 //!
 //! Kept in `JUDGE/answered.json` (taken under `answered.lock`), so it holds across the
 //! processes an MTA starts. It is a guard, not a record: a damaged file starts again.
@@ -68,10 +69,10 @@ impl Answered {
             sent.noticed = Some(now);
             let opens = sent.times[sent.times.len() - MAX_ANSWERS] + Duration::minutes(WINDOW_MINUTES);
             mail.body = format!(
-                "This judge has answered {MAX_ANSWERS} messages from you within {WINDOW_MINUTES} minutes, \
-                 the most it sends to one address, so that no automatic mail can keep it answering. \
-                 Your messages are still read and carried out, but not answered until {}. Send \
-                 `status` after that to see where you stand.\n",
+                "This judge has answered {MAX_ANSWERS} messages from you that signed on to no game \
+                 within {WINDOW_MINUTES} minutes, the most it answers to one address, so that no \
+                 automatic mail can keep it answering. Such messages are still read, but not \
+                 answered until {}. A message that signs on is always answered.\n",
                 format_deadline(opens, None)
             );
             mail.attachments.clear();

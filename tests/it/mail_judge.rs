@@ -416,7 +416,8 @@ fn parallel_guesses_check_at_most_five_passwords_and_tell_the_master_once() {
             std::thread::spawn(move || {
                 let password = if i == MESSAGES / 2 { right } else { format!("guess{i}") };
                 let body = format!("SIGNON france@game1 {password}\nBoard A\nA par - bur\n");
-                j.deliver(t0, &message("eve@example.org", &format!("guess{i}@example.org"), &body))
+                // From many addresses: the answers to one are limited.
+                j.deliver(t0, &message(&format!("eve{i}@example.org"), &format!("guess{i}@example.org"), &body))
             })
         })
         .collect();
@@ -425,7 +426,7 @@ fn parallel_guesses_check_at_most_five_passwords_and_tell_the_master_once() {
     }
     let mut j = std::sync::Arc::into_inner(j).unwrap();
     let mails = j.new_mails();
-    let replies: Vec<&Eml> = mails.iter().filter(|m| m.to == "eve@example.org").collect();
+    let replies: Vec<&Eml> = mails.iter().filter(|m| m.to.starts_with("eve")).collect();
     assert_eq!(replies.len(), MESSAGES);
     let wrong = replies.iter().filter(|m| m.body.contains("wrong password for France")).count();
     let signed_on = replies.iter().filter(|m| m.body.contains("signed on as France")).count();
@@ -436,6 +437,7 @@ fn parallel_guesses_check_at_most_five_passwords_and_tell_the_master_once() {
     let notices: Vec<&Eml> = mails.iter().filter(|m| m.to == "gm@example.org").collect();
     assert_eq!(notices.len(), 1, "{:?}", notices.iter().map(|m| &m.subject).collect::<Vec<_>>());
     assert!(notices[0].body.contains("`shadowjudge mail password game1 france --mail`"), "{}", notices[0].body);
+    assert!(notices[0].body.contains("eve"), "{}", notices[0].body);
     // The guess that closed the sign-on says so to its sender.
     let told = replies.iter().filter(|m| m.body.contains("That makes 5 wrong passwords")).count();
     assert_eq!(told, 1);
@@ -510,7 +512,8 @@ fn secrets_on_disk_are_owner_only() {
 
 /// Automatic mail that says so only by its Subject, a loop header naming the judge,
 /// Exchange's suppress header, or the judge's own address gets no answer; and no address
-/// gets more than 20 answers an hour, then one notice, across processes (issue 23.4).
+/// gets more than 20 answers an hour to mail that signs on nowhere, then one notice,
+/// across processes (issue 23.4).
 #[test]
 fn automatic_mail_is_never_answered_and_answers_to_one_address_are_limited() {
     let mut j = Judge::new("");
