@@ -431,9 +431,11 @@ fn parallel_guesses_check_at_most_five_passwords_and_tell_the_master_once() {
     let wrong = replies.iter().filter(|m| m.body.contains("wrong password for France")).count();
     let signed_on = replies.iter().filter(|m| m.body.contains("signed on as France")).count();
     let closed = replies.iter().filter(|m| m.body.contains("The password was not checked")).count();
-    assert!(wrong + signed_on <= 5, "{wrong} wrong and {signed_on} right passwords checked");
+    // At most 5 wrong guesses are checked; the right password counts as none, and may be
+    // checked before the limit is reached or be refused after it.
+    assert_eq!(wrong, 5, "{wrong} wrong passwords checked: the guesses fill the limit and no more");
+    assert!(signed_on <= 1);
     assert_eq!(wrong + signed_on + closed, MESSAGES);
-    assert_eq!(wrong, 5, "the guesses fill the limit whatever the order");
     let notices: Vec<&Eml> = mails.iter().filter(|m| m.to == "gm@example.org").collect();
     assert_eq!(notices.len(), 1, "{:?}", notices.iter().map(|m| &m.subject).collect::<Vec<_>>());
     assert!(notices[0].body.contains("`shadowjudge mail password game1 france --mail`"), "{}", notices[0].body);
