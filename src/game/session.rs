@@ -345,8 +345,9 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
 
 impl OpenGame {
     fn relock(&mut self) -> Result<GameLock, GameError> {
-        let lock = self.book.lock()?;
-        // Another writer may have changed the game since it was read: read it again.
+        let lock = self.dir.lock()?;
+        // Another writer may have changed the game since it was read: read it again (the
+        // fresh load reads the journal once, into a new book).
         let mut fresh = load(self.dir.clone(), Vec::new())?;
         self.game = fresh.game;
         self.entries = fresh.entries;

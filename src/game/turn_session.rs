@@ -801,8 +801,9 @@ pub struct Submission {
 
 impl OpenTurnGame {
     fn relock(&mut self) -> Result<GameLock, GameError> {
-        let lock = self.book.lock()?;
-        // Another writer may have changed the game since it was read: read it again.
+        let lock = self.dir.lock()?;
+        // Another writer may have changed the game since it was read: read it again (the
+        // fresh load reads the journal once, into a new book).
         let mut fresh = load(self.dir.clone(), Vec::new())?;
         self.settings = fresh.settings;
         self.meta = fresh.meta;
