@@ -19,6 +19,7 @@ pub mod order;
 pub mod phase;
 pub mod picture;
 pub mod report;
+pub mod site;
 pub mod store;
 pub mod text;
 pub mod turn;

@@ -76,7 +76,7 @@ pub fn run(a: MailArgs) -> Result<ExitCode, CliError> {
     }
 }
 
-fn judge_dir(given: Option<PathBuf>) -> Result<PathBuf, CliError> {
+pub(crate) fn judge_dir(given: Option<PathBuf>) -> Result<PathBuf, CliError> {
     given.or_else(|| std::env::var_os(HOME_VAR).map(PathBuf::from)).ok_or_else(|| {
         CliError::Usage(format!(
             "no judge directory: give --judge DIR or set {HOME_VAR} (see README, Playing by email)"

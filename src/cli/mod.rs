@@ -11,6 +11,7 @@ mod mail_cmd;
 mod map_cmd;
 mod orders_cmd;
 mod resolve_cmd;
+mod site_cmd;
 mod turn_cmd;
 
 use std::process::ExitCode;
@@ -64,6 +65,9 @@ enum Command {
     Reveal(game_cmd::RevealArgs),
     /// Play by email: take messages (ingest, poll), run deadlines (tick), set passwords.
     Mail(mail_cmd::MailArgs),
+    /// Write the judge's public web site: every game, its board and its processed phases
+    /// (plain HTML and SVG for any web server; nothing secret).
+    Site(site_cmd::SiteArgs),
 }
 
 /// An error that ends a command, with the exit code it maps to.
@@ -117,6 +121,7 @@ pub fn main() -> ExitCode {
         Command::Draw(a) => game_cmd::draw(a),
         Command::Ledger(a) => game_cmd::ledger(a),
         Command::Mail(a) => mail_cmd::run(a),
+        Command::Site(a) => site_cmd::run(a),
     };
     match result {
         Ok(code) => code,

@@ -21,6 +21,7 @@ pub use crate::game::by_mail::{
     recipients, Ack, AckOrder, AckProblem, Board, Clock, Contact, ContactRole, OwedMail, PressDelivery, PressTo, Role,
     SeatRecord,
 };
+pub use crate::game::public::PublicGame;
 use crate::game::session;
 pub use crate::game::session::{GameError, Glance, MailingOutcome};
 use crate::game::turn_session;
@@ -270,6 +271,9 @@ pub trait GameSession {
     fn board(&self) -> Option<Board<'_>> {
         None
     }
+
+    /// What anyone may read of the game, for its public web page: nothing secret.
+    fn public(&self) -> PublicGame;
 }
 
 /// What the tick can know of a game without opening it: a glance kept by an earlier tick

@@ -7,6 +7,7 @@ pub mod by_mail;
 pub mod engine;
 pub mod journal;
 pub mod position;
+pub mod public;
 pub mod schedule;
 pub mod script;
 pub mod session;

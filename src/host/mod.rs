@@ -36,6 +36,8 @@ use crate::mail::reply::{format_deadline, header_safe, Attachment, MailKind, Out
 use crate::mail::send::{results_mails, PhaseResults, SendError};
 use crate::text::{count, plural};
 
+pub mod site;
+
 /// The games of one judge directory, as mail sees them.
 #[derive(Debug)]
 pub struct JudgeHost {
@@ -630,8 +632,25 @@ pub fn tick_judge_with(
     };
     done.extend(batch);
     done.extend(deliver(host, intake.owed(), None, now, send));
+    if let Some(site) = &home.config.site {
+        done.extend(refresh_site_lines(home, &site.dir));
+    }
     lock.write(&logs)?;
     Ok(done)
+}
+
+/// The tick's refresh of the public site, in lines for its log.
+fn refresh_site_lines(home: &JudgeHome, dir: &Path) -> Vec<String> {
+    match site::refresh_site(&home.games_dir(), dir, &home.root().join(site::SITE_RECORD)) {
+        Ok(run) => {
+            let mut lines = run.problems;
+            if !run.drawn.is_empty() {
+                lines.push(format!("site: {} drawn again", count(run.drawn.len(), "game", "games")));
+            }
+            lines
+        }
+        Err(e) => vec![format!("site not written: {e}")],
+    }
 }
 
 /// Send what is owed: the results owed in the games `host` adjudicated (every game when

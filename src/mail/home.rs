@@ -11,6 +11,8 @@
 //!   outbox/             outgoing mail as .eml files (the default `files` transport)
 //!   tick.json           what `mail tick` already did per game (reminders, processing)
 //!   tick.lock           held while a tick runs, so two ticks never overlap
+//!   site.json           with `[site]`: each game's files as the site was last drawn from
+//!                       them, and its line on the index (public facts only)
 //! ```
 //!
 //! The mail commands find it with `--judge DIR` or the `SHADOWJUDGE_HOME` variable.
@@ -72,6 +74,17 @@ pub struct JudgeConfig {
     /// The deadline policy new games start with (each game keeps its own copy).
     #[serde(default)]
     pub deadlines: DeadlinePolicy,
+    /// The public web site `mail tick` keeps up to date, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site: Option<SiteSettings>,
+}
+
+/// `[site]` in judge.toml: where `mail tick` writes the public site (relative to the
+/// judge directory unless absolute); it rewrites the pages of the games that changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteSettings {
+    pub dir: PathBuf,
 }
 
 /// An opened judge directory: its root and its configuration.
@@ -89,7 +102,18 @@ impl JudgeHome {
         let text = std::fs::read_to_string(&path).map_err(io_error(&path))?;
         let mut config: JudgeConfig =
             toml::from_str(&text).map_err(|e| HomeError::Config { path: path.clone(), message: e.to_string() })?;
-        config.deadlines.check().map_err(|e| HomeError::Config { path, message: format!("[deadlines]: {e}") })?;
+        config
+            .deadlines
+            .check()
+            .map_err(|e| HomeError::Config { path: path.clone(), message: format!("[deadlines]: {e}") })?;
+        if let Some(site) = &mut config.site {
+            if site.dir.as_os_str().is_empty() {
+                return Err(HomeError::Config { path, message: "[site] dir: give the folder of the site".into() });
+            }
+            if site.dir.is_relative() {
+                site.dir = root.join(&site.dir);
+            }
+        }
         if let TransportSettings::Files { dir } = &mut config.mail.transport {
             if dir.is_relative() {
                 *dir = root.join(&*dir);

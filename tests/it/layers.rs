@@ -21,6 +21,7 @@ const RANKS: &[(&str, u8)] = &[
     ("game", 8),
     ("picture", 9),
     ("mail", 10),
+    ("site", 10),
     ("host", 11),
     ("cli", 12),
 ];

@@ -29,6 +29,7 @@ mod readme_small;
 mod resolve;
 mod shadow;
 mod shadow_game;
+mod site;
 mod small_cli;
 mod standard_game;
 mod store;

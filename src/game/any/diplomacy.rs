@@ -444,6 +444,10 @@ impl GameSession for OpenGame {
         self.record_results_mailed(seq, outcome, now)
     }
 
+    fn public(&self) -> crate::game::public::PublicGame {
+        crate::game::public::of_diplomacy(self)
+    }
+
     fn board(&self) -> Option<Board<'_>> {
         let settings = &self.game.settings;
         settings.pictures.then(|| Board {

@@ -517,6 +517,10 @@ impl GameSession for OpenTurnGame {
         Ok(self.dir.lock_task(crate::game::session::MAILING_TASK, wait)?)
     }
 
+    fn public(&self) -> crate::game::public::PublicGame {
+        crate::game::public::of_turn_game(self)
+    }
+
     fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {
         // An address no mail can be built for is given up, not retried.
         self.record_reported(seq, outcome, now)

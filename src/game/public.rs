@@ -1,0 +1,214 @@
+//! What anyone may read of a game: the part of it a public web page shows.
+//!
+//! [`PublicGame`] is built from a game as it stands and holds only what every player has
+//! already been told: the results of the phases and steps processed (every order with its
+//! outcome once adjudicated, never an order of the phase under way), the position, the
+//! players' names, the broadcast press. It holds no address, password, seed before it is
+//! revealed, observer, private press or order not yet processed, so that whatever is
+//! drawn from it can be published as it is.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+
+use crate::game::journal::{undone_by_rollback, Entry};
+use crate::game::session::OpenGame;
+use crate::game::state::GameState;
+use crate::game::turn_session::OpenTurnGame;
+use crate::map::Map;
+use crate::report::{LedgerLine, PhaseReport};
+
+/// A game as the public may see it.
+#[derive(Clone, Debug)]
+pub struct PublicGame {
+    /// The game's name (its directory's name in a judge).
+    pub name: String,
+    /// `standard`, `shadow-worlds`, `duplexity`, ...
+    pub kind: String,
+    /// Where the game stands, in words (`Fall 1905 movement`, `round 3, act`).
+    pub step: String,
+    /// The deadline of the step under way (none: paused, run by hand or over).
+    pub deadline: Option<DateTime<Utc>>,
+    /// The result, once the game is over (`France wins the game.`).
+    pub over: Option<String>,
+    /// The seats in their order.
+    pub seats: Vec<PublicSeat>,
+    /// The board now.
+    pub board: PublicBoard,
+    /// The phases or steps processed, oldest first.
+    pub steps: Vec<PublicStep>,
+    /// Press sent to everyone, oldest first.
+    pub press: Vec<PublicPress>,
+}
+
+/// One seat: its name, who plays it, how it stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublicSeat {
+    /// The power (`France`) or the player's seat name (`ann`).
+    pub seat: String,
+    /// The player's name; `None`: the seat is open.
+    pub player: Option<String>,
+    /// How the seat stands, short (`centers 3+5, units 3+4`), or empty.
+    pub standing: String,
+    /// Out of the game.
+    pub out: bool,
+}
+
+/// The board now.
+#[derive(Clone, Debug)]
+pub enum PublicBoard {
+    /// A Diplomacy position (one board, or Shadow Worlds' two) and its ledger.
+    Diplomacy { map: Arc<Map>, state: Box<GameState>, ledger: Vec<LedgerLine> },
+    /// A small game's board and standing as its reports draw them.
+    Text(String),
+}
+
+/// One phase or step processed.
+#[derive(Clone, Debug)]
+pub struct PublicStep {
+    /// A short name usable in a file name: the phase code (`S1901M`) or the journal entry
+    /// (`42`). Unique within the game.
+    pub code: String,
+    /// `Spring 1901 movement`, `round 2, act`.
+    pub title: String,
+    /// When it was processed, where the journal keeps it (a small game's step).
+    pub at: Option<DateTime<Utc>>,
+    pub body: PublicStepBody,
+}
+
+/// What a step's page shows.
+#[derive(Clone, Debug)]
+pub enum PublicStepBody {
+    /// A Diplomacy phase: the state it was played from, its results, the state it left.
+    Phase { before: Box<GameState>, report: Box<PhaseReport>, after: Box<GameState> },
+    /// A small game's report of the step, as mailed to every player.
+    Text(String),
+}
+
+/// A press message sent to everyone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublicPress {
+    /// `France`, or `the game master`.
+    pub from: String,
+    /// The phase or step it was sent in.
+    pub during: String,
+    pub text: String,
+}
+
+/// A state stripped of what is not public: the orders and submissions of its phase.
+fn public_state(state: &GameState) -> Box<GameState> {
+    let mut s = state.clone();
+    s.orders.clear();
+    s.submitted.clear();
+    s.waiting.clear();
+    s.draw_votes.clear();
+    Box::new(s)
+}
+
+/// The public part of a Diplomacy game.
+pub fn of_diplomacy(g: &OpenGame) -> PublicGame {
+    let game = &g.game;
+    let map = &game.map;
+    let state = &game.state;
+    let plus = state.boards.len() > 1;
+    let seats = map
+        .power_ids()
+        .map(|p| {
+            let count = |f: &dyn Fn(usize) -> usize| {
+                (0..state.boards.len()).map(|i| f(i).to_string()).collect::<Vec<_>>().join("+")
+            };
+            let centers = count(&|i| state.boards[i].ownership.count(p));
+            let units = count(&|i| state.boards[i].units.iter().filter(|u| u.power == p).count());
+            let ab = if plus { " (A+B)" } else { "" };
+            PublicSeat {
+                seat: map.power(p).name.clone(),
+                player: game.settings.player(map, p).map(|pl| pl.name.clone()).filter(|n| !n.trim().is_empty()),
+                standing: format!("centers {centers}{ab}, units {units}{ab}"),
+                out: state.eliminated.contains(&p),
+            }
+        })
+        .collect();
+    let undone = undone_by_rollback(&g.entries);
+    let mut steps: Vec<PublicStep> = Vec::new();
+    let mut press = Vec::new();
+    let mut before: Option<&GameState> = None;
+    let mut phase = state.phase;
+    for (i, e) in g.entries.iter().enumerate() {
+        match e {
+            Entry::Created { state } | Entry::RolledBack { state, .. } | Entry::DrawDeclared { state, .. } => {
+                before = Some(state);
+                phase = state.phase;
+            }
+            Entry::Adjudicated { report, state: after, .. } => {
+                if let (Some(b), false) = (before, undone.contains(&i)) {
+                    steps.push(PublicStep {
+                        code: report.phase.code(),
+                        title: report.phase.to_string(),
+                        at: None,
+                        body: PublicStepBody::Phase {
+                            before: public_state(b),
+                            report: report.clone(),
+                            after: public_state(after),
+                        },
+                    });
+                }
+                before = Some(after);
+                phase = after.phase;
+            }
+            Entry::Press { from, to, text } if to.iter().any(|t| t == "everyone") => {
+                let from = match map.lookup_power(from) {
+                    Some(p) => map.power(p).name.clone(),
+                    None => "the game master".to_string(),
+                };
+                press.push(PublicPress { from, during: phase.to_string(), text: text.clone() });
+            }
+            _ => {}
+        }
+    }
+    PublicGame {
+        name: game.settings.name.clone(),
+        kind: game.settings.variant.name().to_string(),
+        step: state.phase.to_string(),
+        deadline: state.end.is_none().then_some(state.deadline).flatten(),
+        over: state.end.as_ref().map(|e| game.end_notice(e)),
+        seats,
+        board: PublicBoard::Diplomacy { map: map.clone(), state: public_state(state), ledger: game.ledger() },
+        steps,
+        press,
+    }
+}
+
+/// The public part of a small game: the reports every player was mailed.
+pub fn of_turn_game(g: &OpenTurnGame) -> PublicGame {
+    let over = g.game.ending().map(|e| g.ending_text(&e));
+    let seats = g
+        .player_names()
+        .into_iter()
+        .map(|name| PublicSeat { seat: name.clone(), player: Some(name), standing: String::new(), out: false })
+        .collect();
+    let mut steps = Vec::new();
+    for (seq, at, entry) in &g.entries {
+        if entry.step().is_none() {
+            continue;
+        }
+        let Some(report) = g.entry_report(*seq) else { continue };
+        let board = g.report_text_at(*seq).unwrap_or_default();
+        steps.push(PublicStep {
+            code: seq.to_string(),
+            title: g.entry_label(*seq).unwrap_or_default(),
+            at: Some(*at),
+            body: PublicStepBody::Text(format!("{report}\n{board}")),
+        });
+    }
+    PublicGame {
+        name: g.settings.name.clone(),
+        kind: g.meta.game.clone(),
+        step: g.game.step_label(),
+        deadline: g.meta.deadline.filter(|_| over.is_none()),
+        over,
+        seats,
+        board: PublicBoard::Text(g.report_text()),
+        steps,
+        press: Vec::new(),
+    }
+}
