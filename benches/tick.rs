@@ -7,7 +7,8 @@
 //! the ticks measured pass over each game at a glance, as a judge's every tick after the
 //! first does for a game nobody touched. `first_look` measures the tick that has no
 //! glance to go by (each game's `glance.json` removed before it, outside the timing):
-//! every game opened in full and its glance kept. `cargo bench --bench tick`.
+//! every game opened in full and its glance kept. `with_site`: the idle tick of a judge
+//! that keeps a public site (`[site]`), every game already drawn. `cargo bench --bench tick`.
 
 use chrono::{TimeZone, Utc};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
@@ -15,7 +16,7 @@ use shadowjudge::game::session;
 use shadowjudge::game::settings::{Player, Settings, VariantKind};
 use shadowjudge::game::state::GameState;
 use shadowjudge::host::tick_judge;
-use shadowjudge::mail::home::JudgeHome;
+use shadowjudge::mail::home::{JudgeHome, SiteSettings};
 use shadowjudge::map::Map;
 
 const GAMES: usize = 2_000;
@@ -72,6 +73,16 @@ fn tick(c: &mut Criterion) {
             },
             BatchSize::PerIteration,
         )
+    });
+    // The same idle tick keeping a public site (`[site] dir`): the first tick (warm-up)
+    // draws every game; the ticks measured find every game as it was drawn.
+    let mut with_site = home.clone();
+    with_site.config.site = Some(SiteSettings { dir: tmp.path().join("www") });
+    group.bench_function("2000_idle_standard_games_with_site", |b| {
+        b.iter(|| {
+            let done = tick_judge(&with_site, now, &mut |_| panic!("an idle tick sends no mail")).expect("the tick");
+            assert!(done.iter().all(|l| !l.contains("not read") && !l.contains("not drawn")), "{done:?}");
+        })
     });
     group.finish();
 }

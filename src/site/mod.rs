@@ -96,8 +96,16 @@ impl SiteWriter {
     }
 
     /// Every file of one game (its folder: [`game_folder`]), and its index line.
+    /// The game is named by its directory, as players name it in mail.
     pub fn game(&mut self, dir_name: &str, g: &PublicGame) -> (Vec<SiteFile>, IndexRow) {
         let folder = game_folder(dir_name);
+        let named;
+        let g = if g.name == dir_name {
+            g
+        } else {
+            named = PublicGame { name: dir_name.to_string(), ..g.clone() };
+            &named
+        };
         let mut files = Vec::new();
         let picture = match &g.board {
             PublicBoard::Diplomacy { map, state, .. } => self.svg(map, &Scene::from_state(&g.name, state)),

@@ -1,0 +1,99 @@
+//! The public site (criterion; never a timed test): `shadowjudge site` over a judge of 200
+//! standard games of 20 processed phases each. The judge is built once, outside the
+//! timing: one game played to its 20th phase (every unit holding by default), copied 200
+//! times. `write_200_games` is the whole command (open every game, draw, write the files);
+//! `draw_200_games` only the drawing, from games already opened. `cargo bench --bench site`.
+
+use chrono::{Duration, TimeZone, Utc};
+use criterion::{criterion_group, criterion_main, Criterion};
+use shadowjudge::game::any;
+use shadowjudge::game::session;
+use shadowjudge::game::settings::{Player, Settings, VariantKind};
+use shadowjudge::game::state::GameState;
+use shadowjudge::host::site::write_site;
+use shadowjudge::map::Map;
+use shadowjudge::site::SiteWriter;
+
+const GAMES: usize = 200;
+const PHASES: usize = 20;
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("a game folder");
+    for e in std::fs::read_dir(from).expect("the game") {
+        let e = e.expect("a file");
+        if e.path().is_file() {
+            std::fs::copy(e.path(), to.join(e.file_name())).expect("a copy");
+        }
+    }
+}
+
+fn judge(root: &std::path::Path) -> std::path::PathBuf {
+    let games = root.join("games");
+    let map = Map::standard();
+    let mut settings = Settings::new("g000", VariantKind::Standard);
+    settings.players = map
+        .powers()
+        .iter()
+        .map(|p| Player {
+            power: p.key.clone(),
+            name: p.name.clone(),
+            email: format!("{}@example.org", p.key),
+            timezone: None,
+            password_hash: None,
+            pictures: true,
+        })
+        .collect();
+    let first = games.join("g000");
+    let mut now = Utc.with_ymd_and_hms(2026, 2, 1, 12, 0, 0).unwrap();
+    session::create(&first, &settings, GameState::start(&map, 1), now).expect("a game");
+    let mut g = any::open(&first).expect("the game");
+    let orders = [
+        ("austria", "A vie - gal\nA bud - ser\nF tri - alb\n"),
+        ("russia", "A war - gal\nF sev - bla\nA mos - ukr\nF stp/sc - bot\n"),
+        ("turkey", "F ank - bla\nA con - bul\nA smy - con\n"),
+        ("france", "A par - bur\nA mar - spa\nF bre - mao\n"),
+    ];
+    while g.public().steps.len() < PHASES {
+        for (power, text) in orders {
+            let who = any::Submit { who: any::Who::Power(power), text, check: false, at: None };
+            let _ = g.submit(who, now);
+        }
+        g.adjudicate(true, false, now).expect("a phase");
+        now += Duration::hours(1);
+    }
+    for i in 1..GAMES {
+        copy_dir(&first, &games.join(format!("g{i:03}")));
+    }
+    games
+}
+
+fn site(c: &mut Criterion) {
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let games = judge(tmp.path());
+    let out = tmp.path().join("www");
+    let mut group = c.benchmark_group("site");
+    group.sample_size(10);
+    group.bench_function("write_200_games", |b| {
+        b.iter(|| {
+            let run = write_site(&games, &out).expect("the site");
+            assert_eq!(run.games, GAMES, "{:?}", run.problems);
+        })
+    });
+    let opened: Vec<(String, any::PublicGame)> = (0..GAMES)
+        .map(|i| {
+            let name = format!("g{i:03}");
+            let g = any::open_read_only(&games.join(&name)).expect("a game").public();
+            (name, g)
+        })
+        .collect();
+    group.bench_function("draw_200_games", |b| {
+        b.iter(|| {
+            let files = SiteWriter::new().site(&opened);
+            assert!(files.len() > GAMES * PHASES * 2);
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, site);
+criterion_main!(benches);
