@@ -175,6 +175,17 @@ pub struct DeadlinePolicy {
     /// A gap between ticks this many times longer than usual, across a deadline, is an
     /// outage: the judge holds the game and tells the master instead of processing.
     pub outage_factor: u32,
+    /// A phase at whose deadline a power with units sent nothing is extended once by
+    /// this many hours (0: never), with a late notice to that power and the master.
+    pub late_extension_hours: u32,
+    /// At most this many late extensions per power per game.
+    pub late_extensions: u32,
+    /// After this many missed phases in a row a power is declared vacant (0: never).
+    pub abandon_after: u32,
+    /// At most this many days of announced absence per player per game.
+    pub absence_days: u32,
+    /// At most this many absences running at once in a game.
+    pub absences_at_once: u32,
 }
 
 impl Default for DeadlinePolicy {
@@ -186,6 +197,11 @@ impl Default for DeadlinePolicy {
             tick_minutes: 15,
             early: true,
             outage_factor: 8,
+            late_extension_hours: 0,
+            late_extensions: 1,
+            abandon_after: 0,
+            absence_days: 14,
+            absences_at_once: 2,
         }
     }
 }
@@ -200,6 +216,11 @@ impl DeadlinePolicy {
             ("remind_hours_before", self.remind_hours_before, MAX_HOURS),
             ("tick_minutes", self.tick_minutes, 7 * 24 * 60),
             ("outage_factor", self.outage_factor, 1000),
+            ("late_extension_hours", self.late_extension_hours, MAX_HOURS),
+            ("late_extensions", self.late_extensions, 1000),
+            ("abandon_after", self.abandon_after, 1000),
+            ("absence_days", self.absence_days, 366),
+            ("absences_at_once", self.absences_at_once, 1000),
         ] {
             if value > max {
                 return Err(DeadlineError::TooLarge(key, value, max));

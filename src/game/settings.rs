@@ -30,6 +30,11 @@
 //! [master]                       # optional
 //! email = "gm@example.org"
 //! password_hash = "$argon2id$..."
+//!
+//! press = "full"                 # or "grey" (without the sender's power), "none" (gunboat)
+//! observer_press = false         # whether observers may send press
+//! votes = "secret"               # or "public": who voted for a draw or concession
+//! draws = "dias"                 # or "named": a draw vote names the powers in it
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -117,6 +122,86 @@ pub struct Settings {
     /// turns them off for everyone.
     #[serde(default = "yes", skip_serializing_if = "is_yes")]
     pub pictures: bool,
+    /// What press the players may send: `full`, `grey` or `none` (gunboat).
+    #[serde(default, skip_serializing_if = "PressRule::is_default")]
+    pub press: PressRule,
+    /// Whether observers may send press (default: no).
+    #[serde(default, skip_serializing_if = "is_no")]
+    pub observer_press: bool,
+    /// Whether the players learn who voted for a draw or concession.
+    #[serde(default, skip_serializing_if = "Votes::is_default")]
+    pub votes: Votes,
+    /// Whether a draw includes every survivor or the powers a vote names.
+    #[serde(default, skip_serializing_if = "Draws::is_default")]
+    pub draws: Draws,
+}
+
+/// What press a game allows (`press` in game.toml).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PressRule {
+    /// Press as sent, from the power that sent it.
+    #[default]
+    Full,
+    /// Press arrives without the sender's power.
+    Grey,
+    /// No press between players (a gunboat game): no player's name or address in any
+    /// mail to another player. The master may still write to everyone.
+    #[serde(rename = "none")]
+    Gunboat,
+}
+
+impl PressRule {
+    fn is_default(&self) -> bool {
+        *self == PressRule::Full
+    }
+
+    /// The setting as game.toml writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            PressRule::Full => "full",
+            PressRule::Grey => "grey",
+            PressRule::Gunboat => "none",
+        }
+    }
+}
+
+/// Whether votes for a draw or a concession are public (`votes` in game.toml).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Votes {
+    /// Nobody learns who voted, only that a proposal passed.
+    #[default]
+    Secret,
+    /// `status` shows every power's vote.
+    Public,
+}
+
+impl Votes {
+    fn is_default(&self) -> bool {
+        *self == Votes::Secret
+    }
+}
+
+/// Who a draw includes (`draws` in game.toml).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Draws {
+    /// Draws include all survivors.
+    #[default]
+    Dias,
+    /// A vote names the powers in the draw; it passes when every survivor names the same.
+    Named,
+}
+
+impl Draws {
+    fn is_default(&self) -> bool {
+        *self == Draws::Dias
+    }
+}
+
+fn is_no(b: &bool) -> bool {
+    !*b
 }
 
 fn yes() -> bool {
@@ -164,6 +249,10 @@ impl Settings {
             players: Vec::new(),
             master: Master::default(),
             pictures: true,
+            press: PressRule::Full,
+            observer_press: false,
+            votes: Votes::Secret,
+            draws: Draws::Dias,
         }
     }
 

@@ -6,6 +6,7 @@ use std::fmt::Write;
 use chrono_tz::Tz;
 
 use crate::game::engine::Game;
+use crate::game::settings::{Draws, PressRule, Settings, Votes};
 use crate::map::PowerId;
 use crate::report::format_deadline;
 
@@ -23,6 +24,8 @@ pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> St
     } else {
         let _ = writeln!(out, "  no early processing: every phase waits for its deadline");
     }
+    let _ = writeln!(out, "  {}", press_line(&game.settings));
+    let _ = writeln!(out, "  {}", votes_line(&game.settings));
     match (&game.state.end, game.state.deadline) {
         (Some(end), _) => {
             let _ = writeln!(out, "{}", game.end_notice(end));
@@ -100,6 +103,30 @@ pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> St
     out
 }
 
+/// The game's press setting, in a line.
+pub fn press_line(settings: &Settings) -> String {
+    let press = match settings.press {
+        PressRule::Full => "press: full",
+        PressRule::Grey => "press: grey (it arrives without the sender's power)",
+        PressRule::Gunboat => "press: none (a gunboat game)",
+    };
+    let observers = if settings.observer_press { "observers may send press" } else { "observers send none" };
+    format!("{press}; {observers}")
+}
+
+/// How draws and concessions are voted, in a line.
+pub fn votes_line(settings: &Settings) -> String {
+    let draws = match settings.draws {
+        Draws::Dias => "a draw includes every survivor",
+        Draws::Named => "a draw vote names the powers in it",
+    };
+    let votes = match settings.votes {
+        Votes::Secret => "votes are secret",
+        Votes::Public => "votes are public",
+    };
+    format!("draws and concessions by vote of every survivor ({votes}; {draws})")
+}
+
 /// `status --json` of a Diplomacy game.
 pub fn status_json(game: &Game) -> serde_json::Value {
     use serde_json::json;
@@ -134,6 +161,7 @@ pub fn status_json(game: &Game) -> serde_json::Value {
         "phase_code": game.state.phase.code(),
         "deadline": game.state.deadline,
         "options": game.option_lines(),
+        "press": game.settings.press.name(),
         "over": game.state.end.as_ref().map(|e| game.end_notice(e)),
         "powers": powers,
         "ledger": game.ledger(),

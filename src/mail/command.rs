@@ -35,9 +35,9 @@ How to write to this judge:
                                         its turn lines, e.g. `bid 2`, `score 5`)
   status                                the game as you may see it (also: list)
   history                               the phases so far and the last results
-  press to italy, germany               press to some powers (or: press to all)
-  ...your text...
-  endpress
+  press to italy, germany               press to some powers (or: press to all); a
+  ...your text...                       game may send it grey (without your power)
+  endpress                              or have none (a gunboat game: status says)
   password NEWPASSWORD                  change your password
   timezone Europe/Paris                 see deadlines in your own time zone
   wait / nowait                         hold this phase to its deadline, or not (by

@@ -9,6 +9,7 @@ mod duple_mail;
 mod duplexity_example;
 mod game_engine;
 mod game_files;
+mod game_life;
 mod grammar;
 mod hardening;
 mod harness;

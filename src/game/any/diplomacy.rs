@@ -11,7 +11,7 @@ use super::{
 use crate::game::by_mail::{self, names_master};
 use crate::game::engine::{Acknowledgement, Game};
 use crate::game::session::OpenGame;
-use crate::game::settings::{Player, Settings};
+use crate::game::settings::{Player, PressRule, Settings};
 use crate::map::{normalize_name, Map, PowerId};
 use crate::phase::PhaseKind;
 use crate::report::deadline_text;
@@ -270,6 +270,12 @@ impl GameSession for OpenGame {
         let me = power_of(&self.game, from).ok();
         let map = self.game.map.clone();
         let settings = &self.game.settings;
+        if me.is_some() && settings.press == PressRule::Gunboat {
+            return Err(usage(
+                "this is a gunboat game (press = \"none\"): players send no press; only the game master writes to \
+                 everyone",
+            ));
+        }
         let players: Vec<(PowerId, String)> = settings
             .players
             .iter()
@@ -304,6 +310,8 @@ impl GameSession for OpenGame {
         };
         self.record_press(&from_key, names, text, now)?;
         let from_label = match me {
+            // Grey press: the journal keeps the sender; the readers are not told.
+            Some(_) if self.game.settings.press == PressRule::Grey => "an unnamed power".into(),
             Some(p) => map.power(p).name.clone(),
             None => "the game master".into(),
         };

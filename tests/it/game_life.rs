@@ -1,0 +1,159 @@
+//! A Diplomacy game's life by mail (issue 24): draw and concession votes, absences,
+//! missed deadlines and press settings, end to end through the built binary over a judge
+//! directory (the `files` transport writes every mail to `outbox/`).
+
+use std::path::PathBuf;
+
+use crate::harness::Run;
+use crate::judge_dir::{self, message, Eml, Outbox};
+use shadowjudge::game::journal::Entry;
+use shadowjudge::game::session;
+
+const PLAYERS: &str = "france, Ann, ann@example.org, Europe/Paris\nitaly, Bob, bob@example.org\n\
+                       germany, Cy, cy@example.org\n";
+
+/// A judge directory with one Shadow Worlds game, `g`, of three players, a master and an
+/// observer; game.toml gets `options` at its top and `deadlines` in its `[deadlines]`.
+struct Life {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    outbox: Outbox,
+    passwords: Vec<(String, String)>,
+    n: usize,
+}
+
+impl Life {
+    fn new(now: &str, options: &str, deadlines: &str) -> Life {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("judge");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(
+            root.join("judge.toml"),
+            format!("[mail]\naddress = \"judge@example.org\"\n\n[deadlines]\ntick_minutes = 180\n{deadlines}"),
+        )
+        .unwrap();
+        std::fs::write(root.join("players.txt"), PLAYERS).unwrap();
+        let new = [
+            "new",
+            "g",
+            "--judge",
+            ".",
+            "--variant",
+            "shadow-worlds",
+            "--players",
+            "players.txt",
+            "--master",
+            "gm@example.org",
+            "--observer",
+            "obs@example.org",
+        ];
+        judge_dir::judge_cli(now, &root, &new).ok();
+        let toml = root.join("games/g/game.toml");
+        let text = std::fs::read_to_string(&toml).unwrap();
+        std::fs::write(&toml, format!("{options}\n{text}")).unwrap();
+        let mut passwords = Vec::new();
+        for who in ["france", "italy", "germany", "master"] {
+            let out = judge_dir::judge_cli(now, &root, &["mail", "password", "g", who]).ok();
+            passwords.push((who.to_string(), out.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().into()));
+        }
+        let mut life = Life { _tmp: tmp, root, outbox: Outbox::default(), passwords, n: 0 };
+        life.mails();
+        life
+    }
+
+    /// `who` (a power or `master`) mails `body` at `now`; every mail the judge wrote.
+    fn send(&mut self, now: &str, who: &str, body: &str) -> Vec<Eml> {
+        self.n += 1;
+        let pw = &self.passwords.iter().find(|(w, _)| w == who).unwrap().1;
+        let from = match who {
+            "france" => "ann@example.org",
+            "italy" => "bob@example.org",
+            "germany" => "cy@example.org",
+            _ => "gm@example.org",
+        };
+        let raw = message(from, &format!("m{}@example.org", self.n), &format!("SIGNON {who}@g {pw}\n{body}"));
+        let home = [("SHADOWJUDGE_HOME", self.root.to_str().unwrap())];
+        let out = crate::harness::shadowjudge_at(now, Some(&self.root), &["mail", "ingest"], Some(raw.as_bytes()), &home);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        self.mails()
+    }
+
+    /// The reply to the last message sent.
+    fn reply(mails: &[Eml], n: usize) -> &Eml {
+        let id = format!("m{n}@example.org");
+        mails.iter().find(|m| m.in_reply_to.as_deref() == Some(id.as_str())).expect("a reply")
+    }
+
+    fn tick(&mut self, now: &str) -> Vec<Eml> {
+        self.cli(now, &["mail", "tick"]).ok();
+        self.mails()
+    }
+
+    fn cli(&self, now: &str, args: &[&str]) -> Run {
+        judge_dir::judge_cli(now, &self.root, args)
+    }
+
+    fn mails(&mut self) -> Vec<Eml> {
+        self.outbox.new_mails(&self.root)
+    }
+
+    fn game(&self) -> session::OpenGame {
+        session::open_read_only(&self.root.join("games/g")).unwrap()
+    }
+
+    fn journal(&self) -> Vec<Entry> {
+        judge_dir::journal(&self.root.join("games/g"))
+    }
+}
+
+fn to(mails: &[Eml], address: &str) -> Vec<Eml> {
+    mails.iter().filter(|m| m.to == address).cloned().collect()
+}
+
+const T0: &str = "2026-12-01T12:00:00Z";
+
+#[test]
+fn grey_press_arrives_without_the_senders_power() {
+    let mut life = Life::new(T0, "press = \"grey\"", "");
+    let mails = life.send("2026-12-01T13:00:00Z", "france", "press to italy\nLet us share Burgundy.\nendpress\n");
+    let bob = to(&mails, "bob@example.org");
+    assert_eq!(bob.len(), 1, "{mails:?}");
+    assert!(bob[0].body.contains("Let us share Burgundy."), "{}", bob[0].body);
+    assert!(bob[0].body.contains("an unnamed power"), "{}", bob[0].body);
+    for text in [&bob[0].subject, &bob[0].body] {
+        assert!(!text.contains("France") && !text.contains("Ann") && !text.contains("ann@"), "{text}");
+    }
+    // The journal keeps who sent it, for the master.
+    assert!(life.journal().iter().any(|e| matches!(e, Entry::Press { from, .. } if from == "France")));
+    let status = life.send("2026-12-01T13:05:00Z", "italy", "status\n");
+    assert!(Life::reply(&status, life.n).body.contains("press: grey"), "{}", status[0].body);
+}
+
+#[test]
+fn a_gunboat_game_has_no_press_and_no_players_names_in_mail() {
+    let mut life = Life::new(T0, "press = \"none\"", "");
+    let mut all = Vec::new();
+    let mails = life.send("2026-12-01T13:00:00Z", "france", "press to all\nHello, Bob!\nendpress\nA par - bur\n");
+    let reply = Life::reply(&mails, life.n).clone();
+    assert!(reply.body.contains("gunboat game"), "{}", reply.body);
+    assert!(to(&mails, "bob@example.org").is_empty(), "{mails:?}");
+    assert!(!life.journal().iter().any(|e| matches!(e, Entry::Press { .. })));
+    all.extend(mails);
+    // The master still writes to everyone.
+    let mails = life.send("2026-12-01T13:10:00Z", "master", "broadcast\nWelcome to a gunboat game.\nendpress\n");
+    assert_eq!(to(&mails, "bob@example.org").len(), 1, "{mails:?}");
+    all.extend(mails);
+    all.extend(life.send("2026-12-01T13:20:00Z", "italy", "status\nhistory\n"));
+    all.extend(life.send("2026-12-01T13:30:00Z", "master", "process\n"));
+    all.extend(life.tick("2026-12-01T13:40:00Z"));
+    assert!(all.iter().any(|m| m.to == "bob@example.org" && m.subject.contains("results")), "{all:?}");
+    // No mail to a player names another player or gives their address.
+    let players = [("ann@example.org", "Ann"), ("bob@example.org", "Bob"), ("cy@example.org", "Cy")];
+    for m in &all {
+        for (address, name) in players.iter().filter(|(a, _)| *a != m.to && m.to != "gm@example.org") {
+            let text = format!("{}\n{}", m.subject, m.body);
+            assert!(!text.contains(address), "a mail to {} gives {address}:\n{text}", m.to);
+            assert!(!text.split(|c: char| !c.is_alphanumeric()).any(|w| w == *name), "{name} in:\n{text}");
+        }
+    }
+}
