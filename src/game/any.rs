@@ -18,8 +18,8 @@ use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
 pub use crate::game::by_mail::{
-    recipients, Ack, AckOrder, AckProblem, Board, Clock, Contact, ContactRole, OwedMail, PressDelivery, PressTo, Role,
-    SeatRecord,
+    recipients, Ack, AckOrder, AckProblem, Board, Clock, Contact, ContactRole, Notice, Outcome, OwedMail,
+    PlayerCommand, PressDelivery, PressTo, Role, SeatRecord,
 };
 pub use crate::game::public::PublicGame;
 use crate::game::session;
@@ -226,6 +226,26 @@ pub trait GameSession {
     /// A seat asks that the step wait for its deadline (`wait`), or takes that back: the
     /// answer, and whether the game went on (its results are owed).
     fn set_wait(&mut self, role: &Role, wait: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError>;
+
+    /// A seat's vote or announced absence (dates in `zone`, else UTC): the answer, and
+    /// the mails it causes for others.
+    fn player_command(
+        &mut self,
+        role: &Role,
+        command: &PlayerCommand,
+        zone: Option<Tz>,
+        now: DateTime<Utc>,
+    ) -> Result<Outcome, GameError> {
+        let _ = (role, command, zone, now);
+        Err(usage("this game has no votes or absences"))
+    }
+
+    /// The master refuses the absences of a seat that are not over: they move no deadline
+    /// any more. The answer, and the mails it causes for others.
+    fn refuse_absence(&mut self, seat: &str, now: DateTime<Utc>) -> Result<Outcome, GameError> {
+        let _ = (seat, now);
+        Err(usage("this game has no absences"))
+    }
 
     /// Early processing on or off: the answer, and whether the game went on.
     fn set_early(&mut self, on: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError>;

@@ -234,3 +234,40 @@ pub fn set_particulars(
         *timezone = Some(z.to_string());
     }
 }
+
+/// A player's say in the game's life, apart from orders: votes on how it ends and
+/// announced absences. Powers as the player wrote them; the game resolves them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerCommand {
+    /// `draw` (every survivor) or `draw france italy` (a named draw).
+    Draw {
+        powers: Vec<String>,
+    },
+    NoDraw,
+    /// `concede france`.
+    Concede {
+        power: String,
+    },
+    NoConcede,
+    /// `absence 2026-12-20 to 2026-12-27`: both days included, in the player's zone.
+    Absence {
+        from: chrono::NaiveDate,
+        to: chrono::NaiveDate,
+    },
+}
+
+/// A mail a game asks to be sent to others because of a command (a vote that ended the
+/// game, a deadline an absence moved): to these addresses, each the same text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub to: Vec<String>,
+    pub subject: String,
+    pub body: String,
+}
+
+/// What a command did: the answer to its sender, and the notices to others.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    pub said: String,
+    pub notices: Vec<Notice>,
+}

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::game::settings::{Settings, VariantKind};
-use crate::game::state::{BoardState, GameEnd, GameState, Retreating, StoredOrder};
+use crate::game::state::{BoardState, Concession, GameEnd, GameState, NamedDraw, Retreating, StoredOrder};
 use crate::judge::adjustment::{adjudicate_adjustments, AdjustmentOrderResult, AdjustmentRules, DefaultAdjustment};
 use crate::judge::legality::{collect_orders, resolve_main_order, unit_in, WrittenOrder};
 use crate::judge::movement::{adjudicate_movement, Reason};
@@ -120,6 +120,21 @@ impl Acknowledgement {
 
 fn board_label(variant: VariantKind, board: Board) -> Option<char> {
     (variant == VariantKind::ShadowWorlds).then(|| board.letter())
+}
+
+/// A power's vote on how the game ends (`draw`, `nodraw`, `concede`, `noconcede`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Vote {
+    /// For a draw: between every survivor (no powers named), or between these powers.
+    Draw {
+        powers: Vec<PowerId>,
+    },
+    NoDraw,
+    /// To concede the game to this power.
+    Concede {
+        to: PowerId,
+    },
+    NoConcede,
 }
 
 impl Game {
@@ -1005,6 +1020,75 @@ impl Game {
         } else {
             None
         }
+    }
+
+    /// The powers that vote on a draw or concession: those still in the game that a
+    /// player plays (a vacant power has no vote, but shares a draw).
+    pub fn voters(&self) -> Vec<PowerId> {
+        let played = |p: &PowerId| self.settings.players.is_empty() || self.settings.player(&self.map, *p).is_some();
+        self.active_powers().into_iter().filter(played).collect()
+    }
+
+    /// A power's vote on a draw or concession (it replaces the power's earlier vote of
+    /// the same kind). Returns how the game ends when the vote makes a proposal pass: a
+    /// draw every voter asked for (between every survivor, or, named, between the same
+    /// powers in every vote), or a concession every other voter made to the same power.
+    pub fn vote(&mut self, power: PowerId, vote: &Vote) -> Option<GameEnd> {
+        let s = &mut self.state;
+        match vote {
+            Vote::Draw { powers } if powers.is_empty() => {
+                if !s.draw_votes.contains(&power) {
+                    s.draw_votes.push(power);
+                }
+            }
+            Vote::Draw { powers } => {
+                let mut powers = powers.clone();
+                powers.sort_unstable();
+                powers.dedup();
+                s.draw_named.retain(|d| d.power != power);
+                s.draw_named.push(NamedDraw { power, powers });
+            }
+            Vote::NoDraw => {
+                s.draw_votes.retain(|p| *p != power);
+                s.draw_named.retain(|d| d.power != power);
+            }
+            Vote::Concede { to } => {
+                s.concessions.retain(|c| c.power != power);
+                s.concessions.push(Concession { power, to: *to });
+            }
+            Vote::NoConcede => s.concessions.retain(|c| c.power != power),
+        }
+        if self.state.end.is_some() {
+            return None;
+        }
+        let end = self.passed()?;
+        self.state.end = Some(end.clone());
+        Some(end)
+    }
+
+    /// The proposal every voter agrees to, if one does.
+    fn passed(&self) -> Option<GameEnd> {
+        let voters = self.voters();
+        let s = &self.state;
+        if voters.is_empty() {
+            return None;
+        }
+        if voters.iter().all(|p| s.draw_votes.contains(p)) {
+            return Some(GameEnd::Draw(self.active_powers()));
+        }
+        let named = |p: &PowerId| s.draw_named.iter().find(|d| d.power == *p).map(|d| &d.powers);
+        if let Some(first) = named(&voters[0]) {
+            if voters.iter().all(|p| named(p) == Some(first)) {
+                return Some(GameEnd::Draw(first.clone()));
+            }
+        }
+        let conceded = |p: &PowerId| s.concessions.iter().find(|c| c.power == *p).map(|c| c.to);
+        voters
+            .iter()
+            .copied()
+            .find(|winner| voters.iter().filter(|p| *p != winner).all(|p| conceded(p) == Some(*winner)))
+            .filter(|_| voters.len() > 1)
+            .map(GameEnd::Victory)
     }
 
     /// A Winter order as reports print it: a disband is a removal there.

@@ -9,8 +9,9 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::engine::Game;
+use crate::game::engine::{Game, Vote};
 use crate::game::state::GameState;
+use crate::map::PowerId;
 use crate::phase::Phase;
 use crate::report::PhaseReport;
 
@@ -45,6 +46,15 @@ pub enum Entry {
     DrawDeclared { notice: String, state: GameState },
     /// A power voted for a draw (the game ends when every surviving power has).
     DrawVote { power: String },
+    /// A power's vote on how the game ends: `draw` (between the `powers` named, or every
+    /// survivor when none are), `nodraw`, `concede` (to the one power named) or
+    /// `noconcede`. The state after it says whether it ended the game.
+    Vote {
+        power: String,
+        vote: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        powers: Vec<String>,
+    },
     /// The deadline of the current phase was set or moved (extended, paused, resumed).
     DeadlineSet { deadline: Option<chrono::DateTime<chrono::Utc>> },
     /// A player's or the master's particulars changed: `what` is `password` (the old and
@@ -52,6 +62,30 @@ pub enum Entry {
     /// `replace`, which gives a power to a new player) or `time zone`. The values live in
     /// game.toml; this is their record. Changes no state.
     PlayerChanged { who: String, what: String, old: Option<String>, new: Option<String> },
+    /// A power announced an absence from `from` to `to`; `moved_to`: the deadline of the
+    /// phase under way moved to its end (from `moved_from`). A rollback keeps it.
+    Absence {
+        power: String,
+        from: chrono::DateTime<chrono::Utc>,
+        to: chrono::DateTime<chrono::Utc>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        moved_from: Option<chrono::DateTime<chrono::Utc>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        moved_to: Option<chrono::DateTime<chrono::Utc>>,
+    },
+    /// The master refused every absence the power announced before; `moved_to`: the
+    /// deadline of the phase under way moved back.
+    AbsenceRefused {
+        power: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        moved_to: Option<chrono::DateTime<chrono::Utc>>,
+    },
+    /// A power sent nothing by the deadline: the phase was extended to `deadline`, a late
+    /// extension each for `powers`.
+    LateExtension { powers: Vec<String>, deadline: chrono::DateTime<chrono::Utc> },
+    /// A power missed `missed` phases in a row and was declared vacant (its player
+    /// removed from game.toml, journaled as a player change as well).
+    Abandoned { power: String, missed: u32 },
     /// A power asked that the phase wait for its deadline (`wait: true`), or took that back.
     Wait { power: String, wait: bool },
     /// A press message, as sent by mail: who from (a power's name, or `master`), the
@@ -153,6 +187,20 @@ pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
                 let p = game.map.lookup_power(power).ok_or_else(|| err(format!("unknown power `{power}`")))?;
                 game.vote_draw(p);
             }
+            Entry::Vote { power, vote, powers } => {
+                let lookup =
+                    |name: &str| game.map.lookup_power(name).ok_or_else(|| err(format!("unknown power `{name}`")));
+                let p = lookup(power)?;
+                let named = powers.iter().map(|n| lookup(n)).collect::<Result<Vec<PowerId>, _>>()?;
+                let vote = match (vote.as_str(), named.as_slice()) {
+                    ("draw", _) => Vote::Draw { powers: named },
+                    ("nodraw", _) => Vote::NoDraw,
+                    ("concede", [to]) => Vote::Concede { to: *to },
+                    ("noconcede", _) => Vote::NoConcede,
+                    _ => return Err(err(format!("`{vote}` is not a vote"))),
+                };
+                game.vote(p, &vote);
+            }
             Entry::Wait { power, wait } => {
                 let p = game.map.lookup_power(power).ok_or_else(|| err(format!("unknown power `{power}`")))?;
                 game.state.waiting.retain(|w| *w != p);
@@ -160,7 +208,15 @@ pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
                     game.state.waiting.push(p);
                 }
             }
-            Entry::Press { .. } | Entry::PlayerChanged { .. } => {}
+            Entry::Absence { moved_to: Some(at), .. } | Entry::AbsenceRefused { moved_to: Some(at), .. } => {
+                game.state.deadline = Some(*at)
+            }
+            Entry::LateExtension { deadline, .. } => game.state.deadline = Some(*deadline),
+            Entry::Press { .. }
+            | Entry::PlayerChanged { .. }
+            | Entry::Absence { .. }
+            | Entry::AbsenceRefused { .. }
+            | Entry::Abandoned { .. } => {}
         }
     }
     Ok(())

@@ -72,6 +72,37 @@ pub struct GameState {
     /// though every order is in. Cleared when the phase is adjudicated.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub waiting: Vec<PowerId>,
+    /// Draws named by vote (`draws = "named"`): each voter and the powers it names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub draw_named: Vec<NamedDraw>,
+    /// Concessions voted: each voter and the power it concedes to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub concessions: Vec<Concession>,
+    /// Phases missed in a row (nothing sent while it had orders to give), per power that
+    /// missed the last one; kept only while `[deadlines] abandon_after` is set.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missed: Vec<Missed>,
+}
+
+/// A vote for a draw between the powers named.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NamedDraw {
+    pub power: PowerId,
+    pub powers: Vec<PowerId>,
+}
+
+/// A vote to concede the game to a power.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Concession {
+    pub power: PowerId,
+    pub to: PowerId,
+}
+
+/// A power's phases missed in a row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Missed {
+    pub power: PowerId,
+    pub phases: u32,
 }
 
 impl GameState {
@@ -107,6 +138,9 @@ impl GameState {
             draw_votes: Vec::new(),
             deadline: None,
             waiting: Vec::new(),
+            draw_named: Vec::new(),
+            concessions: Vec::new(),
+            missed: Vec::new(),
         }
     }
 
@@ -199,6 +233,19 @@ impl GameState {
             for (i, p) in list.iter().enumerate() {
                 power(&format!("{key}[{i}]"), *p)?;
             }
+        }
+        for (i, d) in self.draw_named.iter().enumerate() {
+            power(&format!("draw_named[{i}].power"), d.power)?;
+            for (j, p) in d.powers.iter().enumerate() {
+                power(&format!("draw_named[{i}].powers[{j}]"), *p)?;
+            }
+        }
+        for (i, c) in self.concessions.iter().enumerate() {
+            power(&format!("concessions[{i}].power"), c.power)?;
+            power(&format!("concessions[{i}].to"), c.to)?;
+        }
+        for (i, m) in self.missed.iter().enumerate() {
+            power(&format!("missed[{i}].power"), m.power)?;
         }
         match &self.end {
             Some(GameEnd::Victory(p)) => power("end.powers", *p)?,

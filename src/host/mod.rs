@@ -27,8 +27,8 @@ use crate::game::any::{self, Board, Clock, GameError, GameSession, MailingOutcom
 use crate::mail::deadline::{plan_tick, tick_mails, turn_tick_mails, GameClock, TickLog};
 use crate::mail::home::{HomeError, JudgeHome};
 use crate::mail::host::{
-    Ack, Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, PressDelivery, PressTo, Role, SignOnCheck,
-    SignOnError, SignOnRecord,
+    Ack, Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, PlayerCommand, PressDelivery, PressTo,
+    Role, SignOnCheck, SignOnError, SignOnRecord,
 };
 use crate::mail::owed::Owed;
 use crate::mail::password::{generate_password, hash_password};
@@ -530,6 +530,24 @@ impl JudgeHost {
         }
     }
 
+    /// Owe a command's notices as mails (with the message's reply); what to answer.
+    fn notify(&mut self, outcome: any::Outcome) -> String {
+        for notice in outcome.notices {
+            for to in notice.to {
+                self.mails.push(OutgoingMail {
+                    to,
+                    subject: header_safe(&notice.subject, 120),
+                    body: notice.body.clone(),
+                    in_reply_to: None,
+                    references: Vec::new(),
+                    kind: MailKind::Generated,
+                    attachments: Vec::new(),
+                });
+            }
+        }
+        outcome.said
+    }
+
     /// Hand a seat to a new player at `address` with a fresh password, mailed to them.
     fn replace(&mut self, game: &str, seat: &str, address: &str, now: DateTime<Utc>) -> Result<String, HostError> {
         if !address.contains('@') || address.contains(|c: char| c.is_whitespace() || c.is_control()) {
@@ -902,6 +920,10 @@ impl GameHost for JudgeHost {
                 Ok(format!("Game resumed. New deadline: {}.", format_deadline(at, who.timezone)))
             }
             MasterCommand::Replace { power, address } => self.replace(game, power, address, now),
+            MasterCommand::RefuseAbsence { power } => {
+                let outcome = self.change(game, |g| g.refuse_absence(power, now))?;
+                Ok(self.notify(outcome))
+            }
             MasterCommand::Early { on } => {
                 let (said, went_on) = self.change(game, |g| g.set_early(*on, now))?;
                 if went_on {
@@ -914,6 +936,11 @@ impl GameHost for JudgeHost {
 
     fn deadline(&self, game: &str) -> Option<DateTime<Utc>> {
         self.read(game).ok()?.deadline()
+    }
+
+    fn player(&mut self, who: &Identity, command: &PlayerCommand, now: DateTime<Utc>) -> Result<String, HostError> {
+        let outcome = self.change(&who.game, |g| g.player_command(&who.role, command, who.timezone, now))?;
+        Ok(self.notify(outcome))
     }
 
     fn set_wait(&mut self, who: &Identity, wait: bool, now: DateTime<Utc>) -> Result<String, HostError> {

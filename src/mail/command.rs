@@ -15,15 +15,17 @@
 //! map off                          results without the map pictures (`map on`: with)
 //! SIGNOFF                          end the block; another SIGNON may follow
 //! ```
+//! A power may vote (`draw`, `draw france italy`, `nodraw`, `concede france`,
+//! `noconcede`) and announce an absence (`absence 2026-12-20 to 2026-12-27`).
 //! The master signs on as `master@mygame` (or `gm@mygame`) and may also send `process`,
-//! `extend HOURS`, `pause`, `resume` and `replace POWER ADDRESS`. Keywords are not
+//! `extend HOURS`, `pause`, `resume`, `replace POWER ADDRESS` and `refuse absence POWER`. Keywords are not
 //! case-sensitive. `help` anywhere asks for this text.
 //!
 //! This module only reads text; it never decides whether a sign-on is valid.
 
 use chrono_tz::Tz;
 
-use crate::mail::host::{MasterCommand, PressTo};
+use crate::mail::host::{MasterCommand, PlayerCommand, PressTo};
 use crate::mail::inbound::BodyLine;
 
 /// The help text sent for unknown commands and messages that cannot be placed.
@@ -43,10 +45,17 @@ How to write to this judge:
   wait / nowait                         hold this phase to its deadline, or not (by
                                         default it is processed once all orders are in)
   map off                               results without the map pictures (map on: with)
+  draw / nodraw                         vote for a draw of every survivor, or take it back
+                                        (a game with named draws: draw france italy)
+  concede france / noconcede            concede the game to a power, or take it back
+                                        (the game ends when every surviving power agrees)
+  absence 2026-12-20 to 2026-12-27      away those days (your time zone): a deadline
+                                        inside moves to the end (capped by the game)
   SIGNOFF                               end; another SIGNON may follow
 Game master only: process, extend HOURS, pause, resume, replace POWER ADDRESS (a small
   game: replace PLAYER ADDRESS),
-  early on / early off (process a phase once all orders are in, or only at its deadline).
+  early on / early off (process a phase once all orders are in, or only at its deadline),
+  refuse absence POWER (its absences move no deadline).
 Quoted lines (starting with >), the earlier message below a reply header (\"On ... wrote:\",
 Outlook's From:/Sent: lines) and everything after a signature line (-- ) are ignored.
 ";
@@ -98,6 +107,11 @@ pub enum Item {
     Master {
         line: usize,
         command: MasterCommand,
+    },
+    /// A power's vote or absence.
+    Player {
+        line: usize,
+        command: PlayerCommand,
     },
     Help {
         line: usize,
@@ -253,6 +267,38 @@ pub fn parse_script(lines: &[BodyLine]) -> Script {
                 },
                 _ => malformed(line, "write `extend HOURS`, with 1 to 720 hours".into()),
             },
+            "draw" => {
+                let powers: Vec<String> = words[1..]
+                    .iter()
+                    .flat_map(|w| w.split(','))
+                    .filter(|w| !w.is_empty())
+                    .map(|w| cap_word(w))
+                    .collect();
+                Item::Player { line: line.number, command: PlayerCommand::Draw { powers } }
+            }
+            "nodraw" | "noconcede" => match words.len() {
+                1 => Item::Player {
+                    line: line.number,
+                    command: if keyword == "nodraw" { PlayerCommand::NoDraw } else { PlayerCommand::NoConcede },
+                },
+                _ => malformed(line, format!("`{keyword}` takes nothing after it")),
+            },
+            "concede" => match words.as_slice() {
+                [_, power] => {
+                    Item::Player { line: line.number, command: PlayerCommand::Concede { power: cap_word(power) } }
+                }
+                _ => malformed(line, "write `concede POWER`, e.g. `concede france`".into()),
+            },
+            "absence" => match parse_absence(&words[1..]) {
+                Some((from, to)) => Item::Player { line: line.number, command: PlayerCommand::Absence { from, to } },
+                None => malformed(line, "write `absence 2026-12-20 to 2026-12-27` (both days included)".into()),
+            },
+            "refuse" => match words.as_slice() {
+                [_, what, power] if what.eq_ignore_ascii_case("absence") => {
+                    Item::Master { line: line.number, command: MasterCommand::RefuseAbsence { power: cap_word(power) } }
+                }
+                _ => malformed(line, "write `refuse absence POWER`, e.g. `refuse absence france`".into()),
+            },
             "replace" => match words.as_slice() {
                 [_, power, address] if plausible_address(address) => Item::Master {
                     line: line.number,
@@ -304,6 +350,12 @@ const COMMANDS: &[&str] = &[
     "resume",
     "extend",
     "replace",
+    "draw",
+    "nodraw",
+    "concede",
+    "noconcede",
+    "absence",
+    "refuse",
 ];
 
 /// Whether a line that is not a SIGNON was meant to be one: its first word is one letter
@@ -458,6 +510,19 @@ fn press_body(rest: &[BodyLine]) -> (String, bool, usize) {
         }
     }
     (text, false, rest.len())
+}
+
+/// `2026-12-20 to 2026-12-27`, `2026-12-20 2026-12-27` or one day, `2026-12-20`.
+fn parse_absence(words: &[&str]) -> Option<(chrono::NaiveDate, chrono::NaiveDate)> {
+    let day = |w: &str| chrono::NaiveDate::parse_from_str(w, "%Y-%m-%d").ok();
+    match words {
+        [one] => Some((day(one)?, day(one)?)),
+        [from, to] => Some((day(from)?, day(to)?)),
+        [from, word, to] if ["to", "-", "until", "till"].iter().any(|t| word.eq_ignore_ascii_case(t)) => {
+            Some((day(from)?, day(to)?))
+        }
+        _ => None,
+    }
 }
 
 fn parse_hours(w: &str) -> Option<u32> {

@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
 pub use crate::game::by_mail::{
-    Ack, AckOrder, AckProblem, Contact, ContactRole, PressDelivery, PressTo, Role, SeatRecord,
+    Ack, AckOrder, AckProblem, Contact, ContactRole, PlayerCommand, PressDelivery, PressTo, Role, SeatRecord,
 };
 
 /// What a host error says when the operating system refused a read, write or lock of the
@@ -111,6 +111,11 @@ pub enum MasterCommand {
         power: String,
         address: String,
     },
+    /// `refuse absence france`: the power's absences not over yet no longer move a
+    /// deadline.
+    RefuseAbsence {
+        power: String,
+    },
 }
 
 /// Everything mail needs from a game host.
@@ -186,6 +191,12 @@ pub trait GameHost {
 
     /// Everyone who receives results: players, observers and the master.
     fn contacts(&self, game: &str) -> Vec<Contact>;
+
+    /// A player's vote or absence ([`PlayerCommand`]); the text says what now holds. Mails
+    /// it causes for others go to [`GameHost::take_mails`]. Default: the game has none.
+    fn player(&mut self, _who: &Identity, _command: &PlayerCommand, _now: DateTime<Utc>) -> Result<String, HostError> {
+        Err(HostError::Refused("this game has no votes or absences".into()))
+    }
 
     /// A power asks that the phase wait for its deadline (`wait`), or takes that back; the
     /// text says what now holds. Default: the game has no such thing.

@@ -866,11 +866,14 @@ fn apply(
         // answered as the first time without being kept again (the host sees to it);
         // other changes are answered as done before.
         let tag = format!("{tag}.{}", index + 1);
-        if matches!(item, Item::Master { .. } | Item::Password { .. } | Item::Timezone { .. })
+        if matches!(item, Item::Master { .. } | Item::Password { .. } | Item::Timezone { .. } | Item::Player { .. })
             && host.done_before(&who.game, &tag)
         {
             let line = match item {
-                Item::Master { line, .. } | Item::Password { line, .. } | Item::Timezone { line, .. } => *line,
+                Item::Master { line, .. }
+                | Item::Password { line, .. }
+                | Item::Timezone { line, .. }
+                | Item::Player { line, .. } => *line,
                 _ => block.line,
             };
             changed = true;
@@ -1034,6 +1037,22 @@ fn apply(
                     }
                 }
             }
+            Item::Player { line, .. } if who.role == Role::Master => {
+                let _ = writeln!(
+                    out,
+                    "line {line}: the game master plays no power: only powers vote or announce absences."
+                );
+            }
+            Item::Player { line, command } => match host.player(&who, command, now) {
+                Ok(text) => {
+                    changed = true;
+                    let _ = writeln!(out, "line {line}: {}", text.trim_end());
+                }
+                Err(e) => {
+                    count(&e);
+                    let _ = writeln!(out, "line {line}: not done: {e}");
+                }
+            },
             Item::Help { .. } => {}
             Item::Malformed { line, text, problem } => {
                 let _ = writeln!(out, "line {line}: {}: {problem}", quote(text));

@@ -73,7 +73,8 @@ impl Life {
         };
         let raw = message(from, &format!("m{}@example.org", self.n), &format!("SIGNON {who}@g {pw}\n{body}"));
         let home = [("SHADOWJUDGE_HOME", self.root.to_str().unwrap())];
-        let out = crate::harness::shadowjudge_at(now, Some(&self.root), &["mail", "ingest"], Some(raw.as_bytes()), &home);
+        let out =
+            crate::harness::shadowjudge_at(now, Some(&self.root), &["mail", "ingest"], Some(raw.as_bytes()), &home);
         assert_eq!(out.code, 0, "{}", out.stderr);
         self.mails()
     }
@@ -156,4 +157,118 @@ fn a_gunboat_game_has_no_press_and_no_players_names_in_mail() {
             assert!(!text.split(|c: char| !c.is_alphanumeric()).any(|w| w == *name), "{name} in:\n{text}");
         }
     }
+}
+
+fn everyone() -> Vec<&'static str> {
+    vec!["ann@example.org", "bob@example.org", "cy@example.org", "gm@example.org", "obs@example.org"]
+}
+
+fn addresses(mails: &[Eml], subject: &str) -> Vec<String> {
+    let mut v: Vec<String> = mails.iter().filter(|m| m.subject == subject).map(|m| m.to.clone()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_draw_voted_by_every_survivor_ends_the_game_and_votes_stay_secret() {
+    let mut life = Life::new(T0, "", "");
+    // A named draw in a game of DIAS draws is refused, and says why.
+    let mails = life.send("2026-12-01T13:00:00Z", "france", "draw france italy\n");
+    assert!(Life::reply(&mails, life.n).body.contains("a draw includes every survivor"), "{mails:?}");
+    let mails = life.send("2026-12-01T13:01:00Z", "france", "draw\n");
+    assert_eq!(mails.len(), 1, "a secret vote tells no one else: {mails:?}");
+    assert!(mails[0].body.contains("Votes are secret"), "{}", mails[0].body);
+    // Taken back, it no longer counts.
+    life.send("2026-12-01T13:02:00Z", "germany", "draw\n");
+    life.send("2026-12-01T13:03:00Z", "germany", "nodraw\n");
+    let mails = life.send("2026-12-01T13:04:00Z", "italy", "draw\nstatus\n");
+    assert_eq!(mails.len(), 1);
+    assert!(!mails[0].body.contains("France vot"), "{}", mails[0].body);
+    assert!(life.game().game.state.end.is_none());
+    // The last survivor's vote ends the game at once: the final results to everyone.
+    let mails = life.send("2026-12-01T13:05:00Z", "germany", "draw\n");
+    assert_eq!(addresses(&mails, "g: the game is over"), everyone(), "{mails:?}");
+    let over = mails.iter().find(|m| m.subject == "g: the game is over").unwrap();
+    assert!(over.body.contains("The game is drawn between"), "{}", over.body);
+    assert!(over.body.contains("Centers at the end:"), "{}", over.body);
+    assert!(over.body.contains("France   3+3 (A+B)"), "{}", over.body);
+    for secret in ["France vot", "Germany vot", "Italy vot"] {
+        assert!(!over.body.contains(secret), "{}", over.body);
+    }
+    assert!(life.game().game.state.end.is_some());
+    let votes = life.journal().iter().filter(|e| matches!(e, Entry::Vote { .. })).count();
+    assert_eq!(votes, 5);
+    let mails = life.send("2026-12-01T13:06:00Z", "france", "A par - bur\ndraw\n");
+    assert!(Life::reply(&mails, life.n).body.contains("the game is over"), "{mails:?}");
+    // Nothing more to process.
+    assert!(life.tick("2026-12-04T13:00:00Z").is_empty());
+}
+
+#[test]
+fn a_public_concession_ends_the_game_with_a_winner() {
+    let mut life = Life::new(T0, "votes = \"public\"", "");
+    let mails = life.send("2026-12-01T13:00:00Z", "italy", "concede france\n");
+    let told = addresses(&mails, "g: a vote");
+    assert_eq!(told, ["ann@example.org", "cy@example.org", "gm@example.org", "obs@example.org"]);
+    assert!(mails.iter().any(|m| m.body.contains("Italy concedes the game to France.")), "{mails:?}");
+    let mails = life.send("2026-12-01T13:01:00Z", "germany", "concede italy\n");
+    assert!(mails.iter().all(|m| m.subject != "g: the game is over"));
+    let mails = life.send("2026-12-01T13:02:00Z", "germany", "concede germany\nconcede france\n");
+    assert!(Life::reply(&mails, life.n).body.contains("cannot concede to itself"), "{mails:?}");
+    assert_eq!(addresses(&mails, "g: the game is over"), everyone(), "{mails:?}");
+    let over = mails.iter().find(|m| m.subject == "g: the game is over").unwrap();
+    assert!(over.body.contains("France wins the game."), "{}", over.body);
+}
+
+#[test]
+fn a_named_draw_passes_when_every_survivor_names_the_same_powers() {
+    let mut life = Life::new(T0, "draws = \"named\"", "");
+    life.send("2026-12-01T13:00:00Z", "france", "draw france italy\n");
+    life.send("2026-12-01T13:01:00Z", "italy", "draw italy, france\n");
+    let mails = life.send("2026-12-01T13:02:00Z", "germany", "draw\n");
+    assert!(mails.iter().all(|m| m.subject != "g: the game is over"), "{mails:?}");
+    let mails = life.send("2026-12-01T13:03:00Z", "germany", "draw italy france\n");
+    let over = mails.iter().find(|m| m.subject == "g: the game is over").expect("over");
+    assert!(over.body.contains("The game is drawn between France and Italy."), "{}", over.body);
+}
+
+#[test]
+fn an_absence_moves_the_deadline_within_the_caps_and_the_master_may_refuse_it() {
+    let mut life = Life::new(T0, "", "");
+    let deadline = |life: &Life| life.game().game.state.deadline.unwrap().to_rfc3339();
+    assert_eq!(deadline(&life), "2026-12-03T12:00:00+00:00");
+    // France (Europe/Paris) is away from the 2nd to the 5th: back at midnight in Paris.
+    let mails = life.send("2026-12-01T13:00:00Z", "france", "absence 2026-12-02 to 2026-12-05\n");
+    assert_eq!(deadline(&life), "2026-12-05T23:00:00+00:00");
+    let reply = Life::reply(&mails, life.n);
+    assert!(reply.body.contains("Absence kept"), "{}", reply.body);
+    assert_eq!(addresses(&mails, "g: the deadline moved"), everyone());
+    for m in mails.iter().filter(|m| m.subject == "g: the deadline moved") {
+        assert!(m.body.contains("an announced absence") && !m.body.contains("France"), "{}", m.body);
+    }
+    // Capped: 20 days is more than 14; a third absence at once is one too many.
+    let mails = life.send("2026-12-01T13:10:00Z", "italy", "absence 2026-12-01 to 2026-12-20\n");
+    assert!(Life::reply(&mails, life.n).body.contains("at most 14 days of absence per player"), "{mails:?}");
+    let mails = life.send("2026-12-01T13:20:00Z", "italy", "absence 2026-12-03 to 2026-12-04\n");
+    assert!(Life::reply(&mails, life.n).body.contains("Absence kept"), "{mails:?}");
+    let mails = life.send("2026-12-01T13:30:00Z", "germany", "absence 2026-12-04\n");
+    assert!(Life::reply(&mails, life.n).body.contains("at most 2 absences may run at once"), "{mails:?}");
+    let mails = life.send("2026-12-01T13:35:00Z", "germany", "absence 2026-12-40\n");
+    assert!(Life::reply(&mails, life.n).body.contains("write `absence 2026-12-20 to 2026-12-27`"), "{mails:?}");
+    // The master refuses France's: the deadline goes back to the schedule's, which falls in
+    // Italy's absence (the 3rd and 4th, UTC), so it moves to its end.
+    let mails = life.send("2026-12-01T14:00:00Z", "master", "refuse absence france\n");
+    assert!(Life::reply(&mails, life.n).body.contains("France's absences are refused"), "{mails:?}");
+    assert_eq!(deadline(&life), "2026-12-05T00:00:00+00:00");
+    assert_eq!(addresses(&mails, "g: the deadline moved"), everyone());
+    // Italy's absence also moves the next phase's deadline, and the results say so.
+    let mut mails = life.send("2026-12-01T15:00:00Z", "master", "process\n");
+    mails.extend(life.tick("2026-12-01T15:10:00Z"));
+    assert_eq!(life.game().game.state.phase.code(), "F1901M");
+    assert_eq!(deadline(&life), "2026-12-05T00:00:00+00:00");
+    let results = mails.iter().find(|m| m.to == "bob@example.org" && m.subject.contains("results")).unwrap();
+    assert!(results.body.contains("The deadline is moved to the end of an announced absence."), "{}", results.body);
+    // A rollback keeps the absences.
+    life.cli("2026-12-01T15:20:00Z", &["rollback", "games/g", "S1901M"]).ok();
+    assert!(life.journal().iter().filter(|e| matches!(e, Entry::Absence { .. })).count() == 2);
 }
