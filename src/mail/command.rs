@@ -268,12 +268,8 @@ pub fn parse_script(lines: &[BodyLine]) -> Script {
                 _ => malformed(line, "write `extend HOURS`, with 1 to 720 hours".into()),
             },
             "draw" => {
-                let powers: Vec<String> = words[1..]
-                    .iter()
-                    .flat_map(|w| w.split(','))
-                    .filter(|w| !w.is_empty())
-                    .map(|w| cap_word(w))
-                    .collect();
+                let powers: Vec<String> =
+                    words[1..].iter().flat_map(|w| w.split(',')).filter(|w| !w.is_empty()).map(cap_word).collect();
                 Item::Player { line: line.number, command: PlayerCommand::Draw { powers } }
             }
             "nodraw" | "noconcede" => match words.len() {
