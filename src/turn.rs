@@ -179,6 +179,18 @@ pub trait TurnGame: std::fmt::Debug + Send {
         false
     }
 
+    /// Turn files `player` might send now, each one whole: what random play draws from
+    /// (the shared conformance check, the Python environments). A game lists what its
+    /// grammar offers at this step; those it accepts are the legal moves. Default: none.
+    fn candidate_lines(&self, _player: usize) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The master's lines that might be sent now (a ruling awaited). Default: none.
+    fn master_candidates(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Lines from the game master (`uphold`, `reject`), for games where the master rules
     /// on something. By default the master has no lines: each is refused.
     fn master(&mut self, text: &str, _ctx: &mut TurnContext<'_>) -> TurnAck {

@@ -140,20 +140,8 @@ impl Env {
         if self.game.ending().is_some() || !self.game.awaiting().players.contains(&player) {
             return Vec::new();
         }
-        let state = self.game.save();
-        match self.kind {
-            overdue::KIND => match overdue::Overdue::load(&state) {
-                Ok(g) => g.legal_turns(player).iter().map(|t| t.to_string()).collect(),
-                Err(_) => Vec::new(),
-            },
-            _ => {
-                let Ok(g) = duplexity::load(&state) else { return Vec::new() };
-                duplexity_candidates(&g.game, player as u8)
-                    .into_iter()
-                    .filter(|line| self.accepts(player, line))
-                    .collect()
-            }
-        }
+        // The game's candidates (its grammar's offer at this step), kept where it takes them.
+        self.game.candidate_lines(player).into_iter().filter(|line| self.accepts(player, line)).collect()
     }
 
     fn accepts(&self, player: usize, line: &str) -> bool {
@@ -181,39 +169,6 @@ impl Env {
             Ending::Won { players } => Some(players.iter().filter_map(|p| self.names.get(*p).cloned()).collect()),
             Ending::Lost | Ending::Drawn => Some(Vec::new()),
         }
-    }
-}
-
-/// Every line Duplexity might take from `p` now, before the judge's check: placements,
-/// bids, where a waiting Move goes, and each pawn's activations with one action (or none).
-fn duplexity_candidates(g: &duplexity::Duplexity, p: u8) -> Vec<String> {
-    use duplexity::{Stage, Zone};
-    match &g.stage {
-        Stage::Setup { .. } => g.placeable(p).iter().map(|s| format!("place {s}")).collect(),
-        Stage::Bid { .. } => (0..=g.energy(p))
-            .flat_map(|a| [format!("bid {a}"), format!("bid {a} first"), format!("bid {a} second")])
-            .collect(),
-        Stage::Act { pending: Some(m), .. } => m.choices.iter().map(|s| format!("to {}", s.location())).collect(),
-        Stage::Act { .. } => {
-            let mut actions: Vec<String> = ["move", "move +", "move -", "gather"].map(String::from).to_vec();
-            for n in [1, 2] {
-                actions.push(format!("shift +{n}"));
-                actions.push(format!("shift -{n}"));
-            }
-            for z in Zone::ALL {
-                for token in ["hazard", "haven"] {
-                    actions.push(format!("alter {} add {token}", z.code()));
-                    actions.push(format!("alter {} remove {token}", z.code()));
-                }
-            }
-            let mut lines = Vec::new();
-            for (space, _) in g.board.pawns_of(p).filter(|(_, pawn)| !pawn.acted) {
-                lines.push(format!("pawn {space}: pass"));
-                lines.extend(actions.iter().map(|a| format!("pawn {space}: {a}")));
-            }
-            lines
-        }
-        Stage::Over => Vec::new(),
     }
 }
 

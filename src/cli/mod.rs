@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 /// A play-by-email judge for Shadow Worlds Diplomacy, standard Diplomacy and small
-/// turn-file games (Duplexity).
+/// turn-file games (Duplexity, Overdue, Duple).
 #[derive(Parser, Debug)]
 #[command(name = "shadowjudge", version, about, long_about = None)]
 pub struct Cli {
@@ -40,6 +40,8 @@ enum Command {
     /// Create a game directory (Diplomacy at Spring 1901 or from a position, or a small
     /// game) and print the first deadline.
     New(game_cmd::NewArgs),
+    /// The small games the judge runs (`new --game NAME`): their seats, options and rulings.
+    Games,
     /// Check and keep a power's orders (a later submission replaces earlier ones unit by
     /// unit), or a small game's turn.
     Submit(game_cmd::SubmitArgs),
@@ -106,6 +108,13 @@ pub fn main() -> ExitCode {
         Command::Orders(c) => orders_cmd::run(c),
         Command::Map(c) => map_cmd::run(c),
         Command::Resolve(a) => resolve_cmd::run(a),
+        Command::Games => {
+            for kind in crate::games::KINDS {
+                println!("{}", kind.help());
+            }
+            println!("Diplomacy: `new --variant standard` (the default) or `new --variant shadow-worlds`.");
+            Ok(ExitCode::SUCCESS)
+        }
         Command::New(a) => match a.game.clone() {
             Some(kind) => turn_cmd::new(a, &kind),
             None => game_cmd::new(a),

@@ -31,7 +31,7 @@ pub fn new(a: NewArgs, kind: &str) -> Result<ExitCode, CliError> {
     if !crate::games::is_known(&kind) {
         return Err(CliError::Usage(format!(
             "unknown game `{kind}`: the judge runs {} (and Diplomacy, with --variant)",
-            crate::games::KINDS.join(", ")
+            crate::games::names()
         )));
     }
     let new = NewGame::read(&a)?;

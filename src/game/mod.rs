@@ -4,6 +4,7 @@
 //! the state cache); `journal` rebuilds any state from the journal.
 pub mod any;
 pub mod by_mail;
+pub mod conformance;
 pub mod engine;
 pub mod journal;
 pub mod position;

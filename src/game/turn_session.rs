@@ -338,11 +338,7 @@ pub fn create(
     now: DateTime<Utc>,
 ) -> Result<OpenTurnGame, GameError> {
     if !games::is_known(&settings.game) {
-        return Err(GameError::Invalid(format!(
-            "unknown game `{}`: the judge runs {}",
-            settings.game,
-            games::KINDS.join(", ")
-        )));
+        return Err(GameError::Invalid(format!("unknown game `{}`: the judge runs {}", settings.game, games::names())));
     }
     settings.deadlines.check().map_err(|e| GameError::Invalid(format!("[deadlines]: {e}")))?;
     let players: Vec<String> = settings.players.iter().map(|p| p.name.clone()).collect();

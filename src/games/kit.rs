@@ -299,27 +299,20 @@ mod tests {
     #[test]
     fn the_option_errors_are_alike_in_every_game() {
         use crate::dice::{Dice, Seed};
-        use crate::games::{create, duple, duplexity, overdue, KINDS};
+        use crate::games::{create, KINDS};
         use crate::turn::TurnContext;
-        let tables = [
-            (duplexity::KIND, "Duplexity", duplexity::OPTIONS),
-            (overdue::KIND, "Overdue", overdue::OPTIONS),
-            (duple::KIND, "Duple", duple::OPTIONS),
-        ];
-        assert_eq!(tables.len(), KINDS.len());
-        for (kind, game, table) in tables {
+        for game in KINDS {
+            let (kind, table) = (game.name, game.options);
             let mut dice = Dice::new(Seed::from_bytes([3; 32]), "t", 0);
             let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH };
-            let players: Vec<String> = ["ann", "bob", "cat"][..if kind == duplexity::KIND { 2 } else { 3 }]
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
+            let players: Vec<String> =
+                ["ann", "bob", "cat"][..game.players.0.max(2)].iter().map(|s| s.to_string()).collect();
             let mut e =
                 |k: &str, v: &str| create(kind, players.clone(), &opts(&[(k, v)]), &mut ctx).err().unwrap_or_default();
             let names: Vec<String> = table.iter().map(|s| s.name.to_string()).collect();
             assert_eq!(
                 e("speed", "9"),
-                format!("unknown option `speed` for {game}: the options are {}", and_list(&names))
+                format!("unknown option `speed` for {}: the options are {}", game.title, and_list(&names))
             );
             let number = table.iter().find(|s| matches!(s.kind, Kind::Number { .. })).expect("a number option");
             assert_eq!(

@@ -16,12 +16,82 @@ pub mod duplexity;
 pub mod kit;
 pub mod overdue;
 
-/// The kinds of game this module runs, as written in game.toml (`game = "..."`).
-pub const KINDS: &[&str] = &[duplexity::KIND, overdue::KIND, duple::KIND];
+/// One kind of game the judge runs: everything the layers above need to know of it,
+/// in one value. A new game is its folder (a module implementing [`TurnGame`]) and one
+/// line in [`KINDS`].
+pub struct GameKind {
+    /// As written in game.toml (`game = "duplexity"`) and on the command line.
+    pub name: &'static str,
+    /// In the game's own words (`Duplexity`), for help and errors.
+    pub title: &'static str,
+    /// What it is, in one line.
+    pub summary: &'static str,
+    /// How many players it seats: at least, at most.
+    pub players: (usize, usize),
+    /// The rules options it takes (`--option KEY=VALUE`, game.toml `[options]`).
+    pub options: &'static [kit::OptionSpec],
+    /// Where its rulings are written, from the repository's root.
+    pub rulings: &'static str,
+    /// A new game for these players (seat order), its setup rolled through `ctx`.
+    pub create: CreateFn,
+    /// A stored game read back (from state.json or the journal).
+    pub load: LoadFn,
+}
+
+/// How a kind makes a new game: players, options, the setup's dice and time.
+pub type CreateFn = fn(Vec<String>, &Options, &mut TurnContext<'_>) -> Result<Box<dyn TurnGame>, String>;
+
+/// How a kind reads a stored game back.
+pub type LoadFn = fn(&serde_json::Value) -> Result<Box<dyn TurnGame>, String>;
+
+impl GameKind {
+    /// `2 players`, `3 to 6 players`.
+    pub fn seats_in_words(&self) -> String {
+        match self.players {
+            (low, high) if low == high => format!("{low} players"),
+            (low, high) => format!("{low} to {high} players"),
+        }
+    }
+
+    /// The help text: what it is, its seats, its options and where its rulings are.
+    pub fn help(&self) -> String {
+        let mut out =
+            format!("{} (`--game {}`): {}; {}.\n", self.title, self.name, self.summary, self.seats_in_words());
+        for line in kit::option_help(self.options) {
+            out.push_str(&format!("  --option {line}\n"));
+        }
+        out.push_str(&format!("  Rulings: {}\n", self.rulings));
+        out
+    }
+}
+
+/// The small games the judge runs, one line each.
+pub const KINDS: &[&GameKind] = &[
+    &duplexity::GAME,
+    &overdue::GAME,
+    &duple::GAME,
+    // A toy game that lives beside the tests: what adding a game takes.
+    #[cfg(test)]
+    &toy::GAME,
+];
+
+#[cfg(test)]
+#[path = "../../tests/toy_game/mod.rs"]
+pub mod toy;
+
+/// The kind named `name` (as game.toml writes it; any case).
+pub fn kind(name: &str) -> Option<&'static GameKind> {
+    KINDS.iter().copied().find(|k| k.name.eq_ignore_ascii_case(name.trim()))
+}
 
 /// Whether `kind` names one of the small games.
 pub fn is_known(kind: &str) -> bool {
-    KINDS.contains(&kind)
+    self::kind(kind).is_some()
+}
+
+/// The names of the kinds, for errors: `duplexity, overdue, duple`.
+pub fn names() -> String {
+    KINDS.iter().map(|k| k.name).collect::<Vec<_>>().join(", ")
 }
 
 /// Options as given on the command line (`--option pawn_limit=12`) or in game.toml.
@@ -35,22 +105,12 @@ pub fn create(
     options: &Options,
     ctx: &mut TurnContext<'_>,
 ) -> Result<Box<dyn TurnGame>, String> {
-    match kind {
-        duplexity::KIND => Ok(Box::new(duplexity::create(players, options, ctx)?)),
-        overdue::KIND => Ok(Box::new(overdue::Overdue::new(players, options, ctx)?)),
-        duple::KIND => Ok(Box::new(duple::Duple::create(players, options, ctx)?)),
-        _ => Err(unknown(kind)),
-    }
+    (self::kind(kind).ok_or_else(|| unknown(kind))?.create)(players, options, ctx)
 }
 
 /// Read a stored game back (from state.json or the journal).
 pub fn load(kind: &str, state: &serde_json::Value) -> Result<Box<dyn TurnGame>, String> {
-    match kind {
-        duplexity::KIND => Ok(Box::new(duplexity::load(state)?)),
-        overdue::KIND => Ok(Box::new(overdue::Overdue::load(state)?)),
-        duple::KIND => Ok(Box::new(duple::Duple::load(state)?)),
-        _ => Err(unknown(kind)),
-    }
+    (self::kind(kind).ok_or_else(|| unknown(kind))?.load)(state)
 }
 
 /// How a game ended, the same three fields in every small game's `status --json`:
@@ -83,9 +143,5 @@ pub fn insert_ending(status: &mut serde_json::Value, ending: Option<&Ending>, na
 }
 
 fn unknown(kind: &str) -> String {
-    if KINDS.is_empty() {
-        format!("unknown game `{kind}`")
-    } else {
-        format!("unknown game `{kind}`: the judge runs {}", KINDS.join(", "))
-    }
+    format!("unknown game `{kind}`: the judge runs {}", names())
 }

@@ -52,11 +52,12 @@ fn module_of(src: &Path, file: &Path) -> Option<String> {
     (name != "lib" && name != "main").then_some(name)
 }
 
-/// The code lines of a file that are not comments, up to its test module.
+/// The code lines of a file that are not comments, up to its test module (a file that
+/// is all test code says so with `#![cfg(test)]`).
 fn code_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.lines()
         .enumerate()
-        .take_while(|(_, l)| !l.starts_with("#[cfg(test)]"))
+        .take_while(|(_, l)| !l.starts_with("#[cfg(test)]") && !l.starts_with("#![cfg(test)]"))
         .filter(|(_, l)| !l.trim_start().starts_with("//"))
         .map(|(i, l)| (i + 1, l))
 }

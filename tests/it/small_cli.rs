@@ -189,3 +189,23 @@ fn issue_27_the_last_mails_say_the_game_is_over_its_result_and_how_to_verify() {
     assert!(!text.contains("so far"), "{text}");
     assert!(text.contains("in all"), "{text}");
 }
+
+/// `games` lists every small game of the registry with its seats, each option and its
+/// rulings, and the toy game of the tests is not shipped.
+#[test]
+fn games_lists_each_game_with_its_seats_options_and_rulings() {
+    let out = run(&["games"], None).ok().stdout;
+    for line in [
+        "Duplexity (`--game duplexity`)",
+        "; 2 players.",
+        "Overdue (`--game overdue`)",
+        "; 3 to 10 players.",
+        "--option dice_per_player (default 3)",
+        "Duple (`--game duple`)",
+        "--option challenges (default vote)",
+        "Rulings: docs/duple.md",
+    ] {
+        assert!(out.contains(line), "`{line}` in:\n{out}");
+    }
+    assert!(!out.contains("ebbles"), "the toy game lives in the tests only:\n{out}");
+}

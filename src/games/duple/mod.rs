@@ -35,6 +35,22 @@ use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
 /// The kind, as written in game.toml.
 pub const KIND: &str = "duple";
 
+/// Duple in the judge's registry of games.
+pub const GAME: crate::games::GameKind = crate::games::GameKind {
+    name: KIND,
+    title: "Duple",
+    summary: "a race to name a word holding two letters, with challenges ruled by vote or the master",
+    players: (MIN_PLAYERS, MAX_PLAYERS),
+    options: OPTIONS,
+    rulings: "docs/duple.md",
+    create: |players, options, ctx| Ok(Box::new(Duple::create(players, options, ctx)?)),
+    load: |state| Ok(Box::new(Duple::load(state)?)),
+};
+
+/// The fewest and the most players a Duple game seats.
+pub const MIN_PLAYERS: usize = 2;
+pub const MAX_PLAYERS: usize = 8;
+
 /// How many times a stuck faceoff reopens with a new category before it lapses.
 pub const MAX_STUCK: u8 = 2;
 
@@ -290,7 +306,7 @@ pub fn parse_options(options: &Options) -> Result<(Rules, Option<Deck>), String>
 impl Duple {
     /// A new game: the dealer drawn, the decks shuffled as the rules spread them.
     pub fn create(players: Vec<String>, options: &Options, ctx: &mut TurnContext<'_>) -> Result<Duple, String> {
-        if !(2..=8).contains(&players.len()) {
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players.len()) {
             return Err(format!(
                 "Duple is for 2 to 8 players (2 play the two-player variant); the players file names {}",
                 players.len()
@@ -1274,6 +1290,29 @@ impl TurnGame for Duple {
 
     fn master(&mut self, text: &str, ctx: &mut TurnContext<'_>) -> TurnAck {
         self.lines(None, text, ctx)
+    }
+
+    /// Answers made of the contest's letters (words or not: the game and its challenges
+    /// sort them out), a challenge and both votes.
+    fn candidate_lines(&self, player: usize) -> Vec<String> {
+        let Some(c) =
+            self.state.contest.as_ref().filter(|c| self.state.winners.is_none() && c.players.contains(&player))
+        else {
+            return Vec::new();
+        };
+        let stem: String = c.letters.iter().collect::<String>().to_lowercase();
+        let mut lines: Vec<String> =
+            [format!("{stem}e"), format!("{stem}ar"), format!("a{stem}o")].map(|w| format!("answer {w}")).to_vec();
+        lines.extend(["challenge", "vote accept", "vote reject"].map(String::from));
+        lines
+    }
+
+    fn master_candidates(&self) -> Vec<String> {
+        if self.awaiting().master {
+            vec!["uphold".into(), "reject".into()]
+        } else {
+            Vec::new()
+        }
     }
 
     fn awaiting(&self) -> Awaiting {

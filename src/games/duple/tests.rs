@@ -603,8 +603,8 @@ fn check_cards(g: &Duple) {
 }
 
 /// A random game: random answers (some without the letters, some junk), challenges,
-/// votes, rulings and deadlines. Returns the actions, to replay them.
-fn random_game(seed: u64) -> (Duple, Vec<Act>) {
+/// votes, rulings and deadlines.
+fn random_game(seed: u64) -> Duple {
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let n = rng.gen_range(2..=8);
@@ -616,7 +616,6 @@ fn random_game(seed: u64) -> (Duple, Vec<Act>) {
     let mut ctx = TurnContext { dice: &mut dice, now };
     let mut g = Duple::create(players, &Options::new(), &mut ctx).unwrap();
     while !g.advance(&mut ctx).is_empty() {}
-    let mut acts = Vec::new();
     for _ in 0..5_000 {
         check_cards(&g);
         if g.ending().is_some() {
@@ -647,34 +646,20 @@ fn random_game(seed: u64) -> (Duple, Vec<Act>) {
             }
         };
         apply(&mut g, &mut dice, &act);
-        acts.push(act);
     }
-    (g, acts)
+    g
 }
 
+/// That a game replays from its journal is the shared conformance check's
+/// (`game::conformance`).
 #[test]
-fn a_thousand_random_games_end_with_every_card_accounted_for_and_replay() {
+fn a_thousand_random_games_end_with_every_card_accounted_for() {
     let mut ended = 0;
     for seed in 0..1_000u64 {
-        let (g, acts) = random_game(seed);
+        let g = random_game(seed);
         check_cards(&g);
         if g.ending().is_some() {
             ended += 1;
-        }
-        if seed % 50 == 0 {
-            // The same seed and the same inputs give the same game, to the last card.
-            let mut seed_bytes = [0u8; 32];
-            seed_bytes[..8].copy_from_slice(&seed.to_be_bytes());
-            let mut dice = Dice::new(Seed::from_bytes(seed_bytes), "prop", 0);
-            let players = g.state.players.clone();
-            let mut ctx = TurnContext { dice: &mut dice, now: at("12:00:00") };
-            let mut again = Duple::create(players, &Options::new(), &mut ctx).unwrap();
-            while !again.advance(&mut ctx).is_empty() {}
-            for act in &acts {
-                apply(&mut again, &mut dice, act);
-            }
-            assert_eq!(again.save(), g.save(), "seed {seed}");
-            assert_eq!(Duple::load(&g.save()).unwrap().save(), g.save());
         }
     }
     assert_eq!(ended, 1_000, "every game ends");

@@ -32,6 +32,18 @@ use super::Options;
 /// The game kind, as written in game.toml.
 pub const KIND: &str = "duplexity";
 
+/// Duplexity in the judge's registry of games.
+pub const GAME: crate::games::GameKind = crate::games::GameKind {
+    name: KIND,
+    title: "Duplexity",
+    summary: "time-travel pawns on a ring of 8 locations in 5 time zones",
+    players: (2, 2),
+    options: OPTIONS,
+    rulings: "docs/duplexity.md",
+    create: |players, options, ctx| Ok(Box::new(create(players, options, ctx)?)),
+    load: |state| Ok(Box::new(load(state)?)),
+};
+
 /// The options a game takes.
 pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -118,6 +130,10 @@ impl DuplexityGame {
 impl TurnGame for DuplexityGame {
     fn kind(&self) -> &'static str {
         KIND
+    }
+
+    fn candidate_lines(&self, player: usize) -> Vec<String> {
+        u8::try_from(player).map(|p| random::candidate_lines(&self.game, p)).unwrap_or_default()
     }
 
     fn players(&self) -> Vec<String> {

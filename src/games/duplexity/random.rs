@@ -92,6 +92,41 @@ pub fn playout(dice: &mut Dice, rng: &mut impl Rng, max_rounds: u32) -> Duplexit
     g
 }
 
+/// Every turn line the grammar offers `p` at this step (the pawns' actions with small
+/// shifts; not all of them are legal): the candidates of random play.
+pub fn candidate_lines(g: &Duplexity, p: u8) -> Vec<String> {
+    if !g.awaits(p) {
+        return Vec::new();
+    }
+    match &g.stage {
+        Stage::Setup { .. } => g.placeable(p).iter().map(|s| format!("place {s}")).collect(),
+        Stage::Bid { .. } => (0..=g.energy(p))
+            .flat_map(|a| [format!("bid {a}"), format!("bid {a} first"), format!("bid {a} second")])
+            .collect(),
+        Stage::Act { pending: Some(m), .. } => m.choices.iter().map(|s| format!("to {}", s.location())).collect(),
+        Stage::Act { .. } => {
+            let mut actions: Vec<String> = ["move", "move +", "move -", "gather"].map(String::from).to_vec();
+            for n in [1, 2] {
+                actions.push(format!("shift +{n}"));
+                actions.push(format!("shift -{n}"));
+            }
+            for z in Zone::ALL {
+                for token in ["hazard", "haven"] {
+                    actions.push(format!("alter {} add {token}", z.code()));
+                    actions.push(format!("alter {} remove {token}", z.code()));
+                }
+            }
+            let mut lines = Vec::new();
+            for (space, _) in g.board.pawns_of(p).filter(|(_, pawn)| !pawn.acted) {
+                lines.push(format!("pawn {space}: pass"));
+                lines.extend(actions.iter().map(|a| format!("pawn {space}: {a}")));
+            }
+            lines
+        }
+        Stage::Over => Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use rand::SeedableRng;

@@ -470,10 +470,10 @@ fn random_line(g: &Duplexity, rng: &mut ChaCha8Rng) -> (u8, String) {
 }
 
 /// 1,000 seeded random games, each to its end or 200 rounds, through the turn files:
-/// after every step the board keeps its invariant; replaying the same turns with the
-/// same dice gives the same state.
+/// after every step the board keeps its invariant. That a game replays from its journal is
+/// the shared conformance check's (`game::conformance`).
 #[test]
-fn random_games_keep_the_invariant_and_replay_to_the_same_state() {
+fn random_games_keep_the_invariant() {
     let now = chrono::DateTime::UNIX_EPOCH;
     let mut ended = 0;
     for game_no in 0..1_000u64 {
@@ -489,43 +489,24 @@ fn random_games_keep_the_invariant_and_replay_to_the_same_state() {
         let mut ctx = TurnContext { dice: &mut dice, now };
         let mut game = super::create(players.clone(), &options, &mut ctx).unwrap();
         game.advance(&mut ctx);
-        let mut turns: Vec<Option<(usize, String)>> = Vec::new();
+        let mut turns = 0;
         while game.ending().is_none() {
             let (who, line) =
                 if rng.gen_bool(0.02) { (u8::MAX, String::new()) } else { random_line(&game.game, &mut rng) };
             if who == u8::MAX {
                 game.force(&mut ctx);
-                turns.push(None);
             } else {
                 let ack = game.submit(usize::from(who), &line, &mut ctx);
                 assert!(ack.lines.len() == 1, "game {game_no}: {line}: {ack:?}");
-                turns.push(Some((usize::from(who), line)));
             }
             game.advance(&mut ctx);
+            turns += 1;
             if let Some((s, why)) = game.game.board.invariant_fault() {
-                panic!("game {game_no}, after turn {}: {s}: {why}", turns.len());
+                panic!("game {game_no}, after turn {turns}: {s}: {why}");
             }
             assert!(game.game.round <= 200, "game {game_no} passed the round limit");
         }
         ended += 1;
-        // Replay from the start with the same seed.
-        let mut again = Dice::new(seed, "prop", 0);
-        let mut ctx2 = TurnContext { dice: &mut again, now };
-        let mut replayed = super::create(players, &options, &mut ctx2).unwrap();
-        replayed.advance(&mut ctx2);
-        for t in &turns {
-            match t {
-                Some((who, line)) => {
-                    replayed.submit(*who, line, &mut ctx2);
-                }
-                None => {
-                    replayed.force(&mut ctx2);
-                }
-            }
-            replayed.advance(&mut ctx2);
-        }
-        assert_eq!(replayed.save(), game.save(), "game {game_no} replays to the same state");
-        assert_eq!(again.next_index(), dice.next_index());
     }
     assert_eq!(ended, 1_000);
 }

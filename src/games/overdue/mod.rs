@@ -31,6 +31,18 @@ pub const KIND: &str = "overdue";
 /// The fewest and most players.
 pub const MIN_PLAYERS: usize = 3;
 pub const MAX_PLAYERS: usize = 10;
+
+/// Overdue in the judge's registry of games.
+pub const GAME: crate::games::GameKind = crate::games::GameKind {
+    name: KIND,
+    title: "Overdue",
+    summary: "dice scored against a shared deadline die",
+    players: (MIN_PLAYERS, MAX_PLAYERS),
+    options: OPTIONS,
+    rulings: "docs/overdue.md",
+    create: |players, options, ctx| Ok(Box::new(Overdue::new(players, options, ctx)?)),
+    load: |state| Ok(Box::new(Overdue::load(state)?)),
+};
 /// What one re-roll costs, in points of the game total.
 pub const REROLL_COST: u32 = 10;
 /// The most turns one turn file may hold (the first now, the rest queued).
@@ -563,6 +575,13 @@ impl Overdue {
 impl TurnGame for Overdue {
     fn kind(&self) -> &'static str {
         KIND
+    }
+
+    fn candidate_lines(&self, player: usize) -> Vec<String> {
+        if self.to_play() != Some(player) {
+            return Vec::new();
+        }
+        self.legal_turns(player).iter().map(|t| t.to_string()).collect()
     }
 
     fn players(&self) -> Vec<String> {
