@@ -13,8 +13,11 @@ use crate::report::{LedgerLine, OrderLine, PhaseReport};
 /// What became of an order, as far as the picture shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// It succeeded (or was carried out as a default).
+    /// It succeeded.
     Succeeded,
+    /// The power sent no order and the judge's default was carried out (a hold, a
+    /// disband, a removal in civil disorder).
+    Default,
     /// It was valid and failed (a bounce, a cut support, a disrupted convoy).
     Failed,
     /// It was illegal, ignored or cancelled: nothing was done.
@@ -22,10 +25,16 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Whether what the order (or the default) says was done.
+    pub fn carried_out(self) -> bool {
+        matches!(self, Outcome::Succeeded | Outcome::Default)
+    }
+
     /// The outcome of a report line's result word.
     pub fn from_result(result: &str) -> Outcome {
         match result {
-            "succeeds" | "default" => Outcome::Succeeded,
+            "succeeds" => Outcome::Succeeded,
+            "default" => Outcome::Default,
             "fails" => Outcome::Failed,
             _ => Outcome::Void,
         }
@@ -152,6 +161,24 @@ impl Scene {
                     })
                     .unwrap_or_default()
             };
+            // A unit dislodged with nowhere to go was disbanded at once: the results
+            // name it, the state after does not.
+            let mut dislodged = dislodged;
+            if before.phase.kind == PhaseKind::Movement {
+                let lines =
+                    report.boards.iter().filter(|r| r.board == letter || n == 1).flat_map(|r| r.dislodged.iter());
+                for l in lines.filter(|l| l.retreats.is_empty()) {
+                    let found = read_order(&parser, &format!("{} H", l.unit)).and_then(|o| {
+                        let at = o.unit()?.at.province;
+                        b.units.iter().find(|u| map.province_of(u.region) == at).copied()
+                    });
+                    if let Some(unit) = found {
+                        if !dislodged.iter().any(|d| d.unit == unit) {
+                            dislodged.push(SceneDislodged { unit, options: Vec::new() });
+                        }
+                    }
+                }
+            }
             let ownership = after.boards.get(i).map_or_else(|| b.ownership.clone(), |a| a.ownership.clone());
             boards.push(BoardScene { board: letter, units: b.units.clone(), ownership, orders, dislodged });
         }

@@ -13,7 +13,7 @@
 use std::fmt::Write;
 
 use super::geometry::{Geometry, Outline, Point};
-use super::scene::{BoardScene, Outcome, Scene, SceneDislodged, SceneOrder};
+use super::scene::{BoardScene, Outcome, Scene, SceneOrder};
 use crate::judge::Unit;
 use crate::map::{Map, PowerId, RegionId, Terrain, UnitType};
 use crate::order::{Order, Place, UnitRef};
@@ -25,6 +25,11 @@ const TITLE_H: f32 = 40.0;
 const BOARD_TITLE_H: f32 = 26.0;
 const ROW_H: f32 = 19.0;
 const UNIT_R: f32 = 8.5;
+/// How far a unit's centre stays inside the frame, so the unit, its rings and marks are
+/// never cut.
+const EDGE: f32 = UNIT_R + 7.0;
+/// The size of the text under a dislodged unit.
+const RETREAT_TEXT: f32 = 11.0;
 
 const SEA: &str = "#DDEBF5";
 const LAND: &str = "#F1E7CF";
@@ -175,7 +180,7 @@ pub fn units_after(map: &Map, b: &BoardScene) -> Vec<Unit> {
     let mut units: Vec<Unit> = b.units.iter().filter(|u| !b.dislodged.iter().any(|d| d.unit == **u)).copied().collect();
     let dislodged_in = |p: crate::map::ProvinceId| b.dislodged.iter().any(|d| map.province_of(d.unit.region) == p);
     for o in &b.orders {
-        if o.outcome != Outcome::Succeeded {
+        if !o.outcome.carried_out() {
             continue;
         }
         match o.order {
@@ -249,7 +254,7 @@ fn draw_board(s: &mut String, map: &Map, g: &Geometry, b: &BoardScene) {
     for r in 0..map.region_count() {
         let region = map.region(RegionId(r as u16));
         if let Some(c) = region.coast {
-            let (x, y) = px(g.units[r]);
+            let (x, y) = unit_at(g, RegionId(r as u16));
             let _ = write!(
                 s,
                 r##"<text x="{x:.1}" y="{:.1}" font-size="8" text-anchor="middle" fill="#2F5F86">{}</text>"##,
@@ -258,18 +263,22 @@ fn draw_board(s: &mut String, map: &Map, g: &Geometry, b: &BoardScene) {
             );
         }
     }
-    let builds: Vec<&SceneOrder> = b.orders.iter().filter(|o| matches!(o.order, Order::Build { .. })).collect();
+    let layout = layout(map, g, b);
+    // Builds not carried out first, so a unit built in the same place stands over them.
+    let mut builds: Vec<&SceneOrder> = b.orders.iter().filter(|o| matches!(o.order, Order::Build { .. })).collect();
+    builds.sort_by_key(|o| o.outcome.carried_out());
     // Units where the orders found them (dislodged ones stand beside their province).
     for u in &b.units {
         if !b.dislodged.iter().any(|d| d.unit == *u) {
-            draw_unit(s, u, px(g.units[u.region.0 as usize]), 1.0, false);
+            draw_unit(s, u, unit_at(g, u.region), 1.0, false);
         }
     }
     for o in &builds {
         if let Order::Build { kind: Some(kind), at } = o.order {
             if let Some(r) = region_of(map, kind, at) {
-                let at = px(g.units[r.0 as usize]);
-                let faint = if o.outcome == Outcome::Succeeded { 1.0 } else { 0.45 };
+                let at = unit_at(g, r);
+                let built = o.outcome.carried_out();
+                let faint = if built { 1.0 } else { 0.45 };
                 draw_unit(s, &Unit { power: o.power, kind, region: r }, at, faint, false);
                 let _ = write!(
                     s,
@@ -279,19 +288,22 @@ fn draw_board(s: &mut String, map: &Map, g: &Geometry, b: &BoardScene) {
                     UNIT_R + 4.5
                 );
                 badge(s, (at.0 + 9.0, at.1 - 9.0), "+", faint);
+                if !built {
+                    s.push_str(r#"<g class="failed-build">"#);
+                    cross(s, (at.0 - 10.0, at.1 - 10.0));
+                    s.push_str("</g>");
+                }
             }
         }
     }
-    for d in &b.dislodged {
-        let at = dislodged_at(g, d);
-        draw_unit(s, &d.unit, at, 1.0, true);
-        let names: Vec<String> = d.options.iter().map(|r| label_text(&map.region_name(*r))).collect();
-        let text = if names.is_empty() { "no retreat".to_string() } else { format!("retreat: {}", names.join(" ")) };
-        halo_text(s, at.0, at.1 + UNIT_R + 10.0, 9.0, FAIL, &text);
+    for d in &layout.dislodged {
+        draw_unit(s, &d.unit, d.at, 1.0, true);
+        let (x, y) = ((d.text_box.x0 + d.text_box.x1) / 2.0, d.text_box.y1 - RETREAT_TEXT * 0.25);
+        halo_text(s, x, y, RETREAT_TEXT, FAIL, &d.text);
     }
     // Orders on top, shortened so they never cover a unit's letter.
     for o in &b.orders {
-        draw_order(s, map, g, b, o);
+        draw_order(s, map, g, b, &layout, o);
     }
     // Names last, on a light halo, so no ring or line hides them.
     for p in map.province_ids() {
@@ -316,9 +328,12 @@ fn label_text(key: &str) -> String {
     }
 }
 
-fn dislodged_at(g: &Geometry, d: &SceneDislodged) -> (f32, f32) {
-    let (x, y) = px(g.units[d.unit.region.0 as usize]);
-    (x + 11.0, y + 9.0)
+/// Where a unit in region `r` is drawn: the geometry's point, kept far enough inside the
+/// frame that the unit and its rings are never cut.
+pub fn unit_at(g: &Geometry, r: RegionId) -> (f32, f32) {
+    let (x, y) = px(g.units[r.0 as usize]);
+    let (bw, bh) = (g.columns as f32 * CELL, g.rows as f32 * CELL);
+    (x.clamp(EDGE, (bw - EDGE).max(EDGE)), y.clamp(EDGE, (bh - EDGE).max(EDGE)))
 }
 
 fn halo_text(s: &mut String, x: f32, y: f32, size: f32, fill: &str, text: &str) {
@@ -380,17 +395,25 @@ fn draw_unit(s: &mut String, u: &Unit, (x, y): (f32, f32), opacity: f32, dislodg
 }
 
 /// Where the unit a reference names stands on this board: its own region if a unit is
-/// there, else the place as written.
-fn unit_point(map: &Map, g: &Geometry, b: &BoardScene, r: &UnitRef<Place>, retreat: bool) -> (f32, f32) {
-    if let Some(d) = b.dislodged.iter().find(|d| map.province_of(d.unit.region) == r.at.province) {
+/// there, else the place as written. A dislodged unit is where `layout` put it (none
+/// yet while the layout is being made).
+fn unit_point(
+    map: &Map,
+    g: &Geometry,
+    b: &BoardScene,
+    layout: Option<&BoardLayout>,
+    r: &UnitRef<Place>,
+    retreat: bool,
+) -> (f32, f32) {
+    if let Some(d) = layout.and_then(|l| l.dislodged.iter().find(|d| map.province_of(d.unit.region) == r.at.province)) {
         // A retreat order moves the dislodged unit; in movement results the dislodged
         // unit is still among the units the orders found, and is drawn beside.
         if retreat || b.units.contains(&d.unit) {
-            return dislodged_at(g, d);
+            return d.at;
         }
     }
     if let Some(u) = b.units.iter().find(|u| map.province_of(u.region) == r.at.province) {
-        return px(g.units[u.region.0 as usize]);
+        return unit_at(g, u.region);
     }
     place_point(map, g, r.kind.unwrap_or(UnitType::Army), r.at)
 }
@@ -400,7 +423,7 @@ fn place_point(map: &Map, g: &Geometry, kind: UnitType, at: Place) -> (f32, f32)
         Some(_) => region_of(map, kind, at),
         None => Some(map.province(at.province).main_region),
     };
-    px(g.units[r.map_or(map.province(at.province).main_region, |r| r).0 as usize])
+    unit_at(g, r.unwrap_or(map.province(at.province).main_region))
 }
 
 fn towards(a: (f32, f32), b: (f32, f32), d: f32) -> (f32, f32) {
@@ -419,7 +442,7 @@ fn dist(a: (f32, f32), b: (f32, f32)) -> f32 {
 fn style(o: &SceneOrder) -> (&'static str, f32) {
     let c = colour(o.power);
     match o.outcome {
-        Outcome::Succeeded => (c, 1.0),
+        Outcome::Succeeded | Outcome::Default => (c, 1.0),
         Outcome::Failed => (c, 0.8),
         Outcome::Void => (c, 0.5),
     }
@@ -489,20 +512,28 @@ fn ring(s: &mut String, (x, y): (f32, f32), r: f32, colour: &str, dash: &str, op
     );
 }
 
-fn draw_order(s: &mut String, map: &Map, g: &Geometry, b: &BoardScene, o: &SceneOrder) {
+fn draw_order(s: &mut String, map: &Map, g: &Geometry, b: &BoardScene, layout: &BoardLayout, o: &SceneOrder) {
     let (c, op) = style(o);
-    let failed = o.outcome != Outcome::Succeeded;
+    let failed = !o.outcome.carried_out();
     let gap = UNIT_R + 3.0;
+    let point = |r: &UnitRef<Place>, retreat: bool| unit_point(map, g, b, Some(layout), r, retreat);
     match o.order {
+        Order::Hold { unit } if o.outcome == Outcome::Default => {
+            // No order came: the unit held by default, as the results say.
+            let at = point(&unit, false);
+            let _ = write!(s, r#"<g class="no-order">"#);
+            badge(s, (at.0 + 9.0, at.1 - 9.0), "?", 1.0);
+            s.push_str("</g>");
+        }
         Order::Hold { unit } => {
-            let at = unit_point(map, g, b, &unit, false);
+            let at = point(&unit, false);
             ring(s, at, UNIT_R + 4.0, c, "", op);
             if failed {
                 cross(s, (at.0 + 10.0, at.1 - 10.0));
             }
         }
         Order::Move { unit, to, .. } | Order::Retreat { unit, to } => {
-            let from = unit_point(map, g, b, &unit, matches!(o.order, Order::Retreat { .. }));
+            let from = point(&unit, matches!(o.order, Order::Retreat { .. }));
             let kind = unit.kind.unwrap_or(UnitType::Army);
             let dest = place_point(map, g, kind, to);
             let (a, z) = (towards(from, dest, gap), towards(dest, from, 6.0));
@@ -512,8 +543,8 @@ fn draw_order(s: &mut String, map: &Map, g: &Geometry, b: &BoardScene, o: &Scene
             }
         }
         Order::SupportHold { unit, supported } => {
-            let from = unit_point(map, g, b, &unit, false);
-            let to = unit_point(map, g, b, &supported, false);
+            let from = point(&unit, false);
+            let to = point(&supported, false);
             cased_line(s, &[towards(from, to, gap), towards(to, from, UNIT_R + 6.0)], c, 2.2, "5 3", op);
             ring(s, to, UNIT_R + 6.0, c, "4 3", op);
             if failed {
@@ -521,11 +552,10 @@ fn draw_order(s: &mut String, map: &Map, g: &Geometry, b: &BoardScene, o: &Scene
             }
         }
         Order::SupportMove { unit, supported, to } => {
-            let from = unit_point(map, g, b, &unit, false);
-            let s_at = unit_point(map, g, b, &supported, false);
+            let from = point(&unit, false);
+            let s_at = point(&supported, false);
             let dest = place_point(map, g, supported.kind.unwrap_or(UnitType::Army), to);
-            // To a point on the supported move, two thirds of the way.
-            let target = (s_at.0 + (dest.0 - s_at.0) * 0.66, s_at.1 + (dest.1 - s_at.1) * 0.66);
+            let target = support_target(s_at, dest);
             let a = towards(from, target, gap);
             cased_line(s, &[a, target], c, 2.2, "5 3", op);
             let _ = write!(
@@ -538,8 +568,8 @@ fn draw_order(s: &mut String, map: &Map, g: &Geometry, b: &BoardScene, o: &Scene
             }
         }
         Order::Convoy { unit, army, to } => {
-            let fleet = unit_point(map, g, b, &unit, false);
-            let a = unit_point(map, g, b, &army, false);
+            let fleet = point(&unit, false);
+            let a = point(&army, false);
             let dest = place_point(map, g, UnitType::Army, to);
             cased_line(s, &[towards(a, fleet, gap), fleet, towards(dest, fleet, gap)], c, 2.2, "1 5", op);
             if failed {
@@ -547,7 +577,15 @@ fn draw_order(s: &mut String, map: &Map, g: &Geometry, b: &BoardScene, o: &Scene
             }
         }
         Order::Disband { unit } => {
-            let at = unit_point(map, g, b, &unit, true);
+            let at = point(&unit, true);
+            if failed {
+                // Nothing was removed (no such unit, or the removal was not due): the
+                // order's cross only, never the mark of a removal.
+                let _ = write!(s, r#"<g class="failed-removal" opacity="{op}">"#);
+                cross(s, at);
+                s.push_str("</g>");
+                return;
+            }
             let d = UNIT_R + 2.0;
             let path = format!(
                 "M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}",
@@ -562,11 +600,297 @@ fn draw_order(s: &mut String, map: &Map, g: &Geometry, b: &BoardScene, o: &Scene
             );
             let _ = write!(
                 s,
-                r##"<g opacity="{op}"><path d="{path}" stroke="#FFFFFF" stroke-width="6" stroke-linecap="round"/><path d="{path}" stroke="{INK}" stroke-width="3" stroke-linecap="round"/></g>"##
+                r##"<g class="removed" opacity="{op}"><path d="{path}" stroke="#FFFFFF" stroke-width="6" stroke-linecap="round"/><path d="{path}" stroke="{INK}" stroke-width="3" stroke-linecap="round"/></g>"##
             );
         }
         Order::Build { .. } | Order::Waive => {}
     }
+}
+
+/// The point a support of a move is drawn to: two thirds of the way along the move.
+fn support_target(from: (f32, f32), dest: (f32, f32)) -> (f32, f32) {
+    (from.0 + (dest.0 - from.0) * 0.66, from.1 + (dest.1 - from.1) * 0.66)
+}
+
+/// A box on the board (a text's extent): left, top, right, bottom.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextBox {
+    pub x0: f32,
+    pub y0: f32,
+    pub x1: f32,
+    pub y1: f32,
+}
+
+impl TextBox {
+    /// The box of a text of `size` whose baseline is at `y`, centred on `x`.
+    fn centred(x: f32, y: f32, size: f32, text: &str) -> TextBox {
+        let w = text_width(text, size);
+        TextBox { x0: x - w / 2.0, y0: y - size * 0.8, x1: x + w / 2.0, y1: y + size * 0.25 }
+    }
+
+    /// How far a point is from the box (negative inside it).
+    fn dist(&self, p: (f32, f32)) -> f32 {
+        let dx = (self.x0 - p.0).max(p.0 - self.x1);
+        let dy = (self.y0 - p.1).max(p.1 - self.y1);
+        if dx <= 0.0 && dy <= 0.0 {
+            dx.max(dy)
+        } else {
+            (dx.max(0.0).powi(2) + dy.max(0.0).powi(2)).sqrt()
+        }
+    }
+
+    /// The gap between two boxes (negative when they overlap).
+    pub fn gap(&self, o: &TextBox) -> f32 {
+        (self.x0 - o.x1).max(o.x0 - self.x1).max(self.y0 - o.y1).max(o.y0 - self.y1)
+    }
+}
+
+/// About how wide the bold condensed font sets a text.
+fn text_width(text: &str, size: f32) -> f32 {
+    text.chars().count() as f32 * size * 0.62
+}
+
+/// Something already drawn that a dislodged unit and its text keep clear of.
+#[derive(Clone, Copy, Debug)]
+enum Mark {
+    Disc((f32, f32), f32),
+    Line((f32, f32), (f32, f32), f32),
+    Text(TextBox),
+}
+
+impl Mark {
+    /// The clearance between this mark and a disc (negative when they overlap).
+    fn clear_of_disc(&self, c: (f32, f32), r: f32) -> f32 {
+        match *self {
+            Mark::Disc(p, pr) => dist(p, c) - pr - r,
+            Mark::Line(a, b, w) => segment_dist(c, a, b) - w - r,
+            Mark::Text(t) => t.dist(c) - r,
+        }
+    }
+
+    /// The clearance between this mark and a box of text.
+    fn clear_of_box(&self, t: &TextBox) -> f32 {
+        match *self {
+            Mark::Disc(p, pr) => t.dist(p) - pr,
+            Mark::Line(a, b, w) => {
+                let steps = (dist(a, b) / 2.0).ceil().max(1.0) as usize;
+                (0..=steps)
+                    .map(|i| {
+                        let f = i as f32 / steps as f32;
+                        t.dist((a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f))
+                    })
+                    .fold(f32::INFINITY, f32::min)
+                    - w
+            }
+            Mark::Text(o) => t.gap(&o),
+        }
+    }
+}
+
+fn segment_dist(p: (f32, f32), a: (f32, f32), b: (f32, f32)) -> f32 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len2 = dx * dx + dy * dy;
+    if len2 < 1e-6 {
+        return dist(p, a);
+    }
+    let t = (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0);
+    dist(p, (a.0 + dx * t, a.1 + dy * t))
+}
+
+/// A dislodged unit as drawn: where it stands and where its retreat text goes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DislodgedMark {
+    pub unit: Unit,
+    pub at: (f32, f32),
+    /// `retreat: Alb Tri`, or `no retreat`.
+    pub text: String,
+    pub text_box: TextBox,
+}
+
+/// What a board's marks are placed by: the dislodged units beside their provinces, each
+/// clear of the orders, units, names and centers already drawn, and the boxes of the
+/// province names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardLayout {
+    pub dislodged: Vec<DislodgedMark>,
+    pub labels: Vec<TextBox>,
+}
+
+/// The box of each province name as `draw_board` writes it.
+fn label_boxes(map: &Map, g: &Geometry) -> Vec<TextBox> {
+    map.province_ids()
+        .map(|p| {
+            let (x, y) = px(g.labels[p.0 as usize]);
+            TextBox::centred(x, y + 3.5, 10.0, &label_text(&map.province(p).key))
+        })
+        .collect()
+}
+
+/// The marks an order draws, with every dislodged unit still at home.
+fn order_marks(map: &Map, g: &Geometry, b: &BoardScene, o: &SceneOrder, out: &mut Vec<Mark>) {
+    let point = |r: &UnitRef<Place>| unit_point(map, g, b, None, r, false);
+    let line = 3.0;
+    match o.order {
+        Order::Hold { unit } => out.push(Mark::Disc(point(&unit), UNIT_R + 10.0)),
+        Order::Move { unit, to, .. } | Order::Retreat { unit, to } => {
+            let dest = place_point(map, g, unit.kind.unwrap_or(UnitType::Army), to);
+            out.push(Mark::Line(point(&unit), dest, line + 4.0));
+        }
+        Order::SupportHold { unit, supported } => {
+            let to = point(&supported);
+            out.push(Mark::Line(point(&unit), to, line));
+            out.push(Mark::Disc(to, UNIT_R + 8.0));
+        }
+        Order::SupportMove { unit, supported, to } => {
+            let dest = place_point(map, g, supported.kind.unwrap_or(UnitType::Army), to);
+            let target = support_target(point(&supported), dest);
+            out.push(Mark::Line(point(&unit), target, line));
+        }
+        Order::Convoy { unit, army, to } => {
+            let fleet = point(&unit);
+            out.push(Mark::Line(point(&army), fleet, line));
+            out.push(Mark::Line(fleet, place_point(map, g, UnitType::Army, to), line));
+        }
+        Order::Disband { unit } => out.push(Mark::Disc(point(&unit), UNIT_R + 6.0)),
+        Order::Build { kind, at } => {
+            let r = region_of(map, kind.unwrap_or(UnitType::Army), at).unwrap_or(map.province(at.province).main_region);
+            out.push(Mark::Disc(unit_at(g, r), UNIT_R + 12.0));
+        }
+        Order::Waive => {}
+    }
+}
+
+/// Place each dislodged unit of a board beside its province where it covers no order,
+/// unit, name or center mark (the free spot nearest the side away from the attack), and
+/// its retreat text where it covers none of them either.
+pub fn layout(map: &Map, g: &Geometry, b: &BoardScene) -> BoardLayout {
+    let labels = label_boxes(map, g);
+    let (bw, bh) = (g.columns as f32 * CELL, g.rows as f32 * CELL);
+    let mut marks: Vec<Mark> = labels.iter().map(|t| Mark::Text(*t)).collect();
+    for p in map.province_ids() {
+        if let Some(c) = g.centers[p.0 as usize] {
+            marks.push(Mark::Disc(px(c), 6.0));
+        }
+    }
+    for r in 0..map.region_count() {
+        if map.region(RegionId(r as u16)).coast.is_some() {
+            let (x, y) = unit_at(g, RegionId(r as u16));
+            marks.push(Mark::Text(TextBox::centred(x, y + 16.0, 8.0, "nc")));
+        }
+    }
+    let is_dislodged = |u: &Unit| b.dislodged.iter().any(|d| d.unit == *u);
+    for u in b.units.iter().filter(|u| !is_dislodged(u)) {
+        marks.push(Mark::Disc(unit_at(g, u.region), UNIT_R + 2.0));
+    }
+    // The dislodged units' own orders are drawn from where they will stand.
+    let own = |o: &SceneOrder| {
+        matches!(o.order, Order::Retreat { .. } | Order::Disband { .. })
+            || o.order
+                .unit()
+                .is_some_and(|r| b.dislodged.iter().any(|d| map.province_of(d.unit.region) == r.at.province))
+    };
+    for o in b.orders.iter().filter(|o| !own(o)) {
+        order_marks(map, g, b, o, &mut marks);
+    }
+    let mut placed = Vec::with_capacity(b.dislodged.len());
+    for d in &b.dislodged {
+        let home = unit_at(g, d.unit.region);
+        // The attack came from where a carried-out move into the province started.
+        let from = b.orders.iter().find_map(|o| match o.order {
+            Order::Move { unit, to, .. }
+                if o.outcome.carried_out() && to.province == map.province_of(d.unit.region) =>
+            {
+                Some(unit_point(map, g, b, None, &unit, false))
+            }
+            _ => None,
+        });
+        let away = match from {
+            Some(f) if dist(f, home) > 1.0 => ((home.0 - f.0) / dist(f, home), (home.1 - f.1) / dist(f, home)),
+            _ => (0.78, 0.63),
+        };
+        // The unit with its red outline and a little air, or with the ring and the cross
+        // of its own hold, or the ring of a support to hold it.
+        let province = map.province_of(d.unit.region);
+        let ringed = b.orders.iter().any(|o| match o.order {
+            Order::Hold { unit } => unit.at.province == province && o.outcome != Outcome::Default,
+            Order::SupportHold { supported, .. } => supported.at.province == province,
+            _ => false,
+        });
+        let r = if ringed { UNIT_R + 8.0 } else { UNIT_R + 3.5 };
+        // Room for the arrow of its own retreat.
+        let retreat_to: Vec<Mark> = b
+            .orders
+            .iter()
+            .filter_map(|o| match o.order {
+                Order::Retreat { unit, to } if unit.at.province == province => {
+                    Some(Mark::Disc(place_point(map, g, d.unit.kind, to), 2.0 * UNIT_R + 12.0))
+                }
+                _ => None,
+            })
+            .collect();
+        let own_cross = b.orders.iter().any(|o| {
+            !o.outcome.carried_out() && matches!(o.order, Order::Hold { unit } if unit.at.province == province)
+        });
+        let names: Vec<String> = d.options.iter().map(|o| label_text(&map.region_name(*o))).collect();
+        let text = if names.is_empty() { "no retreat".to_string() } else { format!("retreat: {}", names.join(" ")) };
+        let w = text_width(&text, RETREAT_TEXT);
+        let fit = |x: f32| x.clamp(w / 2.0 + 2.0, (bw - w / 2.0 - 2.0).max(w / 2.0 + 2.0));
+        // The unit and its text are placed together: of the spots near the province,
+        // nearest first, the first where both are clear by a few pixels, or else the
+        // clearest.
+        let mut spots: Vec<((f32, f32), f32)> = Vec::new();
+        let (near, far, step) = (2.0 * UNIT_R + 4.0, 7.0 * UNIT_R, 3.0);
+        let n = (far / step) as i32;
+        for i in -n..=n {
+            for j in -n..=n {
+                let at = (home.0 + i as f32 * step, home.1 + j as f32 * step);
+                let reach = dist(at, home);
+                if !(near..=far).contains(&reach) {
+                    continue;
+                }
+                let frame = (at.0 - EDGE).min(bw - EDGE - at.0).min(at.1 - EDGE).min(bh - EDGE - at.1);
+                let clear = marks.iter().chain(&retreat_to).map(|m| m.clear_of_disc(at, r)).fold(frame, f32::min);
+                // Nearer is better; on the side away from the attack a little better.
+                let side = (at.0 - home.0) * away.0 + (at.1 - home.1) * away.1;
+                spots.push((at, clear.min(3.0) * 100.0 - reach + side * 0.25));
+            }
+        }
+        spots.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let mut best: Option<((f32, f32), TextBox, f32)> = None;
+        for &(at, _) in spots.iter().take(160) {
+            let unit_clear =
+                marks.iter().chain(&retreat_to).map(|m| m.clear_of_disc(at, r)).fold(f32::INFINITY, f32::min);
+            if best.as_ref().is_some_and(|b| unit_clear.min(2.0) <= b.2) {
+                continue;
+            }
+            let texts = [
+                (at.0, at.1 + r + RETREAT_TEXT * 0.6),
+                (at.0, at.1 - r - 3.0),
+                (at.0 + r + 2.0 + w / 2.0, at.1 + 4.0),
+                (at.0 - r - 2.0 - w / 2.0, at.1 + 4.0),
+            ];
+            for (x, y) in texts {
+                let y = y.clamp(RETREAT_TEXT + 2.0, bh - 4.0);
+                let t = TextBox::centred(fit(x), y, RETREAT_TEXT, &text);
+                let mut clear = marks.iter().map(|m| m.clear_of_box(&t)).fold(unit_clear, f32::min);
+                if own_cross {
+                    clear = clear.min(Mark::Disc((at.0 + 10.0, at.1 - 10.0), 8.0).clear_of_box(&t));
+                }
+                let score = clear.min(2.0);
+                if best.as_ref().is_none_or(|b| score > b.2) {
+                    best = Some((at, t, score));
+                }
+            }
+        }
+        let (at, text_box) = best.map_or_else(
+            || (home, TextBox::centred(home.0, home.1 + r + RETREAT_TEXT, RETREAT_TEXT, &text)),
+            |b| (b.0, b.1),
+        );
+        marks.push(Mark::Disc(at, r));
+        marks.push(Mark::Text(text_box));
+        placed.push(DislodgedMark { unit: d.unit, at, text, text_box });
+    }
+    BoardLayout { dislodged: placed, labels }
 }
 
 fn draw_legend(s: &mut String, map: &Map, b: &BoardScene, x0: f32, y0: f32, key: bool) {
@@ -622,6 +946,8 @@ fn draw_key(s: &mut String, x: f32, y: f32) {
     let _ = write!(s, r#"<text x="{}" y="{:.1}">dislodged</text>"#, col + 40.0, row(0.0) + 4.0);
     badge(s, (col + 10.0, row(1.0)), "+", 1.0);
     let _ = write!(s, r#"<text x="{}" y="{:.1}">built</text>"#, col + 40.0, row(1.0) + 4.0);
+    badge(s, (col + 10.0, row(4.0)), "?", 1.0);
+    let _ = write!(s, r#"<text x="{}" y="{:.1}">no order: held</text>"#, col + 40.0, row(4.0) + 4.0);
     let _ = write!(
         s,
         r##"<circle cx="{}" cy="{:.1}" r="4.5" fill="#FFFFFF" stroke="{INK}" stroke-width="1.2"/><text x="{}" y="{:.1}">supply center, by owner</text>"##,

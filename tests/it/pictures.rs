@@ -201,3 +201,145 @@ fn map_draw_bad_input_says_what_is_wrong() {
     assert!(run.stderr.starts_with(&format!("error: {}: cannot write the picture: ", bad.display())), "{}", run.stderr);
     assert!(!bad.exists());
 }
+
+/// A standard game started from `position`, each power's orders submitted, adjudicated at
+/// its deadline: the game as it is kept, and the scene of those results.
+fn played_position(position: &str, orders: &[(&str, &str)]) -> (tempfile::TempDir, std::sync::Arc<Map>, Scene) {
+    let tmp = tempfile::tempdir().unwrap();
+    let pos = tmp.path().join("position.toml");
+    std::fs::write(&pos, position).unwrap();
+    let players = tmp.path().join("players.txt");
+    std::fs::write(&players, "austria, A, a@example.org\nitaly, I, i@example.org\nrussia, R, r@example.org\n").unwrap();
+    let dir = tmp.path().join("game");
+    let dir_s = dir.to_str().unwrap();
+    let now = "2026-01-01T12:00:00Z";
+    shadowjudge_at(
+        now,
+        None,
+        &["new", dir_s, "--from", pos.to_str().unwrap(), "--players", players.to_str().unwrap()],
+        None,
+        &[],
+    )
+    .ok();
+    for (power, text) in orders {
+        shadowjudge_at(now, None, &["submit", dir_s, "--power", power, "-"], Some(text.as_bytes()), &[]).ok();
+    }
+    shadowjudge_at(now, None, &["adjudicate", dir_s, "--force"], None, &[]).ok();
+    let g = shadowjudge::game::session::open_read_only(&dir).unwrap();
+    let map = g.game.map.clone();
+    let scene = picture::results_scene(&map, "t", &g.entries, None).unwrap();
+    (tmp, map, scene)
+}
+
+const ADRIATIC: &str = r#"season = "spring"
+year = 1901
+phase = "movement"
+[units]
+austria = ["F adr", "A vie"]
+italy = ["F ion", "F apu", "A ven"]
+russia = ["F stp/nc", "A mos"]
+"#;
+
+fn adriatic() -> (tempfile::TempDir, std::sync::Arc<Map>, Scene) {
+    played_position(ADRIATIC, &[("italy", "F ion - adr\nF apu S F ion - adr\nA ven H\n"), ("austria", "F adr H\n")])
+}
+
+fn segment_dist(p: (f32, f32), a: (f32, f32), b: (f32, f32)) -> f32 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let t = (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
+    ((p.0 - a.0 - dx * t).powi(2) + (p.1 - a.1 - dy * t).powi(2)).sqrt()
+}
+
+#[test]
+fn a_dislodged_unit_and_its_retreat_text_clear_the_attack_the_support_and_the_names() {
+    let (_tmp, map, scene) = adriatic();
+    let g = Geometry::standard(&map).unwrap();
+    let b = &scene.boards[0];
+    let layout = svg::layout(&map, &g, b);
+    assert_eq!(layout.dislodged.len(), 1);
+    let d = &layout.dislodged[0];
+    assert_eq!(d.text, "retreat: Alb Tri");
+    let at = |key: &str| svg::unit_at(&g, map.parse_region(key).unwrap());
+    let (ion, apu, adr) = (at("ion"), at("apu"), at("adr"));
+    // The support goes two thirds of the way along the move.
+    let support_end = (ion.0 + (adr.0 - ion.0) * 0.66, ion.1 + (adr.1 - ion.1) * 0.66);
+    for (what, a, z) in [("the attack", ion, adr), ("the support", apu, support_end)] {
+        let clear = segment_dist(d.at, a, z);
+        assert!(clear > 12.0, "the dislodged unit is {clear:.1} px from {what}");
+        for i in 0..=20 {
+            let f = i as f32 / 20.0;
+            let p = (a.0 + (z.0 - a.0) * f, a.1 + (z.1 - a.1) * f);
+            let t = &d.text_box;
+            assert!(p.0 < t.x0 - 2.0 || p.0 > t.x1 + 2.0 || p.1 < t.y0 - 2.0 || p.1 > t.y1 + 2.0, "text over {what}");
+        }
+    }
+    for (i, l) in layout.labels.iter().enumerate() {
+        assert!(d.text_box.gap(l) >= 0.0, "the retreat text covers the name of {}", map.provinces()[i].key);
+        let (dx, dy) = ((l.x0 - d.at.0).max(d.at.0 - l.x1).max(0.0), (l.y0 - d.at.1).max(d.at.1 - l.y1).max(0.0));
+        assert!(dx.hypot(dy) >= 10.0, "the dislodged unit covers the name of {}", map.provinces()[i].key);
+    }
+    // The text is drawn as laid out, large enough to read.
+    let text = draw(&map, &scene);
+    assert!(text.contains(r##"font-size="11" text-anchor="middle" fill="#C00000""##), "{text}");
+    assert!(text.contains(">retreat: Alb Tri</text>"));
+}
+
+#[test]
+fn every_unit_and_its_ring_stand_inside_the_frame() {
+    let map = Map::standard();
+    let g = Geometry::standard(&map).unwrap();
+    let (w, h) = (g.columns as f32 * svg::CELL, g.rows as f32 * svg::CELL);
+    // A hold ring reaches 12.5 px from the unit's centre and its casing 2.2 px more.
+    let ring = 14.7;
+    for r in 0..map.region_count() {
+        let region = shadowjudge::map::RegionId(r as u16);
+        let (x, y) = svg::unit_at(&g, region);
+        assert!(
+            x >= ring && y >= ring && x <= w - ring && y <= h - ring,
+            "{} at ({x:.1}, {y:.1}) is cut by the frame",
+            map.region_name(region)
+        );
+    }
+}
+
+#[test]
+fn units_without_orders_are_marked_apart_from_ordered_holds() {
+    let (_tmp, map, scene) = adriatic();
+    let text = draw(&map, &scene);
+    // A vie, F stp/nc and A mos sent no order; A ven held as ordered.
+    assert_eq!(text.matches(r#"<g class="no-order">"#).count(), 3, "{text}");
+    let ven = svg::unit_at(&Geometry::standard(&map).unwrap(), map.parse_region("ven").unwrap());
+    assert!(text.contains(&format!(r##"<circle cx="{:.1}" cy="{:.1}" r="12.5" stroke="#222222""##, ven.0, ven.1)));
+    assert!(text.contains(">no order: held</text>"));
+}
+
+#[test]
+fn winter_orders_not_carried_out_are_crossed_never_drawn_as_done() {
+    let position = r#"season = "winter"
+year = 1901
+phase = "adjustments"
+[units]
+russia = ["A war", "A ukr", "F sev", "F bla", "A gal"]
+austria = ["A vie"]
+[centers]
+russia = ["war", "sev", "stp"]
+austria = ["vie", "bud", "tri"]
+"#;
+    let (_tmp, map, scene) = played_position(
+        position,
+        &[
+            ("russia", "remove A mos\nremove A gal\n"),
+            ("austria", "build A vie\nbuild A bud\nbuild A tri\nbuild F tri\n"),
+        ],
+    );
+    let text = draw(&map, &scene);
+    // Russia's `remove A mos` (no unit there) is crossed, not removed; A gal and F bla
+    // (civil disorder) are removed.
+    assert_eq!(text.matches(r#"class="failed-removal""#).count(), 1, "{text}");
+    assert_eq!(text.matches(r#"class="removed""#).count(), 2);
+    // The illegal builds in Vienna and Trieste carry the cross; the two real ones do not.
+    assert_eq!(text.matches(r#"<g class="failed-build">"#).count(), 2);
+    let after = svg::units_after(&map, &scene.boards[0]);
+    let austria = map.lookup_power("austria").unwrap();
+    assert_eq!(after.iter().filter(|u| u.power == austria).count(), 3);
+}
