@@ -247,6 +247,14 @@ pub trait GameSession {
         Err(usage("this game has no absences"))
     }
 
+    /// At the deadline of step `expected`, before the tick processes it: extend it once
+    /// for the seats that sent nothing, as the game's options allow (`[deadlines]
+    /// late_extension_hours`); what was done and the late notices. `None`: process.
+    fn late_extension(&mut self, expected: &str, now: DateTime<Utc>) -> Result<Option<Outcome>, GameError> {
+        let _ = (expected, now);
+        Ok(None)
+    }
+
     /// Early processing on or off: the answer, and whether the game went on.
     fn set_early(&mut self, on: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError>;
 

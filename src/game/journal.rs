@@ -171,6 +171,8 @@ pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
                 game.adjudicate();
                 // The deadline comes from the clock at adjudication time, not from the rules.
                 game.state.deadline = state.deadline;
+                // So do the deadline's absences and missed phases (game options).
+                game.state.missed.clone_from(&state.missed);
                 if held_empty_winter(&game.state, state) {
                     game.state = state.clone();
                 }

@@ -26,7 +26,7 @@ use crate::game::engine::{Acknowledgement, Game, Vote};
 use crate::game::journal::{self, Entry};
 use crate::game::schedule::DeadlinePolicy;
 use crate::game::settings::{PressRule, Settings, Votes};
-use crate::game::state::{GameEnd, GameState};
+use crate::game::state::{GameEnd, GameState, Missed};
 use crate::map::{Map, PowerId};
 use crate::phase::Phase;
 use crate::report::PhaseReport;
@@ -106,6 +106,9 @@ pub struct OpenGame {
     /// (`None` once this `OpenGame` has changed the game, or if they could not be read).
     stamp: Option<Vec<FileStamp>>,
 }
+
+/// The powers a late extension was for, and the new deadline.
+pub type LateExtension = (Vec<PowerId>, DateTime<Utc>);
 
 /// An absence a power announced: from `from` to `to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -509,6 +512,8 @@ impl OpenGame {
         let schedule = self.game.settings.deadlines.schedule.clone();
         schedule.check().map_err(schedule_error)?;
         let phase = self.game.state.phase;
+        let abandon_after = self.game.settings.deadlines.abandon_after;
+        let missed = (abandon_after > 0).then(|| self.missed_phases());
         let report = self.game.adjudicate();
         self.game.state.deadline = match self.game.state.end {
             None => Some(schedule.deadline_for(self.game.state.phase.kind, now).map_err(schedule_error)?),
@@ -519,6 +524,19 @@ impl OpenGame {
             self.game.state.deadline = Some(at);
             report.notices.push(self.absence_notice(&powers));
         }
+        let mut abandoned = Vec::new();
+        if let Some(missed) = missed {
+            for m in missed.iter().filter(|m| m.phases >= abandon_after && self.game.state.end.is_none()) {
+                let name = self.game.map.power(m.power).name.clone();
+                report.notices.push(format!(
+                    "{name} sent no orders for {} in a row and is declared vacant: its units hold, and are \
+                     disbanded by the rules in Winter, until a new player takes it.",
+                    count(m.phases, "phase", "phases")
+                ));
+                abandoned.push(m.clone());
+            }
+            self.game.state.missed = missed.into_iter().filter(|m| m.phases < abandon_after).collect();
+        }
         let entry = Entry::Adjudicated {
             phase,
             forced: force,
@@ -528,7 +546,47 @@ impl OpenGame {
             early,
         };
         self.record(&mut lock, now, entry)?;
+        if !abandoned.is_empty() {
+            self.vacate(&mut lock, &abandoned, now)?;
+        }
         Ok(report)
+    }
+
+    /// The phases each power has missed in a row, counting the phase under way as
+    /// missed by every power with orders to give that sent none (a power without any
+    /// keeps its count; one that sent orders starts again).
+    fn missed_phases(&self) -> Vec<Missed> {
+        let g = &self.game;
+        g.map
+            .power_ids()
+            .filter_map(|p| {
+                let before = g.state.missed.iter().find(|m| m.power == p).map_or(0, |m| m.phases);
+                let phases = match (g.has_duty(p), g.state.submitted.contains(&p)) {
+                    (true, false) => before + 1,
+                    (true, true) => 0,
+                    (false, _) => before,
+                };
+                (phases > 0).then_some(Missed { power: p, phases })
+            })
+            .collect()
+    }
+
+    /// Declare powers vacant: journaled, then their players taken out of game.toml (a
+    /// player change each), so the judge waits for them no more.
+    fn vacate(&mut self, lock: &mut GameLock, powers: &[Missed], now: DateTime<Utc>) -> Result<(), GameError> {
+        let map = self.game.map.clone();
+        let mut settings = self.game.settings.clone();
+        for m in powers {
+            let key = map.power(m.power).key.clone();
+            self.record(lock, now, Entry::Abandoned { power: key, missed: m.phases })?;
+            settings.players.retain(|p| map.lookup_power(&p.power) != Some(m.power));
+        }
+        for entry in player_changes(&map, &self.game.settings, &settings) {
+            self.record(lock, now, entry)?;
+        }
+        lock.write_settings(&settings)?;
+        self.game.settings = settings;
+        Ok(())
     }
 
     /// The report the current phase would get if adjudicated now (as with `force`),
@@ -754,6 +812,46 @@ impl OpenGame {
         }
         self.record(&mut lock, now, Entry::AbsenceRefused { power: key, moved_to: moved })?;
         Ok(moved)
+    }
+
+    /// At the deadline of `expected`: the powers with orders to give that sent nothing,
+    /// each with a late extension left (`[deadlines] late_extensions`), get the phase
+    /// extended by `late_extension_hours`, once per phase. The powers and the new
+    /// deadline; `None` when the phase is to be processed.
+    pub fn extend_late(&mut self, expected: Phase, now: DateTime<Utc>) -> Result<Option<LateExtension>, GameError> {
+        if self.game.settings.deadlines.late_extension_hours == 0 {
+            return Ok(None);
+        }
+        let mut lock = self.relock()?;
+        let policy = self.game.settings.deadlines.clone();
+        let g = &self.game;
+        if g.state.end.is_some() || g.state.phase != expected {
+            return Ok(None);
+        }
+        let since = self.entries.iter().rposition(journal::moves_the_game).unwrap_or(0);
+        if self.entries[since..].iter().any(|e| matches!(e, Entry::LateExtension { .. })) {
+            return Ok(None);
+        }
+        let used = |p: PowerId| {
+            let key = &g.map.power(p).key;
+            self.entries
+                .iter()
+                .filter(|e| matches!(e, Entry::LateExtension { powers, .. } if powers.contains(key)))
+                .count()
+        };
+        let late: Vec<PowerId> = g
+            .map
+            .power_ids()
+            .filter(|p| g.has_duty(*p) && !g.state.submitted.contains(p) && used(*p) < policy.late_extensions as usize)
+            .collect();
+        if late.is_empty() {
+            return Ok(None);
+        }
+        let at = now + chrono::Duration::hours(i64::from(policy.late_extension_hours));
+        let powers = late.iter().map(|p| g.map.power(*p).key.clone()).collect();
+        self.game.state.deadline = Some(at);
+        self.record(&mut lock, now, Entry::LateExtension { powers, deadline: at })?;
+        Ok(Some((late, at)))
     }
 
     /// Move the deadline of the current phase (`None`: no deadline, e.g. paused).

@@ -479,7 +479,23 @@ impl JudgeHost {
                 continue;
             };
             let view = Self::view(&name, &clock);
-            let actions = plan_tick(now, &view, log, &clock.policy);
+            let mut actions = plan_tick(now, &view, log, &clock.policy);
+            if actions.iter().any(|a| matches!(a, crate::mail::deadline::TickAction::Process)) {
+                match g.late_extension(&clock.step, now) {
+                    Ok(Some(outcome)) => {
+                        // Extended, not processed: the next ticks plan from the new deadline.
+                        actions.retain(|a| !matches!(a, crate::mail::deadline::TickAction::Process));
+                        done.push(format!("{name}: {}", outcome.said));
+                        self.note_warnings(&name, g.as_ref());
+                        self.notify(outcome);
+                    }
+                    Ok(None) => {}
+                    Err(e) => {
+                        done.push(format!("{name}: not extended: {e}"));
+                        self.note_internal(&name, &e);
+                    }
+                }
+            }
             if actions.is_empty() {
                 g.keep_glance(Some(&clock));
                 log.record(now, &view, &actions);

@@ -272,3 +272,58 @@ fn an_absence_moves_the_deadline_within_the_caps_and_the_master_may_refuse_it() 
     life.cli("2026-12-01T15:20:00Z", &["rollback", "games/g", "S1901M"]).ok();
     assert!(life.journal().iter().filter(|e| matches!(e, Entry::Absence { .. })).count() == 2);
 }
+
+#[test]
+fn a_late_power_gets_one_extension_and_is_declared_vacant_after_missed_phases() {
+    let deadlines =
+        "remind_hours_before = 0\noutage_factor = 100\nlate_extension_hours = 24\nlate_extensions = 1\nabandon_after = 2\n";
+    let mut life = Life::new(T0, "", deadlines);
+    let france = "Board A\nA par H\nBoard B\nA par H\n";
+    let italy = "Board A\nA ven H\nBoard B\nA ven H\n";
+    life.send("2026-12-01T13:00:00Z", "france", france);
+    life.send("2026-12-01T13:10:00Z", "italy", italy);
+    // At the deadline Germany sent nothing: extended once by 24 hours, a late notice to
+    // Germany and the master, no results.
+    let mails = life.tick("2026-12-03T12:10:00Z");
+    assert_eq!(life.game().game.state.phase.code(), "S1901M");
+    assert_eq!(life.game().game.state.deadline.unwrap().to_rfc3339(), "2026-12-04T12:10:00+00:00");
+    let mut got: Vec<&str> = mails.iter().map(|m| m.to.as_str()).collect();
+    got.sort();
+    assert_eq!(got, ["cy@example.org", "gm@example.org"], "{mails:?}");
+    let cy = mails.iter().find(|m| m.to == "cy@example.org").unwrap();
+    assert!(cy.body.contains("extended once, to Fri 2026-12-04 12:10 UTC"), "{}", cy.body);
+    assert!(life.journal().iter().any(|e| matches!(e, Entry::LateExtension { powers, .. } if powers == &["germany"])));
+    // Once per phase: at the new deadline the phase is processed.
+    let mails = life.tick("2026-12-04T12:20:00Z");
+    assert_eq!(life.game().game.state.phase.code(), "F1901M");
+    assert!(mails.iter().any(|m| m.to == "cy@example.org" && m.subject.contains("results")), "{mails:?}");
+    // Germany has used its one extension: the next missed phase is processed at once, and
+    // two missed in a row make Germany vacant.
+    life.send("2026-12-04T13:00:00Z", "france", france);
+    life.send("2026-12-04T13:10:00Z", "italy", italy);
+    let mails = life.tick("2026-12-06T12:30:00Z");
+    assert_eq!(life.game().game.state.phase.code(), "W1901A");
+    let results = mails.iter().find(|m| m.to == "bob@example.org" && m.subject.contains("results")).unwrap();
+    assert!(
+        results.body.contains("Germany sent no orders for 2 phases in a row and is declared vacant"),
+        "{}",
+        results.body
+    );
+    assert!(life.journal().iter().any(|e| matches!(e, Entry::Abandoned { power, missed: 2 } if power == "germany")));
+    let game = life.game();
+    assert!(game.game.settings.players.iter().all(|p| p.power != "germany"));
+    // A vacant power has no vote: France and Italy alone draw the game, Germany in it.
+    life.send("2026-12-06T13:00:00Z", "france", "draw\n");
+    let mails = life.send("2026-12-06T13:10:00Z", "italy", "draw\n");
+    let over = mails.iter().find(|m| m.subject == "g: the game is over").expect("over");
+    assert!(over.body.contains("Germany"), "{}", over.body);
+}
+
+#[test]
+fn without_the_options_a_missed_deadline_is_processed_as_before() {
+    let mut life = Life::new(T0, "", "remind_hours_before = 0\n");
+    life.tick("2026-12-03T12:10:00Z");
+    assert_eq!(life.game().game.state.phase.code(), "F1901M");
+    assert!(life.journal().iter().all(|e| !matches!(e, Entry::LateExtension { .. } | Entry::Abandoned { .. })));
+    assert!(life.game().game.state.missed.is_empty());
+}

@@ -373,6 +373,37 @@ impl GameSession for OpenGame {
         }
     }
 
+    fn late_extension(&mut self, expected: &str, now: DateTime<Utc>) -> Result<Option<Outcome>, GameError> {
+        let expected = parse_phase(expected)?;
+        let Some((powers, at)) = self.extend_late(expected, now)? else { return Ok(None) };
+        let map = &self.game.map;
+        let names: Vec<String> = powers.iter().map(|p| map.power(*p).name.clone()).collect();
+        let game = self.game.settings.name.clone();
+        let phase = self.game.state.phase;
+        let shown = crate::report::format_deadline(at, None);
+        let mut notices = Vec::new();
+        for p in &powers {
+            let Some(address) = settings_address(&self.game, *p) else { continue };
+            notices.push(Notice {
+                to: vec![address],
+                subject: format!("{game}: late, no orders from {}", map.power(*p).name),
+                body: format!(
+                    "The deadline of {phase} passed without orders from {}.\nThe phase is extended once, to \
+                     {shown}: send your orders before then.\n",
+                    map.power(*p).name
+                ),
+            });
+        }
+        if let Some(master) = self.game.settings.master.email.clone() {
+            notices.push(Notice {
+                to: vec![master],
+                subject: format!("{game}: late, {phase} extended"),
+                body: format!("No orders from {} by the deadline: {phase} is extended to {shown}.\n", names.join(", ")),
+            });
+        }
+        Ok(Some(Outcome { said: format!("{phase} extended to {shown}: late {}", names.join(", ")), notices }))
+    }
+
     fn refuse_absence(&mut self, seat: &str, now: DateTime<Utc>) -> Result<Outcome, GameError> {
         let power = named_power(&self.game.map, seat)?;
         let moved = self.refuse_absence_of(power, now)?;
