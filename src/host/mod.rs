@@ -571,7 +571,27 @@ impl JudgeHost {
         }
         let password = generate_password(10);
         let hash = hash_password(&password).map_err(|e| HostError::Refused(e.to_string()))?;
-        let (seat_name, game_name) = self.change(game, |g| Ok((g.replace(seat, address, &hash, now)?, g.name())))?;
+        let (seat_name, game_name, old) = self.change(game, |g| {
+            let old = g.seat(seat).ok().and_then(|r| r.address);
+            Ok((g.replace(seat, address, &hash, now)?, g.name(), old))
+        })?;
+        // The player who had the seat hears of it, without the new player's address.
+        let old = old.filter(|o| !o.eq_ignore_ascii_case(address));
+        let old_told = old.is_some();
+        if let Some(old) = old {
+            self.mails.push(OutgoingMail {
+                to: old,
+                subject: header_safe(&format!("{game_name}: you no longer play {seat_name}"), 120),
+                body: format!(
+                    "The game master of {game_name} has given the seat of {seat_name} to another player.\n\
+                     Your password for it no longer signs on. Thank you for playing.\n"
+                ),
+                in_reply_to: None,
+                references: Vec::new(),
+                kind: MailKind::Generated,
+                attachments: Vec::new(),
+            });
+        }
         self.mails.push(OutgoingMail {
             to: address.to_string(),
             subject: header_safe(&format!("{game_name}: you now play {seat_name}"), 120),
@@ -586,7 +606,8 @@ impl JudgeHost {
             kind: MailKind::Generated,
             attachments: Vec::new(),
         });
-        Ok(format!("{seat_name} is now played by {address}; a new password was mailed there."))
+        let told = if old_told { " The player before has been told." } else { "" };
+        Ok(format!("{seat_name} is now played by {address}; a new password was mailed there.{told}"))
     }
 }
 
@@ -701,13 +722,21 @@ pub fn deliver(
 ) -> Vec<String> {
     let mut done = Vec::new();
     let mut refused: Vec<(String, String)> = Vec::new();
+    // Every mail of this run, results and owed mail alike, for the summary line.
+    let (mut sent, mut waiting, mut gone) = (0, 0, 0);
     {
         let mut noting = |m: &OutgoingMail| {
-            send(m).inspect_err(|e| {
+            let r = send(m).inspect_err(|e| {
                 if e.is_permanent() {
                     refused.push((m.to.clone(), e.to_string()));
                 }
-            })
+            });
+            match &r {
+                Ok(()) => sent += 1,
+                Err(e) if e.is_permanent() => gone += 1,
+                Err(_) => waiting += 1,
+            }
+            r
         };
         let games = batches.map(|_| host.adjudicated());
         if games.is_none_or(|g| !g.is_empty()) {
@@ -723,14 +752,9 @@ pub fn deliver(
     };
     match owed.send(batches, now, send) {
         Ok(d) => {
-            if d.sent + d.waiting + d.refused.len() > 0 {
-                done.push(format!(
-                    "{} sent, {} to try again later, {} refused for good.",
-                    count(d.sent, "mail", "mails"),
-                    d.waiting,
-                    d.refused.len()
-                ));
-            }
+            sent += d.sent;
+            waiting += d.waiting;
+            gone += d.refused.len();
             newly.extend(d.newly_failing);
         }
         Err(e) => done.push(format!("owed mail not sent: {e}")),
@@ -741,16 +765,27 @@ pub fn deliver(
             Ok(id) => {
                 let ids: Vec<_> = id.into_iter().collect();
                 match owed.send(Some(&ids), now, send) {
-                    Ok(d) => done.push(format!(
-                        "{} of {} of refused mail sent to game masters.",
-                        d.sent,
-                        count(notices.len(), "notice", "notices")
-                    )),
+                    Ok(d) => {
+                        done.push(format!(
+                            "{} of {} of refused mail sent to game masters.",
+                            d.sent,
+                            count(notices.len(), "notice", "notices")
+                        ));
+                        sent += d.sent;
+                        waiting += d.waiting;
+                        gone += d.refused.len();
+                    }
                     Err(e) => done.push(format!("notices of refused mail not sent: {e}")),
                 }
             }
             Err(e) => done.push(format!("notices of refused mail not kept: {e}")),
         }
+    }
+    if sent + waiting + gone > 0 {
+        done.push(format!(
+            "{} sent, {waiting} to try again later, {gone} refused for good.",
+            count(sent, "mail", "mails")
+        ));
     }
     done
 }

@@ -20,6 +20,7 @@ mod mail;
 mod mail_clients;
 mod mail_durable;
 mod mail_judge;
+mod mail_master;
 mod mail_results;
 mod map_files;
 mod one_store;

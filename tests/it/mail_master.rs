@@ -1,0 +1,99 @@
+//! A judge by mail as its master and players meet it (issue 28, issue 23 item 15): the
+//! tick's count of its mails, `replace`, deadlines in minutes, quoted earlier messages,
+//! and the judge's own files and clock.
+
+use std::path::PathBuf;
+
+use crate::judge_dir::{self, message, Eml, Outbox};
+
+const PLAYERS: &str = "france, Ann, ann@example.org\nitaly, Bob, bob@example.org\ngermany, Cy, cy@example.org\n";
+
+/// A judge directory with one standard game `g` of three players and a master.
+struct Judge {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    outbox: Outbox,
+    passwords: Vec<(String, String)>,
+    n: usize,
+}
+
+impl Judge {
+    fn new(now: &str, judge_toml: &str) -> Judge {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("judge");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join("judge.toml"), format!("[mail]\naddress = \"judge@example.org\"\n{judge_toml}"))
+            .unwrap();
+        std::fs::write(root.join("players.txt"), PLAYERS).unwrap();
+        let new = ["new", "g", "--judge", ".", "--players", "players.txt", "--master", "gm@example.org"];
+        judge_dir::judge_cli(now, &root, &new).ok();
+        let mut passwords = Vec::new();
+        for who in ["france", "italy", "germany", "master"] {
+            let out = judge_dir::judge_cli(now, &root, &["mail", "password", "g", who]).ok();
+            passwords.push((who.to_string(), out.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().into()));
+        }
+        let mut judge = Judge { _tmp: tmp, root, outbox: Outbox::default(), passwords, n: 0 };
+        judge.mails();
+        judge
+    }
+
+    /// `who` (a power or `master`) mails `body` at `now`: the reply to it, and every
+    /// other mail the judge wrote.
+    fn send(&mut self, now: &str, who: &str, body: &str) -> (Eml, Vec<Eml>) {
+        self.n += 1;
+        let pw = &self.passwords.iter().find(|(w, _)| w == who).unwrap().1;
+        let from = match who {
+            "france" => "ann@example.org",
+            "italy" => "bob@example.org",
+            "germany" => "cy@example.org",
+            _ => "gm@example.org",
+        };
+        let id = format!("m{}@example.org", self.n);
+        let raw = message(from, &id, &format!("SIGNON {who}@g {pw}\n{body}"));
+        let home = [("SHADOWJUDGE_HOME", self.root.to_str().unwrap())];
+        let out =
+            crate::harness::shadowjudge_at(now, Some(&self.root), &["mail", "ingest"], Some(raw.as_bytes()), &home);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let mails = self.mails();
+        let (reply, rest): (Vec<Eml>, Vec<Eml>) =
+            mails.into_iter().partition(|m| m.in_reply_to.as_deref() == Some(id.as_str()));
+        (reply.into_iter().next().expect("a reply"), rest)
+    }
+
+    fn mails(&mut self) -> Vec<Eml> {
+        self.outbox.new_mails(&self.root)
+    }
+}
+
+const T0: &str = "2026-12-01T12:00:00Z";
+
+#[test]
+fn the_tick_counts_every_mail_it_sent_results_too() {
+    let mut judge = Judge::new(T0, "");
+    // Long past the deadline: the tick adjudicates and mails the results to everyone.
+    let out = judge_dir::judge_cli("2026-12-09T12:00:00Z", &judge.root, &["mail", "tick"]).ok();
+    let mails = judge.mails();
+    assert!(mails.iter().filter(|m| m.subject.contains("results")).count() >= 4, "{mails:?}");
+    let summary = format!("{} mails sent, 0 to try again later, 0 refused for good.", mails.len());
+    assert!(out.stdout.lines().any(|l| l == summary), "{summary} in:\n{}", out.stdout);
+}
+
+#[test]
+fn replace_tells_the_player_before_without_the_new_address() {
+    let mut judge = Judge::new(T0, "");
+    let (reply, mails) = judge.send("2026-12-01T13:00:00Z", "master", "replace italy new@example.org\n");
+    assert!(reply.body.contains("Italy is now played by new@example.org"), "{}", reply.body);
+    assert!(reply.body.contains("The player before has been told."), "{}", reply.body);
+    let new: Vec<&Eml> = mails.iter().filter(|m| m.to == "new@example.org").collect();
+    assert_eq!(new.len(), 1);
+    assert!(new[0].body.contains("SIGNON italy@g "));
+    let old: Vec<&Eml> = mails.iter().filter(|m| m.to == "bob@example.org").collect();
+    assert_eq!(old.len(), 1, "{mails:?}");
+    assert_eq!(old[0].subject, "g: you no longer play Italy");
+    assert!(old[0].body.contains("given the seat of Italy to another player"), "{}", old[0].body);
+    assert!(!old[0].body.contains("new@example.org") && !old[0].subject.contains("new@"));
+    // Given back to the same address: no farewell.
+    let (_, mails) = judge.send("2026-12-01T13:10:00Z", "master", "replace italy NEW@example.org\n");
+    assert!(mails.iter().all(|m| m.to != "bob@example.org"));
+    assert_eq!(mails.iter().filter(|m| m.subject.contains("no longer")).count(), 0, "{mails:?}");
+}
