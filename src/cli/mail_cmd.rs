@@ -188,9 +188,20 @@ fn ingest_stdin(root: &Path) -> ExitCode {
     // Read no more than one byte past the limit: enough to know the message is too large.
     let limit = home.config.mail.max_message_bytes;
     let mut raw = Vec::new();
-    if let Err(e) = std::io::stdin().lock().take(limit as u64 + 1).read_to_end(&mut raw) {
+    let mut stdin = std::io::stdin().lock();
+    if let Err(e) = (&mut stdin).take(limit as u64 + 1).read_to_end(&mut raw) {
         return retry(format!("reading standard input: {e}"));
     }
+    // A message too large is not kept, but its true size is what the log says: the rest
+    // is read (the mail server expects it taken) and counted.
+    let mut size = raw.len() as u64;
+    if raw.len() > limit {
+        match std::io::copy(&mut stdin, &mut std::io::sink()) {
+            Ok(rest) => size += rest,
+            Err(e) => return retry(format!("reading standard input: {e}")),
+        }
+    }
+    drop(stdin);
     let store = match home.intake() {
         Ok(i) => i,
         Err(e) => return retry(e.to_string()),
@@ -200,7 +211,7 @@ fn ingest_stdin(root: &Path) -> ExitCode {
     let mut host = JudgeHost::new(home.games_dir());
     let outcome: std::thread::Result<IngestOutcome> =
         catch_unwind(AssertUnwindSafe(|| ingest(&raw, &mut host, &intake, &home.config.mail, now)));
-    let outcome = match outcome {
+    let mut outcome = match outcome {
         Ok(o) => o,
         Err(_) if intake.spooled.load(Ordering::SeqCst) => {
             eprintln!("shadowjudge mail ingest: internal error after the message was kept in the spool; not retried");
@@ -208,6 +219,9 @@ fn ingest_stdin(root: &Path) -> ExitCode {
         }
         Err(_) => return retry("internal error before the message was kept".into()),
     };
+    if let ingest::Disposition::TooLarge { bytes } = &mut outcome.disposition {
+        *bytes = usize::try_from(size).unwrap_or(usize::MAX);
+    }
     let mut batches = Vec::new();
     match outcome.owed.as_deref() {
         Some(id) => batches.extend(SpoolId::parse(id)),

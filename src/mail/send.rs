@@ -74,6 +74,16 @@ impl Header for LoopMark {
     }
 }
 
+/// The Date header of a mail written at `now`. A mail header can carry a date from 1970
+/// to 9999 only; a clock outside those (a test's fixed time) is written as the nearest.
+fn header_date(now: DateTime<Utc>) -> SystemTime {
+    let first = DateTime::<Utc>::UNIX_EPOCH;
+    let last = chrono::NaiveDate::from_ymd_opt(9999, 12, 31)
+        .and_then(|d| d.and_hms_opt(23, 59, 59))
+        .map_or(first, |t| t.and_utc());
+    SystemTime::from(now.clamp(first, last))
+}
+
 /// Build the message for one mail. `now` is its Date.
 pub fn to_message(settings: &MailSettings, mail: &OutgoingMail, now: DateTime<Utc>) -> Result<Message, SendError> {
     let from: Mailbox = format!("{} <{}>", header_safe(&settings.name, 60), settings.address)
@@ -86,7 +96,7 @@ pub fn to_message(settings: &MailSettings, mail: &OutgoingMail, now: DateTime<Ut
         .from(from)
         .to(to)
         .subject(header_safe(&mail.subject, MAX_SUBJECT_CHARS))
-        .date(SystemTime::from(now))
+        .date(header_date(now))
         .message_id(Some(id))
         .header(AutoSubmitted(
             match mail.kind {

@@ -293,7 +293,11 @@ impl GameDir {
             file: path,
             line: e.line(),
             column: e.column(),
-            message: journal::json_message(&e),
+            message: format!(
+                "{}. {STATE_FILE} is only a copy of the state the journal leads to: delete it and \
+                 the judge rebuilds it from {JOURNAL_FILE}",
+                journal::json_message(&e)
+            ),
         })?;
         Ok(Some((state.seq_applied, state.state)))
     }

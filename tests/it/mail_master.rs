@@ -97,3 +97,65 @@ fn replace_tells_the_player_before_without_the_new_address() {
     assert!(mails.iter().all(|m| m.to != "bob@example.org"));
     assert_eq!(mails.iter().filter(|m| m.subject.contains("no longer")).count(), 0, "{mails:?}");
 }
+
+#[test]
+fn a_clock_before_1970_writes_mail_dated_1970_never_panics() {
+    let now = "1969-07-20T20:17:40Z";
+    let mut judge = Judge::new(now, "");
+    let (reply, _) = judge.send(now, "france", "A par - bur\n");
+    assert!(reply.body.contains("A par - bur"), "{}", reply.body);
+    let dates: Vec<String> = std::fs::read_dir(judge.root.join("outbox"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .filter_map(|raw| raw.lines().find(|l| l.starts_with("Date: ")).map(str::to_string))
+        .collect();
+    assert!(!dates.is_empty());
+    assert!(dates.iter().all(|d| d == "Date: Thu, 01 Jan 1970 00:00:00 +0000"), "{dates:?}");
+    let out = judge_dir::judge_cli("1969-07-25T20:17:40Z", &judge.root, &["mail", "tick"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
+#[test]
+fn a_garbage_state_json_says_it_can_be_deleted_and_is_rebuilt() {
+    let judge = Judge::new(T0, "");
+    let game = judge.root.join("games/g");
+    std::fs::write(game.join("state.json"), "garbage\n").unwrap();
+    let run = crate::harness::shadowjudge_at(T0, None, &["status", game.to_str().unwrap()], None, &[]);
+    assert_eq!(run.code, 5);
+    assert!(
+        run.stderr.ends_with(
+            "state.json:1:1: expected value. state.json is only a copy of the state the journal leads to: \
+             delete it and the judge rebuilds it from journal.jsonl\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    // As it says: deleted, the game opens and the next change writes it again.
+    std::fs::remove_file(game.join("state.json")).unwrap();
+    crate::harness::shadowjudge_at(T0, None, &["status", game.to_str().unwrap()], None, &[]).ok();
+    let orders = b"A par - bur\n";
+    crate::harness::shadowjudge_at(
+        T0,
+        None,
+        &["submit", game.to_str().unwrap(), "--power", "france", "-"],
+        Some(&orders[..]),
+        &[],
+    )
+    .ok();
+    assert!(std::fs::read_to_string(game.join("state.json")).unwrap().contains("seq_applied"));
+}
+
+#[test]
+fn a_message_too_large_is_logged_with_its_true_size() {
+    let judge = Judge::new(T0, "max_message_bytes = 2048\n");
+    let raw = message("ann@example.org", "big@example.org", &format!("SIGNON france@g x\n{}\n", "x".repeat(9000)));
+    let home = [("SHADOWJUDGE_HOME", judge.root.to_str().unwrap())];
+    let run = crate::harness::shadowjudge_at(T0, Some(&judge.root), &["mail", "ingest"], Some(raw.as_bytes()), &home);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("refused: too large ({} bytes)", raw.len())),
+        "{} for {}",
+        run.stderr,
+        raw.len()
+    );
+}
