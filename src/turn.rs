@@ -21,6 +21,10 @@ use crate::dice::Dice;
 pub struct TurnContext<'a> {
     pub dice: &'a mut Dice,
     pub now: DateTime<Utc>,
+    /// Whether a step that takes every player's input together is held once all of it
+    /// is in, to go on only at its deadline: the judge's early-processing rule (early
+    /// processing off, or a player's `wait`), decided by the layer for every call.
+    pub hold: bool,
 }
 
 /// The answer to one line of a turn file.
@@ -162,19 +166,14 @@ pub trait TurnGame: std::fmt::Debug + Send {
     /// Whether the step under way takes its input from several players together and goes
     /// on once all of it is in (Duplexity's sealed bids). Such a step follows the game's
     /// early-processing option (`[deadlines] early`) and the players' `wait`: see
-    /// [`TurnGame::set_hold`]. A step that awaits one player's move is not one. Default:
+    /// [`TurnContext::hold`]. A step that awaits one player's move is not one. Default:
     /// the game has no such step.
     fn awaits_together(&self) -> bool {
         false
     }
 
-    /// Whether to hold such a step once all its input is in (`true`: it waits for its
-    /// deadline, where [`TurnGame::force`] carries it on) or let it go on at once. The
-    /// layer sets it before every call that may go on; it is not part of the saved state.
-    fn set_hold(&mut self, _hold: bool) {}
-
-    /// Whether a step that takes input together has all of it in and is held (for
-    /// [`TurnGame::advance`] with the hold off, or the deadline).
+    /// Whether a step that takes input together has all of it in and waits (for
+    /// [`TurnGame::advance`] without [`TurnContext::hold`], or the deadline).
     fn held(&self) -> bool {
         false
     }

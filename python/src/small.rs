@@ -91,17 +91,15 @@ fn seed_of(seed: &Bound<'_, PyAny>) -> PyResult<Seed> {
 impl Env {
     fn new(kind: &'static str, names: Vec<String>, options: Options, seed: Seed, name: String) -> PyResult<Env> {
         let mut dice = Dice::new(seed.clone(), &name, 0);
-        let mut ctx = TurnContext { dice: &mut dice, now: now() };
+        let mut ctx = TurnContext { dice: &mut dice, now: now(), hold: false };
         let mut game = Engine::create(kind, names.clone(), &options, &mut ctx).map_err(value_error)?;
-        game.set_hold(false);
         game.advance(&mut ctx);
         dice.take_rolls();
         Ok(Env { kind, name, names, seed, dice, game })
     }
 
     fn copy(&self) -> Env {
-        let mut game = self.game.load();
-        game.set_hold(false);
+        let game = self.game.load();
         Env {
             kind: self.kind,
             name: self.name.clone(),
@@ -123,8 +121,7 @@ impl Env {
 
     /// Submit a turn file and run the automatic steps; (accepted, answers, events).
     fn submit(&mut self, player: usize, text: &str) -> (bool, Vec<(usize, bool, String)>, Vec<String>) {
-        let mut ctx = TurnContext { dice: &mut self.dice, now: now() };
-        self.game.set_hold(false);
+        let mut ctx = TurnContext { dice: &mut self.dice, now: now(), hold: false };
         let ack = self.game.submit(player, text, &mut ctx);
         let mut events = ack.events.clone();
         if ack.changed() {
@@ -146,7 +143,7 @@ impl Env {
 
     fn accepts(&self, player: usize, line: &str) -> bool {
         let mut trial = self.copy();
-        let mut ctx = TurnContext { dice: &mut trial.dice, now: now() };
+        let mut ctx = TurnContext { dice: &mut trial.dice, now: now(), hold: false };
         let ack = trial.game.submit(player, line, &mut ctx);
         !ack.lines.is_empty() && ack.lines.iter().all(|l| l.accepted)
     }
@@ -252,7 +249,7 @@ macro_rules! environment {
 
             /// The deadline passed: the defaults for every awaited input, and the game on.
             fn force(&mut self) -> Vec<String> {
-                let mut ctx = TurnContext { dice: &mut self.env.dice, now: now() };
+                let mut ctx = TurnContext { dice: &mut self.env.dice, now: now(), hold: false };
                 let mut events = self.env.game.force(&mut ctx);
                 events.extend(self.env.game.advance(&mut ctx));
                 ctx.dice.take_rolls();

@@ -160,7 +160,7 @@ pub enum TurnEntry {
     Created { game: String, players: Vec<String>, options: Options, commitment: String, step: Step },
     /// A player's turn file, as sent, and when it counts as received. `hold`: a step
     /// that takes every player's input together was held once all of it was in (early
-    /// processing off, or someone sent `wait`; see [`TurnGame::set_hold`]).
+    /// processing off, or someone sent `wait`; see [`TurnContext::hold`]).
     Submitted {
         player: String,
         text: String,
@@ -343,7 +343,7 @@ pub fn create(
     settings.deadlines.check().map_err(|e| GameError::Invalid(format!("[deadlines]: {e}")))?;
     let players: Vec<String> = settings.players.iter().map(|p| p.name.clone()).collect();
     let mut dice = Dice::new(seed.clone(), &settings.name, 0);
-    let mut ctx = TurnContext { dice: &mut dice, now };
+    let mut ctx = TurnContext { dice: &mut dice, now, hold: false };
     let mut game = games::create(&settings.game, players.clone(), options, &mut ctx).map_err(GameError::Invalid)?;
     let mut events = Vec::new();
     run_automatic(game.as_mut(), &mut ctx, &mut events);
@@ -566,7 +566,7 @@ pub fn replay(
                     return Err(err(seq, "the seed file does not match the commitment published at creation".into()));
                 }
                 let mut dice = Dice::new(seed.clone(), &settings.name, 0);
-                let mut ctx = TurnContext { dice: &mut dice, now: *at };
+                let mut ctx = TurnContext { dice: &mut dice, now: *at, hold: false };
                 let mut g = games::create(kind, players.clone(), options, &mut ctx).map_err(|e| err(seq, e))?;
                 let mut events = Vec::new();
                 run_automatic(g.as_mut(), &mut ctx, &mut events);
@@ -602,8 +602,7 @@ pub fn replay(
                             )
                         };
                         let mut dice = Dice::new(seed.clone(), &settings.name, m.next_roll);
-                        let mut ctx = TurnContext { dice: &mut dice, now: *at };
-                        g.set_hold(*hold);
+                        let mut ctx = TurnContext { dice: &mut dice, now: *at, hold: *hold };
                         let before = g.step_label();
                         seat.submit(g.as_mut(), text, &mut ctx);
                         let mut events = Vec::new();
@@ -614,8 +613,7 @@ pub fn replay(
                     }
                     TurnEntry::Forced { step, .. } | TurnEntry::Released { step } => {
                         let mut dice = Dice::new(seed.clone(), &settings.name, m.next_roll);
-                        let mut ctx = TurnContext { dice: &mut dice, now: *at };
-                        g.set_hold(false);
+                        let mut ctx = TurnContext { dice: &mut dice, now: *at, hold: false };
                         if matches!(other, TurnEntry::Forced { .. }) {
                             g.force(&mut ctx);
                         }
@@ -959,11 +957,10 @@ impl OpenTurnGame {
                 Err(e) => answers.push(LineAnswer::refused(line, 1, e.to_string())),
             }
         }
-        let mut dice = self.dice();
-        let mut ctx = TurnContext { dice: &mut dice, now: at };
-        let waited = (self.game.awaiting(), self.game.step_label());
         let hold = self.hold_now();
-        self.game.set_hold(hold);
+        let mut dice = self.dice();
+        let mut ctx = TurnContext { dice: &mut dice, now: at, hold };
+        let waited = (self.game.awaiting(), self.game.step_label());
         let mut ack = seat.submit(self.game.as_mut(), &text, &mut ctx);
         let changed = ack.changed();
         ack.lines.extend(answers);
@@ -1000,8 +997,7 @@ impl OpenTurnGame {
             Seat::Master => text.to_string(),
         };
         let mut dice = Dice::new(Seed::from_bytes([0; 32]), "a check, not the game", 0);
-        let mut ctx = TurnContext { dice: &mut dice, now: at };
-        copy.set_hold(self.hold_now());
+        let mut ctx = TurnContext { dice: &mut dice, now: at, hold: self.hold_now() };
         let ack = seat.submit(copy.as_mut(), &text, &mut ctx);
         Ok((ack, dice.next_index() > 0))
     }
@@ -1030,8 +1026,7 @@ impl OpenTurnGame {
             })?;
             let mut game = games::load(&self.meta.game, &before.state).map_err(GameError::Damaged)?;
             let mut dice = Dice::new(self.seed.clone(), &self.settings.name, before.next_roll);
-            let mut ctx = TurnContext { dice: &mut dice, now: *received };
-            game.set_hold(*hold);
+            let mut ctx = TurnContext { dice: &mut dice, now: *received, hold: *hold };
             ack = seat.submit(game.as_mut(), text, &mut ctx);
             events = step.events.get(ack.events.len()..).unwrap_or_default().to_vec();
         }
@@ -1127,8 +1122,7 @@ impl OpenTurnGame {
             return Ok(None);
         }
         let mut dice = self.dice();
-        let mut ctx = TurnContext { dice: &mut dice, now };
-        self.game.set_hold(false);
+        let mut ctx = TurnContext { dice: &mut dice, now, hold: false };
         let mut events = Vec::new();
         run_automatic(self.game.as_mut(), &mut ctx, &mut events);
         let seq = self.finish(lock, &mut dice, events.clone(), now, None, |step| TurnEntry::Released { step })?;
@@ -1160,8 +1154,7 @@ impl OpenTurnGame {
             return Err(GameError::Awaiting(format!("{}, from {}", awaiting.what, names.join(" and "))));
         }
         let mut dice = self.dice();
-        let mut ctx = TurnContext { dice: &mut dice, now };
-        self.game.set_hold(false);
+        let mut ctx = TurnContext { dice: &mut dice, now, hold: false };
         let mut events = self.game.force(&mut ctx);
         run_automatic(self.game.as_mut(), &mut ctx, &mut events);
         self.finish(&mut lock, &mut dice, events.clone(), now, None, |step| TurnEntry::Forced { by_master, step })?;

@@ -304,7 +304,7 @@ mod tests {
         for game in KINDS {
             let (kind, table) = (game.name, game.options);
             let mut dice = Dice::new(Seed::from_bytes([3; 32]), "t", 0);
-            let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH };
+            let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH, hold: false };
             let players: Vec<String> =
                 ["ann", "bob", "cat"][..game.players.0.max(2)].iter().map(|s| s.to_string()).collect();
             let mut e =

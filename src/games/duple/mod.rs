@@ -229,9 +229,6 @@ fn is_zero(n: &u8) -> bool {
 pub struct Duple {
     pub state: State,
     pub deck: Deck,
-    /// Hold a vote whose votes are all in until its window closes (see
-    /// [`TurnGame::set_hold`]); not saved.
-    hold: bool,
 }
 
 fn secs(t: DateTime<Utc>) -> DateTime<Utc> {
@@ -357,7 +354,7 @@ impl Duple {
             winners: None,
             edition: EDITION,
         };
-        let mut game = Duple { state, deck, hold: false };
+        let mut game = Duple { state, deck };
         game.draw_category(ctx, true, &mut Vec::new());
         Ok(game)
     }
@@ -370,7 +367,7 @@ impl Duple {
         if state.piles.iter().flat_map(|p| &p.cards).any(|c| usize::from(*c) >= deck.letter_deck_size()) {
             return Err("the stored Duple game names a card its deck does not have".into());
         }
-        Ok(Duple { state, deck, hold: false })
+        Ok(Duple { state, deck })
     }
 }
 
@@ -457,10 +454,6 @@ impl TurnGame for Duple {
 
     fn awaits_together(&self) -> bool {
         self.vote_under_way().is_some_and(|all_in| !all_in)
-    }
-
-    fn set_hold(&mut self, hold: bool) {
-        self.hold = hold;
     }
 
     fn held(&self) -> bool {

@@ -420,7 +420,7 @@ impl Duple {
                     let reject = ch.votes.len() - accept;
                     // Every vote in ends the vote early, unless it is held (early processing
                     // off, or a `wait`): then it is counted when the window closes.
-                    let all_in = !ch.voters.is_empty() && ch.votes.len() == ch.voters.len() && !self.hold;
+                    let all_in = !ch.voters.is_empty() && ch.votes.len() == ch.voters.len() && !ctx.hold;
                     let counted = self.state.rules.challenges == Settle::Vote;
                     if counted && (all_in || closed) {
                         Some((reject <= accept, format!("by vote, {accept} accept, {reject} reject")))

@@ -15,6 +15,8 @@ const NAMES: [&str; 8] = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"
 struct Table {
     g: Duple,
     dice: Dice,
+    /// The layer's hold on a step that takes input together (`TurnContext::hold`).
+    hold: bool,
 }
 
 impl Table {
@@ -22,7 +24,7 @@ impl Table {
         let mut dice = Dice::new(Seed::from_bytes([7; 32]), "t", 0);
         let options: Options = options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let players = NAMES[..n].iter().map(|s| s.to_string()).collect();
-        let mut ctx = TurnContext { dice: &mut dice, now: at("12:00:00") };
+        let mut ctx = TurnContext { dice: &mut dice, now: at("12:00:00"), hold: false };
         let mut g = Duple::create(players, &options, &mut ctx).unwrap();
         g.state.started = true;
         g.state.dealer = 0;
@@ -39,7 +41,7 @@ impl Table {
         g.state.discards.retain(|c| *c != 0);
         g.state.category = Some(0);
         assert!(g.state.categories.consistent());
-        Table { g, dice }
+        Table { g, dice, hold: false }
     }
 
     fn p(&self, name: &str) -> usize {
@@ -108,7 +110,7 @@ impl Table {
     fn send_at(&mut self, who: &str, text: &str, when: DateTime<Utc>) -> TurnAck {
         let p = self.p(who);
         let mut dice = self.dice.clone();
-        let mut ctx = TurnContext { dice: &mut dice, now: when };
+        let mut ctx = TurnContext { dice: &mut dice, now: when, hold: self.hold };
         let mut ack = self.g.submit(p, text, &mut ctx);
         if ack.changed() {
             while let events @ [_, ..] = &self.g.advance(&mut ctx)[..] {
@@ -120,7 +122,7 @@ impl Table {
     }
 
     fn master(&mut self, text: &str, when: &str) -> TurnAck {
-        let mut ctx = TurnContext { dice: &mut self.dice, now: at(when) };
+        let mut ctx = TurnContext { dice: &mut self.dice, now: at(when), hold: false };
         let mut ack = self.g.master(text, &mut ctx);
         if ack.changed() {
             while let events @ [_, ..] = &self.g.advance(&mut ctx)[..] {
@@ -131,7 +133,7 @@ impl Table {
     }
 
     fn force(&mut self, when: DateTime<Utc>) -> Vec<String> {
-        let mut ctx = TurnContext { dice: &mut self.dice, now: when };
+        let mut ctx = TurnContext { dice: &mut self.dice, now: when, hold: false };
         let mut events = self.g.force(&mut ctx);
         while let more @ [_, ..] = &self.g.advance(&mut ctx)[..] {
             events.extend(more.iter().cloned());
@@ -140,7 +142,7 @@ impl Table {
     }
 
     fn advance(&mut self, when: &str) -> Vec<String> {
-        let mut ctx = TurnContext { dice: &mut self.dice, now: at(when) };
+        let mut ctx = TurnContext { dice: &mut self.dice, now: at(when), hold: self.hold };
         self.g.advance(&mut ctx)
     }
 
@@ -490,7 +492,7 @@ fn two_players_keep_two_piles_and_a_match_within_one_player_is_for_both() {
         assert!(t.g.state.contest.is_none(), "no match before the fourth card ({i})");
         t.take(c);
         let rest = std::mem::replace(&mut t.g.state.letters, DrawPile::spread(vec![c], Vec::new(), 0));
-        t.g.draw_turn(&mut TurnContext { dice: &mut t.dice, now: at("12:00:00") }, &mut Vec::new());
+        t.g.draw_turn(&mut TurnContext { dice: &mut t.dice, now: at("12:00:00"), hold: false }, &mut Vec::new());
         t.g.state.letters = rest;
         if t.g.state.contest.is_none() {
             // Open the faceoff the draw queued, without drawing on.
@@ -550,7 +552,7 @@ fn bad_input_gets_a_reason_per_line_and_changes_nothing() {
 #[test]
 fn options_are_checked() {
     let mut dice = Dice::new(Seed::from_bytes([1; 32]), "t", 0);
-    let mut ctx = TurnContext { dice: &mut dice, now: at("12:00:00") };
+    let mut ctx = TurnContext { dice: &mut dice, now: at("12:00:00"), hold: false };
     let players = |n: usize| NAMES[..n].iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let opt = |k: &str, v: &str| Options::from([(k.to_string(), v.to_string())]);
     assert!(Duple::create(players(1), &Options::new(), &mut ctx).unwrap_err().contains("2 to 8 players"));
@@ -578,7 +580,7 @@ fn apply(g: &mut Duple, dice: &mut Dice, act: &Act) {
     dice.take_rolls();
     let mut trial = g.clone();
     let mut trial_dice = dice.clone();
-    let mut ctx = TurnContext { dice: &mut trial_dice, now };
+    let mut ctx = TurnContext { dice: &mut trial_dice, now, hold: false };
     let changed = match act {
         Act::Send(p, text, _) => trial.submit(*p, text, &mut ctx).changed(),
         Act::Master(text, _) => trial.master(text, &mut ctx).changed(),
@@ -613,7 +615,7 @@ fn random_game(seed: u64) -> Duple {
     let mut dice = Dice::new(Seed::from_bytes(seed_bytes), "prop", 0);
     let mut now = at("12:00:00");
     let players = NAMES[..n].iter().map(|s| s.to_string()).collect();
-    let mut ctx = TurnContext { dice: &mut dice, now };
+    let mut ctx = TurnContext { dice: &mut dice, now, hold: false };
     let mut g = Duple::create(players, &Options::new(), &mut ctx).unwrap();
     while !g.advance(&mut ctx).is_empty() {}
     for _ in 0..5_000 {
@@ -666,7 +668,7 @@ fn a_thousand_random_games_end_with_every_card_accounted_for() {
 }
 
 /// A vote is a step that takes every voter's input together: held (early processing off
-/// or a `wait`, the layer's `set_hold`), the last vote does not end it; let go, the votes
+/// or a `wait`: the layer's `TurnContext::hold`), the last vote does not end it; let go, the votes
 /// are counted at once; at the window's close they are counted whatever the hold.
 #[test]
 fn a_held_vote_is_counted_when_let_go_or_when_its_window_closes() {
@@ -679,14 +681,14 @@ fn a_held_vote_is_counted_when_let_go_or_when_its_window_closes() {
         assert!(!t.g.awaits_together(), "answers are a race, not a step taken together");
         accepted(&t.send("bob", "challenge", "13:00:00"));
         assert!(t.g.awaits_together() && !t.g.held());
-        t.g.set_hold(true);
+        t.hold = true;
         accepted(&t.send("cat", "vote reject", "13:10:00"));
         let last = t.send("dan", "vote reject", "13:20:00");
         accepted(&last);
         assert!(!last.events.iter().any(|e| e.contains("rejected by vote")), "{last:?}");
         assert!(t.g.held() && !t.g.awaits_together());
         let events = if let_go {
-            t.g.set_hold(false);
+            t.hold = false;
             t.advance("13:30:00")
         } else {
             let window_end = t.contest().answers[0].window_end.expect("the window is open");

@@ -66,8 +66,6 @@ pub const OPTIONS: &[OptionSpec] = &[
 pub struct DuplexityGame {
     pub game: Duplexity,
     news: Vec<String>,
-    /// Hold the bids once both are in (see [`TurnGame::set_hold`]); not saved.
-    hold: bool,
 }
 
 /// Read the options of a new game.
@@ -84,7 +82,7 @@ pub fn create(players: Vec<String>, options: &Options, ctx: &mut TurnContext<'_>
         .map_err(|p: Vec<String>| format!("Duplexity is for exactly 2 players; the players file names {}", p.len()))?;
     let mut log = Log::new();
     let game = Duplexity::new(names, settings, ctx.dice, &mut log);
-    Ok(DuplexityGame { game, news: log.lines, hold: false })
+    Ok(DuplexityGame { game, news: log.lines })
 }
 
 /// A stored game, checked.
@@ -93,7 +91,7 @@ pub fn load(state: &serde_json::Value) -> Result<DuplexityGame, String> {
     if let Some(fault) = game.fault() {
         return Err(format!("not a possible Duplexity game: {fault}"));
     }
-    Ok(DuplexityGame { game, news: Vec::new(), hold: false })
+    Ok(DuplexityGame { game, news: Vec::new() })
 }
 
 impl DuplexityGame {
@@ -104,7 +102,7 @@ impl DuplexityGame {
 
     /// Run the automatic steps, unless the bids are in and held.
     fn settle(&mut self, ctx: &mut TurnContext<'_>, log: &mut Log) {
-        if !(self.hold && self.bids_in()) {
+        if !(ctx.hold && self.bids_in()) {
             self.game.settle(ctx.dice, log);
         }
     }
@@ -213,10 +211,6 @@ impl TurnGame for DuplexityGame {
 
     fn awaits_together(&self) -> bool {
         matches!(self.game.stage, Stage::Bid { .. })
-    }
-
-    fn set_hold(&mut self, hold: bool) {
-        self.hold = hold;
     }
 
     fn held(&self) -> bool {

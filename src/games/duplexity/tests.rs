@@ -486,7 +486,7 @@ fn random_games_keep_the_invariant() {
         }
         let players = vec!["ann".to_string(), "bob".to_string()];
         let mut dice = Dice::new(seed.clone(), "prop", 0);
-        let mut ctx = TurnContext { dice: &mut dice, now };
+        let mut ctx = TurnContext { dice: &mut dice, now, hold: false };
         let mut game = super::create(players.clone(), &options, &mut ctx).unwrap();
         game.advance(&mut ctx);
         let mut turns = 0;
@@ -515,7 +515,7 @@ fn random_games_keep_the_invariant() {
 fn at_the_bids() -> (super::DuplexityGame, Dice) {
     let mut d = dice();
     let now = chrono::DateTime::UNIX_EPOCH;
-    let mut ctx = TurnContext { dice: &mut d, now };
+    let mut ctx = TurnContext { dice: &mut d, now, hold: false };
     let mut game = super::create(vec!["ann".into(), "bob".into()], &Options::new(), &mut ctx).unwrap();
     let first = match game.game.stage {
         Stage::Setup { first, .. } => usize::from(first),
@@ -530,7 +530,7 @@ fn at_the_bids() -> (super::DuplexityGame, Dice) {
 #[test]
 fn issue_27_a_sealed_bid_can_be_replaced_until_both_are_in() {
     let (mut game, mut d) = at_the_bids();
-    let mut ctx = TurnContext { dice: &mut d, now: chrono::DateTime::UNIX_EPOCH };
+    let mut ctx = TurnContext { dice: &mut d, now: chrono::DateTime::UNIX_EPOCH, hold: false };
     let first = game.submit(0, "bid 1", &mut ctx);
     assert!(first.lines[0].accepted, "{first:?}");
     let again = game.submit(0, "bid 2 first", &mut ctx);
@@ -541,14 +541,14 @@ fn issue_27_a_sealed_bid_can_be_replaced_until_both_are_in() {
     assert_eq!(game.game.stage, Stage::Bid { bids: [Some(Bid { amount: 2, order: Some(Order::First) }), None] });
 
     // Held once both are in (a `wait`): the refusal says why, not "waiting for nobody".
-    game.set_hold(true);
+    ctx.hold = true;
     game.submit(1, "bid 0", &mut ctx);
     assert!(game.held());
     let late = game.submit(0, "bid 0", &mut ctx);
     assert!(!late.lines[0].accepted);
     assert!(late.lines[0].text.contains("both bids are in and held until the deadline"), "{late:?}");
     assert!(!late.lines[0].text.contains("nobody"), "{late:?}");
-    game.set_hold(false);
+    ctx.hold = false;
     game.advance(&mut ctx);
     assert!(matches!(game.game.stage, Stage::Act { first: 0, .. }), "ann's replaced bid of 2 won");
 }
@@ -599,7 +599,7 @@ fn issue_27_words_an_exert_one_answer_for_a_setup_bid_one_line_per_missed_step()
 
     // A bid during setup: the same answer from either player.
     let mut ctx_dice = dice();
-    let mut ctx = TurnContext { dice: &mut ctx_dice, now: chrono::DateTime::UNIX_EPOCH };
+    let mut ctx = TurnContext { dice: &mut ctx_dice, now: chrono::DateTime::UNIX_EPOCH, hold: false };
     let mut game = super::create(vec!["ann".into(), "bob".into()], &Options::new(), &mut ctx).unwrap();
     let a = game.submit(0, "bid 1", &mut ctx);
     let b = game.submit(1, "bid 1", &mut ctx);
@@ -673,7 +673,7 @@ fn issue_27_status_json_says_how_the_game_ended_and_never_names_nobody() {
 fn issue_27_a_placement_sent_before_the_first_pawn_is_kept_for_its_turn() {
     for (second_wants, first_places, made) in [("P1", "P3", true), ("P1", "P5", false), ("P3", "P3", false)] {
         let mut d = dice();
-        let mut ctx = TurnContext { dice: &mut d, now: chrono::DateTime::UNIX_EPOCH };
+        let mut ctx = TurnContext { dice: &mut d, now: chrono::DateTime::UNIX_EPOCH, hold: false };
         let mut game = super::create(vec!["ann".into(), "bob".into()], &Options::new(), &mut ctx).unwrap();
         let Stage::Setup { first, .. } = game.game.stage else { unreachable!() };
         let (first, second) = (usize::from(first), 1 - usize::from(first));
@@ -697,7 +697,7 @@ fn issue_27_a_placement_sent_before_the_first_pawn_is_kept_for_its_turn() {
 #[test]
 fn the_comment_rule_of_every_game_holds_in_duplexity() {
     let mut dice = dice();
-    let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH };
+    let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH, hold: false };
     let mut game = super::create(vec!["ann".into(), "bob".into()], &Options::new(), &mut ctx).unwrap();
     let seat = game.awaiting().players[0];
     let space = game.game.placeable(seat as u8)[0];

@@ -63,7 +63,7 @@ impl RandomPlayer {
 pub fn playout(players: usize, options: &Options, seed: Seed, chooser: &mut RandomPlayer) -> Result<Overdue, String> {
     let names: Vec<String> = (1..=players).map(|i| format!("p{i}")).collect();
     let mut dice = Dice::new(seed, "random", 0);
-    let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH };
+    let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH, hold: false };
     let mut game = Overdue::new(names, options, &mut ctx)?;
     game.advance(&mut ctx);
     for _ in 0..1_000_000 {

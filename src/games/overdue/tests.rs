@@ -32,7 +32,7 @@ impl Table {
     /// `n` players, ann first, every player's dice set to `hands` (seat order).
     fn new(n: usize, opts: &[(&str, &str)], hands: &[&[u8]]) -> Table {
         let mut dice = Dice::new(seed(7), "t", 0);
-        let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH };
+        let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH, hold: false };
         let mut g = Overdue::new(names(n), &options(opts), &mut ctx).unwrap();
         g.first = 0;
         for (p, hand) in g.players.iter_mut().zip(hands) {
@@ -43,13 +43,13 @@ impl Table {
     }
 
     fn ctx(&mut self) -> TurnContext<'_> {
-        TurnContext { dice: &mut self.dice, now: chrono::DateTime::UNIX_EPOCH }
+        TurnContext { dice: &mut self.dice, now: chrono::DateTime::UNIX_EPOCH, hold: false }
     }
 
     /// Submit for `who` and run the automatic steps: the answers and the events.
     fn play(&mut self, who: usize, text: &str) -> (TurnAck, Vec<String>) {
         let mut dice = self.dice.clone();
-        let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH };
+        let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH, hold: false };
         let ack = self.g.submit(who, text, &mut ctx);
         let events = self.g.advance(&mut ctx);
         self.dice = dice;
@@ -82,7 +82,7 @@ impl Table {
 #[test]
 fn setup_rolls_the_first_player_and_every_die_and_sets_the_time() {
     let mut dice = Dice::new(seed(1), "g", 0);
-    let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH };
+    let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH, hold: false };
     let g = Overdue::new(names(4), &options(&[("dice_per_player", "5")]), &mut ctx).unwrap();
     let rolls = dice.take_rolls();
     assert_eq!(rolls[0].n, 4, "the first player is drawn among the 4");
@@ -93,14 +93,14 @@ fn setup_rolls_the_first_player_and_every_die_and_sets_the_time() {
     assert!(g.players.iter().all(|p| p.total == 0 && p.round_score == 0 && !p.cashed));
     assert_eq!(g.time, 4, "the time is the number of players");
     let mut dice = Dice::new(seed(1), "g", 0);
-    let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH };
+    let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH, hold: false };
     assert_eq!(Overdue::new(names(8), &Options::new(), &mut ctx).unwrap().time, 6, "at most 6");
 }
 
 #[test]
 fn players_and_options_are_checked() {
     let mut dice = Dice::new(seed(1), "g", 0);
-    let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH };
+    let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH, hold: false };
     let two = Overdue::new(names(2), &Options::new(), &mut ctx).unwrap_err();
     assert!(two.contains("3 to 10 players") && two.contains("has 2"), "{two}");
     assert!(Overdue::new(names(11), &Options::new(), &mut ctx).is_err());
@@ -513,7 +513,7 @@ fn random_games_keep_the_books() {
         let mut bytes = [0u8; 32];
         bytes[..8].copy_from_slice(&game_no.to_be_bytes());
         let mut dice = Dice::new(Seed::from_bytes(bytes), "prop", 0);
-        let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH };
+        let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH, hold: false };
         let mut g = Overdue::new(names(n), &opts, &mut ctx).unwrap();
         g.advance(&mut ctx);
         ctx.dice.take_rolls();
