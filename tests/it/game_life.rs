@@ -196,8 +196,12 @@ fn a_draw_voted_by_every_survivor_ends_the_game_and_votes_stay_secret() {
         assert!(!over.body.contains(secret), "{}", over.body);
     }
     assert!(life.game().game.state.end.is_some());
+    assert!(over.body.contains("Every surviving power voted for it."), "{}", over.body);
     let votes = life.journal().iter().filter(|e| matches!(e, Entry::Vote { .. })).count();
     assert_eq!(votes, 5);
+    // The master's history names the voters; the players' does not.
+    let history = life.cli("2026-12-01T13:05:00Z", &["history", "games/g"]).ok().stdout;
+    assert!(history.contains("Germany withdraws its draw vote"), "{history}");
     let mails = life.send("2026-12-01T13:06:00Z", "france", "A par - bur\ndraw\n");
     assert!(Life::reply(&mails, life.n).body.contains("the game is over"), "{mails:?}");
     // Nothing more to process.

@@ -56,6 +56,9 @@ impl GameSession for OpenGame {
         use crate::game::journal::Entry;
         let records = self.dir.journal::<Entry>()?;
         let mut rows = Vec::new();
+        let map = &self.game.map;
+        let name = |key: &str| map.lookup_power(key).map_or_else(|| key.to_string(), |p| map.power(p).name.clone());
+        let names = |keys: &[String]| keys.iter().map(|k| name(k)).collect::<Vec<_>>();
         // The phase the game was in when each entry was written (an adjudication is shown
         // under the phase it adjudicated, the entries after it under the next).
         let mut current = self.game.state.phase;
@@ -69,10 +72,11 @@ impl GameSession for OpenGame {
                 Entry::RolledBack { to, .. } => (format!("rolled back to {to}"), *to),
                 Entry::DrawDeclared { notice, state } => (notice.clone(), state.phase),
                 Entry::DrawVote { power } => (format!("{power} votes for a draw"), current),
-                Entry::Vote { power, vote, powers } => (vote_event(power, vote, powers), current),
+                Entry::Vote { power, vote, powers } => (vote_event(&name(power), vote, &names(powers)), current),
                 Entry::Absence { power, from, to, moved_to, .. } => (
                     format!(
-                        "{power} announces an absence from {} to {}{}",
+                        "{} announces an absence from {} to {}{}",
+                        name(power),
                         from.format("%Y-%m-%d %H:%M"),
                         to.format("%Y-%m-%d %H:%M"),
                         moved_to
@@ -81,19 +85,22 @@ impl GameSession for OpenGame {
                     ),
                     current,
                 ),
-                Entry::AbsenceRefused { power, .. } => (format!("{power}'s absences refused by the master"), current),
+                Entry::AbsenceRefused { power, .. } => {
+                    (format!("{}'s absences refused by the master", name(power)), current)
+                }
                 Entry::LateExtension { powers, deadline } => (
                     format!(
                         "late: {} sent nothing; deadline extended to {}",
-                        powers.join(", "),
+                        names(powers).join(", "),
                         deadline_text(Some(*deadline))
                     ),
                     current,
                 ),
                 Entry::Abandoned { power, missed } => (
                     format!(
-                        "{power} declared vacant after {} missed in a row",
-                        count(*missed as usize, "phase", "phases")
+                        "{} declared vacant after {} missed in a row",
+                        name(power),
+                        count(*missed, "phase", "phases")
                     ),
                     current,
                 ),
@@ -671,7 +678,7 @@ impl OpenGame {
                     subject: format!("{game}: the game is over"),
                     body: body.clone(),
                 });
-                format!("Your vote made it pass: {} The final results go to everyone.", self.game.end_notice(end))
+                format!("Your vote made it pass. {} The final results go to everyone.", self.game.end_notice(end))
             }
             None if public => {
                 let own = settings_address(&self.game, power);
@@ -708,8 +715,12 @@ fn settings_address(game: &Game, power: PowerId) -> Option<String> {
 
 /// The final results of a game ended by vote: the result, then centers per power.
 fn final_results(game: &Game, end: &crate::game::state::GameEnd) -> String {
+    let how = match end {
+        crate::game::state::GameEnd::Draw(_) => "Every surviving power voted for it.",
+        crate::game::state::GameEnd::Victory(_) => "Every other surviving power conceded.",
+    };
     let mut out = format!(
-        "{}: the game is over, in {}.\n\n{} (by vote of every surviving power)\n\nCenters at the end:\n",
+        "{}: the game is over, in {}.\n\n{}\n{how}\n\nCenters at the end:\n",
         game.settings.name,
         game.state.phase,
         game.end_notice(end)
