@@ -21,7 +21,7 @@ use crate::judge::retreat::{adjudicate_retreats, RetreatFate, RetreatOrderStatus
 use crate::judge::rulebook::Rulebook;
 use crate::judge::Unit;
 use crate::map::{Map, PowerId, ProvinceId};
-use crate::order::grammar::{parse_orders_on, ParsedOrder};
+use crate::order::grammar::{OrderParser, ParsedOrder};
 use crate::order::{Board, Order, Place, UnitRef};
 use crate::phase::{Phase, PhaseKind, Season};
 use crate::report::{BoardReport, DislodgedLine, LedgerLine, OrderLine, PhaseReport, Standing};
@@ -364,14 +364,29 @@ impl Game {
 
     /// Check a power's orders and, unless `check_only`, keep them for this phase.
     pub fn submit(&mut self, power: PowerId, text: &str, check_only: bool) -> Acknowledgement {
-        let parsed = parse_orders_on(text, &self.map, &self.unit_places(), Some(power));
+        let map = self.map.clone();
+        self.submit_with(&OrderParser::new(&map), power, text, check_only)
+    }
+
+    /// [`Game::submit`] with a parser built once for this game's map (many submissions
+    /// read the same names: a bot's or a test's games).
+    pub fn submit_with(
+        &mut self,
+        parser: &OrderParser,
+        power: PowerId,
+        text: &str,
+        check_only: bool,
+    ) -> Acknowledgement {
+        let parsed = parser.parse_orders_on(text, &self.unit_places(), Some(power));
         let mut problems: Vec<Problem> = parsed
             .diagnostics
             .iter()
             .map(|d| Problem { line: d.line, column: d.column, message: d.message.clone(), hint: d.hint.clone() })
             .collect();
         let mut accepted = Vec::new();
-        let mut next = self.state.clone();
+        // The orders as they will be once these are kept: only the orders and who
+        // submitted change, so only they are copied.
+        let mut orders = self.state.orders.clone();
         let kind = self.state.phase.kind;
         let lines: Vec<&str> = text.lines().collect();
         let mut winter_replaced = false;
@@ -390,7 +405,7 @@ impl Game {
             match order.unit() {
                 Some(unit_ref) if kind != PhaseKind::Adjustments => {
                     let province = unit_ref.at.province;
-                    next.orders.retain(|o| {
+                    orders.retain(|o| {
                         !(o.power == power
                             && o.board == board
                             && o.order.unit().is_some_and(|r| r.at.province == province))
@@ -398,34 +413,36 @@ impl Game {
                 }
                 _ => {
                     if !winter_replaced {
-                        next.orders.retain(|o| o.power != power);
+                        orders.retain(|o| o.power != power);
                         winter_replaced = true;
                     }
                 }
             }
             let text_line = lines.get(po.line.saturating_sub(1)).map(|l| l.trim().to_string()).unwrap_or_default();
-            next.orders.push(StoredOrder { power, board, order, text: text_line });
+            orders.push(StoredOrder { power, board, order, text: text_line });
             accepted.push(AckLine { line: po.line, board: label, order: canonical, note });
         }
+        // The game as it is with these orders kept, put back below for a check.
+        let kept_orders = std::mem::replace(&mut self.state.orders, orders);
+        let kept_submitted = self.state.submitted.clone();
         // Winter: preview the outcome of each kept order, so the player sees at once what the
         // judge will do with it.
         if kind == PhaseKind::Adjustments && !accepted.is_empty() {
-            let preview = Game { settings: self.settings.clone(), map: self.map.clone(), state: next.clone() };
-            let outcomes = preview.winter_outcomes(power);
+            let outcomes = self.winter_outcomes(power);
             for (a, o) in accepted.iter_mut().zip(outcomes) {
                 if !o.0 {
                     a.note = Some(o.1);
                 }
             }
         }
-        if !accepted.is_empty() && !next.submitted.contains(&power) {
-            next.submitted.push(power);
+        if !accepted.is_empty() && !self.state.submitted.contains(&power) {
+            self.state.submitted.push(power);
         }
         // A check answers "what if I sent this?": what would still be missing once kept.
-        let missing =
-            Game { settings: self.settings.clone(), map: self.map.clone(), state: next.clone() }.missing_orders(power);
-        if !check_only {
-            self.state = next;
+        let missing = self.missing_orders(power);
+        if check_only {
+            self.state.orders = kept_orders;
+            self.state.submitted = kept_submitted;
         }
         problems.sort_by_key(|p| p.line);
         Acknowledgement { power: self.power_name(power), phase: self.state.phase, accepted, problems, missing }

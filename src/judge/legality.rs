@@ -249,6 +249,27 @@ pub fn resolve_main_order(
     resolve_on_board(&Board::new(map, units, false, Vec::new()), power, order, rulebook)
 }
 
+/// The units of a phase indexed once, for checking many orders against them (every
+/// order a unit could be given): [`resolve_main_order`] for each, without building the
+/// index again.
+pub struct UnitIndex<'a>(Board<'a>);
+
+impl<'a> UnitIndex<'a> {
+    pub fn new(map: &'a Map, units: &'a [Unit]) -> UnitIndex<'a> {
+        UnitIndex(Board::new(map, units, true, Vec::new()))
+    }
+
+    /// Exactly [`resolve_main_order`] on these units.
+    pub fn resolve_main_order(
+        &self,
+        power: Option<PowerId>,
+        order: &Order<Place>,
+        rulebook: &Rulebook,
+    ) -> Result<(usize, MainOrder), Illegal> {
+        resolve_on_board(&self.0, power, order, rulebook)
+    }
+}
+
 fn resolve_on_board(
     board: &Board,
     power: Option<PowerId>,
@@ -694,5 +715,44 @@ mod tests {
         let p = collect_orders(&map, &units, &written, &Rulebook::default());
         assert_eq!(p.orders, vec![MainOrder::Hold]);
         assert!(matches!(p.illegal_for_unit[0], Some(Illegal::ConflictingOrders { .. })));
+    }
+
+    #[test]
+    fn an_index_of_the_units_answers_as_each_order_alone() {
+        let map = Map::standard();
+        let rb = Rulebook::default();
+        let whole = |p: ProvinceId| Place { province: p, coast: None };
+        for seed in 0..4 {
+            let units = crate::judge::random::random_phase(&map, seed).units;
+            let index = UnitIndex::new(&map, &units);
+            let refs: Vec<UnitRef<Place>> = units
+                .iter()
+                .map(|u| UnitRef {
+                    kind: Some(u.kind),
+                    at: Place { province: map.province_of(u.region), coast: map.region(u.region).coast },
+                })
+                .collect();
+            let mut illegal = 0;
+            for (u, me) in units.iter().zip(&refs) {
+                let mut orders = vec![Order::Hold { unit: *me }];
+                for to in map.province_ids() {
+                    orders.push(Order::Move { unit: *me, to: whole(to), via_convoy: false });
+                    orders.push(Order::Move { unit: *me, to: whole(to), via_convoy: true });
+                    for other in &refs {
+                        orders.push(Order::SupportMove { unit: *me, supported: *other, to: whole(to) });
+                        orders.push(Order::Convoy { unit: *me, army: *other, to: whole(to) });
+                    }
+                }
+                orders.extend(refs.iter().map(|other| Order::SupportHold { unit: *me, supported: *other }));
+                for order in &orders {
+                    for power in [None, Some(u.power), Some(PowerId((u.power.0 + 1) % 7))] {
+                        let alone = resolve_main_order(&map, &units, power, order, &rb);
+                        assert_eq!(index.resolve_main_order(power, order, &rb), alone, "{order:?}");
+                        illegal += alone.is_err() as usize;
+                    }
+                }
+            }
+            assert!(illegal > 0, "some orders are illegal");
+        }
     }
 }

@@ -89,7 +89,7 @@ pub fn parse_orders(text: &str, map: &Map) -> ParsedFile {
 /// province) and the power writing, when known: a misspelt place of an ordered unit is
 /// first matched against that power's units (`A vei - tyr` from the power in `vie`).
 pub fn parse_orders_on(text: &str, map: &Map, units: &[(PowerId, ProvinceId)], power: Option<PowerId>) -> ParsedFile {
-    OrderParser::new(map).parse_orders_with(text, Some(Position { units, power }))
+    OrderParser::new(map).parse_orders_on(text, units, power)
 }
 
 /// What [`parse_orders_on`] knows of the position.
@@ -144,6 +144,11 @@ impl<'m> OrderParser<'m> {
     /// Like [`parse_orders`], with this parser's tables.
     pub fn parse_orders(&self, text: &str) -> ParsedFile {
         self.parse_orders_with(text, None)
+    }
+
+    /// Like [`parse_orders_on`], with this parser's tables.
+    pub fn parse_orders_on(&self, text: &str, units: &[(PowerId, ProvinceId)], power: Option<PowerId>) -> ParsedFile {
+        self.parse_orders_with(text, Some(Position { units, power }))
     }
 
     fn parse_orders_with(&self, text: &str, position: Option<Position>) -> ParsedFile {

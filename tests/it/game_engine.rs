@@ -268,3 +268,35 @@ fn a_standard_winter_status_says_the_builds_and_removals_due() {
     let england = text.lines().find(|l| l.trim_start().starts_with("England")).unwrap();
     assert!(!england.contains("builds") && !england.contains("removes"), "{text}");
 }
+
+/// A check answers exactly as keeping the orders would and leaves the game as it was; a
+/// parser built once answers as one built for each submission.
+#[test]
+fn a_check_answers_as_keeping_would_and_changes_nothing() {
+    use shadowjudge::order::grammar::OrderParser;
+    let (mut g, france) = france_with_a_build(&["par", "mar"]);
+    let mut movement = game(VariantKind::Standard);
+    let mut shadow = game(VariantKind::ShadowWorlds);
+    g.adjudicate();
+    assert_eq!(g.state.phase.kind, PhaseKind::Adjustments);
+    let cases = [
+        (&mut movement, "A par - bur\nF bre - xyz\nA mar - mun\n", "A par - pic\n"),
+        (&mut shadow, "A par - bur (A)\nA mar - spa (B)\nF bre - mao\n", "A par - gas (A)\n"),
+        (&mut g, "build A par\nbuild F bre\n", "build A mar\nwaive\n"),
+    ];
+    for (g, first, second) in cases {
+        for text in [first, second] {
+            let before = g.state.clone();
+            let checked = g.submit(france, text, true);
+            assert_eq!(g.state, before, "a check keeps nothing: {text}");
+            let map = g.map.clone();
+            let parser = OrderParser::new(&map);
+            let mut kept_once = g.clone();
+            let kept = g.submit(france, text, false);
+            assert_eq!(kept, checked, "{text}");
+            assert_eq!(kept_once.submit_with(&parser, france, text, false), kept, "{text}");
+            assert_eq!(kept_once.state, g.state, "{text}");
+            assert_ne!(g.state, before, "kept: {text}");
+        }
+    }
+}
