@@ -6,6 +6,7 @@
 //! asked for without a board carries its board at the end (`A PAR (A)`), which is also how
 //! an order names its board.
 use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
 
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
@@ -18,11 +19,38 @@ use shadowjudge::game::settings::{Settings, VariantKind};
 use shadowjudge::game::state::GameState;
 use shadowjudge::judge::rulebook::{Edition, Rulebook};
 use shadowjudge::map::{cache, Map, PowerId, ProvinceId, RegionId};
+use shadowjudge::order::grammar::OrderParser;
 use shadowjudge::order::Board;
 use shadowjudge::phase::PhaseKind;
 use shadowjudge::report::PhaseReport;
 
 use crate::possible;
+use crate::topy::to_py;
+
+/// The standard map every game here is played on, with what is read from it again and
+/// again: its order parser (name tables hashed once) and its names in capitals.
+pub(crate) struct Standard {
+    pub map: Arc<Map>,
+    pub parser: OrderParser<'static>,
+    /// By region id: `PAR`, `STP/SC`.
+    pub regions: Vec<String>,
+    /// By province id: `STP`.
+    pub provinces: Vec<String>,
+}
+
+pub(crate) fn standard() -> &'static Standard {
+    static MAP: OnceLock<Arc<Map>> = OnceLock::new();
+    static STANDARD: OnceLock<Standard> = OnceLock::new();
+    STANDARD.get_or_init(|| {
+        let map: &'static Arc<Map> = MAP.get_or_init(cache::standard);
+        Standard {
+            map: map.clone(),
+            parser: OrderParser::new(map),
+            regions: (0..map.region_count()).map(|r| map.region_name(RegionId(r as _)).to_uppercase()).collect(),
+            provinces: map.province_ids().map(|p| map.province(p).key.to_uppercase()).collect(),
+        }
+    })
+}
 
 /// A Diplomacy game in memory.
 #[pyclass(module = "shadowjudge", name = "Game")]
@@ -115,12 +143,12 @@ impl Game {
         }
     }
 
-    fn province_name(&self, p: ProvinceId) -> String {
-        self.map().province(p).key.to_uppercase()
+    pub(crate) fn province_name(&self, p: ProvinceId) -> &'static str {
+        &standard().provinces[p.0 as usize]
     }
 
-    pub(crate) fn region_name(&self, r: RegionId) -> String {
-        self.map().region_name(r).to_uppercase()
+    pub(crate) fn region_name(&self, r: RegionId) -> &'static str {
+        &standard().regions[r.0 as usize]
     }
 
     fn units_of(&self, power: PowerId, boards: &[Board], asked: bool) -> Vec<String> {
@@ -196,7 +224,7 @@ impl Game {
         let mut settings = Settings::new("python", kind);
         settings.rules = rulebook(rules)?;
         settings.shadow.short_game = short_game;
-        let map = cache::standard();
+        let map = standard().map.clone();
         let state = GameState::start(&map, kind.boards());
         Ok(Game { inner: engine::Game::new(settings, map, state), last: None })
     }
@@ -312,8 +340,8 @@ impl Game {
                 .map_err(|_| PyValueError::new_err("orders are a list of order lines or one text of them"))?;
             lines.join("\n")
         };
-        let ack = self.inner.submit(p, &text, false);
-        from_json_text(py, &serde_json::to_string(&ack).expect("an acknowledgement serializes"))
+        let ack = self.inner.submit_with(&standard().parser, p, &text, false);
+        to_py(py, &ack)
     }
 
     /// Forget the orders given this phase, of one power or of all.
@@ -342,7 +370,7 @@ impl Game {
             return Err(value_error("the game is over"));
         }
         let report = self.inner.adjudicate();
-        let out = from_json_text(py, &serde_json::to_string(&report).expect("a report serializes"))?;
+        let out = to_py(py, &report)?;
         self.last = Some(report);
         Ok(out)
     }
@@ -380,7 +408,7 @@ impl Game {
     /// Shadow Worlds: the combined ledger of both boards, a dict per power (empty in a
     /// standard game).
     fn ledger<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        from_json_text(py, &serde_json::to_string(&self.inner.ledger()).expect("a ledger serializes"))
+        to_py(py, &self.inner.ledger())
     }
 
     /// The whole position: phase, units, centers, dislodged units with their retreats,
@@ -398,7 +426,7 @@ impl Game {
                 let suffix = self.suffix(Board(b as u8), false);
                 for r in s.retreating.iter().filter(|r| r.dislodgement.unit.power == p) {
                     let u = r.dislodgement.unit;
-                    let options: Vec<String> = r.options.iter().map(|o| self.region_name(*o)).collect();
+                    let options: Vec<String> = r.options.iter().map(|o| self.region_name(*o).to_string()).collect();
                     mine.set_item(format!("{} {}{suffix}", u.kind.letter(), self.region_name(u.region)), options)?;
                 }
             }
@@ -460,7 +488,7 @@ impl Game {
                 saved.settings.map
             )));
         }
-        let map = cache::standard();
+        let map = standard().map.clone();
         saved.state.check(&map, saved.settings.variant.boards()).map_err(|e| value_error(format!("state: {e}")))?;
         Ok(Game { inner: engine::Game::new(saved.settings, map, saved.state), last: None })
     }

@@ -6,6 +6,7 @@ mod game;
 mod possible;
 mod resolve;
 mod small;
+mod topy;
 
 #[pymodule]
 fn _shadowjudge(m: &Bound<'_, PyModule>) -> PyResult<()> {

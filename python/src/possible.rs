@@ -5,14 +5,13 @@
 use std::collections::HashSet;
 
 use shadowjudge::game::state::BoardState;
-use shadowjudge::judge::resolve_main_order;
+use shadowjudge::judge::legality::UnitIndex;
 use shadowjudge::judge::Unit;
 use shadowjudge::map::{Map, PowerId, ProvinceId, Terrain, UnitType};
-use shadowjudge::order::grammar::parse_orders;
 use shadowjudge::order::{Board, Order, Place, UnitRef};
 use shadowjudge::phase::PhaseKind;
 
-use crate::game::{kind, Game};
+use crate::game::{kind, standard, Game};
 
 /// (power, place, its orders), places in the order of the power's units.
 pub type Possible = Vec<(PowerId, String, Vec<String>)>;
@@ -54,8 +53,7 @@ fn unit_text(g: &Game, u: &Unit) -> String {
 }
 
 fn place(g: &Game, u: &Unit, suffix: &str) -> String {
-    let map: &Map = &g.inner.map;
-    format!("{}{suffix}", map.province(map.province_of(u.region)).key.to_uppercase())
+    format!("{}{suffix}", g.province_name(g.inner.map.province_of(u.region)))
 }
 
 /// The seas a convoy of the army in `from` could pass through (occupied by fleets,
@@ -121,7 +119,8 @@ fn movement(g: &Game, board: Board, state: &BoardState, powers: &[PowerId], out:
         })
         .collect();
     let texts: Vec<String> = state.units.iter().map(|u| unit_text(g, u)).collect();
-    let name = |p: ProvinceId| map.province(p).key.to_uppercase();
+    let name = |p: ProvinceId| g.province_name(p);
+    let index = UnitIndex::new(map, &state.units);
     let whole = |p: ProvinceId| Place { province: p, coast: None };
     let unit_ref = |u: &Unit| UnitRef {
         kind: Some(u.kind),
@@ -130,7 +129,7 @@ fn movement(g: &Game, board: Board, state: &BoardState, powers: &[PowerId], out:
     for (i, u) in state.units.iter().enumerate().filter(|(_, u)| powers.contains(&u.power)) {
         let me = unit_ref(u);
         let at = me.at.province;
-        let legal = |o: &Order<Place>| resolve_main_order(map, &state.units, Some(u.power), o, rules).is_ok();
+        let legal = |o: &Order<Place>| index.resolve_main_order(Some(u.power), o, rules).is_ok();
         let mine = &texts[i];
         let mut list = vec![format!("{mine} H{suffix}")];
         for r in map.neighbours(u.kind, u.region) {
@@ -186,7 +185,7 @@ fn winter(g: &Game, power: PowerId, out: &mut Possible) {
             if state.units.iter().any(|u| map.province_of(u.region) == h) {
                 continue;
             }
-            let loc = format!("{}{suffix}", map.province(h).key.to_uppercase());
+            let loc = format!("{}{suffix}", g.province_name(h));
             for r in map.regions_of(h) {
                 for kind in [UnitType::Army, UnitType::Fleet] {
                     if map.unit_can_stand(kind, r) {
@@ -221,7 +220,7 @@ fn winter(g: &Game, power: PowerId, out: &mut Possible) {
 }
 
 fn accepted(g: &Game, power: PowerId, order: &str) -> bool {
-    let parsed = parse_orders(order, &g.inner.map);
+    let parsed = standard().parser.parse_orders(order);
     let Some(po) = parsed.orders.first() else { return false };
     if g.inner.check_order(power, po).is_err() {
         return false;

@@ -27,11 +27,12 @@ def cli():
     if path is None:
         pytest.skip("no shadowjudge command line: build the crate or set SHADOWJUDGE_CLI")
 
-    def run(*args, input=None, cwd=None):
+    def run(*args, input=None, cwd=None, fails=False):
+        """Standard output; `fails`: the command is expected to end in failure."""
         done = subprocess.run(
             [path, *args], input=input, cwd=cwd, capture_output=True, text=True, check=False
         )
-        assert done.returncode == 0, f"shadowjudge {' '.join(args)}: {done.stderr}"
+        assert (done.returncode != 0) == fails, f"shadowjudge {' '.join(args)}: {done.stderr}"
         return done.stdout
 
     return run

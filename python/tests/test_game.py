@@ -23,10 +23,16 @@ def random_orders(game, rng):
     }
 
 
+def same_json(ours, theirs):
+    """The same values with the same keys in the same order, as the command line's JSON."""
+    assert ours == theirs
+    assert json.dumps(ours) == json.dumps(theirs)
+
+
 def same_report(ours, theirs):
     ours, theirs = dict(ours), dict(theirs)
     ours.pop("game"), theirs.pop("game")
-    assert ours == theirs
+    same_json(ours, theirs)
 
 
 @pytest.mark.parametrize("variant,seed,phases", [("standard", 1, 14), ("standard", 3, 20), ("shadow-worlds", 2, 8)])
@@ -43,7 +49,8 @@ def test_random_games_match_the_command_line(cli, tmp_path, variant, seed, phase
             ack = game.set_orders(power, orders)
             assert ack["problems"] == [], (game.phase, power, ack)
             if orders:
-                cli("submit", gdir, "-", "--power", power, input="\n".join(orders) + "\n")
+                out = cli("submit", gdir, "-", "--power", power, "--json", input="\n".join(orders) + "\n")
+                same_json(ack, json.loads(out))
         before = game.phase
         report = game.process()
         cli("adjudicate", gdir, "--force")
@@ -168,3 +175,17 @@ def test_bad_arguments_say_what_is_wrong():
         shadowjudge.Game(rules="1999")
     with pytest.raises(KeyError, match="no power called `GONDOR`"):
         shadowjudge.Game().set_orders("GONDOR", [])
+
+
+def test_acknowledgements_and_ledger_are_the_command_lines(cli, tmp_path):
+    (tmp_path / "players.txt").write_text(PLAYERS)
+    gdir = str(tmp_path / "g")
+    cli("new", gdir, "--variant", "shadow-worlds", "--players", str(tmp_path / "players.txt"))
+    game = shadowjudge.Game("shadow-worlds")
+    # Understood, illegal (kept with a note), not understood (with a hint), another power's.
+    text = "A PAR - BUR (A)\nA MAR - MUN (B)\nF BRE - Pics (A)\nA VIE - TYR (A)\n"
+    ack = game.set_orders("FRANCE", text)
+    assert ack["problems"] and any("note" in line for line in ack["accepted"])
+    same_json(ack, json.loads(cli("submit", gdir, "-", "--power", "FRANCE", "--json", input=text, fails=True)))
+    # The status gives its keys sorted: the same values.
+    assert game.ledger() == json.loads(cli("status", gdir, "--json"))["ledger"]
