@@ -97,3 +97,26 @@ fn mail_ingest_says_what_it_did_in_words() {
     assert!(run.stderr.contains("shadowjudge mail ingest: applied to g1; "), "{}", run.stderr);
     assert!(!run.stderr.contains("Applied") && !run.stderr.contains('{'), "{}", run.stderr);
 }
+
+/// `mail password g1 france | head -c1`: the reader goes away; the judge ends quietly
+/// (no panic, no "failed printing to stdout" on the terminal).
+#[cfg(unix)]
+#[test]
+fn a_password_printed_to_a_reader_that_goes_away_ends_quietly() {
+    use std::process::{Command, Stdio};
+    let judge = Judge::new();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shadowjudge"))
+        .args(["mail", "password", "g1", "france"])
+        .current_dir(&judge.root)
+        .env("SHADOWJUDGE_HOME", &judge.root)
+        .env("SHADOWJUDGE_NOW", NOW)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked") && !stderr.contains("failed printing"), "{stderr}");
+    assert_ne!(out.status.code(), Some(101), "{stderr}");
+}
