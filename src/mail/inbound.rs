@@ -410,20 +410,36 @@ pub fn read_body(text: &str) -> Body {
     for (i, line) in raw.iter().enumerate() {
         let t = line.trim();
         if *line == "-- " || t == "--" {
-            body.signature = raw[i + 1..].iter().filter(|l| !l.trim().is_empty() && !is_quote(l)).count();
+            // The signature runs until the earlier message, if the client put one below.
+            for (j, l) in raw.iter().enumerate().skip(i + 1) {
+                let lt = l.trim();
+                if is_quote(lt) {
+                    body.quoted += 1;
+                } else if starts_earlier_message(lt, &raw[j..]) {
+                    body.earlier_message = Some(j + 1);
+                    break;
+                } else if !lt.is_empty() {
+                    body.signature += 1;
+                }
+            }
             break;
         }
         if is_quote(t) {
             body.quoted += 1;
             continue;
         }
-        if is_banner(t) || is_outlook_separator(&raw[i..]) || is_header_block(&raw[i..]) || is_attribution(&raw[i..]) {
+        if starts_earlier_message(t, &raw[i..]) {
             body.earlier_message = Some(i + 1);
             break;
         }
         body.lines.push(BodyLine { number: i + 1, text: t.to_string() });
     }
     body
+}
+
+/// Whether an earlier message begins at the first of `rest` (`t`, trimmed).
+fn starts_earlier_message(t: &str, rest: &[&str]) -> bool {
+    is_banner(t) || is_outlook_separator(rest) || is_header_block(rest) || is_attribution(rest)
 }
 
 fn is_quote(line: &str) -> bool {
@@ -717,7 +733,11 @@ mod tests {
         let body = read_body("A par - bur\n> old\n\nF bre - mao\n-- \nAnn\n> quoted sig\n");
         let texts: Vec<_> = body.lines.iter().map(|l| (l.number, l.text.as_str())).collect();
         assert_eq!(texts, vec![(1, "A par - bur"), (3, ""), (4, "F bre - mao")]);
-        assert_eq!((body.earlier_message, body.quoted, body.signature), (None, 1, 1));
+        // A quoted line below the signature is counted with the others.
+        assert_eq!((body.earlier_message, body.quoted, body.signature), (None, 2, 1));
+        // A signature, then the earlier message: both are counted.
+        let body = read_body("A par - bur\n-- \nAnn\n\nOn Mon, Ann wrote:\n> old orders\nF bre - mao\n");
+        assert_eq!((body.earlier_message, body.quoted, body.signature), (Some(5), 0, 1));
         // Everything from an attribution on is the earlier message, quoted or not.
         let body = read_body("A par - bur\nOn Mon, Ann wrote:\n> old orders\n\nF bre - mao\n");
         assert_eq!(body.lines.len(), 1);
