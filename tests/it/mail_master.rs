@@ -163,7 +163,8 @@ fn a_message_too_large_is_logged_with_its_true_size() {
 #[test]
 fn a_reply_with_a_signature_then_the_earlier_message_says_it_skipped_both() {
     let mut judge = Judge::new(T0, "");
-    let body = "A par - bur\n\n-- \nAnn Smith\nParis\n\nOn Mon, 30 Nov 2026 at 10:00, Judge <judge@example.org> wrote:\n\
+    let body =
+        "A par - bur\n\n-- \nAnn Smith\nParis\n\nOn Mon, 30 Nov 2026 at 10:00, Judge <judge@example.org> wrote:\n\
                 Spring 1901 movement: your orders are due.\nF bre - mao\n";
     let (reply, _) = judge.send("2026-12-01T13:00:00Z", "france", body);
     // The earlier message starts on line 8 of the message (after the SIGNON line).
