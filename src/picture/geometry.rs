@@ -1,14 +1,12 @@
-//! The shapes of a map for pictures: read from a geometry file (`maps/*-geometry.toml`),
-//! checked against the map, and traced into outlines.
+//! The shapes of a map for pictures: read from a geometry file (`maps/*-geometry.toml`)
+//! and checked against the map.
 //!
-//! The file gives the board as a raster of cells, one province key per cell. A province's
-//! shape is the union of its cells. Outlines are traced along the cell edges, cut into
-//! chains (a chain runs between two points where three or more areas meet, and has the
-//! same two areas on its two sides), and each chain is rounded once; both areas use the
-//! very same rounded chain, so neighbours share their boundary exactly and no two shapes
-//! overlap.
+//! The file gives each province's shape as closed loops of points (an outline, holes such
+//! as the islands in a sea, further pieces such as Sicily). Neighbours share their boundary
+//! point for point, so the shapes tile the board; the tests below check that, and that two
+//! provinces share a stretch of boundary exactly where the map has a border between them.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
@@ -17,14 +15,16 @@ use crate::map::{Map, ProvinceId, RegionId};
 /// The geometry of the standard map, compiled into the binary.
 pub const STANDARD_GEOMETRY: &str = include_str!("../../maps/standard-geometry.toml");
 
-/// A point in cell units: x to the right, y down, from the top left corner of the board.
+/// A point in board units (20 pixels in a picture): x to the right, y down, from the top
+/// left corner of the board.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Point {
     pub x: f32,
     pub y: f32,
 }
 
-/// One area's outline: closed loops (an outer outline, and holes such as islands).
+/// One area's outline: closed loops (outlines clockwise on the screen, holes such as
+/// islands the other way round).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Outline {
     pub loops: Vec<Vec<Point>>,
@@ -49,18 +49,30 @@ impl Outline {
         }
         inside
     }
+
+    /// The area inside: outlines count, holes take away.
+    pub fn area(&self) -> f64 {
+        let mut twice = 0.0;
+        for l in &self.loops {
+            let n = l.len();
+            for i in 0..n {
+                let (a, b) = (l[i], l[(i + 1) % n]);
+                twice += f64::from(a.x) * f64::from(b.y) - f64::from(b.x) * f64::from(a.y);
+            }
+        }
+        twice / 2.0
+    }
 }
 
 /// The checked geometry of one map.
 #[derive(Clone, Debug)]
 pub struct Geometry {
-    pub columns: usize,
-    pub rows: usize,
-    /// Per cell (row by row): the province, or none for land off the board.
-    pub cells: Vec<Option<ProvinceId>>,
+    /// The board's size in board units.
+    pub width: f32,
+    pub height: f32,
     /// Per province (by id).
     pub outlines: Vec<Outline>,
-    /// Land off the board.
+    /// Land that belongs to no province.
     pub offboard: Outline,
     /// Per region (by id): where a unit stands.
     pub units: Vec<Point>,
@@ -83,23 +95,14 @@ pub struct GeometryError {
 #[serde(deny_unknown_fields)]
 struct RawGeometry {
     map: String,
-    columns: usize,
-    rows: usize,
-    grid: String,
+    width: f32,
+    height: f32,
+    offboard: Vec<String>,
+    shapes: BTreeMap<String, Vec<String>>,
     units: BTreeMap<String, [f32; 2]>,
     labels: BTreeMap<String, [f32; 2]>,
     centers: BTreeMap<String, [f32; 2]>,
 }
-
-/// The token for land off the board.
-const OFFBOARD: &str = "###";
-
-/// An area of the grid: a province, land off the board, or outside the board.
-type Area = i32;
-const AREA_OFFBOARD: Area = -1;
-const AREA_OUTSIDE: Area = -2;
-
-type Vertex = (i32, i32);
 
 impl Geometry {
     /// The standard map's geometry.
@@ -114,44 +117,59 @@ impl Geometry {
         if raw.map != map.name {
             return Err(err("map", format!("this geometry is for the map `{}`, not `{}`", raw.map, map.name)));
         }
-        if raw.columns == 0 || raw.rows == 0 || raw.columns > 1000 || raw.rows > 1000 {
-            return Err(err("columns", format!("a board of {} x {} cells cannot be drawn", raw.columns, raw.rows)));
+        let (width, height) = (raw.width, raw.height);
+        let sane = |v: f32| v.is_finite() && v > 0.0 && v <= 1000.0;
+        if !sane(width) || !sane(height) {
+            return Err(err("width", format!("a board of {width} x {height} cannot be drawn")));
         }
-        let lines: Vec<&str> = raw.grid.lines().filter(|l| !l.trim().is_empty()).collect();
-        if lines.len() != raw.rows {
-            return Err(err("grid", format!("{} rows, but `rows` says {}", lines.len(), raw.rows)));
-        }
-        let mut cells = Vec::with_capacity(raw.columns * raw.rows);
-        for (r, line) in lines.iter().enumerate() {
-            let tokens: Vec<&str> = line.split_whitespace().collect();
-            if tokens.len() != raw.columns {
-                return Err(err(
-                    "grid",
-                    format!("row {}: {} cells, but `columns` says {}", r + 1, tokens.len(), raw.columns),
-                ));
-            }
-            for (c, t) in tokens.iter().enumerate() {
-                if *t == OFFBOARD {
-                    cells.push(None);
-                    continue;
+        let outline = |key: &str, loops: &[String]| -> Result<Outline, GeometryError> {
+            let mut out = Outline::default();
+            for (i, text) in loops.iter().enumerate() {
+                let mut points = Vec::new();
+                for (j, word) in text.split_whitespace().enumerate() {
+                    let at = || format!("loop {}, point {}", i + 1, j + 1);
+                    let p = word
+                        .split_once(',')
+                        .and_then(|(x, y)| Some(Point { x: x.parse().ok()?, y: y.parse().ok()? }))
+                        .ok_or_else(|| err(key, format!("{}: `{word}` is no point (x,y)", at())))?;
+                    if !(p.x >= 0.0 && p.y >= 0.0 && p.x <= width && p.y <= height) {
+                        return Err(err(key, format!("{}: {word} is off the board", at())));
+                    }
+                    points.push(p);
                 }
-                let p = map.provinces().iter().position(|p| p.key == *t).ok_or_else(|| {
-                    err("grid", format!("row {}, column {}: `{t}` is no province of the map", r + 1, c + 1))
-                })?;
-                cells.push(Some(ProvinceId(p as u16)));
+                if points.len() < 3 {
+                    return Err(err(key, format!("loop {} has {} points; a shape needs 3", i + 1, points.len())));
+                }
+                out.loops.push(points);
             }
+            if out.loops.is_empty() {
+                return Err(err(key, "no loops: the shape is empty".to_string()));
+            }
+            Ok(out)
+        };
+        let offboard = outline("offboard", &raw.offboard)?;
+        let mut outlines = vec![None; map.provinces().len()];
+        for (name, loops) in &raw.shapes {
+            let key = format!("shapes.{name}");
+            let p = map
+                .provinces()
+                .iter()
+                .position(|p| p.key == *name)
+                .ok_or_else(|| err(&key, format!("`{name}` is no province of the map")))?;
+            outlines[p] = Some(outline(&key, loops)?);
         }
-        for id in map.province_ids() {
-            if !cells.contains(&Some(id)) {
-                return Err(err("grid", format!("{} has no cells", map.province(id).key)));
+        let outlines = outlines
+            .into_iter()
+            .enumerate()
+            .map(|(i, o)| o.ok_or_else(|| err("shapes", format!("{} has no shape", map.provinces()[i].key))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let in_province = |key: &str, [x, y]: [f32; 2], p: ProvinceId| -> Result<Point, GeometryError> {
+            let at = Point { x, y };
+            if outlines[p.0 as usize].contains(at) {
+                Ok(at)
+            } else {
+                Err(err(key, format!("[{x}, {y}] is not in {}", map.province(p).name)))
             }
-        }
-        let g = Grid { columns: raw.columns as i32, rows: raw.rows as i32, cells: &cells };
-        let province_at = |key: &str, [x, y]: [f32; 2]| -> Result<Option<ProvinceId>, GeometryError> {
-            if !(x >= 0.0 && y >= 0.0 && x < raw.columns as f32 && y < raw.rows as f32) {
-                return Err(err(key, format!("[{x}, {y}] is off the board")));
-            }
-            Ok(cells[y as usize * raw.columns + x as usize])
         };
 
         let mut units = vec![None; map.region_count()];
@@ -159,11 +177,7 @@ impl Geometry {
             let key = format!("units.{name}");
             let r = map.parse_region(name).filter(|r| map.region_name(*r) == *name);
             let r = r.ok_or_else(|| err(&key, format!("`{name}` is no region of the map")))?;
-            let p = map.province_of(r);
-            if province_at(&key, *at)? != Some(p) {
-                return Err(err(&key, format!("[{}, {}] is not in {}", at[0], at[1], map.province(p).name)));
-            }
-            units[r.0 as usize] = Some(Point { x: at[0], y: at[1] });
+            units[r.0 as usize] = Some(in_province(&key, *at, map.province_of(r))?);
         }
         let units = units
             .iter()
@@ -183,10 +197,7 @@ impl Geometry {
                         .iter()
                         .position(|p| p.key == *name)
                         .ok_or_else(|| err(&key, format!("`{name}` is no province of the map")))?;
-                    if province_at(&key, *at)? != Some(ProvinceId(p as u16)) {
-                        return Err(err(&key, format!("[{}, {}] is not in {}", at[0], at[1], map.provinces()[p].name)));
-                    }
-                    out[p] = Some(Point { x: at[0], y: at[1] });
+                    out[p] = Some(in_province(&key, *at, ProvinceId(p as u16))?);
                 }
                 Ok(out)
             };
@@ -206,229 +217,8 @@ impl Geometry {
                 return Err(err("centers", message));
             }
         }
-
-        let mut traced = trace(&g);
-        let outlines = (0..map.provinces().len()).map(|i| traced.remove(&(i as Area)).unwrap_or_default()).collect();
-        let offboard = traced.remove(&AREA_OFFBOARD).unwrap_or_default();
-        Ok(Geometry { columns: raw.columns, rows: raw.rows, cells, outlines, offboard, units, labels, centers })
+        Ok(Geometry { width, height, outlines, offboard, units, labels, centers })
     }
-
-    /// The province of the cell at column `x`, row `y` (none off the board or outside).
-    pub fn cell(&self, x: usize, y: usize) -> Option<ProvinceId> {
-        if x < self.columns && y < self.rows {
-            self.cells[y * self.columns + x]
-        } else {
-            None
-        }
-    }
-}
-
-struct Grid<'a> {
-    columns: i32,
-    rows: i32,
-    cells: &'a [Option<ProvinceId>],
-}
-
-impl Grid<'_> {
-    fn area(&self, x: i32, y: i32) -> Area {
-        if x < 0 || y < 0 || x >= self.columns || y >= self.rows {
-            return AREA_OUTSIDE;
-        }
-        match self.cells[(y * self.columns + x) as usize] {
-            Some(p) => p.0 as Area,
-            None => AREA_OFFBOARD,
-        }
-    }
-
-    /// How many boundary edges meet at a vertex: 2 on a plain stretch of one boundary.
-    fn degree(&self, (x, y): Vertex) -> usize {
-        let (tl, tr, bl, br) = (self.area(x - 1, y - 1), self.area(x, y - 1), self.area(x - 1, y), self.area(x, y));
-        [tl != tr, bl != br, tl != bl, tr != br].iter().filter(|b| **b).count()
-    }
-
-    /// A vertex where a chain must end: more or fewer than two boundary edges, or the
-    /// edge of the board (which stays straight).
-    fn is_junction(&self, v: Vertex) -> bool {
-        v.0 == 0 || v.1 == 0 || v.0 == self.columns || v.1 == self.rows || self.degree(v) != 2
-    }
-}
-
-/// Trace every area's outline (clockwise on screen, the area on the right).
-fn trace(g: &Grid) -> HashMap<Area, Outline> {
-    // Directed boundary edges per area, keyed by start vertex.
-    let mut edges: HashMap<Area, HashMap<Vertex, Vec<Vertex>>> = HashMap::new();
-    for y in 0..g.rows {
-        for x in 0..g.columns {
-            let a = g.area(x, y);
-            let sides = [
-                ((0, -1), (x, y), (x + 1, y)),
-                ((1, 0), (x + 1, y), (x + 1, y + 1)),
-                ((0, 1), (x + 1, y + 1), (x, y + 1)),
-                ((-1, 0), (x, y + 1), (x, y)),
-            ];
-            for ((dx, dy), from, to) in sides {
-                if g.area(x + dx, y + dy) != a {
-                    edges.entry(a).or_default().entry(from).or_default().push(to);
-                }
-            }
-        }
-    }
-    let mut chains: HashMap<(Vertex, Vertex), Vec<Point>> = HashMap::new();
-    let mut out = HashMap::new();
-    let mut areas: Vec<Area> = edges.keys().copied().collect();
-    areas.sort_unstable();
-    for area in areas {
-        let mut from = edges.remove(&area).unwrap_or_default();
-        let mut outline = Outline::default();
-        let mut starts: Vec<Vertex> = from.keys().copied().collect();
-        starts.sort_unstable();
-        for start in starts {
-            while let Some(first) = from.get_mut(&start).and_then(|v| v.pop()) {
-                let mut ring = vec![start];
-                let (mut prev, mut at) = (start, first);
-                while at != start {
-                    ring.push(at);
-                    let heading = (at.0 - prev.0, at.1 - prev.1);
-                    let Some(nexts) = from.get_mut(&at) else { break };
-                    // Turn right first, then straight, then left: the tightest turn keeps
-                    // two cells that touch only at a corner in separate loops.
-                    let order = [(-heading.1, heading.0), heading, (heading.1, -heading.0)];
-                    let Some(i) = order.iter().find_map(|d| nexts.iter().position(|n| (n.0 - at.0, n.1 - at.1) == *d))
-                    else {
-                        break;
-                    };
-                    let next = nexts.swap_remove(i);
-                    prev = at;
-                    at = next;
-                }
-                outline.loops.push(round_loop(g, &ring, &mut chains));
-            }
-        }
-        out.insert(area, outline);
-    }
-    out
-}
-
-fn pt(v: Vertex) -> Point {
-    Point { x: v.0 as f32, y: v.1 as f32 }
-}
-
-/// A traced loop of grid vertices, its chains rounded (each chain once for both sides).
-fn round_loop(g: &Grid, ring: &[Vertex], chains: &mut HashMap<(Vertex, Vertex), Vec<Point>>) -> Vec<Point> {
-    let n = ring.len();
-    let Some(first) = (0..n).find(|i| g.is_junction(ring[*i])) else {
-        // A loop without junctions (an island): one closed chain, from its least vertex.
-        let s = (0..n).min_by_key(|i| ring[*i]).unwrap_or(0);
-        let mut vs: Vec<Vertex> = (0..n).map(|i| ring[(s + i) % n]).collect();
-        if let Some(back) = chains.get(&(vs[0], vs[n - 1])) {
-            let mut pts = back.clone();
-            pts.reverse();
-            return pts;
-        }
-        let pts = chaikin_closed(&simplify_closed(&vs));
-        vs.truncate(2);
-        chains.insert((vs[0], vs[1]), pts.clone());
-        return pts;
-    };
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < n {
-        // One chain: from the junction at `first + i` to the next junction.
-        let mut chain = vec![ring[(first + i) % n]];
-        i += 1;
-        loop {
-            let v = ring[(first + i) % n];
-            chain.push(v);
-            if g.is_junction(v) {
-                break;
-            }
-            i += 1;
-        }
-        let k = chain.len();
-        let pts = if let Some(back) = chains.get(&(chain[k - 1], chain[k - 2])) {
-            back.iter().rev().copied().collect()
-        } else {
-            let pts = chaikin_open(&simplify_open(&chain));
-            chains.insert((chain[0], chain[1]), pts.clone());
-            pts
-        };
-        // The chain's last point is the next chain's first.
-        out.extend_from_slice(&pts[..pts.len() - 1]);
-    }
-    out
-}
-
-fn turns(a: Vertex, b: Vertex, c: Vertex) -> bool {
-    (b.0 - a.0, b.1 - a.1) != (c.0 - b.0, c.1 - b.1)
-}
-
-fn simplify_open(v: &[Vertex]) -> Vec<Point> {
-    let mut out = vec![pt(v[0])];
-    for w in v.windows(3) {
-        if turns(w[0], w[1], w[2]) {
-            out.push(pt(w[1]));
-        }
-    }
-    out.push(pt(v[v.len() - 1]));
-    out
-}
-
-fn simplify_closed(v: &[Vertex]) -> Vec<Point> {
-    let n = v.len();
-    (0..n).filter(|i| turns(v[(i + n - 1) % n], v[*i], v[(i + 1) % n])).map(|i| pt(v[i])).collect()
-}
-
-/// How far from a corner the rounding cuts: a quarter of the side, at most this many cells.
-const MAX_CUT: f32 = 0.45;
-
-fn cut(a: Point, b: Point) -> (Point, Point) {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let len = (dx * dx + dy * dy).sqrt();
-    if len == 0.0 {
-        return (a, b);
-    }
-    let t = (0.25 * len).min(MAX_CUT) / len;
-    (Point { x: a.x + dx * t, y: a.y + dy * t }, Point { x: b.x - dx * t, y: b.y - dy * t })
-}
-
-/// Two rounds of corner cutting on an open chain; its two ends stay where they are.
-fn chaikin_open(pts: &[Point]) -> Vec<Point> {
-    let mut pts = pts.to_vec();
-    for _ in 0..2 {
-        if pts.len() < 3 {
-            return pts;
-        }
-        let n = pts.len();
-        let mut next = vec![pts[0]];
-        for i in 0..n - 1 {
-            let (q, r) = cut(pts[i], pts[i + 1]);
-            if i > 0 {
-                next.push(q);
-            }
-            if i < n - 2 {
-                next.push(r);
-            }
-        }
-        next.push(pts[n - 1]);
-        pts = next;
-    }
-    pts
-}
-
-/// Two rounds of corner cutting on a closed loop.
-fn chaikin_closed(pts: &[Point]) -> Vec<Point> {
-    let mut pts = pts.to_vec();
-    for _ in 0..2 {
-        let n = pts.len();
-        let mut next = Vec::with_capacity(2 * n);
-        for i in 0..n {
-            let (q, r) = cut(pts[i], pts[(i + 1) % n]);
-            next.push(q);
-            next.push(r);
-        }
-        pts = next;
-    }
-    pts
 }
 
 #[cfg(test)]
@@ -436,6 +226,7 @@ mod tests {
     use std::collections::{BTreeSet, HashSet};
 
     use super::*;
+    use crate::map::{Terrain, UnitType};
 
     fn standard() -> (Map, Geometry) {
         let map = Map::standard();
@@ -443,8 +234,10 @@ mod tests {
         (map, g)
     }
 
+    type Segment = [(u32, u32); 2];
+
     /// The segments of an outline, each as an unordered pair of points (exact bits).
-    fn segments(o: &Outline) -> HashSet<[(u32, u32); 2]> {
+    fn segments(o: &Outline) -> HashSet<Segment> {
         let key = |p: Point| (p.x.to_bits(), p.y.to_bits());
         let mut out = HashSet::new();
         for l in &o.loops {
@@ -454,6 +247,23 @@ mod tests {
             }
         }
         out
+    }
+
+    fn point(k: (u32, u32)) -> Point {
+        Point { x: f32::from_bits(k.0), y: f32::from_bits(k.1) }
+    }
+
+    fn dist(a: Point, b: Point) -> f32 {
+        ((a.x - b.x).powi(2) + (a.y - b.y).powi(2)).sqrt()
+    }
+
+    /// The distance from `p` to the segment `s`.
+    fn to_segment(p: Point, s: &Segment) -> f32 {
+        let (a, b) = (point(s[0]), point(s[1]));
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let len2 = dx * dx + dy * dy;
+        let t = if len2 == 0.0 { 0.0 } else { (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0) };
+        dist(p, Point { x: a.x + t * dx, y: a.y + t * dy })
     }
 
     #[test]
@@ -482,6 +292,40 @@ mod tests {
     }
 
     #[test]
+    fn a_split_coast_stands_on_the_shores_of_its_own_seas() {
+        let (map, g) = standard();
+        let segs: Vec<_> = g.outlines.iter().map(segments).collect();
+        let mut checked = 0;
+        for p in map.province_ids() {
+            let coasts: Vec<RegionId> = map.regions_of(p).filter(|r| map.region(*r).coast.is_some()).collect();
+            for &r in &coasts {
+                let at = g.units[r.0 as usize];
+                for n in map.neighbours(UnitType::Fleet, r) {
+                    let sea = map.province_of(n);
+                    if map.province(sea).terrain != Terrain::Sea {
+                        continue;
+                    }
+                    // Some stretch of the shore on that sea is nearer this coast's fleet
+                    // than any other coast's.
+                    let shore: Vec<&Segment> = segs[p.0 as usize].intersection(&segs[sea.0 as usize]).collect();
+                    let name = format!("{} on {}", map.region_name(r), map.province(sea).key);
+                    assert!(!shore.is_empty(), "{name}: no shore");
+                    let nearer = shore.iter().any(|s| {
+                        coasts
+                            .iter()
+                            .filter(|o| **o != r)
+                            .all(|o| to_segment(at, s) < to_segment(g.units[o.0 as usize], s))
+                    });
+                    assert!(nearer, "{name}: the fleet stands nearer another coast");
+                    checked += 1;
+                }
+            }
+        }
+        // Spain 1 + 3, St Petersburg 1 + 1, Bulgaria 1 + 1.
+        assert_eq!(checked, 8);
+    }
+
+    #[test]
     fn every_province_and_region_has_its_shape_and_positions() {
         let (map, g) = standard();
         assert_eq!(g.outlines.len(), 76);
@@ -501,31 +345,106 @@ mod tests {
     }
 
     #[test]
-    fn the_shapes_cover_the_board_without_overlapping() {
-        let (_, g) = standard();
-        // Four sample points per cell side, off the grid lines.
-        let mut covered = 0;
-        for sy in 0..g.rows * 4 {
-            for sx in 0..g.columns * 4 {
-                let p = Point { x: (sx as f32 + 0.37) / 4.0, y: (sy as f32 + 0.61) / 4.0 };
-                let n = g.outlines.iter().chain(std::iter::once(&g.offboard)).filter(|o| o.contains(p)).count();
-                assert!(n <= 1, "{n} shapes overlap at ({}, {})", p.x, p.y);
-                covered += n;
+    fn the_shapes_tile_the_board_without_gaps_or_overlaps() {
+        let (map, g) = standard();
+        let shapes: Vec<&Outline> = g.outlines.iter().chain(std::iter::once(&g.offboard)).collect();
+        // Their areas add up to the board's ...
+        for (i, o) in g.outlines.iter().enumerate() {
+            assert!(o.area() > 0.1, "{} has an area of {}", map.provinces()[i].key, o.area());
+        }
+        let total: f64 = shapes.iter().map(|o| o.area()).sum();
+        let board = f64::from(g.width) * f64::from(g.height);
+        assert!((total - board).abs() < 1e-3 * board, "the shapes cover {total} of {board}");
+        // ... and no point lies in two of them (nor in none).
+        let boxes: Vec<(f32, f32, f32, f32)> = shapes
+            .iter()
+            .map(|o| {
+                let pts = o.loops.iter().flatten();
+                pts.fold((f32::MAX, f32::MAX, f32::MIN, f32::MIN), |b, p| {
+                    (b.0.min(p.x), b.1.min(p.y), b.2.max(p.x), b.3.max(p.y))
+                })
+            })
+            .collect();
+        let step = 0.2;
+        let (nx, ny) = ((g.width / step) as usize, (g.height / step) as usize);
+        for sy in 0..ny {
+            for sx in 0..nx {
+                let p = Point { x: (sx as f32 + 0.37) * step, y: (sy as f32 + 0.61) * step };
+                let n = shapes
+                    .iter()
+                    .zip(&boxes)
+                    .filter(|(o, b)| p.x >= b.0 && p.x <= b.2 && p.y >= b.1 && p.y <= b.3 && o.contains(p))
+                    .count();
+                assert_eq!(n, 1, "{n} shapes at ({}, {})", p.x, p.y);
             }
         }
-        assert_eq!(covered, g.rows * g.columns * 16, "gaps between shapes");
+    }
+
+    /// What the picture draws at the fixed positions, as boxes in board units (a unit is
+    /// 20 pixels): a fleet's hull (the widest unit, 25 x 15 pixels), a name (10 pixel
+    /// letters, about 6 pixels wide each), a center mark, a coast's name under its fleet.
+    fn marks(map: &Map, g: &Geometry) -> Vec<(String, ProvinceId, [f32; 4])> {
+        let around = |p: Point, w: f32, h: f32| [p.x - w, p.y - h, p.x + w, p.y + h];
+        let mut out = Vec::new();
+        for (i, at) in g.units.iter().enumerate() {
+            let r = RegionId(i as u16);
+            let p = map.province_of(r);
+            out.push((format!("unit {}", map.region_name(r)), p, around(*at, 0.62, 0.42)));
+            if map.region(r).coast.is_some() {
+                let under = Point { x: at.x, y: at.y + 0.7 };
+                out.push((format!("coast of {}", map.region_name(r)), p, around(under, 0.3, 0.18)));
+            }
+        }
+        for p in map.province_ids() {
+            let key = &map.province(p).key;
+            let w = 0.155 * key.len() as f32 + 0.05;
+            out.push((format!("name {key}"), p, around(g.labels[p.0 as usize], w, 0.25)));
+            if let Some(c) = g.centers[p.0 as usize] {
+                out.push((format!("center {key}"), p, around(c, 0.26, 0.26)));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn no_unit_name_or_center_hides_another() {
+        let (map, g) = standard();
+        let marks = marks(&map, &g);
+        let mut wrong = Vec::new();
+        for (i, (a, pa, ba)) in marks.iter().enumerate() {
+            for (b, pb, bb) in &marks[i + 1..] {
+                // A province holds one unit: its coasts' places may share the spot.
+                if pa == pb && a.starts_with("unit") && b.starts_with("unit") {
+                    continue;
+                }
+                if ba[0] < bb[2] && bb[0] < ba[2] && ba[1] < bb[3] && bb[1] < ba[3] {
+                    wrong.push(format!("{a} and {b}"));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{wrong:#?}");
     }
 
     #[test]
     fn bad_geometry_files_say_where_and_what() {
         let map = Map::standard();
-        let bad = STANDARD_GEOMETRY.replacen("nao nao", "nao xyz", 1);
+        let adr = STANDARD_GEOMETRY.find("\nadr = [\n  \"").unwrap() + "\nadr = [\n  \"".len();
+        let mut bad = STANDARD_GEOMETRY.to_string();
+        bad.insert_str(adr, "1,x ");
         let e = Geometry::from_toml(&bad, "g.toml", &map).unwrap_err();
-        assert_eq!(e.to_string(), "g.toml: `grid`: row 1, column 2: `xyz` is no province of the map");
-        let bad = STANDARD_GEOMETRY.replace("\"adr\" = [23.5, 25.5]", "\"adr\" = [0.5, 0.5]");
+        assert_eq!(e.to_string(), "g.toml: `shapes.adr`: loop 1, point 1: `1,x` is no point (x,y)");
+        let mut bad = STANDARD_GEOMETRY.to_string();
+        bad.insert_str(adr, "99,1 ");
+        let e = Geometry::from_toml(&bad, "g.toml", &map).unwrap_err();
+        assert_eq!(e.to_string(), "g.toml: `shapes.adr`: loop 1, point 1: 99,1 is off the board");
+        let bad = STANDARD_GEOMETRY.replacen("\nadr = [", "\nxyz = [", 1);
+        let e = Geometry::from_toml(&bad, "g.toml", &map).unwrap_err();
+        assert_eq!(e.to_string(), "g.toml: `shapes.xyz`: `xyz` is no province of the map");
+        let line = STANDARD_GEOMETRY.lines().find(|l| l.starts_with("\"adr\" = [")).unwrap();
+        let bad = STANDARD_GEOMETRY.replace(line, "\"adr\" = [0.5, 0.5]");
         let e = Geometry::from_toml(&bad, "g.toml", &map).unwrap_err();
         assert_eq!(e.to_string(), "g.toml: `units.adr`: [0.5, 0.5] is not in Adriatic Sea");
-        let bad = STANDARD_GEOMETRY.replace("\"adr\" = [23.5, 25.5]\n", "");
+        let bad = STANDARD_GEOMETRY.replace(&format!("{line}\n"), "");
         let e = Geometry::from_toml(&bad, "g.toml", &map).unwrap_err();
         assert_eq!(e.to_string(), "g.toml: `units`: no position for adr");
     }

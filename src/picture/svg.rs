@@ -18,7 +18,7 @@ use crate::judge::Unit;
 use crate::map::{Map, PowerId, RegionId, Terrain, UnitType};
 use crate::order::{Order, Place, UnitRef};
 
-/// Pixels per grid cell.
+/// Pixels per board unit.
 pub const CELL: f32 = 20.0;
 const MARGIN: f32 = 10.0;
 const TITLE_H: f32 = 40.0;
@@ -34,7 +34,8 @@ const RETREAT_TEXT: f32 = 11.0;
 const SEA: &str = "#DDEBF5";
 const LAND: &str = "#F1E7CF";
 const OFFBOARD: &str = "#D3CDBE";
-const SWISS: &str = "#A8A393";
+/// Impassable land: hatched, so it looks like no power's tint (Germany's is grey).
+const IMPASSABLE: &str = "url(#impassable)";
 const INK: &str = "#222222";
 const FAIL: &str = "#C00000";
 
@@ -80,8 +81,8 @@ fn esc(s: &str) -> String {
 
 /// The width and height of the picture of a scene, in pixels.
 pub fn size(g: &Geometry, scene: &Scene, map: &Map) -> (f32, f32) {
-    let bw = g.columns as f32 * CELL;
-    let bh = g.rows as f32 * CELL;
+    let bw = g.width * CELL;
+    let bh = g.height * CELL;
     let n = scene.boards.len().max(1) as f32;
     let w = MARGIN * 2.0 + n * bw + (n - 1.0) * MARGIN * 2.0;
     let mut h = TITLE_H + board_top_extra(scene) + bh + legend_height(map);
@@ -120,6 +121,7 @@ pub fn draw(map: &Map, g: &Geometry, scene: &Scene) -> String {
     let _ = write!(s, r#"<text x="{MARGIN}" y="28" font-size="22" fill="{INK}">{}</text>"#, esc(&scene.title));
     // The shapes once; each board fills them with its own colours.
     s.push_str("<defs>");
+    s.push_str(r##"<pattern id="impassable" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="5" height="5" fill="#F4F2EC"/><path d="M0 0V5" stroke="#8A8578" stroke-width="1.5"/></pattern>"##);
     s.push_str(r#"<path id="offboard" fill-rule="evenodd" d=""#);
     path_data(&mut s, &g.offboard);
     s.push_str(r#""/>"#);
@@ -129,8 +131,8 @@ pub fn draw(map: &Map, g: &Geometry, scene: &Scene) -> String {
         s.push_str(r#""/>"#);
     }
     s.push_str("</defs>");
-    let bw = g.columns as f32 * CELL;
-    let bh = g.rows as f32 * CELL;
+    let bw = g.width * CELL;
+    let bh = g.height * CELL;
     for (i, b) in scene.boards.iter().enumerate() {
         let x0 = MARGIN + i as f32 * (bw + MARGIN * 2.0);
         let mut y0 = TITLE_H;
@@ -224,13 +226,13 @@ fn region_of(map: &Map, kind: UnitType, at: Place) -> Option<RegionId> {
 
 fn draw_board(s: &mut String, map: &Map, g: &Geometry, b: &BoardScene) {
     let after = units_after(map, b);
-    let (bw, bh) = (g.columns as f32 * CELL, g.rows as f32 * CELL);
+    let (bw, bh) = (g.width * CELL, g.height * CELL);
     let _ = write!(s, r#"<rect width="{bw}" height="{bh}" fill="{SEA}"/>"#);
     let _ = write!(s, r##"<use href="#offboard" fill="{OFFBOARD}" stroke="#8A8578" stroke-width="0.8"/>"##);
     for p in map.province_ids() {
         let prov = map.province(p);
         let fill = if prov.impassable {
-            SWISS
+            IMPASSABLE
         } else if prov.terrain == Terrain::Sea {
             SEA
         } else {
@@ -332,7 +334,7 @@ fn label_text(key: &str) -> String {
 /// frame that the unit and its rings are never cut.
 pub fn unit_at(g: &Geometry, r: RegionId) -> (f32, f32) {
     let (x, y) = px(g.units[r.0 as usize]);
-    let (bw, bh) = (g.columns as f32 * CELL, g.rows as f32 * CELL);
+    let (bw, bh) = (g.width * CELL, g.height * CELL);
     (x.clamp(EDGE, (bw - EDGE).max(EDGE)), y.clamp(EDGE, (bh - EDGE).max(EDGE)))
 }
 
@@ -765,7 +767,7 @@ fn order_marks(map: &Map, g: &Geometry, b: &BoardScene, o: &SceneOrder, out: &mu
 /// its retreat text where it covers none of them either.
 pub fn layout(map: &Map, g: &Geometry, b: &BoardScene) -> BoardLayout {
     let labels = label_boxes(map, g);
-    let (bw, bh) = (g.columns as f32 * CELL, g.rows as f32 * CELL);
+    let (bw, bh) = (g.width * CELL, g.height * CELL);
     let mut marks: Vec<Mark> = labels.iter().map(|t| Mark::Text(*t)).collect();
     for p in map.province_ids() {
         if let Some(c) = g.centers[p.0 as usize] {
