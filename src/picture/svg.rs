@@ -43,7 +43,7 @@ const FAIL: &str = "#C00000";
 /// Germany, Italy, Russia, Turkey); a map with more powers cycles through them.
 pub const PALETTE: [&str; 7] = ["#D55E00", "#0072B2", "#56B4E9", "#4D4D4D", "#009E73", "#CC79A7", "#F0E442"];
 /// Land tints: each power's colour mixed half with the land colour.
-const TINTS: [&str; 7] = ["#E3A268", "#6FA3C7", "#86C3E8", "#9F9A8E", "#79C3A2", "#DFB0BB", "#F1EC89"];
+pub const TINTS: [&str; 7] = ["#E3A268", "#6FA3C7", "#86C3E8", "#9F9A8E", "#79C3A2", "#DFB0BB", "#F1EC89"];
 /// Whether a power's colour is dark (white letters on its units).
 const DARK: [bool; 7] = [true, true, false, true, true, false, false];
 

@@ -120,6 +120,27 @@ fn png_shows_units_in_their_powers_colours() {
 }
 
 #[test]
+fn switzerland_is_hatched_in_no_powers_colour() {
+    let map = Map::standard();
+    let g = Geometry::standard(&map).unwrap();
+    let state = shadowjudge::game::state::GameState::start(&map, 1);
+    let png = picture::draw_png(&map, &g, &Scene::from_state("start", &state)).unwrap();
+    // Around the spot Switzerland keeps for a unit: no unit stands there, no name.
+    let at = g.units[map.parse_region("swi").unwrap().0 as usize];
+    let (x, y) = (10.0 + at.x * svg::CELL, 40.0 + at.y * svg::CELL);
+    let mut seen = std::collections::BTreeSet::new();
+    for dy in -4..=4 {
+        for dx in -4..=4 {
+            seen.insert(pixel(&png, x + dx as f32, y + dy as f32));
+        }
+    }
+    assert!(seen.len() >= 2, "hatched, not one flat colour: {seen:?}");
+    for c in svg::PALETTE.iter().chain(svg::TINTS.iter()) {
+        assert!(!seen.contains(*c), "{c} is a power's colour");
+    }
+}
+
+#[test]
 fn the_same_phase_draws_the_same_bytes() {
     // Spring 1905 is the busiest phase of the example: both boards, many orders.
     let g = shipped_shadow();
