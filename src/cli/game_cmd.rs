@@ -30,8 +30,13 @@ pub struct NewArgs {
     pub game: Option<String>,
     /// The players: one line each, `power, name, email` (optionally `, time zone`); for a
     /// small game `name, email` (optionally `, time zone`), in seat order.
-    #[arg(long)]
-    pub players: PathBuf,
+    #[arg(long, required_unless_present = "open", conflicts_with = "open")]
+    pub players: Option<PathBuf>,
+    /// Diplomacy: no players file; the seats are open and players `join` by mail. The game
+    /// starts by itself when the last seat is filled (powers assigned from the players'
+    /// preferences by the verifiable dice).
+    #[arg(long, conflicts_with_all = ["game", "from"])]
+    pub open: bool,
     /// Small games: the dice's secret seed, 64 hex digits (default: drawn from the
     /// operating system). For tests and replays: a known seed makes known rolls.
     #[arg(long, value_name = "HEX", requires = "game")]
@@ -225,9 +230,14 @@ impl NewGame {
                 return Err(CliError::Usage(format!("`{address}` is not an email address")));
             }
         }
-        let players_file = a.players.display().to_string();
-        let text = std::fs::read_to_string(&a.players).map_err(|e| CliError::Io(format!("{players_file}: {e}")))?;
-        let players = crate::text::strip_invisible(&text).into_owned();
+        let (players_file, players) = match &a.players {
+            Some(file) => {
+                let players_file = file.display().to_string();
+                let text = std::fs::read_to_string(file).map_err(|e| CliError::Io(format!("{players_file}: {e}")))?;
+                (players_file, crate::text::strip_invisible(&text).into_owned())
+            }
+            None => (String::new(), String::new()),
+        };
         let judge = match &a.judge {
             None => None,
             Some(judge) => Some(crate::mail::home::JudgeHome::open(judge).map_err(|e| CliError::Usage(e.to_string()))?),
@@ -274,6 +284,9 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
     if let Some(deadlines) = new.deadlines {
         settings.deadlines = deadlines;
     }
+    if a.open {
+        return new_open(&dir, &settings);
+    }
     let state = match &a.from {
         None => GameState::start(&map, variant.boards()),
         Some(path) => {
@@ -313,6 +326,50 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `new --open`: a game whose players join by mail.
+fn new_open(dir: &Path, settings: &Settings) -> Result<ExitCode, CliError> {
+    let mut g = session::create(dir, settings, GameState::start(&Map::standard(), settings.variant.boards()), now())
+        .map_err(game_error)?;
+    let commitment = g.open_seats(now()).map_err(game_error)?;
+    let name = &settings.name;
+    println!("Created {name} ({}) in {}, with 7 open seats.", settings.variant.name(), dir.display());
+    for line in g.game.option_lines() {
+        println!("  {line}");
+    }
+    println!(
+        "Players join by mail with `join {name} PASSWORD` (optionally `prefer france england ...`); the game \
+         starts by itself when the last seat is filled, and no deadline runs until then."
+    );
+    println!("The powers will be assigned with the dice whose seed has the commitment {commitment}.");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `list --judge J [NAME]`: the judge's games, or one game in full (as `list` by mail).
+pub fn list(a: ListArgs) -> Result<ExitCode, CliError> {
+    use crate::mail::GameHost;
+    let root = a
+        .judge
+        .or_else(|| std::env::var_os(crate::mail::home::HOME_VAR).map(PathBuf::from))
+        .ok_or_else(|| CliError::Usage("no judge directory: give --judge DIR or set SHADOWJUDGE_HOME".into()))?;
+    let home = crate::mail::home::JudgeHome::open(&root).map_err(|e| CliError::Io(e.to_string()))?;
+    let host = crate::host::JudgeHost::new(home.games_dir());
+    let text = host.list_games(a.name.as_deref()).map_err(|e| CliError::Usage(e.to_string()))?;
+    print!("{text}");
+    for p in host.take_problems() {
+        eprintln!("warning: {}: {}", if p.game.is_empty() { "judge" } else { &p.game }, p.cause);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ListArgs {
+    /// One game to show in full (its seats, phase, centers).
+    pub name: Option<String>,
+    /// The judge directory; default: $SHADOWJUDGE_HOME.
+    #[arg(long, value_name = "JUDGE")]
+    pub judge: Option<PathBuf>,
 }
 
 /// Open any game to change it, printing the repairs the store made.

@@ -84,6 +84,14 @@ pub(crate) fn judge_dir(given: Option<PathBuf>) -> Result<PathBuf, CliError> {
     })
 }
 
+/// The host for mail from players: it may create games for the masters judge.toml names.
+fn lobby_host(home: &JudgeHome) -> JudgeHost {
+    JudgeHost::new(home.games_dir()).with_lobby(crate::host::LobbySettings {
+        masters: home.config.masters.clone(),
+        deadlines: Some(home.config.deadlines.clone()),
+    })
+}
+
 fn open_home(root: &Path) -> Result<JudgeHome, CliError> {
     JudgeHome::open(root).map_err(|e| CliError::Io(e.to_string()))
 }
@@ -208,7 +216,7 @@ fn ingest_stdin(root: &Path) -> ExitCode {
     };
     let intake = Tracked { inner: &store, spooled: AtomicBool::new(false) };
     let now = now();
-    let mut host = JudgeHost::new(home.games_dir());
+    let mut host = lobby_host(&home);
     let outcome: std::thread::Result<IngestOutcome> =
         catch_unwind(AssertUnwindSafe(|| ingest(&raw, &mut host, &intake, &home.config.mail, now)));
     let mut outcome = match outcome {
@@ -248,7 +256,7 @@ fn poll(root: &Path, maildir: &Path) -> Result<ExitCode, CliError> {
     let home = open_home(root)?;
     let intake = home.intake().map_err(|e| CliError::Io(e.to_string()))?;
     let now = now();
-    let mut host = JudgeHost::new(home.games_dir());
+    let mut host = lobby_host(&home);
     let polled = poll_maildir(maildir, &mut host, &intake, &home.config.mail, now)
         .map_err(|e| CliError::Io(format!("{}: {e}", maildir.display())))?;
     let mut batches = Vec::new();

@@ -42,6 +42,9 @@ enum Command {
     New(game_cmd::NewArgs),
     /// The small games the judge runs (`new --game NAME`): their seats, options and rulings.
     Games,
+    /// The judge's games (name, game, phase and deadline, open seats, vacant powers), or
+    /// one game in full: `list --judge J [NAME]`, as `list` by mail.
+    List(game_cmd::ListArgs),
     /// Check and keep a power's orders (a later submission replaces earlier ones unit by
     /// unit), or a small game's turn.
     Submit(game_cmd::SubmitArgs),
@@ -119,6 +122,7 @@ pub fn main() -> ExitCode {
             Some(kind) => turn_cmd::new(a, &kind),
             None => game_cmd::new(a),
         },
+        Command::List(a) => game_cmd::list(a),
         Command::Submit(a) => game_cmd::submit(a),
         Command::Adjudicate(a) => game_cmd::adjudicate(a),
         Command::Status(a) => game_cmd::status(a),

@@ -22,8 +22,12 @@ pub use crate::game::by_mail::{
     PlayerCommand, PressDelivery, PressTo, Role, SeatRecord,
 };
 pub use crate::game::public::PublicGame;
+pub use crate::game::schedule::DeadlinePolicy;
+pub use crate::game::seating::Listing;
 use crate::game::session;
+pub use crate::game::session::Started;
 pub use crate::game::session::{GameError, Glance, MailingOutcome};
+pub use crate::game::settings::Master;
 use crate::game::turn_session;
 use crate::phase::Phase;
 use crate::store::TaskLock;
@@ -302,6 +306,89 @@ pub trait GameSession {
 
     /// What anyone may read of the game, for its public web page: nothing secret.
     fn public(&self) -> PublicGame;
+    // -----------------------------------------------------------------------------------
+    // A game's life by mail: listing, joining, observing, resigning, taking over.
+
+    /// The game as `list` shows it. Default: what every game can say.
+    fn listing(&self) -> crate::game::seating::Listing {
+        crate::game::seating::Listing {
+            name: self.name(),
+            kind: self.kind(),
+            step: self.clock().map(|c| c.step).unwrap_or_default(),
+            deadline: self.deadline(),
+            over: self.is_over(),
+            open: None,
+            vacant: Vec::new(),
+            seats: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// A change of who plays or watches the game (see [`SeatChange`]). Default: refused.
+    fn change_seats(&mut self, change: &SeatChange<'_>, now: DateTime<Utc>) -> Result<SeatOutcome, GameError> {
+        let _ = now;
+        Err(usage(match change {
+            SeatChange::Observe { .. } => "this game takes no observers by mail",
+            SeatChange::Resign { .. } => "this game takes no resignations by mail; ask the game master",
+            _ => "this game has no open seats",
+        }))
+    }
+
+    /// The password hash an address joined with, while the game waits for players.
+    fn joined_hash(&self, email: &str) -> Option<String> {
+        let _ = email;
+        None
+    }
+}
+
+/// A change of who plays or watches a game, as mail asks for it. Seats and powers are as
+/// the player wrote them (`fra`, `France`); the game resolves them.
+#[derive(Clone, Debug)]
+pub enum SeatChange<'a> {
+    /// Take an open seat, with the powers preferred, best first.
+    Join { email: &'a str, password_hash: &'a str, prefer: &'a [String] },
+    /// Leave an open seat before the start.
+    Leave { email: &'a str },
+    /// Receive the results and broadcasts.
+    Observe { email: &'a str },
+    /// The player of `seat` gives it up: it is vacant.
+    Resign { seat: &'a str },
+    /// Ask for a vacant seat.
+    Takeover { seat: &'a str, email: &'a str, password_hash: &'a str },
+    /// The master gives a vacant seat to whoever asked for it.
+    Approve { seat: &'a str },
+}
+
+/// What a [`SeatChange`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatOutcome {
+    /// Joined (`again`: a join from the same address replaced its password and list).
+    Joined {
+        again: bool,
+        seats_left: usize,
+        started: Option<crate::game::session::Started>,
+    },
+    Left {
+        seats_left: usize,
+    },
+    /// Observing (`new`: it was not before).
+    Observing {
+        new: bool,
+    },
+    /// The seat is vacant; the address that played it.
+    Resigned {
+        seat: String,
+        email: String,
+    },
+    /// A takeover asked for: waiting for the master's `approve`.
+    Asked {
+        seat: String,
+    },
+    /// A vacant seat has a player again.
+    TakenOver {
+        seat: String,
+        email: String,
+    },
 }
 
 /// What the tick can know of a game without opening it: a glance kept by an earlier tick
@@ -322,6 +409,33 @@ pub fn open(path: &Path) -> Result<Box<dyn GameSession>, GameError> {
         Some(_) => Box::new(turn_session::open(path)?),
         None => Box::new(session::open(path)?),
     })
+}
+
+/// Create a Diplomacy game with open seats (`new --open`, `create` by mail): no
+/// players yet, no deadline until the last seat is filled; the dice's commitment for
+/// assigning the powers is journaled. `variant`: `standard` or `shadow-worlds` as people
+/// write them.
+pub fn create_open(
+    path: &Path,
+    name: &str,
+    variant: &str,
+    deadlines: Option<crate::game::schedule::DeadlinePolicy>,
+    master: crate::game::settings::Master,
+    now: DateTime<Utc>,
+) -> Result<Box<dyn GameSession>, GameError> {
+    use crate::game::settings::{Settings, VariantKind};
+    let variant = VariantKind::parse(variant)
+        .ok_or_else(|| usage(format!("unknown variant `{variant}`: use `standard` or `shadow-worlds`")))?;
+    let mut settings = Settings::new(name, variant);
+    if let Some(deadlines) = deadlines {
+        settings.deadlines = deadlines;
+    }
+    settings.master = master;
+    let map = crate::map::cache::standard();
+    let state = crate::game::state::GameState::start(&map, variant.boards());
+    let mut g = session::create(path, &settings, state, now)?;
+    g.open_seats(now)?;
+    Ok(Box::new(g))
 }
 
 /// Open a game only to read it: no lock, nothing written.

@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use crate::game::engine::{Game, Vote};
+use crate::game::seating::SeatEvent;
 use crate::game::state::GameState;
 use crate::map::PowerId;
 use crate::phase::Phase;
@@ -91,6 +92,9 @@ pub enum Entry {
     /// A press message, as sent by mail: who from (a power's name, or `master`), the
     /// recipients as delivered, and the text. Changes no state.
     Press { from: String, to: Vec<String>, text: String },
+    /// Who plays a power changed, or the open seats did: a join, a start, a resignation,
+    /// a takeover (see [`crate::game::seating`]). Changes no state; no rollback undoes it.
+    Seats { event: SeatEvent },
 }
 
 /// One seat's particulars as game.toml keeps them, for [`particulars_changes`].
@@ -123,6 +127,12 @@ pub fn particulars_changes(
                 let show = |v: Option<&String>| v.map(|v| if secret { fingerprint(v) } else { v.clone() });
                 changes.push((n.who.clone(), what.to_string(), show(a), show(b)));
             }
+        }
+    }
+    // A seat no longer played (a resignation): its address goes.
+    for o in old.iter().filter(|o| !new.iter().any(|n| n.who == o.who)) {
+        if o.address.is_some() {
+            changes.push((o.who.clone(), "address".to_string(), o.address.clone(), None));
         }
     }
     changes
@@ -218,7 +228,8 @@ pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
             | Entry::PlayerChanged { .. }
             | Entry::Absence { .. }
             | Entry::AbsenceRefused { .. }
-            | Entry::Abandoned { .. } => {}
+            | Entry::Abandoned { .. }
+            | Entry::Seats { .. } => {}
         }
     }
     Ok(())

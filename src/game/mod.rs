@@ -11,6 +11,7 @@ pub mod position;
 pub mod public;
 pub mod schedule;
 pub mod script;
+pub mod seating;
 pub mod session;
 pub mod settings;
 pub mod state;

@@ -33,6 +33,9 @@ use crate::report::PhaseReport;
 use crate::store::{Book, FileStamp, GameDir, GameLock, StoreError, TaskLock};
 use crate::text::count;
 
+mod seats;
+pub use seats::{Joined, Started};
+
 pub use crate::store::{MailedFile, MailingOutcome, MAILED_FILE};
 /// The task lock held while a game's results are mailed.
 pub const MAILING_TASK: &str = "mailing";

@@ -40,6 +40,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::game::schedule::DeadlinePolicy;
+use crate::game::seating::Seating;
 use crate::judge::rulebook::Rulebook;
 use crate::map::{Map, PowerId};
 use crate::variant::shadow::ShadowOptions;
@@ -134,6 +135,9 @@ pub struct Settings {
     /// Whether a draw includes every survivor or the powers a vote names.
     #[serde(default, skip_serializing_if = "Draws::is_default")]
     pub draws: Draws,
+    /// Open seats, players who joined, takeovers asked for (see [`crate::game::seating`]).
+    #[serde(default, skip_serializing_if = "Seating::is_empty")]
+    pub seats: Seating,
 }
 
 /// What press a game allows (`press` in game.toml).
@@ -253,6 +257,7 @@ impl Settings {
             observer_press: false,
             votes: Votes::Secret,
             draws: Draws::Dias,
+            seats: Seating::default(),
         }
     }
 

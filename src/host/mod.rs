@@ -51,7 +51,12 @@ pub struct JudgeHost {
     /// takes them ([`JudgeHost::take_problems`]). In a cell because `GameHost`'s readers
     /// take `&self`.
     problems: RefCell<Vec<Problem>>,
+    /// Who may create games by mail, and the policy they start with.
+    lobby: LobbySettings,
 }
+
+mod life;
+pub use life::LobbySettings;
 
 /// Hands one mail to the transport (the caller's: SMTP, sendmail, files, or a test's).
 pub type Sender<'a> = dyn FnMut(&OutgoingMail) -> Result<(), SendError> + 'a;
@@ -101,6 +106,7 @@ impl JudgeHost {
             adjudicated: Vec::new(),
             carrying_out: None,
             problems: RefCell::new(Vec::new()),
+            lobby: LobbySettings::default(),
         }
     }
 
@@ -975,6 +981,8 @@ impl GameHost for JudgeHost {
                 let outcome = self.change(game, |g| g.refuse_absence(power, now))?;
                 Ok(self.notify(outcome))
             }
+            MasterCommand::Approve { power } => self.approve(game, power, now),
+            MasterCommand::Preview => self.preview(game),
             MasterCommand::Early { on } => {
                 let (said, went_on) = self.change(game, |g| g.set_early(*on, now))?;
                 if went_on {
@@ -1016,6 +1024,27 @@ impl GameHost for JudgeHost {
 
     fn contacts(&self, game: &str) -> Vec<Contact> {
         self.read(game).map(|g| g.contacts()).unwrap_or_default()
+    }
+
+    fn list_games(&self, game: Option<&str>) -> Result<String, HostError> {
+        self.list_text(game)
+    }
+
+    fn lobby(
+        &mut self,
+        sender: &str,
+        request: &crate::mail::lobby::LobbyRequest,
+        now: DateTime<Utc>,
+    ) -> Result<String, HostError> {
+        self.lobby_request(sender, request, now)
+    }
+
+    fn joined_hash(&self, game: &str, email: &str) -> Option<String> {
+        self.read(game).ok()?.joined_hash(email)
+    }
+
+    fn resign(&mut self, who: &Identity, seat: &str, now: DateTime<Utc>) -> Result<String, HostError> {
+        self.resign_seat(who, seat, now)
     }
 }
 

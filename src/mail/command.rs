@@ -35,7 +35,7 @@ How to write to this judge:
                                         a small game: your name, ann@mygame)
   A par - bur                           order lines, one per line (a small game:
                                         its turn lines, e.g. `bid 2`, `score 5`)
-  status                                the game as you may see it (also: list)
+  status                                the game as you may see it
   history                               the phases so far and the last results
   press to italy, germany               press to some powers (or: press to all); a
   ...your text...                       game may send it grey (without your power)
@@ -51,11 +51,23 @@ How to write to this judge:
                                         (the game ends when every surviving power agrees)
   absence 2026-12-20 to 2026-12-27      away those days (your time zone): a deadline
                                         inside moves to the end (capped by the game)
+  resign france                         give up your power (naming it confirms); it is
+                                        vacant until someone takes it over
   SIGNOFF                               end; another SIGNON may follow
+Without signing on:
+  list                                  the judge's games (list mygame: one game)
+  join mygame PASSWORD                  take an open seat with a password of your own;
+  join mygame PASSWORD prefer fra eng   optionally the powers you prefer, best first
+  leave mygame PASSWORD                 leave an open seat before the game starts
+  observe mygame                        receive the game's results and broadcasts
+  takeover france@mygame PASSWORD       ask for a vacant power
+  create mygame variant shadow-worlds   open a new game (game masters named by the judge)
 Game master only: process, extend HOURS, pause, resume, replace POWER ADDRESS (a small
   game: replace PLAYER ADDRESS),
   early on / early off (process a phase once all orders are in, or only at its deadline),
-  refuse absence POWER (its absences move no deadline).
+  refuse absence POWER (its absences move no deadline),
+  approve france (give a vacant power to whoever asked to take it over),
+  preview (the results if the phase were processed now, to you only; nothing is kept).
 Quoted lines (starting with >), the earlier message below a reply header (\"On ... wrote:\",
 Outlook's From:/Sent: lines) and everything after a signature line (-- ) are ignored.
 ";
@@ -113,6 +125,11 @@ pub enum Item {
         line: usize,
         command: PlayerCommand,
     },
+    /// `resign POWER`: the player gives up their power (the word confirms it).
+    Resign {
+        line: usize,
+        seat: String,
+    },
     Help {
         line: usize,
     },
@@ -142,6 +159,9 @@ pub struct Script {
     pub stray: Vec<BodyLine>,
     /// `help` was asked for outside a block.
     pub help: bool,
+    /// Commands that need no sign-on (`list`, `join`, `observe`, `takeover`, ...),
+    /// wherever they stand.
+    pub lobby: Vec<crate::mail::lobby::LobbyItem>,
 }
 
 /// Read the player's lines into blocks. Never fails: whatever cannot be read becomes a
@@ -187,6 +207,14 @@ pub fn parse_script(lines: &[BodyLine]) -> Script {
                 continue;
             }
             _ => {}
+        }
+        // `list` inside a block is the game's status; anywhere else, and every other lobby
+        // word anywhere, needs no sign-on.
+        if !(current.is_some() && keyword == "list" && words.len() == 1) {
+            if let Some(item) = crate::mail::lobby::parse(&words, line) {
+                script.lobby.push(item);
+                continue;
+            }
         }
         let Some(block) = current.as_mut() else {
             if keyword == "help" {
@@ -248,6 +276,22 @@ pub fn parse_script(lines: &[BodyLine]) -> Script {
                 [_, w] if w.eq_ignore_ascii_case("on") => Item::Pictures { line: line.number, on: true },
                 [_, w] if w.eq_ignore_ascii_case("off") => Item::Pictures { line: line.number, on: false },
                 _ => malformed(line, "write `map off` or `map on`".into()),
+            },
+            "resign" => match words.as_slice() {
+                [_, power] => Item::Resign { line: line.number, seat: cap_word(power) },
+                _ => {
+                    malformed(line, "write `resign POWER`, naming your power to confirm (e.g. `resign france`)".into())
+                }
+            },
+            "approve" => match words.as_slice() {
+                [_, power] => {
+                    Item::Master { line: line.number, command: MasterCommand::Approve { power: cap_word(power) } }
+                }
+                _ => malformed(line, "write `approve POWER` (a vacant power someone asked to take over)".into()),
+            },
+            "preview" => match words.len() {
+                1 => Item::Master { line: line.number, command: MasterCommand::Preview },
+                _ => malformed(line, "`preview` takes nothing after it".into()),
             },
             "process" | "pause" | "resume" => match words.len() {
                 1 => Item::Master {
@@ -352,6 +396,14 @@ const COMMANDS: &[&str] = &[
     "noconcede",
     "absence",
     "refuse",
+    "resign",
+    "approve",
+    "preview",
+    "join",
+    "leave",
+    "observe",
+    "takeover",
+    "create",
 ];
 
 /// Whether a line that is not a SIGNON was meant to be one: its first word is one letter

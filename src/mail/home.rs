@@ -70,6 +70,9 @@ pub fn check_game_name(name: &str) -> Result<(), String> {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JudgeConfig {
+    /// Addresses that may open a game by mail (`create NAME variant shadow-worlds`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub masters: Vec<String>,
     pub mail: MailSettings,
     /// The deadline policy new games start with (each game keeps its own copy).
     #[serde(default)]

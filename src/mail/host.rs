@@ -116,6 +116,12 @@ pub enum MasterCommand {
     RefuseAbsence {
         power: String,
     },
+    /// Give a vacant power to whoever asked to take it over.
+    Approve {
+        power: String,
+    },
+    /// The results the phase would have if processed now: to the master only, nothing kept.
+    Preview,
 }
 
 /// Everything mail needs from a game host.
@@ -220,5 +226,37 @@ pub trait GameHost {
     /// `replace`); they are owed with the message's reply. Default: none.
     fn take_mails(&mut self) -> Vec<crate::mail::reply::OutgoingMail> {
         Vec::new()
+    }
+
+    /// `list`: the judge's games, one line each; `list NAME`: that game in full.
+    fn list_games(&self, game: Option<&str>) -> Result<String, HostError> {
+        let _ = game;
+        Err(HostError::Refused("this judge lists no games".into()))
+    }
+
+    /// A command that needs no sign-on, from `sender`: join, leave, observe, takeover,
+    /// create. The text says what was done; mails for others go to
+    /// [`GameHost::take_mails`].
+    fn lobby(
+        &mut self,
+        sender: &str,
+        request: &crate::mail::lobby::LobbyRequest,
+        now: DateTime<Utc>,
+    ) -> Result<String, HostError> {
+        let _ = (sender, request, now);
+        Err(HostError::Refused("this judge takes no such command".into()))
+    }
+
+    /// The password hash `email` joined the open game `game` with, if it did.
+    fn joined_hash(&self, game: &str, email: &str) -> Option<String> {
+        let _ = (game, email);
+        None
+    }
+
+    /// `resign SEAT` from a signed-on player: the seat is vacant. The text says what was
+    /// done; the notices go to [`GameHost::take_mails`].
+    fn resign(&mut self, who: &Identity, seat: &str, now: DateTime<Utc>) -> Result<String, HostError> {
+        let _ = (who, seat, now);
+        Err(HostError::Refused("this game takes no resignations by mail; ask the game master".into()))
     }
 }

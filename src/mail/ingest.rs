@@ -34,7 +34,9 @@ use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
 
 use crate::mail::command::{parse_script, Block, Item, Script, HELP};
-use crate::mail::host::{Ack, ContactRole, GameHost, HostError, Identity, Role, SignOnCheck, SignOnError};
+use crate::mail::host::{
+    Ack, ContactRole, GameHost, HostError, Identity, MasterCommand, Role, SignOnCheck, SignOnError,
+};
 use crate::mail::inbound::{cap, parse_headers_only, parse_message, BodyLine, Inbound, Silence};
 use crate::mail::password::{hash_password, verify_password};
 use crate::mail::reply::{
@@ -401,7 +403,16 @@ fn answer(
     let mut changed_games = Vec::new();
     let mut unavailable = 0;
 
-    if !script.stray.is_empty() && !script.blocks.is_empty() {
+    // What needs no sign-on (list, join, observe, takeover, ...) is answered first.
+    let (lobby_changed, lobby_retry) =
+        crate::mail::lobby::answer(&script.lobby, inbound.answer_to(), host, now, &mut body);
+    if lobby_retry {
+        unavailable += 1;
+    }
+    changed_games.extend(lobby_changed);
+
+    let placed_something = !script.blocks.is_empty() || !script.lobby.is_empty();
+    if !script.stray.is_empty() && placed_something {
         let _ = writeln!(body, "Lines outside a SIGNON block were ignored:");
         for line in script.stray.iter().take(5) {
             let _ = writeln!(body, "  line {}: {}", line.number, quote(&line.text));
@@ -459,14 +470,14 @@ fn answer(
             them = plural(unread, "it", "them"),
         );
     }
-    if script.blocks.is_empty() {
+    if script.blocks.is_empty() && script.lobby.is_empty() {
         let _ = writeln!(
             body,
             "No SIGNON line was found, so nothing was done. Every message to the judge starts \
              with one, e.g. `SIGNON france@mygame yourpassword`.\n"
         );
     }
-    if script.blocks.is_empty() || script.help || wants_help(script) {
+    if (script.blocks.is_empty() && script.lobby.is_empty()) || script.help || wants_help(script) {
         body.push_str(HELP);
     }
 
@@ -518,7 +529,7 @@ fn unread_notes(inbound: &Inbound, closing: usize, body: &mut String) {
 /// Every one of them is replaced in every mail it caused, subject and body.
 fn hide_secrets(script: &Script, mails: &mut [OutgoingMail]) {
     const HIDDEN: &str = "********";
-    let mut secrets: Vec<&str> = Vec::new();
+    let mut secrets: Vec<&str> = script.lobby.iter().filter_map(|item| item.secret()).collect();
     for block in &script.blocks {
         if let Ok(signon) = &block.signon {
             secrets.push(&signon.password);
@@ -866,14 +877,21 @@ fn apply(
         // answered as the first time without being kept again (the host sees to it);
         // other changes are answered as done before.
         let tag = format!("{tag}.{}", index + 1);
-        if matches!(item, Item::Master { .. } | Item::Password { .. } | Item::Timezone { .. } | Item::Player { .. })
-            && host.done_before(&who.game, &tag)
+        if matches!(
+            item,
+            Item::Master { .. }
+                | Item::Password { .. }
+                | Item::Timezone { .. }
+                | Item::Player { .. }
+                | Item::Resign { .. }
+        ) && host.done_before(&who.game, &tag)
         {
             let line = match item {
                 Item::Master { line, .. }
                 | Item::Password { line, .. }
                 | Item::Timezone { line, .. }
-                | Item::Player { line, .. } => *line,
+                | Item::Player { line, .. }
+                | Item::Resign { line, .. } => *line,
                 _ => block.line,
             };
             changed = true;
@@ -1028,7 +1046,8 @@ fn apply(
                 }
                 match host.master(&who, command, now) {
                     Ok(text) => {
-                        changed = true;
+                        // A preview changes nothing.
+                        changed |= *command != MasterCommand::Preview;
                         let _ = writeln!(out, "line {line}: {}", text.trim_end());
                     }
                     Err(e) => {
@@ -1044,6 +1063,16 @@ fn apply(
                 );
             }
             Item::Player { line, command } => match host.player(&who, command, now) {
+                Ok(text) => {
+                    changed = true;
+                    let _ = writeln!(out, "line {line}: {}", text.trim_end());
+                }
+                Err(e) => {
+                    count(&e);
+                    let _ = writeln!(out, "line {line}: not done: {e}");
+                }
+            },
+            Item::Resign { line, seat } => match host.resign(&who, seat, now) {
                 Ok(text) => {
                     changed = true;
                     let _ = writeln!(out, "line {line}: {}", text.trim_end());

@@ -6,6 +6,7 @@
 //! - [`host`]: the [`GameHost`] trait, all mail knows of games.
 //! - [`password`]: argon2 hashes for sign-on passwords.
 //! - [`ingest`](mod@ingest): keep, read, place, apply, answer one message; poll a Maildir.
+//! - [`lobby`]: what a message may do without signing on (list, join, observe, takeover).
 //! - [`limit`]: at most 20 answers an hour to one address (`answered.json`).
 //! - [`reply`]: outgoing mail as data, header sanitizing, deadlines in the reader's zone.
 //! - [`send`]: lettre transports (SMTP, sendmail, .eml files) and the results mailing.
@@ -26,6 +27,7 @@ pub mod host;
 pub mod inbound;
 pub mod ingest;
 pub mod limit;
+pub mod lobby;
 pub mod owed;
 pub mod password;
 pub mod reply;

@@ -10,6 +10,7 @@ mod duplexity_example;
 mod game_engine;
 mod game_files;
 mod game_life;
+mod game_seats;
 mod grammar;
 mod hardening;
 mod harness;

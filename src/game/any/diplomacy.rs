@@ -108,6 +108,7 @@ impl GameSession for OpenGame {
                 Entry::Press { from, to, .. } => (format!("press from {from} to {}", to.join(", ")), current),
                 Entry::Wait { power, wait: true } => (format!("{power} waits for the deadline"), current),
                 Entry::Wait { power, wait: false } => (format!("{power} no longer waits"), current),
+                Entry::Seats { event } => (event.describe(), current),
                 Entry::PlayerChanged { who, what, old, new } => (
                     format!(
                         "{who}: {what} changed from {} to {}",
@@ -188,7 +189,25 @@ impl GameSession for OpenGame {
     }
 
     fn verify(&self) -> Result<Answer, GameError> {
-        Err(usage("this is a Diplomacy game: it rolls no dice"))
+        // A Diplomacy game rolls dice only to assign powers to the players who joined.
+        match self.verify_seats() {
+            None => {
+                Err(usage("this is a Diplomacy game: it rolls no dice (its powers were not assigned by the judge)"))
+            }
+            Some(Ok(rolls)) => {
+                let text = format!(
+                    "verified {}: the seed matches the commitment published when the seats opened, and the powers \
+                     are the ones the seed and the journaled joins give\n",
+                    count(rolls, "roll", "rolls")
+                );
+                Ok(Answer::new(text, serde_json::json!({"ok": true, "rolls": rolls}).to_string()))
+            }
+            Some(Err(problem)) => Ok(Answer {
+                text: format!("the assignment of powers does not verify: {problem}\n"),
+                json: serde_json::json!({"ok": false, "problem": problem}).to_string(),
+                ok: false,
+            }),
+        }
     }
 
     fn reveal(&mut self, _now: DateTime<Utc>) -> Result<Answer, GameError> {
@@ -255,6 +274,12 @@ impl GameSession for OpenGame {
     fn scheduled_deadline(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {
         if self.game.state.end.is_some() {
             return Err(GameError::Over);
+        }
+        if let Some(left) = self.seats_left() {
+            return Err(usage(format!(
+                "the game waits for players ({} open); it starts by itself when the last one joins",
+                count(left, "seat", "seats")
+            )));
         }
         let schedule = &self.game.settings.deadlines.schedule;
         let at = schedule.deadline_for(self.game.state.phase.kind, now).map_err(|e| usage(e.to_string()))?;
@@ -549,6 +574,103 @@ impl GameSession for OpenGame {
 
     fn public(&self) -> crate::game::public::PublicGame {
         crate::game::public::of_diplomacy(self)
+    }
+
+    fn listing(&self) -> crate::game::seating::Listing {
+        let (map, settings, state) = (&self.game.map, &self.game.settings, &self.game.state);
+        let played = |p: PowerId| settings.player(map, p).is_some();
+        let open = self.seats_left().map(|left| {
+            let all = map.power_ids().count();
+            (all - left, all)
+        });
+        let vacant: Vec<String> = if open.is_some() {
+            Vec::new()
+        } else {
+            map.power_ids()
+                .filter(|p| !played(*p) && !state.eliminated.contains(p))
+                .map(|p| map.power(p).name.clone())
+                .collect()
+        };
+        let seats = if open.is_some() {
+            Vec::new()
+        } else {
+            map.power_ids()
+                .map(|p| {
+                    let centers: Vec<String> = state.boards.iter().map(|b| b.ownership.count(p).to_string()).collect();
+                    let who = if state.eliminated.contains(&p) {
+                        "out"
+                    } else if played(p) {
+                        "played"
+                    } else {
+                        "vacant"
+                    };
+                    format!("{:<8} {:<7} centers {}", map.power(p).name, who, centers.join("+"))
+                })
+                .collect()
+        };
+        let mut notes = Vec::new();
+        if !settings.observers.is_empty() {
+            notes.push(count(settings.observers.len(), "observer", "observers"));
+        }
+        if !settings.seats.asks.is_empty() {
+            notes.push(format!("{} waiting for the master", count(settings.seats.asks.len(), "takeover", "takeovers")));
+        }
+        crate::game::seating::Listing {
+            name: settings.name.clone(),
+            kind: settings.variant.name().to_string(),
+            step: state.phase.to_string(),
+            deadline: state.deadline,
+            over: state.end.is_some(),
+            open,
+            vacant,
+            seats,
+            notes,
+        }
+    }
+
+    fn joined_hash(&self, email: &str) -> Option<String> {
+        OpenGame::joined_hash(self, email)
+    }
+
+    fn change_seats(
+        &mut self,
+        change: &super::SeatChange<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<super::SeatOutcome, GameError> {
+        use super::{SeatChange, SeatOutcome};
+        let map = self.game.map.clone();
+        let key = |written: &str| named_power(&map, written).map(|p| map.power(p).key.clone());
+        let label = |written: &str| named_power(&map, written).map(|p| map.power(p).name.clone());
+        Ok(match change {
+            SeatChange::Join { email, password_hash, prefer } => {
+                let mut keys: Vec<String> = Vec::new();
+                for written in prefer.iter() {
+                    let k = key(written)?;
+                    if !keys.contains(&k) {
+                        keys.push(k);
+                    }
+                }
+                let joined = self.join(email, password_hash, keys, now)?;
+                SeatOutcome::Joined { again: joined.again, seats_left: joined.seats_left, started: joined.started }
+            }
+            SeatChange::Leave { email } => SeatOutcome::Left { seats_left: self.leave(email, now)? },
+            SeatChange::Observe { email } => SeatOutcome::Observing { new: self.observe(email, now)? },
+            SeatChange::Resign { seat } => {
+                let email = self.resign(&key(seat)?, now)?;
+                SeatOutcome::Resigned { seat: label(seat)?, email }
+            }
+            SeatChange::Takeover { seat, email, password_hash } => {
+                if self.ask_takeover(&key(seat)?, email, password_hash, now)? {
+                    SeatOutcome::TakenOver { seat: label(seat)?, email: email.to_string() }
+                } else {
+                    SeatOutcome::Asked { seat: label(seat)? }
+                }
+            }
+            SeatChange::Approve { seat } => {
+                let email = self.approve(&key(seat)?, now)?;
+                SeatOutcome::TakenOver { seat: label(seat)?, email }
+            }
+        })
     }
 
     fn board(&self) -> Option<Board<'_>> {

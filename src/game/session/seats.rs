@@ -1,0 +1,401 @@
+//! The seats of a Diplomacy game as mail changes them: open seats filled by joins, the
+//! powers assigned at the start, observers, resignations and takeovers (see
+//! [`crate::game::seating`]). Each change is journaled first (`Entry::Seats`, and
+//! `Entry::PlayerChanged` for a player's particulars), then game.toml is written, all
+//! under the game's lock; no rollback undoes any of it.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::GameError;
+use super::{player_changes, schedule_error, OpenGame};
+use crate::dice::{Dice, Seed};
+use crate::game::journal::Entry;
+use crate::game::seating::{self, Applicant, Ask, SeatEvent, Takeover};
+use crate::game::settings::{Player, Settings};
+
+/// The side file that keeps the seed the powers are assigned with, until they are.
+pub const SEED_FILE: &str = "seed.json";
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeedFile {
+    seed: String,
+}
+
+/// The powers given out when the last seat was filled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Started {
+    /// (address, power name), in the order they joined.
+    pub powers: Vec<(String, String)>,
+    pub deadline: Option<DateTime<Utc>>,
+}
+
+/// What a join did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Joined {
+    /// Whether the address had joined before (its password and preferences are replaced).
+    pub again: bool,
+    /// Seats still open (0: the game started).
+    pub seats_left: usize,
+    pub started: Option<Started>,
+}
+
+fn refuse(text: impl Into<String>) -> GameError {
+    GameError::Invalid(text.into())
+}
+
+impl OpenGame {
+    fn powers_count(&self) -> usize {
+        self.game.map.power_ids().count()
+    }
+
+    /// Seats still open (`None`: the game has no open seats).
+    pub fn seats_left(&self) -> Option<usize> {
+        let seats = &self.game.settings.seats;
+        seats.open.then(|| self.powers_count().saturating_sub(seats.joined.len()))
+    }
+
+    /// Write settings changed by `change` under the held lock, journaling the change of
+    /// any player's particulars first.
+    fn write_seats(
+        &mut self,
+        lock: &mut crate::store::GameLock,
+        now: DateTime<Utc>,
+        settings: Settings,
+    ) -> Result<(), GameError> {
+        for entry in player_changes(&self.game.map, &self.game.settings, &settings) {
+            self.record(lock, now, entry)?;
+        }
+        lock.write_settings(&settings)?;
+        self.game.settings = settings;
+        Ok(())
+    }
+
+    /// Open the seats of a game just created with no players: no deadline runs until the
+    /// last seat is filled; a new dice seed is kept and its commitment journaled.
+    pub fn open_seats(&mut self, now: DateTime<Utc>) -> Result<String, GameError> {
+        let mut lock = self.relock()?;
+        if !self.game.settings.players.is_empty() || self.game.settings.seats.open {
+            return Err(refuse("only a game without players can open its seats"));
+        }
+        let seed = Seed::generate();
+        lock.write_private_side(SEED_FILE, &SeedFile { seed: seed.to_hex() })?;
+        let commitment = seed.commitment();
+        self.record(&mut lock, now, Entry::Seats { event: SeatEvent::Opened { commitment: commitment.clone() } })?;
+        self.game.state.deadline = None;
+        self.record(&mut lock, now, Entry::DeadlineSet { deadline: None })?;
+        let mut settings = self.game.settings.clone();
+        settings.seats.open = true;
+        self.write_seats(&mut lock, now, settings)?;
+        Ok(commitment)
+    }
+
+    /// The commitment of the seed the powers are (or were) assigned with.
+    pub fn seats_commitment(&self) -> Option<String> {
+        self.entries.iter().find_map(|e| match e {
+            Entry::Seats { event: SeatEvent::Opened { commitment } } => Some(commitment.clone()),
+            _ => None,
+        })
+    }
+
+    /// The password hash an address joined with, while the game waits for players.
+    pub fn joined_hash(&self, email: &str) -> Option<String> {
+        let seats = &self.game.settings.seats;
+        seats.joined.iter().find(|a| a.email.eq_ignore_ascii_case(email)).map(|a| a.password_hash.clone())
+    }
+
+    /// `join`: take a seat (preferences as power keys). When it is the last seat, the
+    /// powers are assigned and the game starts.
+    pub fn join(
+        &mut self,
+        email: &str,
+        password_hash: &str,
+        prefer: Vec<String>,
+        now: DateTime<Utc>,
+    ) -> Result<Joined, GameError> {
+        let mut lock = self.relock()?;
+        let name = self.game.settings.name.clone();
+        if !self.game.settings.seats.open {
+            return Err(refuse(if self.game.settings.seats.joined.is_empty() && self.entries.len() > 1 {
+                format!("{name} has no open seats (its players are named; a vacant power is asked for with `takeover`)")
+            } else {
+                format!("{name} has no open seats")
+            }));
+        }
+        if self.game.state.end.is_some() {
+            return Err(GameError::Over);
+        }
+        let mut settings = self.game.settings.clone();
+        let again = settings.seats.joined.iter().any(|a| a.email.eq_ignore_ascii_case(email));
+        if self.done_before() {
+            return Ok(Joined { again, seats_left: self.seats_left().unwrap_or(0), started: None });
+        }
+        let applicant = Applicant { email: email.to_string(), password_hash: password_hash.to_string(), prefer };
+        match settings.seats.joined.iter_mut().find(|a| a.email.eq_ignore_ascii_case(email)) {
+            Some(known) => *known = applicant.clone(),
+            None => settings.seats.joined.push(applicant.clone()),
+        }
+        let event = SeatEvent::Joined { email: applicant.email.clone(), prefer: applicant.prefer.clone() };
+        self.record(&mut lock, now, Entry::Seats { event })?;
+        let full = settings.seats.joined.len() >= self.powers_count();
+        if !full {
+            self.write_seats(&mut lock, now, settings)?;
+            return Ok(Joined { again, seats_left: self.seats_left().unwrap_or(0), started: None });
+        }
+        let started = self.start(&mut lock, settings, now)?;
+        Ok(Joined { again, seats_left: 0, started: Some(started) })
+    }
+
+    /// Assign the powers to everyone who joined and start the clock.
+    fn start(
+        &mut self,
+        lock: &mut crate::store::GameLock,
+        mut settings: Settings,
+        now: DateTime<Utc>,
+    ) -> Result<Started, GameError> {
+        let seed_path = self.dir.path().join(SEED_FILE);
+        let file: SeedFile = self.dir.read_side(SEED_FILE)?.ok_or_else(|| {
+            GameError::Damaged(format!("{}: the seed of the open seats is missing", seed_path.display()))
+        })?;
+        let seed =
+            Seed::from_hex(&file.seed).map_err(|e| GameError::Damaged(format!("{}: {e}", seed_path.display())))?;
+        let map = self.game.map.clone();
+        let keys: Vec<String> = map.power_ids().map(|p| map.power(p).key.clone()).collect();
+        let players: Vec<(String, Vec<String>)> =
+            settings.seats.joined.iter().map(|a| (a.email.clone(), a.prefer.clone())).collect();
+        let mut dice = Dice::new(seed.clone(), &settings.name, 0);
+        let assigned = seating::assign(&players, &keys, &mut dice);
+        let name_of = |key: &str| map.lookup_power(key).map(|p| map.power(p).name.clone()).unwrap_or_default();
+        for (email, key) in &assigned {
+            let applicant = settings.seats.joined.iter().find(|a| &a.email == email).expect("assigned from joined");
+            settings.players.push(Player {
+                power: key.clone(),
+                name: email.clone(),
+                email: email.clone(),
+                timezone: None,
+                password_hash: Some(applicant.password_hash.clone()),
+                pictures: true,
+            });
+        }
+        settings.seats.open = false;
+        settings.seats.joined.clear();
+        let powers: Vec<(String, String)> = assigned.iter().map(|(e, k)| (e.clone(), name_of(k))).collect();
+        let event = SeatEvent::Assigned { seed: seed.to_hex(), rolls: dice.take_rolls(), powers: powers.clone() };
+        self.record(lock, now, Entry::Seats { event })?;
+        self.write_seats(lock, now, settings)?;
+        let deadline = Some(
+            self.game
+                .settings
+                .deadlines
+                .schedule
+                .deadline_for(self.game.state.phase.kind, now)
+                .map_err(schedule_error)?,
+        );
+        self.game.state.deadline = deadline;
+        self.record(lock, now, Entry::DeadlineSet { deadline })?;
+        Ok(Started { powers, deadline })
+    }
+
+    /// `leave` before the start.
+    pub fn leave(&mut self, email: &str, now: DateTime<Utc>) -> Result<usize, GameError> {
+        let mut lock = self.relock()?;
+        let mut settings = self.game.settings.clone();
+        if !settings.seats.open {
+            return Err(refuse(format!(
+                "{} has started: a player leaves a game under way with `resign POWER`",
+                settings.name
+            )));
+        }
+        if !settings.seats.joined.iter().any(|a| a.email.eq_ignore_ascii_case(email)) {
+            return Err(refuse(format!("{email} has not joined {}", settings.name)));
+        }
+        if !self.done_before() {
+            settings.seats.joined.retain(|a| !a.email.eq_ignore_ascii_case(email));
+            self.record(&mut lock, now, Entry::Seats { event: SeatEvent::Left { email: email.to_string() } })?;
+            self.write_seats(&mut lock, now, settings)?;
+        }
+        Ok(self.seats_left().unwrap_or(0))
+    }
+
+    /// `observe`: the address gets every results mail and broadcast. Whether it was new.
+    pub fn observe(&mut self, email: &str, now: DateTime<Utc>) -> Result<bool, GameError> {
+        let mut lock = self.relock()?;
+        let mut settings = self.game.settings.clone();
+        if settings.observers.iter().any(|o| o.eq_ignore_ascii_case(email)) {
+            return Ok(false);
+        }
+        if self.done_before() {
+            return Ok(true);
+        }
+        settings.observers.push(email.to_string());
+        self.record(&mut lock, now, Entry::Seats { event: SeatEvent::Observer { email: email.to_string() } })?;
+        self.write_seats(&mut lock, now, settings)?;
+        Ok(true)
+    }
+
+    /// `resign`: the power's player leaves it; it is vacant (its units hold, civil
+    /// disorder in Winter) until someone takes it over. The address it had.
+    pub fn resign(&mut self, power_key: &str, now: DateTime<Utc>) -> Result<String, GameError> {
+        let mut lock = self.relock()?;
+        if self.game.state.end.is_some() {
+            return Err(GameError::Over);
+        }
+        let mut settings = self.game.settings.clone();
+        let Some(at) = settings.players.iter().position(|p| p.power == power_key) else {
+            return Err(refuse(format!("{} is already vacant", self.power_label(power_key))));
+        };
+        let player = settings.players.remove(at);
+        if !self.done_before() {
+            let event = SeatEvent::Resigned { power: self.power_label(power_key), email: player.email.clone() };
+            self.record(&mut lock, now, Entry::Seats { event })?;
+            self.write_seats(&mut lock, now, settings)?;
+        }
+        Ok(player.email)
+    }
+
+    fn power_label(&self, key: &str) -> String {
+        let map = &self.game.map;
+        map.lookup_power(key).map(|p| map.power(p).name.clone()).unwrap_or_else(|| key.to_string())
+    }
+
+    /// `takeover`: ask for a vacant power. Whether it went through at once (the game's
+    /// `takeover = "at_once"`), else it waits for the master's `approve`.
+    pub fn ask_takeover(
+        &mut self,
+        power_key: &str,
+        email: &str,
+        password_hash: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, GameError> {
+        let mut lock = self.relock()?;
+        let label = self.power_label(power_key);
+        let mut settings = self.game.settings.clone();
+        if self.game.state.end.is_some() {
+            return Err(GameError::Over);
+        }
+        if settings.seats.open {
+            return Err(refuse(format!(
+                "{} has not started: `join {} PASSWORD` takes a seat",
+                settings.name, settings.name
+            )));
+        }
+        if settings.players.iter().any(|p| p.power == power_key) {
+            return Err(refuse(format!("{label} has a player; only a vacant power can be taken over")));
+        }
+        if settings.players.iter().any(|p| p.email.eq_ignore_ascii_case(email)) {
+            return Err(refuse(format!("{email} already plays a power in {}", settings.name)));
+        }
+        let at_once = settings.seats.takeover == Takeover::AtOnce;
+        if self.done_before() {
+            return Ok(at_once);
+        }
+        if at_once {
+            self.take_over(&mut lock, &mut settings, power_key, email, password_hash, false, now)?;
+        } else {
+            settings.seats.asks.retain(|a| !(a.power == power_key && a.email.eq_ignore_ascii_case(email)));
+            settings.seats.asks.push(Ask {
+                power: power_key.to_string(),
+                email: email.to_string(),
+                password_hash: password_hash.to_string(),
+            });
+            let event = SeatEvent::TakeoverAsked { power: label, email: email.to_string() };
+            self.record(&mut lock, now, Entry::Seats { event })?;
+        }
+        self.write_seats(&mut lock, now, settings)?;
+        Ok(at_once)
+    }
+
+    /// `approve`: the master gives a vacant power to the one who asked for it (the latest
+    /// ask). The new player's address.
+    pub fn approve(&mut self, power_key: &str, now: DateTime<Utc>) -> Result<String, GameError> {
+        let mut lock = self.relock()?;
+        let label = self.power_label(power_key);
+        let mut settings = self.game.settings.clone();
+        if settings.players.iter().any(|p| p.power == power_key) {
+            return Err(refuse(format!("{label} has a player; there is nothing to approve")));
+        }
+        let Some(ask) = settings.seats.asks.iter().rev().find(|a| a.power == power_key).cloned() else {
+            return Err(refuse(format!("nobody has asked to take over {label}")));
+        };
+        if !self.done_before() {
+            self.take_over(&mut lock, &mut settings, power_key, &ask.email, &ask.password_hash, true, now)?;
+            self.write_seats(&mut lock, now, settings)?;
+        }
+        Ok(ask.email)
+    }
+
+    // The lock, the settings being changed and the takeover's particulars.
+    #[allow(clippy::too_many_arguments)]
+    fn take_over(
+        &mut self,
+        lock: &mut crate::store::GameLock,
+        settings: &mut Settings,
+        power_key: &str,
+        email: &str,
+        password_hash: &str,
+        by_master: bool,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        settings.seats.asks.retain(|a| a.power != power_key);
+        settings.players.push(Player {
+            power: power_key.to_string(),
+            name: email.to_string(),
+            email: email.to_string(),
+            timezone: None,
+            password_hash: Some(password_hash.to_string()),
+            pictures: true,
+        });
+        let event = SeatEvent::TakenOver { power: self.power_label(power_key), email: email.to_string(), by_master };
+        self.record(lock, now, Entry::Seats { event })
+    }
+
+    /// Check the assignment of powers against the journal: the seed against the
+    /// commitment, every roll, and the powers redone from the joins. `None`: the game
+    /// assigned no powers; else the number of rolls checked, or what differs.
+    pub fn verify_seats(&self) -> Option<Result<usize, String>> {
+        let mut commitment = None;
+        let mut joined: Vec<(String, Vec<String>)> = Vec::new();
+        for e in &self.entries {
+            let Entry::Seats { event } = e else { continue };
+            match event {
+                SeatEvent::Opened { commitment: c } => commitment = Some(c.clone()),
+                SeatEvent::Joined { email, prefer } => match joined.iter_mut().find(|(e, _)| e == email) {
+                    Some(known) => known.1 = prefer.clone(),
+                    None => joined.push((email.clone(), prefer.clone())),
+                },
+                SeatEvent::Left { email } => joined.retain(|(e, _)| e != email),
+                SeatEvent::Assigned { seed, rolls, powers } => {
+                    return Some(self.check_assignment(commitment.as_deref(), &joined, seed, rolls, powers));
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn check_assignment(
+        &self,
+        commitment: Option<&str>,
+        joined: &[(String, Vec<String>)],
+        seed: &str,
+        rolls: &[crate::dice::Roll],
+        powers: &[(String, String)],
+    ) -> Result<usize, String> {
+        let commitment = commitment.ok_or("the journal has no commitment for the assignment's seed")?;
+        let seed = Seed::from_hex(seed).map_err(|e| e.to_string())?;
+        let name = &self.game.settings.name;
+        let checked = crate::dice::verify(&seed, commitment, name, rolls).map_err(|e| e.to_string())?;
+        let map = &self.game.map;
+        let keys: Vec<String> = map.power_ids().map(|p| map.power(p).key.clone()).collect();
+        let mut dice = Dice::new(seed, name, 0);
+        let redone: Vec<(String, String)> = seating::assign(joined, &keys, &mut dice)
+            .into_iter()
+            .map(|(e, k)| (e, map.lookup_power(&k).map(|p| map.power(p).name.clone()).unwrap_or(k)))
+            .collect();
+        if redone != powers {
+            return Err("the powers assigned are not the ones the seed and the joins give".into());
+        }
+        Ok(checked)
+    }
+}

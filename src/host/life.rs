@@ -1,0 +1,409 @@
+//! A game's life by mail on the judge's side: `list`, open seats (`join`, `leave`, the
+//! start), `observe`, `resign`, `takeover` and `approve`, `create`, and the master's
+//! `preview`. Each goes through [`GameSession`]; the mails it causes for others (a start,
+//! a vacancy, an ask for the master) go to [`JudgeHost::take_mails`].
+
+use std::fmt::Write;
+
+use chrono::{DateTime, Utc};
+
+use super::{player_words, JudgeHost};
+use crate::game::any::{
+    self, ContactRole, DeadlinePolicy, GameError, GameSession, Listing, Master, SeatChange, SeatOutcome, Started,
+};
+use crate::mail::host::{HostError, Identity};
+use crate::mail::lobby::LobbyRequest;
+use crate::mail::password::{generate_password, hash_password};
+use crate::mail::reply::{format_deadline, header_safe, MailKind, OutgoingMail};
+use crate::text::count;
+
+/// What the judge directory says about games made by mail.
+#[derive(Clone, Debug, Default)]
+pub struct LobbySettings {
+    /// Who may `create` a game by mail (judge.toml's `masters`).
+    pub masters: Vec<String>,
+    /// The deadline policy new games start with (judge.toml's `[deadlines]`).
+    pub deadlines: Option<DeadlinePolicy>,
+}
+
+fn mail(to: &str, subject: String, body: String) -> OutgoingMail {
+    OutgoingMail {
+        to: to.to_string(),
+        subject: header_safe(&subject, 120),
+        body,
+        in_reply_to: None,
+        references: Vec::new(),
+        kind: MailKind::Generated,
+        attachments: Vec::new(),
+    }
+}
+
+/// One game as a line of `list`.
+fn list_line(l: &Listing) -> String {
+    let what = if l.over {
+        "over".to_string()
+    } else if let Some((taken, all)) = l.open {
+        format!("waiting for players: {taken} of {all} seats taken (`join {} PASSWORD`)", l.name)
+    } else {
+        let mut parts = Vec::new();
+        if !l.step.is_empty() {
+            parts.push(l.step.clone());
+        }
+        parts.push(match l.deadline {
+            Some(at) => format!("deadline {}", format_deadline(at, None)),
+            None => "no deadline (paused)".to_string(),
+        });
+        if !l.vacant.is_empty() {
+            parts.push(format!("vacant: {}", l.vacant.join(", ")));
+        }
+        parts.join("; ")
+    };
+    format!("  {:<16} {:<14} {what}", l.name, l.kind)
+}
+
+/// One game in full, for `list NAME`.
+fn list_game(l: &Listing) -> String {
+    let mut out = String::new();
+    let step = if l.step.is_empty() { String::new() } else { format!(": {}", l.step) };
+    let _ = writeln!(out, "{} ({}){step}", l.name, l.kind);
+    if l.over {
+        let _ = writeln!(out, "The game is over.");
+    } else if let Some((taken, all)) = l.open {
+        let _ = writeln!(
+            out,
+            "Waiting for players: {taken} of {all} seats taken. Join with `join {} PASSWORD`, or \
+             `join {} PASSWORD prefer france england ...` (the powers you prefer, best first); the game \
+             starts when the last seat is filled.",
+            l.name, l.name
+        );
+    } else {
+        let _ = match l.deadline {
+            Some(at) => writeln!(out, "Deadline: {}", format_deadline(at, None)),
+            None => writeln!(out, "No deadline (paused)."),
+        };
+    }
+    for seat in &l.seats {
+        let _ = writeln!(out, "  {seat}");
+    }
+    if !l.vacant.is_empty() && !l.over {
+        let first = l.vacant[0].to_lowercase();
+        let _ = writeln!(
+            out,
+            "Vacant: {} (units hold; civil disorder in Winter). Ask for one with `takeover {first}@{} PASSWORD`.",
+            l.vacant.join(", "),
+            l.name
+        );
+    }
+    for note in &l.notes {
+        let _ = writeln!(out, "{note}");
+    }
+    out
+}
+
+impl JudgeHost {
+    /// Set what the judge directory says about games made by mail.
+    pub fn with_lobby(mut self, lobby: LobbySettings) -> JudgeHost {
+        self.lobby = lobby;
+        self
+    }
+
+    /// The game's listing, with its players when the game has no seat lines of its own.
+    fn listing_of(g: &dyn GameSession) -> Listing {
+        let mut l = g.listing();
+        if l.seats.is_empty() && l.open.is_none() {
+            l.seats = g
+                .contacts()
+                .into_iter()
+                .filter_map(|c| match c.role {
+                    ContactRole::Player(seat) => Some(format!("{seat:<8} played")),
+                    _ => None,
+                })
+                .collect();
+        }
+        l
+    }
+
+    pub(super) fn list_text(&self, game: Option<&str>) -> Result<String, HostError> {
+        if let Some(game) = game {
+            let g = self.read(game)?;
+            return Ok(list_game(&Self::listing_of(g.as_ref())));
+        }
+        let names = self.game_names();
+        if names.is_empty() {
+            return Ok("There are no games on this judge yet.".to_string());
+        }
+        let mut out = format!("Games on this judge ({}):\n", names.len());
+        for name in names {
+            match self.read(&name) {
+                Ok(g) => out.push_str(&list_line(&Self::listing_of(g.as_ref()))),
+                Err(_) => out.push_str(&format!("  {name:<16} (cannot be read just now)")),
+            }
+            out.push('\n');
+        }
+        out.push_str("`list NAME` shows one game in full.\n");
+        Ok(out)
+    }
+
+    /// A seat change, under the game's lock, with the message's tag.
+    fn seats(
+        &mut self,
+        game: &str,
+        change: &SeatChange<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<(String, SeatOutcome), HostError> {
+        self.change(game, |g| Ok((g.name(), g.change_seats(change, now)?)))
+    }
+
+    pub(super) fn lobby_request(
+        &mut self,
+        sender: &str,
+        request: &LobbyRequest,
+        now: DateTime<Utc>,
+    ) -> Result<String, HostError> {
+        match request {
+            LobbyRequest::Join { game, password_hash, prefer } => {
+                let change = SeatChange::Join { email: sender, password_hash, prefer };
+                let (name, outcome) = self.seats(game, &change, now)?;
+                let SeatOutcome::Joined { again, seats_left, started } = outcome else { unreachable!() };
+                let mut said = if again {
+                    format!("You had joined {name}: your password and preferences are replaced.")
+                } else {
+                    format!("You joined {name}, with the password you sent (kept only as a hash).")
+                };
+                match started {
+                    Some(started) => {
+                        said.push_str(
+                            " That was the last seat: the game has started and every player is mailed their power.",
+                        );
+                        self.started_mails(game, &name, &started)?;
+                    }
+                    None => said.push_str(&format!(
+                        " {} still open; the game starts when the last is filled. `leave {name} PASSWORD` \
+                         takes you out before then.",
+                        count(seats_left, "seat is", "seats are")
+                    )),
+                }
+                Ok(said)
+            }
+            LobbyRequest::Leave { game } => {
+                let (name, outcome) = self.seats(game, &SeatChange::Leave { email: sender }, now)?;
+                let SeatOutcome::Left { seats_left } = outcome else { unreachable!() };
+                Ok(format!("You left {name}; {} open.", count(seats_left, "seat is", "seats are")))
+            }
+            LobbyRequest::Observe { game } => {
+                let (name, outcome) = self.seats(game, &SeatChange::Observe { email: sender }, now)?;
+                let SeatOutcome::Observing { new } = outcome else { unreachable!() };
+                Ok(if new {
+                    format!("You observe {name}: you will receive its results and broadcasts.")
+                } else {
+                    format!("You already observe {name}.")
+                })
+            }
+            LobbyRequest::Takeover { game, seat, password_hash } => {
+                let change = SeatChange::Takeover { seat, email: sender, password_hash };
+                let (name, outcome) = self.seats(game, &change, now)?;
+                match outcome {
+                    SeatOutcome::TakenOver { seat, email } => {
+                        self.taken_over_mails(game, &name, &seat, &email, false)?;
+                        Ok(format!(
+                            "You now play {seat} in {name}. Sign on with `SIGNON {}@{name} PASSWORD` (the password you \
+                             sent) and send `status` to see the game.",
+                            seat.to_lowercase()
+                        ))
+                    }
+                    SeatOutcome::Asked { seat } => {
+                        for master in self.contacts_of(game, |r| *r == ContactRole::Master) {
+                            self.mails.push(mail(
+                                &master.address,
+                                format!("{name}: {} asks to take over {seat}", header_safe(sender, 80)),
+                                format!(
+                                    "{} asks to take over {seat}, vacant in {name}. To give it to them, sign on as \
+                                     master and send `approve {}`.\n",
+                                    header_safe(sender, 254),
+                                    seat.to_lowercase()
+                                ),
+                            ));
+                        }
+                        Ok(format!(
+                            "You asked to take over {seat} in {name}; the game master is told and approves it. You \
+                             will be mailed when it is yours."
+                        ))
+                    }
+                    _ => unreachable!(),
+                }
+            }
+            LobbyRequest::Create { game, variant } => self.create(sender, game, variant, now),
+        }
+    }
+
+    fn contacts_of(&self, game: &str, keep: impl Fn(&ContactRole) -> bool) -> Vec<crate::game::any::Contact> {
+        let contacts = self.read(game).map(|g| g.contacts()).unwrap_or_default();
+        crate::game::any::recipients(contacts.into_iter().filter(|c| keep(&c.role)).collect())
+    }
+
+    /// Each player their power, the first deadline and how to send orders; the master
+    /// and observers who plays what.
+    fn started_mails(&mut self, game: &str, name: &str, started: &Started) -> Result<(), HostError> {
+        let deadline = started.deadline.map(|at| format_deadline(at, None)).unwrap_or_else(|| "none yet".into());
+        let table: String = started.powers.iter().map(|(_, power)| format!("  {power}\n")).collect();
+        for (email, power) in &started.powers {
+            self.mails.push(mail(
+                email,
+                format!("{name}: you play {power}"),
+                format!(
+                    "{name} has started and you play {power}. The powers were assigned from the players' \
+                     preferences by the verifiable dice; `shadowjudge verify` on the game checks it.\n\n\
+                     First deadline: {deadline}\n\n\
+                     Send your orders by mail to this judge, starting with your sign-on line and the password \
+                     you joined with:\n\n  SIGNON {}@{name} yourpassword\n  A par - bur\n  F bre - mao\n\n\
+                     `status` after the sign-on shows the game; `help` lists every command.\n",
+                    power.to_lowercase()
+                ),
+            ));
+        }
+        for c in self.contacts_of(game, |r| matches!(r, ContactRole::Master | ContactRole::Observer)) {
+            self.mails.push(mail(
+                &c.address,
+                format!("{name} has started"),
+                format!("{name} has started. The powers:\n{table}\nFirst deadline: {deadline}\n"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The new player told the power is theirs (unless they asked for it just now and
+    /// are answered), everyone else that it is played again.
+    fn taken_over_mails(
+        &mut self,
+        game: &str,
+        name: &str,
+        seat: &str,
+        email: &str,
+        tell_player: bool,
+    ) -> Result<(), HostError> {
+        if tell_player {
+            self.mails.push(mail(
+                email,
+                format!("{name}: you now play {seat}"),
+                format!(
+                    "The game master of {name} approved your takeover: you now play {seat}. Sign on with:\n\n  \
+                     SIGNON {}@{name} yourpassword\n\n(the password you sent with `takeover`), then `status` to see \
+                     the game.\n",
+                    seat.to_lowercase()
+                ),
+            ));
+        }
+        for c in self.contacts_of(game, |_| true) {
+            if c.address.eq_ignore_ascii_case(email) {
+                continue;
+            }
+            self.mails.push(mail(
+                &c.address,
+                format!("{name}: {seat} is played again"),
+                format!("{seat} in {name} has a new player and is no longer vacant.\n"),
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn resign_seat(&mut self, who: &Identity, seat: &str, now: DateTime<Utc>) -> Result<String, HostError> {
+        let crate::mail::host::Role::Power(own) = &who.role else {
+            return Err(HostError::Refused(
+                "only a player resigns their power; the master hands a power on with `replace`".into(),
+            ));
+        };
+        let game = who.game.clone();
+        let g = self.read(&game)?;
+        let named = g.seat(seat).map_err(|seats| {
+            HostError::Refused(format!("no power `{}`; the powers are {}", header_safe(seat, 40), seats.join(", ")))
+        })?;
+        if named.role != who.role {
+            return Err(HostError::Refused(format!(
+                "you play {own}: to resign, write `resign {}` (naming your own power confirms it)",
+                own.to_lowercase()
+            )));
+        }
+        drop(g);
+        let (name, outcome) = self.seats(&game, &SeatChange::Resign { seat: own }, now)?;
+        let SeatOutcome::Resigned { seat, .. } = outcome else { unreachable!() };
+        let lower = seat.to_lowercase();
+        for c in self.contacts_of(&game, |_| true) {
+            let master = if c.role == ContactRole::Master {
+                format!(" You may also hand it on with `replace {lower} ADDRESS`.")
+            } else {
+                String::new()
+            };
+            self.mails.push(mail(
+                &c.address,
+                format!("{name}: {seat} is vacant"),
+                format!(
+                    "{seat} has resigned from {name} and is vacant: its units hold, and in Winter civil disorder \
+                     applies, until someone takes it over. To ask for it: `takeover {lower}@{name} PASSWORD` (a \
+                     password of your own).{master}\n"
+                ),
+            ));
+        }
+        Ok(format!("You resigned {seat} in {name}; it is vacant and everyone is told. Thank you for playing."))
+    }
+
+    pub(super) fn approve(&mut self, game: &str, power: &str, now: DateTime<Utc>) -> Result<String, HostError> {
+        let (name, outcome) = self.seats(game, &SeatChange::Approve { seat: power }, now)?;
+        let SeatOutcome::TakenOver { seat, email } = outcome else { unreachable!() };
+        self.taken_over_mails(game, &name, &seat, &email, true)?;
+        Ok(format!("{seat} is now played by {email}; they and everyone else are told."))
+    }
+
+    pub(super) fn preview(&self, game: &str) -> Result<String, HostError> {
+        let g = self.read(game)?;
+        let answer = g.preview().map_err(|e| player_words(&e))?;
+        let text = answer.text.replace("(dry run: nothing was changed)\n", "");
+        Ok(format!(
+            "PREVIEW: the results if the phase were processed now. Nothing was processed or kept, and nobody \
+             else is told.\n\n{}",
+            text.trim_end()
+        ))
+    }
+
+    /// `create NAME variant V` from a master named in judge.toml: a game with open seats,
+    /// the sender its master (a password mailed to them).
+    fn create(&mut self, sender: &str, game: &str, variant: &str, now: DateTime<Utc>) -> Result<String, HostError> {
+        if !self.lobby.masters.iter().any(|m| m.eq_ignore_ascii_case(sender)) {
+            return Err(HostError::Refused(
+                "only a game master named in the judge's judge.toml (`masters`) may create a game by mail".into(),
+            ));
+        }
+        if let Err(problem) = crate::mail::home::check_game_name(game) {
+            return Err(HostError::Refused(problem));
+        }
+        if self.game_dir(game).is_some() || self.games.join(game).exists() {
+            return Err(HostError::Refused(format!("there is already a game `{game}`")));
+        }
+        let password = generate_password(10);
+        let hash = hash_password(&password).map_err(|e| HostError::Refused(e.to_string()))?;
+        let master = Master { email: Some(sender.to_string()), timezone: None, password_hash: Some(hash) };
+        let path = self.games.join(game);
+        let g = any::create_open(&path, game, variant, self.lobby.deadlines.clone(), master, now).map_err(
+            |e: GameError| {
+                if e.is_internal() {
+                    self.record_problem(game, e.to_string());
+                }
+                player_words(&e)
+            },
+        )?;
+        let kind = g.kind();
+        let seats = g.listing().open.map_or(0, |(_, all)| all);
+        self.mails.push(mail(
+            sender,
+            format!("{game}: you are its game master"),
+            format!(
+                "You created {game} ({kind}), with open seats. Sign on as its master with:\n\n  SIGNON \
+                 master@{game} {password}\n\nPlayers join with `join {game} PASSWORD`; the game starts by itself \
+                 when the last seat is filled.\n"
+            ),
+        ));
+        Ok(format!(
+            "Created {game} ({kind}) with {seats} open seats; your master's password is mailed to you. Players \
+             join with `join {game} PASSWORD`."
+        ))
+    }
+}

@@ -1,0 +1,247 @@
+//! A game's whole life by mail: open seats filled by `join` mails, the powers assigned
+//! verifiably, `list`, `observe`, a resignation and an approved takeover, the master's
+//! preview.
+
+use std::path::{Path, PathBuf};
+
+use crate::harness::Run;
+use crate::judge_dir::{journal, judge_cli, message, Eml, Outbox};
+use shadowjudge::game::journal::Entry;
+use shadowjudge::game::seating::SeatEvent;
+
+const NOW: &str = "2026-03-01T12:00:00Z";
+const GAME: &str = "open1";
+
+/// A judge directory with an open Shadow Worlds game whose master is gm@example.org (with
+/// password `gmsecret`, set by hand).
+fn open_game() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("judge");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(
+        root.join("judge.toml"),
+        "masters = [\"boss@example.org\"]\n[mail]\naddress = \"judge@example.org\"\n",
+    )
+    .unwrap();
+    let out = judge_cli(
+        NOW,
+        &root,
+        &["new", GAME, "--judge", ".", "--open", "--variant", "shadow-worlds", "--master", "gm@example.org"],
+    )
+    .ok();
+    assert!(out.stdout.contains("7 open seats"), "{}", out.stdout);
+    assert!(out.stdout.contains("commitment"), "{}", out.stdout);
+    (tmp, root)
+}
+
+fn send(root: &Path, from: &str, id: &str, body: &str) -> Run {
+    let raw = message(from, id, body);
+    let home = [("SHADOWJUDGE_HOME", root.to_str().unwrap())];
+    crate::harness::shadowjudge_at(NOW, Some(root), &["mail", "ingest"], Some(raw.as_bytes()), &home)
+}
+
+fn to<'a>(mails: &'a [Eml], address: &str) -> Vec<&'a Eml> {
+    mails.iter().filter(|m| m.to == address).collect()
+}
+
+fn player(i: usize) -> String {
+    format!("p{i}@example.org")
+}
+
+/// Fill the seven seats: players 0-2 prefer France (a clash), player 3 Turkey, the rest
+/// nothing. Returns the outbox after the start and each player's power.
+fn fill(root: &Path, outbox: &mut Outbox) -> (Vec<Eml>, Vec<(String, String)>) {
+    for i in 0..7 {
+        let prefer = match i {
+            0..=2 => " prefer fra, eng",
+            3 => " prefer TURKEY",
+            _ => "",
+        };
+        send(root, &player(i), &format!("join{i}@x"), &format!("join {GAME} pass{i}word{prefer}\n")).ok();
+        let mails = outbox.new_mails(root);
+        if i < 6 {
+            let reply = &to(&mails, &player(i))[0].body;
+            assert!(reply.contains(&format!("You joined {GAME}")), "{reply}");
+            assert!(
+                reply.contains(&format!("{} still open", if i == 5 { "1 seat is" } else { "seats are" })),
+                "{reply}"
+            );
+            assert!(!reply.contains(&format!("pass{i}word")), "{reply}");
+        } else {
+            let mut powers = Vec::new();
+            for j in 0..7 {
+                let start = to(&mails, &player(j))
+                    .into_iter()
+                    .find(|m| m.subject.contains("you play"))
+                    .unwrap_or_else(|| panic!("no start mail to {}: {mails:#?}", player(j)));
+                assert!(start.body.contains("First deadline: "), "{}", start.body);
+                let power = start.subject.rsplit(' ').next().unwrap().to_string();
+                assert!(
+                    start.body.contains(&format!("SIGNON {}@{GAME} yourpassword", power.to_lowercase())),
+                    "{}",
+                    start.body
+                );
+                powers.push((player(j), power));
+            }
+            assert!(to(&mails, "gm@example.org").iter().any(|m| m.subject.contains("has started")));
+            return (mails, powers);
+        }
+    }
+    unreachable!()
+}
+
+#[test]
+fn a_game_filled_by_seven_join_mails_starts_and_its_powers_verify() {
+    let (_tmp, root) = open_game();
+    let mut outbox = Outbox::default();
+    let dir = root.join("games").join(GAME);
+
+    // Before anyone joins: listed as waiting, no deadline runs, verify has nothing yet.
+    let list = send(&root, "someone@example.org", "list@x", "list\n").ok();
+    assert_eq!(list.code, 0);
+    let mails = outbox.new_mails(&root);
+    assert!(mails[0].body.contains("0 of 7 seats taken"), "{}", mails[0].body);
+    assert!(!mails[0].body.contains("No SIGNON line"), "{}", mails[0].body);
+
+    let (_, powers) = fill(&root, &mut outbox);
+    let mut names: Vec<&String> = powers.iter().map(|(_, p)| p).collect();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), 7, "{powers:?}");
+    // The clash on France went to one of the three; Turkey's only suitor got it.
+    let france = powers.iter().position(|(_, p)| p == "France").unwrap();
+    assert!(france < 3, "{powers:?}");
+    assert_eq!(powers[3].1, "Turkey");
+
+    // The journal holds the commitment, every join and the assignment with its rolls;
+    // `verify` redoes it from the revealed seed.
+    let seats: Vec<SeatEvent> = journal(&dir)
+        .into_iter()
+        .filter_map(|e| match e {
+            Entry::Seats { event } => Some(event),
+            _ => None,
+        })
+        .collect();
+    assert!(matches!(seats[0], SeatEvent::Opened { .. }));
+    assert_eq!(seats.iter().filter(|e| matches!(e, SeatEvent::Joined { .. })).count(), 7);
+    assert!(matches!(seats.last(), Some(SeatEvent::Assigned { rolls, .. }) if !rolls.is_empty()));
+    let verified = judge_cli(NOW, &root, &["verify", dir.to_str().unwrap()]).ok();
+    assert!(verified.stdout.starts_with("verified "), "{}", verified.stdout);
+
+    // Every player signs on with the password they joined with; the game has a deadline.
+    let (email, power) = &powers[4];
+    send(&root, email, "s1@x", &format!("SIGNON {}@{GAME} pass4word\nstatus\n", power.to_lowercase())).ok();
+    let reply = &outbox.new_mails(&root)[0];
+    assert!(reply.body.contains(&format!("signed on as {power}")), "{}", reply.body);
+    assert!(reply.body.contains("Deadline: "), "{}", reply.body);
+
+    // A join after the start is refused with the reason; `list` shows the game running.
+    send(&root, "late@example.org", "late@x", &format!("join {GAME} latecomer\nlist {GAME}\n")).ok();
+    let reply = &outbox.new_mails(&root)[0].body;
+    assert!(reply.contains(&format!("not done: {GAME} has no open seats")), "{reply}");
+    assert!(reply.contains("France   played"), "{reply}");
+    let history = judge_cli(NOW, &root, &["history", dir.to_str().unwrap()]).ok();
+    assert!(history.stdout.contains("p0@example.org joined, preferring France, England"), "{}", history.stdout);
+    assert!(history.stdout.contains("powers assigned: "), "{}", history.stdout);
+}
+
+#[test]
+fn a_join_can_be_left_before_the_start_and_bad_joins_say_why() {
+    let (_tmp, root) = open_game();
+    let mut outbox = Outbox::default();
+    send(&root, &player(0), "j0@x", &format!("join {GAME} pass0word prefer narnia\n")).ok();
+    let reply = &outbox.new_mails(&root)[0].body;
+    assert!(reply.contains("no power `narnia`; the powers are Austria"), "{reply}");
+    let mut answer = |from: &str, id: &str, body: &str| {
+        send(&root, from, id, body).ok();
+        outbox.new_mails(&root)
+    };
+    let reply = &answer(&player(0), "j1@x", &format!("join {GAME} pass0word\nobserve {GAME}\n"))[0].body;
+    assert!(reply.contains("6 seats are still open"), "{reply}");
+    assert!(reply.contains("You observe"), "{reply}");
+    let reply = &answer(&player(0), "l0@x", &format!("leave {GAME} wrongword\n"))[0].body;
+    assert!(reply.contains("wrong password"), "{reply}");
+    let reply = &answer(&player(0), "l1@x", &format!("leave {GAME} pass0word\n"))[0].body;
+    assert!(reply.contains("You left open1; 7 seats are open."), "{reply}");
+    // A game is created by mail only by a master judge.toml names.
+    let reply = &answer(&player(0), "c0@x", "create mine variant standard\n")[0].body;
+    assert!(reply.contains("only a game master named in the judge's judge.toml"), "{reply}");
+    let mails = answer("boss@example.org", "c1@x", "create theirs variant shadow-worlds\n");
+    assert!(to(&mails, "boss@example.org").iter().any(|m| m.body.contains("SIGNON master@theirs")), "{mails:#?}");
+    let listed = judge_cli(NOW, &root, &["list"]).ok();
+    assert!(listed.stdout.contains("theirs") && listed.stdout.contains("shadow-worlds"), "{}", listed.stdout);
+}
+
+#[test]
+fn a_resignation_leaves_a_vacant_power_and_the_master_approves_a_takeover() {
+    let (_tmp, root) = open_game();
+    let mut outbox = Outbox::default();
+    let (_, powers) = fill(&root, &mut outbox);
+    judge_cli(NOW, &root, &["mail", "password", GAME, "master"]).ok();
+    let master_pw = {
+        let out = judge_cli(NOW, &root, &["mail", "password", GAME, "master"]).ok();
+        out.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().to_string()
+    };
+    let (email, power) = powers[1].clone();
+    let lower = power.to_lowercase();
+    // Naming another power does not confirm.
+    let other = powers[2].1.to_lowercase();
+    send(&root, &email, "r0@x", &format!("SIGNON {lower}@{GAME} pass1word\nresign {other}\n")).ok();
+    let reply = &outbox.new_mails(&root)[0].body;
+    assert!(reply.contains(&format!("to resign, write `resign {lower}`")), "{reply}");
+    send(&root, &email, "r1@x", &format!("SIGNON {lower}@{GAME} pass1word\nresign {lower}\n")).ok();
+    let mails = outbox.new_mails(&root);
+    assert!(to(&mails, &email)[0].body.contains(&format!("You resigned {power}")), "{mails:#?}");
+    for (other, _) in powers.iter().filter(|(e, _)| *e != email) {
+        assert!(to(&mails, other).iter().any(|m| m.subject == format!("{GAME}: {power} is vacant")), "{other}");
+    }
+    // Listed as vacant; the old password no longer signs on.
+    send(&root, "new@example.org", "t0@x", &format!("list {GAME}\ntakeover {lower}@{GAME} newpassword\n")).ok();
+    let mails = outbox.new_mails(&root);
+    let reply = &to(&mails, "new@example.org")[0].body;
+    assert!(reply.contains(&format!("Vacant: {power}")), "{reply}");
+    assert!(reply.contains(&format!("You asked to take over {power}")), "{reply}");
+    assert!(!reply.contains("newpassword"), "{reply}");
+    let ask = to(&mails, "gm@example.org");
+    assert!(ask[0].body.contains(&format!("approve {lower}")), "{:#?}", ask);
+
+    send(&root, "gm@example.org", "a0@x", &format!("SIGNON master@{GAME} {master_pw}\napprove {lower}\n")).ok();
+    let mails = outbox.new_mails(&root);
+    let gm = to(&mails, "gm@example.org");
+    assert!(gm.iter().any(|m| m.body.contains(&format!("{power} is now played by new@example.org"))), "{gm:#?}");
+    assert!(to(&mails, &powers[0].0).iter().any(|m| m.subject == format!("{GAME}: {power} is played again")));
+    assert!(to(&mails, "new@example.org")[0].subject.contains(&format!("you now play {power}")), "{mails:#?}");
+    send(&root, "new@example.org", "s0@x", &format!("SIGNON {lower}@{GAME} newpassword\nstatus\n")).ok();
+    assert!(outbox.new_mails(&root)[0].body.contains(&format!("signed on as {power}")));
+
+    // History shows every change of who plays.
+    let dir = root.join("games").join(GAME);
+    let history = judge_cli(NOW, &root, &["history", dir.to_str().unwrap()]).ok().stdout;
+    assert!(history.contains(&format!("{power} resigned ({email}); {power} is vacant")), "{history}");
+    assert!(history.contains(&format!("{power} taken over by new@example.org (approved by the master)")), "{history}");
+    assert!(history.contains(&format!("{power}: address changed from {email} to none")), "{history}");
+}
+
+#[test]
+fn a_preview_goes_to_the_master_only_and_keeps_nothing() {
+    let (_tmp, root) = open_game();
+    let mut outbox = Outbox::default();
+    let (_, powers) = fill(&root, &mut outbox);
+    let master_pw = {
+        let out = judge_cli(NOW, &root, &["mail", "password", GAME, "master"]).ok();
+        out.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().to_string()
+    };
+    let dir = root.join("games").join(GAME);
+    let before = journal(&dir).len();
+    // A player may not preview.
+    let (email, power) = &powers[0];
+    send(&root, email, "p0@x", &format!("SIGNON {}@{GAME} pass0word\npreview\n", power.to_lowercase())).ok();
+    assert!(outbox.new_mails(&root)[0].body.contains("only the game master may do that"));
+    send(&root, "gm@example.org", "p1@x", &format!("SIGNON master@{GAME} {master_pw}\npreview\n")).ok();
+    let mails = outbox.new_mails(&root);
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    assert_eq!(mails[0].to, "gm@example.org");
+    assert!(mails[0].body.contains("PREVIEW: the results if the phase were processed now"), "{}", mails[0].body);
+    assert!(mails[0].body.contains("Spring 1901"), "{}", mails[0].body);
+    assert_eq!(journal(&dir).len(), before, "a preview journals nothing");
+}
