@@ -405,7 +405,7 @@ fn answer(
 
     // What needs no sign-on (list, join, observe, takeover, ...) is answered first.
     let (lobby_changed, lobby_retry) =
-        crate::mail::lobby::answer(&script.lobby, inbound.answer_to(), host, now, &mut body);
+        crate::mail::lobby::answer(&script.lobby, tag, inbound.answer_to(), host, now, &mut body);
     if lobby_retry {
         unavailable += 1;
     }

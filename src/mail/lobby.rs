@@ -178,6 +178,7 @@ pub fn parse(words: &[&str], line: &BodyLine) -> Option<LobbyItem> {
 /// Returns the games changed, and whether a game's files could not be reached just now.
 pub fn answer(
     items: &[LobbyItem],
+    tag: &str,
     sender: Option<&str>,
     host: &mut impl GameHost,
     now: DateTime<Utc>,
@@ -185,8 +186,11 @@ pub fn answer(
 ) -> (Vec<String>, bool) {
     let mut changed = Vec::new();
     let mut try_later = false;
-    for item in items.iter().take(crate::mail::ingest::MAX_LISTINGS) {
+    for (index, item) in items.iter().enumerate().take(crate::mail::ingest::MAX_LISTINGS) {
         let line = item.line;
+        // Journaled with the message's tag: carried out again after a crash, a change is
+        // not made twice.
+        host.carry_out(Some(format!("{tag}#lobby{}", index + 1)));
         let request = match &item.request {
             Ok(r) => r,
             Err((shown, problem)) => {
@@ -254,6 +258,7 @@ pub fn answer(
             }
         }
     }
+    host.carry_out(None);
     if let Some(first) = items.get(crate::mail::ingest::MAX_LISTINGS) {
         let _ = writeln!(
             out,

@@ -116,6 +116,10 @@ impl OpenGame {
     ) -> Result<Joined, GameError> {
         let mut lock = self.relock()?;
         let name = self.game.settings.name.clone();
+        if self.done_before() {
+            // Carried out again after a crash: answered as done, nothing made twice.
+            return Ok(Joined { again: false, seats_left: self.seats_left().unwrap_or(0), started: None });
+        }
         if !self.game.settings.seats.open {
             return Err(refuse(if self.game.settings.seats.joined.is_empty() && self.entries.len() > 1 {
                 format!("{name} has no open seats (its players are named; a vacant power is asked for with `takeover`)")
@@ -128,9 +132,6 @@ impl OpenGame {
         }
         let mut settings = self.game.settings.clone();
         let again = settings.seats.joined.iter().any(|a| a.email.eq_ignore_ascii_case(email));
-        if self.done_before() {
-            return Ok(Joined { again, seats_left: self.seats_left().unwrap_or(0), started: None });
-        }
         let applicant = Applicant { email: email.to_string(), password_hash: password_hash.to_string(), prefer };
         match settings.seats.joined.iter_mut().find(|a| a.email.eq_ignore_ascii_case(email)) {
             Some(known) => *known = applicant.clone(),
