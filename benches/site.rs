@@ -1,7 +1,8 @@
 //! The public site (criterion; never a timed test): `shadowjudge site` over a judge of 200
 //! standard games of 20 processed phases each. The judge is built once, outside the
 //! timing: one game played to its 20th phase (every unit holding by default), copied 200
-//! times. `write_200_games` is the whole command (open every game, draw, write the files);
+//! times. `shadow_worlds_example`: the site of the Shadow Worlds example game.
+//! `write_200_games` is the whole command (open every game, draw, write the files);
 //! `draw_200_games` only the drawing, from games already opened. `cargo bench --bench site`.
 
 use chrono::{Duration, TimeZone, Utc};
@@ -69,6 +70,18 @@ fn judge(root: &std::path::Path) -> std::path::PathBuf {
 
 fn site(c: &mut Criterion) {
     let tmp = tempfile::tempdir().expect("a temporary directory");
+    // The Shadow Worlds example (both boards, the ledger, 4 phases): the whole command.
+    let example = tmp.path().join("example");
+    copy_dir(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/shadow-worlds/game"),
+        &example.join("games/shadow-example"),
+    );
+    c.bench_function("site/shadow_worlds_example", |b| {
+        b.iter(|| {
+            let run = write_site(&example.join("games"), &example.join("www")).expect("the site");
+            assert_eq!(run.games, 1, "{:?}", run.problems);
+        })
+    });
     let games = judge(tmp.path());
     let out = tmp.path().join("www");
     let mut group = c.benchmark_group("site");

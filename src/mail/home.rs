@@ -116,6 +116,15 @@ impl JudgeHome {
             if site.dir.is_relative() {
                 site.dir = root.join(&site.dir);
             }
+            let inside = |a: &Path, b: &Path| a.components().eq(b.components().take(a.components().count()));
+            if inside(&site.dir, root) || inside(&root.join("games"), &site.dir) {
+                return Err(HomeError::Config {
+                    path,
+                    message: "[site] dir: the site needs a folder of its own, not the judge directory or \
+                              its games (a web server would serve the games' files)"
+                        .into(),
+                });
+            }
         }
         if let TransportSettings::Files { dir } = &mut config.mail.transport {
             if dir.is_relative() {
@@ -221,6 +230,21 @@ mod tests {
         let home = JudgeHome::open(tmp.path()).unwrap();
         assert_eq!(home.config.mail.transport, TransportSettings::Files { dir: tmp.path().join("outbox") });
         assert_eq!(home.config.deadlines, DeadlinePolicy::default());
+    }
+
+    #[test]
+    fn the_site_has_a_folder_of_its_own() {
+        let tmp = tempfile::tempdir().unwrap();
+        let write = |site: &str| {
+            let text = format!("[mail]\naddress = \"judge@example.org\"\n[site]\ndir = \"{site}\"\n");
+            std::fs::write(tmp.path().join("judge.toml"), text).unwrap();
+            JudgeHome::open(tmp.path())
+        };
+        assert_eq!(write("www").unwrap().config.site, Some(SiteSettings { dir: tmp.path().join("www") }));
+        for bad in [".", "", "games/x", tmp.path().parent().unwrap().to_str().unwrap()] {
+            let e = write(bad).unwrap_err().to_string();
+            assert!(e.contains("judge.toml: [site] dir"), "{bad}: {e}");
+        }
     }
 
     #[test]

@@ -52,7 +52,16 @@ pub fn page(root: &str, title: &str, crumbs: &[(String, String)], body: &str) ->
 /// A table with a header row; each cell is HTML already escaped. Wrapped so that a wide
 /// table scrolls on a narrow screen instead of widening the page.
 pub fn table(caption: Option<&str>, head: &[&str], rows: &[Vec<String>]) -> String {
-    let mut out = String::from("<div class=\"scroll\"><table>");
+    table_of("", caption, head, rows)
+}
+
+/// [`table`], each row shown as a card of labelled lines on a narrow screen.
+pub fn card_table(caption: Option<&str>, head: &[&str], rows: &[Vec<String>]) -> String {
+    table_of(" class=\"cards\"", caption, head, rows)
+}
+
+fn table_of(class: &str, caption: Option<&str>, head: &[&str], rows: &[Vec<String>]) -> String {
+    let mut out = format!("<div class=\"scroll\"><table{class}>");
     if let Some(c) = caption {
         out.push_str(&format!("<caption>{}</caption>", esc(c)));
     }
@@ -63,8 +72,9 @@ pub fn table(caption: Option<&str>, head: &[&str], rows: &[Vec<String>]) -> Stri
     out.push_str("</tr></thead><tbody>\n");
     for r in rows {
         out.push_str("<tr>");
-        for c in r {
-            out.push_str(&format!("<td>{c}</td>"));
+        for (i, c) in r.iter().enumerate() {
+            let label = head.get(i).map(|h| esc(h)).unwrap_or_default();
+            out.push_str(&format!("<td data-label=\"{label}\">{c}</td>"));
         }
         out.push_str("</tr>\n");
     }

@@ -30,7 +30,7 @@ use crate::picture::scene::Scene;
 use crate::picture::svg::PALETTE;
 use crate::picture::Geometry;
 use crate::report::{format_deadline, LedgerLine, OrderLine, PhaseReport};
-use html::{esc, page, slug, table};
+use html::{card_table, esc, page, slug, table};
 
 /// The stylesheet, one for every page.
 pub const STYLESHEET: &str = include_str!("style.css");
@@ -182,6 +182,16 @@ fn kind_words(kind: &str) -> String {
     }
 }
 
+/// A result as a sentence: `bob wins` -> `bob wins.`
+fn full_stop(text: &str) -> String {
+    let t = text.trim_end();
+    if t.ends_with(['.', '!', '?']) {
+        t.to_string()
+    } else {
+        format!("{t}.")
+    }
+}
+
 fn deadline_words(d: Option<DateTime<Utc>>) -> String {
     d.map_or_else(|| "none".to_string(), |d| format_deadline(d, None))
 }
@@ -206,7 +216,7 @@ pub fn index_page(rows: &[IndexRow]) -> SiteFile {
                     esc(&if r.over.is_some() { "-".to_string() } else { deadline_words(r.deadline) }),
                     seats,
                     match &r.over {
-                        Some(result) => format!("<strong>Over.</strong> {}", esc(result)),
+                        Some(result) => format!("<strong>Over.</strong> {}", esc(&full_stop(result))),
                         None => "Under way".into(),
                     },
                 ]
@@ -215,7 +225,7 @@ pub fn index_page(rows: &[IndexRow]) -> SiteFile {
         format!(
             "<h1>Games</h1>\n<p>{} on this judge. Times are UTC.</p>\n{}",
             crate::text::count(rows.len(), "game", "games"),
-            table(None, &["Game", "Game and variant", "Now", "Next deadline", "Players", "Over?"], &cells)
+            card_table(None, &["Game", "Game and variant", "Now", "Next deadline", "Players", "State"], &cells)
         )
     };
     SiteFile::text("index.html".into(), page("", "Games", &[], &body))
@@ -272,7 +282,7 @@ fn game_page(g: &PublicGame, drawn: bool) -> String {
     b.push_str(&format!("<h1>{}</h1>\n", esc(&g.name)));
     b.push_str(&format!("<p class=\"lead\">{}. Now: {}.", esc(&kind_words(&g.kind)), esc(&g.step)));
     match &g.over {
-        Some(result) => b.push_str(&format!(" <strong>The game is over: {}</strong>", esc(result))),
+        Some(result) => b.push_str(&format!(" <strong>The game is over: {}</strong>", esc(&full_stop(result)))),
         None => b.push_str(&format!(" Next deadline: {}.", esc(&deadline_words(g.deadline)))),
     }
     b.push_str("</p>\n");

@@ -243,3 +243,33 @@ fn the_site_command_writes_the_site_and_refuses_the_judge_directory() {
     assert_eq!(nowhere.code, 2);
     assert!(nowhere.stderr.contains("give -o DIR"), "{}", nowhere.stderr);
 }
+
+#[test]
+fn every_page_has_a_title_a_heading_and_alt_text_on_every_picture() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = judge(tmp.path());
+    secret_diplomacy(&root, PLAYERS, "secrets");
+    secret_duplexity(&root, tmp.path());
+    let out = tmp.path().join("site");
+    write_site(&root.join("games"), &out).unwrap();
+    let pages: Vec<_> =
+        site_files(&out).into_iter().filter(|(p, _)| p.extension().is_some_and(|e| e == "html")).collect();
+    assert!(pages.len() > 5, "{} pages", pages.len());
+    for (path, text) in &pages {
+        assert!(text.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"), "{}", path.display());
+        assert!(text.contains("name=\"viewport\""), "{}: no viewport", path.display());
+        let title = text.split("<title>").nth(1).and_then(|t| t.split("</title>").next()).unwrap_or("");
+        assert!(!title.trim().is_empty(), "{}: no title", path.display());
+        assert_eq!(text.matches("<h1>").count(), 1, "{}: one heading", path.display());
+        for img in text.split("<img ").skip(1) {
+            let alt = img.split("alt=\"").nth(1).and_then(|a| a.split('"').next()).unwrap_or("");
+            assert!(alt.len() > 20, "{}: a picture without alt text: {img:.80}", path.display());
+        }
+    }
+    let game = std::fs::read_to_string(out.join("games/secrets/index.html")).unwrap();
+    assert!(game.contains("<img src=\"board.svg\""), "the board now is drawn");
+    let svg = std::fs::read_to_string(out.join("games/secrets/board.svg")).unwrap();
+    for colour in ["#D55E00", "#0072B2", "#56B4E9"] {
+        assert!(svg.contains(colour) && game.contains(colour), "{colour}: the map's palette");
+    }
+}
