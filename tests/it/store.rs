@@ -411,7 +411,18 @@ fn spool_open_removes_leftover_temp_files() {
     let id = spool.put(time(1), b"kept").unwrap();
     let temp = tmp.path().join(".20250301T180000.000000000Z-00.tmp-99-0");
     fs::write(&temp, b"half").unwrap();
-    let reopened = Spool::open(tmp.path()).unwrap();
+    // Removed when nobody is putting. Another test of this process that starts a child
+    // just as `put` holds the spool's shared lock lends the lock to that child until it
+    // has started (a lock belongs to the open file, which the child shares that long), so
+    // the first open may find the spool busy: open again, as the next ingest would.
+    let mut reopened = Spool::open(tmp.path()).unwrap();
+    for _ in 0..100 {
+        if !temp.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        reopened = Spool::open(tmp.path()).unwrap();
+    }
     assert!(!temp.exists());
     assert_eq!(reopened.list().unwrap(), [id]);
 }
