@@ -331,7 +331,7 @@ fn password(root: &Path, game: &str, who: &str, mail: bool) -> Result<ExitCode, 
     let (role, address) = set_password_at(&path, who, &hash, now()).map_err(|e| CliError::Usage(e.to_string()))?;
     let signon = match &role {
         Role::Master => format!("SIGNON master@{name} {password}"),
-        Role::Power(p) => format!("SIGNON {}@{name} {password}", p.to_ascii_lowercase()),
+        Role::Seat(p) => format!("SIGNON {}@{name} {password}", p.to_ascii_lowercase()),
     };
     if !mail {
         println!("New password for {role} in {name}: {password}");
@@ -347,10 +347,10 @@ fn password(root: &Path, game: &str, who: &str, mail: bool) -> Result<ExitCode, 
         Role::Master => {
             (format!("The game master's password for {name}"), "your commands (`process`, `extend HOURS`, ...)")
         }
-        Role::Power(p) if crate::game::any::plays_turn_lines(&path) => {
+        Role::Seat(p) if crate::game::any::plays_turn_lines(&path) => {
             (format!("Your password for {name} ({p})"), "your turn lines")
         }
-        Role::Power(p) => (format!("Your password for {name} ({p})"), "your orders"),
+        Role::Seat(p) => (format!("Your password for {name} ({p})"), "your orders"),
     };
     let body = format!(
         "{whose} was set on the judge.\n\

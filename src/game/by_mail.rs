@@ -20,14 +20,14 @@ use crate::map::Map;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Role {
     /// A seat, by its canonical name (`France`, `ann`).
-    Power(String),
+    Seat(String),
     Master,
 }
 
 impl std::fmt::Display for Role {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Role::Power(p) => f.write_str(p),
+            Role::Seat(p) => f.write_str(p),
             Role::Master => f.write_str("the game master"),
         }
     }

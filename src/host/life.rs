@@ -307,7 +307,7 @@ impl JudgeHost {
     }
 
     pub(super) fn resign_seat(&mut self, who: &Identity, seat: &str, now: DateTime<Utc>) -> Result<String, HostError> {
-        let crate::mail::host::Role::Power(own) = &who.role else {
+        let crate::mail::host::Role::Seat(own) = &who.role else {
             return Err(HostError::Refused(
                 "only a player resigns their power; the master hands a power on with `replace`".into(),
             ));
@@ -337,7 +337,7 @@ impl JudgeHost {
                 &c.address,
                 format!("{name}: {seat} is vacant"),
                 format!(
-                    "{seat} has resigned from {name} and is vacant: its units hold, and in Winter civil disorder \
+                    "{seat}'s player has resigned from {name}; {seat} is vacant: its units hold, and in Winter civil disorder \
                      applies, until someone takes it over. To ask for it: `takeover {lower}@{name} PASSWORD` (a \
                      password of your own).{master}\n"
                 ),

@@ -798,7 +798,7 @@ pub fn deliver(
 
 fn who_label(who: &Identity) -> String {
     match &who.role {
-        Role::Power(p) => p.clone(),
+        Role::Seat(p) => p.clone(),
         Role::Master => "master".into(),
     }
 }
@@ -893,7 +893,7 @@ impl GameHost for JudgeHost {
                 SignOnError::Unavailable
             }
         })?;
-        let seat = g.seat(who).map_err(|powers| SignOnError::NoSuchPower { powers })?;
+        let seat = g.seat(who).map_err(|seats| SignOnError::NoSuchSeat { seats })?;
         Ok(SignOnRecord {
             identity: Identity { game: name, role: seat.role, address: seat.address, timezone: seat.timezone },
             password_hash: seat.password_hash,

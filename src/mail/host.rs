@@ -57,9 +57,10 @@ pub enum SignOnCheck {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SignOnError {
     NoSuchGame,
-    /// The game exists but has no such power; the powers it does have.
-    NoSuchPower {
-        powers: Vec<String>,
+    /// The game exists but has no such seat (a power, a small game's player); the seats
+    /// it does have.
+    NoSuchSeat {
+        seats: Vec<String>,
     },
     /// The game exists but the judge cannot open it now (its files are damaged or
     /// unreadable); the host has told the master and the log why.

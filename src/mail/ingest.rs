@@ -725,7 +725,7 @@ fn place(
             );
             return Placed::Unavailable;
         }
-        Err(SignOnError::NoSuchPower { powers }) => {
+        Err(SignOnError::NoSuchSeat { seats: powers }) => {
             let _ = writeln!(
                 out,
                 "{shown} (line {}): game `{}` has no `{}`; who may sign on: {} or master. Nothing was done.",
@@ -813,7 +813,7 @@ fn lockout_notices(host: &impl GameHost, who: &Identity, inbound: &Inbound, open
              `shadowjudge mail password {} master`.",
             who.game
         ),
-        Role::Power(p) => format!(
+        Role::Seat(p) => format!(
             "If the player has lost the password, whoever runs the judge sets and mails a new one \
              with `shadowjudge mail password {} {} --mail`.",
             who.game,
@@ -905,7 +905,7 @@ fn apply(
         match item {
             Item::Orders(lines) => {
                 let master_lines = who.role == Role::Master && host.plays_turn_lines(&who.game);
-                if !matches!(who.role, Role::Power(_)) && !master_lines {
+                if !matches!(who.role, Role::Seat(_)) && !master_lines {
                     let _ = writeln!(
                         out,
                         "line {}: the game master has no orders to give; not a command: {}",

@@ -99,7 +99,7 @@ impl FakeHost {
 
 fn power_name(who: &Identity) -> &str {
     match &who.role {
-        Role::Power(p) => p,
+        Role::Seat(p) => p,
         Role::Master => "master",
     }
 }
@@ -130,10 +130,10 @@ impl GameHost for FakeHost {
             self.powers.iter().filter(|p| p.name.to_ascii_lowercase().starts_with(&who)).collect();
         match matching.as_slice() {
             [p] => Ok(SignOnRecord {
-                identity: identity(Role::Power(p.name.to_string()), p.address, p.zone),
+                identity: identity(Role::Seat(p.name.to_string()), p.address, p.zone),
                 password_hash: p.hash.clone(),
             }),
-            _ => Err(SignOnError::NoSuchPower { powers: self.powers.iter().map(|p| p.name.to_string()).collect() }),
+            _ => Err(SignOnError::NoSuchSeat { seats: self.powers.iter().map(|p| p.name.to_string()).collect() }),
         }
     }
 

@@ -228,7 +228,7 @@ impl GameSession for OpenGame {
         let power = resolve_power(map, who).ok_or_else(|| power_names(map))?;
         let player = settings.player(map, power);
         Ok(SeatRecord {
-            role: Role::Power(map.power(power).name.clone()),
+            role: Role::Seat(map.power(power).name.clone()),
             address: player.map(|p| p.email.clone()),
             timezone: by_mail::zone(player.and_then(|p| p.timezone.as_deref())),
             password_hash: player.and_then(|p| p.password_hash.clone()),
@@ -305,7 +305,7 @@ impl GameSession for OpenGame {
         self.update_settings(now, |s| {
             let (hash, tz) = match role {
                 Role::Master => (&mut s.master.password_hash, &mut s.master.timezone),
-                Role::Power(name) => {
+                Role::Seat(name) => {
                     let player = player_mut(&map, s, name)?;
                     (&mut player.password_hash, &mut player.timezone)
                 }
@@ -316,7 +316,7 @@ impl GameSession for OpenGame {
     }
 
     fn set_pictures(&mut self, role: &Role, on: bool, now: DateTime<Utc>) -> Result<(), GameError> {
-        let Role::Power(name) = role else {
+        let Role::Seat(name) = role else {
             return Err(usage(
                 "only players turn their pictures off; the game option `pictures = false` turns them off for everyone",
             ));
@@ -367,7 +367,7 @@ impl GameSession for OpenGame {
             return Err(usage("nobody plays the powers named, so no one would read it"));
         }
         let from_key = match from {
-            Role::Power(p) => p.clone(),
+            Role::Seat(p) => p.clone(),
             Role::Master => "master".into(),
         };
         self.record_press(&from_key, names, text, now)?;
@@ -915,7 +915,7 @@ fn power_names(map: &Map) -> Vec<String> {
 
 fn power_of(game: &Game, role: &Role) -> Result<PowerId, GameError> {
     match role {
-        Role::Power(name) => {
+        Role::Seat(name) => {
             game.map.lookup_power(name).ok_or_else(|| usage(format!("there is no power `{name}` in this game")))
         }
         Role::Master => Err(usage("the game master plays no power")),

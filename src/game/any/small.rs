@@ -269,7 +269,7 @@ impl GameSession for OpenTurnGame {
         }
         let p = self.player_settings(who).ok_or_else(|| self.player_names())?;
         Ok(SeatRecord {
-            role: Role::Power(p.name.clone()),
+            role: Role::Seat(p.name.clone()),
             address: Some(p.email.clone()),
             timezone: by_mail::zone(p.timezone.as_deref()),
             password_hash: p.password_hash.clone(),
@@ -368,7 +368,7 @@ impl GameSession for OpenTurnGame {
         self.update_settings(now, |s| {
             let (hash, tz) = match role {
                 Role::Master => (&mut s.master.password_hash, &mut s.master.timezone),
-                Role::Power(name) => {
+                Role::Seat(name) => {
                     let p = s
                         .players
                         .iter_mut()
@@ -535,7 +535,7 @@ fn status_for_reader(g: &OpenTurnGame, role: &Role, zone: Option<Tz>) -> String 
         let utc = format!("Deadline: {}\n", deadline_text(Some(d)));
         text = text.replacen(&utc, &format!("Deadline: {}\n", format_deadline(d, zone)), 1);
     }
-    let Role::Power(name) = role else { return text };
+    let Role::Seat(name) = role else { return text };
     let Some(seat) = g.player_index(name) else { return text };
     let me = &g.player_names()[seat];
     let awaiting = g.game.awaiting();
@@ -602,7 +602,7 @@ const HISTORY_ENTRIES: usize = 20;
 /// The seat a signed-on role plays.
 fn seat_of(g: &OpenTurnGame, role: &Role) -> Result<Seat, GameError> {
     match role {
-        Role::Power(name) => {
+        Role::Seat(name) => {
             g.player_index(name).map(Seat::Player).ok_or_else(|| usage(format!("no player `{name}` in this game")))
         }
         Role::Master => Ok(Seat::Master),
