@@ -1044,17 +1044,9 @@ fn apply(
                     let _ = writeln!(out, "line {line}: only the game master may do that; nothing done.");
                     continue;
                 }
-                match host.master(&who, command, now) {
-                    Ok(text) => {
-                        // A preview changes nothing.
-                        changed |= *command != MasterCommand::Preview;
-                        let _ = writeln!(out, "line {line}: {}", text.trim_end());
-                    }
-                    Err(e) => {
-                        count(&e);
-                        let _ = writeln!(out, "line {line}: not done: {e}");
-                    }
-                }
+                let done = answer_line(out, *line, host.master(&who, command, now), &mut count);
+                // A preview changes nothing.
+                changed |= done && *command != MasterCommand::Preview;
             }
             Item::Player { line, .. } if who.role == Role::Master => {
                 let _ = writeln!(
@@ -1062,26 +1054,12 @@ fn apply(
                     "line {line}: the game master plays no power: only powers vote or announce absences."
                 );
             }
-            Item::Player { line, command } => match host.player(&who, command, now) {
-                Ok(text) => {
-                    changed = true;
-                    let _ = writeln!(out, "line {line}: {}", text.trim_end());
-                }
-                Err(e) => {
-                    count(&e);
-                    let _ = writeln!(out, "line {line}: not done: {e}");
-                }
-            },
-            Item::Resign { line, seat } => match host.resign(&who, seat, now) {
-                Ok(text) => {
-                    changed = true;
-                    let _ = writeln!(out, "line {line}: {}", text.trim_end());
-                }
-                Err(e) => {
-                    count(&e);
-                    let _ = writeln!(out, "line {line}: not done: {e}");
-                }
-            },
+            Item::Player { line, command } => {
+                changed |= answer_line(out, *line, host.player(&who, command, now), &mut count);
+            }
+            Item::Resign { line, seat } => {
+                changed |= answer_line(out, *line, host.resign(&who, seat, now), &mut count);
+            }
             Item::Help { .. } => {}
             Item::Malformed { line, text, problem } => {
                 let _ = writeln!(out, "line {line}: {}: {problem}", quote(text));
@@ -1100,6 +1078,27 @@ fn apply(
         }
     }
     (changed, failed)
+}
+
+/// The answer to one line that the host carries out with a sentence: the sentence, or
+/// "not done" and why (counted when it may pass if tried later). Whether it was done.
+fn answer_line(
+    out: &mut String,
+    line: usize,
+    result: Result<String, HostError>,
+    count: &mut impl FnMut(&HostError),
+) -> bool {
+    match result {
+        Ok(text) => {
+            let _ = writeln!(out, "line {line}: {}", text.trim_end());
+            true
+        }
+        Err(e) => {
+            count(&e);
+            let _ = writeln!(out, "line {line}: not done: {e}");
+            false
+        }
+    }
 }
 
 fn write_result(out: &mut String, title: &str, result: Result<String, crate::mail::host::HostError>) {
