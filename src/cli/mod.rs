@@ -107,6 +107,10 @@ impl CliError {
 /// Parse the arguments, run the command, print an error and pick the exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(e) = fixed_now() {
+        eprintln!("error: {e}");
+        return e.exit_code();
+    }
     let result = match cli.command {
         Command::Orders(c) => orders_cmd::run(c),
         Command::Map(c) => map_cmd::run(c),
@@ -175,13 +179,26 @@ pub(crate) fn load_map(name_or_path: &str) -> Result<crate::map::Map, crate::map
     Map::from_toml(&text, name_or_path)
 }
 
+/// The time `SHADOWJUDGE_NOW` fixes (RFC 3339), for examples and tests; `None` when it is
+/// not set. A value that is not a time is refused (checked once, before any command runs),
+/// never silently replaced by the real clock.
+fn fixed_now() -> Result<Option<chrono::DateTime<chrono::Utc>>, CliError> {
+    let Some(value) = std::env::var_os("SHADOWJUDGE_NOW") else {
+        return Ok(None);
+    };
+    let text = value.to_string_lossy();
+    chrono::DateTime::parse_from_rfc3339(text.trim())
+        .map(|t| Some(t.with_timezone(&chrono::Utc)))
+        .map_err(|_| {
+            CliError::Usage(format!(
+                "SHADOWJUDGE_NOW is `{text}`, not a time: write it as RFC 3339, e.g. 2026-11-26T18:00:00Z, or unset it"
+            ))
+        })
+}
+
 /// The current time; `SHADOWJUDGE_NOW` (RFC 3339) fixes it, for examples and tests.
 pub(crate) fn now() -> chrono::DateTime<chrono::Utc> {
-    std::env::var("SHADOWJUDGE_NOW")
-        .ok()
-        .and_then(|s| chrono::DateTime::parse_from_rfc3339(&s).ok())
-        .map(|t| t.with_timezone(&chrono::Utc))
-        .unwrap_or_else(chrono::Utc::now)
+    fixed_now().ok().flatten().unwrap_or_else(chrono::Utc::now)
 }
 
 /// Read a file, or standard input for `-` or no file. Invalid UTF-8 is replaced, not fatal;

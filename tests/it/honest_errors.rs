@@ -120,3 +120,25 @@ fn a_password_printed_to_a_reader_that_goes_away_ends_quietly() {
     assert!(!stderr.contains("panicked") && !stderr.contains("failed printing"), "{stderr}");
     assert_ne!(out.status.code(), Some(101), "{stderr}");
 }
+
+/// A `SHADOWJUDGE_NOW` that is not a time is refused before anything runs, not silently
+/// replaced by the real clock (which would stamp the journal with a time nobody asked for).
+#[test]
+fn a_clock_that_is_not_a_time_is_refused() {
+    let judge = Judge::new();
+    let before = std::fs::read_to_string(judge.root.join("games/g1/journal.jsonl")).unwrap();
+    let run = shadowjudge_at(
+        "next tuesday",
+        Some(&judge.root),
+        &["submit", "games/g1", "--power", "france", "-"],
+        Some(b"A par - bur\n"),
+        &[],
+    );
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("SHADOWJUDGE_NOW is `next tuesday`, not a time"), "{}", run.stderr);
+    assert!(run.stderr.contains("2026-11-26T18:00:00Z"), "{}", run.stderr);
+    let after = std::fs::read_to_string(judge.root.join("games/g1/journal.jsonl")).unwrap();
+    assert_eq!(before, after, "nothing is journaled");
+    // A well-formed time still works, with spaces around it.
+    shadowjudge_at(" 2026-02-01T13:00:00Z ", Some(&judge.root), &["status", "games/g1"], None, &[]).ok();
+}
