@@ -523,7 +523,9 @@ pub struct RevealArgs {
 
 pub fn reveal(a: RevealArgs) -> Result<ExitCode, CliError> {
     let mut g = open_any(&a.dir)?;
-    if !a.force && crate::games::is_known(&g.kind()) && !g.is_over() {
+    // Once revealed (forced earlier), showing the seed again gives nothing new away.
+    let revealed = g.status_json()["dice"]["seed"].is_string();
+    if !a.force && !revealed && crate::games::is_known(&g.kind()) && !g.is_over() {
         return Err(CliError::Usage(format!(
             "{} is not over: with the seed revealed now, anyone who has it can foresee every \
              later roll of the game. Add --force to reveal it all the same; every player is told \

@@ -101,6 +101,11 @@ fn issue_27_reveal_before_the_end_needs_force_and_every_report_then_says_so() {
     assert!(status(&dir)["dice"]["seed"].is_null(), "nothing revealed");
     run(&["reveal", d, "--force"], None).ok();
     assert_eq!(status(&dir)["dice"]["seed"], SEED);
+    // Once revealed, showing the seed again needs no --force and journals nothing new.
+    let journal = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap();
+    let again = run(&["reveal", d], None).ok();
+    assert!(again.stdout.contains(SEED), "{}", again.stdout);
+    assert_eq!(std::fs::read_to_string(dir.join("journal.jsonl")).unwrap(), journal);
     run(&["adjudicate", d, "--force"], None).ok();
     let text = run(&["status", d], None).ok().stdout;
     assert!(text.contains("the rest of the game's rolls are public"), "{text}");
