@@ -187,13 +187,11 @@ fn fixed_now() -> Result<Option<chrono::DateTime<chrono::Utc>>, CliError> {
         return Ok(None);
     };
     let text = value.to_string_lossy();
-    chrono::DateTime::parse_from_rfc3339(text.trim())
-        .map(|t| Some(t.with_timezone(&chrono::Utc)))
-        .map_err(|_| {
-            CliError::Usage(format!(
-                "SHADOWJUDGE_NOW is `{text}`, not a time: write it as RFC 3339, e.g. 2026-11-26T18:00:00Z, or unset it"
-            ))
-        })
+    chrono::DateTime::parse_from_rfc3339(text.trim()).map(|t| Some(t.with_timezone(&chrono::Utc))).map_err(|_| {
+        CliError::Usage(format!(
+            "SHADOWJUDGE_NOW is `{text}`, not a time: write it as RFC 3339, e.g. 2026-11-26T18:00:00Z, or unset it"
+        ))
+    })
 }
 
 /// The current time; `SHADOWJUDGE_NOW` (RFC 3339) fixes it, for examples and tests.

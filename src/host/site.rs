@@ -67,6 +67,27 @@ fn write_game(out: &Path, folder: &str, files: &[SiteFile]) -> Result<usize, Str
     Ok(files.len())
 }
 
+/// Remove what the site shows of games no longer on the judge: the pages and pictures of
+/// every folder under `games/` that is not in `keep`, then the folder if it is left empty.
+/// Only our own kinds of files are removed; anything else put there stays.
+fn remove_gone(out: &Path, keep: &BTreeSet<String>) -> Result<(), String> {
+    let base = out.join("games");
+    let Ok(entries) = std::fs::read_dir(&base) else {
+        return Ok(());
+    };
+    for e in entries.filter_map(Result::ok) {
+        let dir = e.path();
+        let folder = format!("games/{}", e.file_name().to_string_lossy());
+        if !dir.is_dir() || keep.contains(&folder) {
+            continue;
+        }
+        write_game(out, &folder, &[])?;
+        // Not empty (someone's own files): it stays.
+        let _ = std::fs::remove_dir(&dir);
+    }
+    Ok(())
+}
+
 /// The games of `games_dir`, by directory name, sorted.
 fn game_names(games_dir: &Path) -> Result<Vec<String>, String> {
     let entries = match std::fs::read_dir(games_dir) {
@@ -93,11 +114,14 @@ pub fn write_site(games_dir: &Path, out: &Path) -> Result<SiteRun, String> {
     let mut run = SiteRun::default();
     let mut writer = SiteWriter::new();
     let mut rows = Vec::new();
+    // Every game on the judge keeps its folder, drawn now or not (its last pages stay).
+    let mut present = BTreeSet::new();
     for name in game_names(games_dir)? {
         let path = games_dir.join(&name);
         if !path.join(SETTINGS_FILE).is_file() {
             continue;
         }
+        present.insert(game_folder(&name));
         match public_of(&path) {
             Ok(g) => {
                 let (files, row) = writer.game(&name, &g);
@@ -109,6 +133,7 @@ pub fn write_site(games_dir: &Path, out: &Path) -> Result<SiteRun, String> {
         }
     }
     run.games = rows.len();
+    remove_gone(out, &present)?;
     for f in [index_page(&rows), stylesheet()] {
         write_file(out, &f)?;
         run.files += 1;
@@ -188,8 +213,11 @@ pub fn refresh_site(games_dir: &Path, out: &Path, record: &Path) -> Result<SiteR
             }
         }
     }
-    // Games gone since the last run.
-    changed |= !old.games.is_empty();
+    // Games gone since the last run: their pages go too.
+    if !old.games.is_empty() {
+        changed = true;
+        remove_gone(out, &new.games.keys().map(|n| game_folder(n)).collect())?;
+    }
     run.games = new.games.len();
     if changed {
         let rows: Vec<IndexRow> = new.games.values().map(|d| d.row.clone()).collect();

@@ -273,3 +273,33 @@ fn every_page_has_a_title_a_heading_and_alt_text_on_every_picture() {
         assert!(svg.contains(colour) && game.contains(colour), "{colour}: the map's palette");
     }
 }
+
+/// A game removed from the judge leaves the site: its pages and pictures go, by the tick
+/// and by `shadowjudge site`, while a file of the site's owner in its folder stays.
+#[test]
+fn a_removed_game_leaves_the_site() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = judge(tmp.path());
+    secret_diplomacy(&root, PLAYERS, "secrets");
+    secret_duplexity(&root, tmp.path());
+    let (games, out, record) = (root.join("games"), tmp.path().join("site"), root.join(SITE_RECORD));
+    refresh_site(&games, &out, &record).unwrap();
+    assert!(out.join("games/dx/index.html").is_file());
+
+    std::fs::remove_dir_all(games.join("dx")).unwrap();
+    let run = refresh_site(&games, &out, &record).unwrap();
+    assert_eq!(run.games, 1);
+    assert!(!out.join("games/dx").exists(), "the removed game's folder is gone");
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(!index.contains("games/dx/"), "{index}");
+    assert!(out.join("games/secrets/index.html").is_file(), "the other game stays");
+
+    // The whole-site writer does the same; a file of the site's owner keeps its folder.
+    std::fs::create_dir_all(out.join("games/old")).unwrap();
+    std::fs::write(out.join("games/old/index.html"), "<html></html>").unwrap();
+    std::fs::write(out.join("games/old/notes.txt"), "mine").unwrap();
+    write_site(&games, &out).unwrap();
+    assert!(!out.join("games/old/index.html").exists());
+    assert_eq!(std::fs::read_to_string(out.join("games/old/notes.txt")).unwrap(), "mine");
+    assert!(out.join("games/secrets/index.html").is_file());
+}
