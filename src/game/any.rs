@@ -112,10 +112,19 @@ impl History {
     }
 }
 
-/// A game opened from its directory, whatever it plays.
-pub trait GameSession {
+/// A game opened from its directory, whatever it plays: the core every game implements
+/// (what it is, exactly-once, what it shows, a submission and an adjudication), the
+/// groups of the same every game has ([`Desk`], [`ByMail`], [`Timed`], [`OwedResults`]),
+/// and the capabilities only some games have, as values ([`press`](Self::press),
+/// [`votes`](Self::votes), [`pictures`](Self::pictures), [`seats`](Self::seats)):
+/// `None` is "this game has none", and the layer that asked says so to the player, once
+/// for every game.
+pub trait GameSession: Desk + ByMail + Timed + OwedResults {
     /// The game's kind: `standard`, `shadow-worlds`, `duplexity`, ...
     fn kind(&self) -> String;
+
+    /// The game's name, as its settings have it.
+    fn name(&self) -> String;
 
     /// Whether the game is over (won, drawn, or ended otherwise).
     fn is_over(&self) -> bool;
@@ -143,6 +152,9 @@ pub trait GameSession {
     /// Every journal entry, one row each.
     fn history(&self) -> Result<History, GameError>;
 
+    /// What anyone may read of the game, for its public web page: nothing secret.
+    fn public(&self) -> PublicGame;
+
     /// Take a player's orders or turn file (or only check them).
     fn submit(&mut self, submit: Submit<'_>, now: DateTime<Utc>) -> Result<Answer, GameError>;
 
@@ -150,6 +162,33 @@ pub trait GameSession {
     /// or a small game's deadline defaults. `by_mail`: the results are owed by mail.
     fn adjudicate(&mut self, force: bool, by_mail: bool, now: DateTime<Utc>) -> Result<Answer, GameError>;
 
+    // -----------------------------------------------------------------------------------
+    // Capabilities: `None` when the game has no such thing.
+
+    /// Press: messages between the seats, through the judge.
+    fn press(&mut self) -> Option<&mut dyn Press> {
+        None
+    }
+
+    /// Votes (draw, concede) and announced absences.
+    fn votes(&mut self) -> Option<&mut dyn Votes> {
+        None
+    }
+
+    /// The map drawn in the results mails, and each player's choice to get it or not.
+    fn pictures(&mut self) -> Option<&mut dyn Pictures> {
+        None
+    }
+
+    /// A game's life by mail: open seats, observers, resignations, takeovers.
+    fn seats(&mut self) -> Option<&mut dyn Seats> {
+        None
+    }
+}
+
+/// The master's commands, every game: look ahead, look back, go back, check the dice,
+/// process now, early processing, a new player for a seat.
+pub trait Desk {
     /// What adjudicating now would give, changing nothing.
     fn preview(&self) -> Result<Answer, GameError>;
 
@@ -166,13 +205,27 @@ pub trait GameSession {
     /// Reveal the dice seed.
     fn reveal(&mut self, now: DateTime<Utc>) -> Result<Answer, GameError>;
 
-    // -----------------------------------------------------------------------------------
-    // By mail: sign-on, what seats send, the master's commands, the deadline tick and the
-    // results owed. The mail host reaches the game only through these.
+    /// Process the step under way now, with the deadline defaults for what is missing; the
+    /// results are owed by mail. With `expected` (a [`Clock`]'s step), only while the game
+    /// is still there. What was done, in a line.
+    fn process(&mut self, expected: Option<&str>, now: DateTime<Utc>) -> Result<String, GameError>;
 
-    /// The game's name, as its settings have it.
-    fn name(&self) -> String;
+    /// Early processing on or off: the answer, and whether the game went on.
+    fn set_early(&mut self, on: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError>;
 
+    /// Hand a seat to a new player at `address` with this password hash; the seat's name.
+    fn replace(
+        &mut self,
+        seat: &str,
+        address: &str,
+        password_hash: &str,
+        now: DateTime<Utc>,
+    ) -> Result<String, GameError>;
+}
+
+/// The seats by mail, every game: sign-on, what a seat sends, what it may read, its
+/// particulars, `wait`.
+pub trait ByMail {
     /// The seat `who` names (a power as players write it, `fra`, `f`; a player's name; or
     /// `master`/`gm`) with its particulars. `Err`: the seats there are, by name.
     fn seat(&self, who: &str) -> Result<SeatRecord, Vec<String>>;
@@ -193,16 +246,6 @@ pub trait GameSession {
     /// (for the master) the game's journal.
     fn recent_history(&self, role: &Role) -> Result<String, GameError>;
 
-    /// The deadline of the step under way, if one runs.
-    fn deadline(&self) -> Option<DateTime<Utc>>;
-
-    /// The deadline the schedule gives the step under way, counted from `now` (a
-    /// `resume`). Refused once the game is over.
-    fn scheduled_deadline(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError>;
-
-    /// Move the deadline of the step under way (`None`: paused).
-    fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError>;
-
     /// Everyone who receives results: players, observers and the master.
     fn contacts(&self) -> Vec<Contact>;
 
@@ -215,80 +258,43 @@ pub trait GameSession {
         now: DateTime<Utc>,
     ) -> Result<(), GameError>;
 
-    /// Whether a player's results mails carry the map pictures.
-    fn set_pictures(&mut self, role: &Role, on: bool, now: DateTime<Utc>) -> Result<(), GameError> {
-        let _ = (role, on, now);
-        Err(usage("this game has no map to draw"))
-    }
-
-    /// Check and journal a press message; who receives it.
-    fn press(&mut self, from: &Role, to: &PressTo, text: &str, now: DateTime<Utc>) -> Result<PressDelivery, GameError> {
-        let _ = (from, to, text, now);
-        Err(usage("press is for Diplomacy games; this game has none"))
-    }
-
     /// A seat asks that the step wait for its deadline (`wait`), or takes that back: the
     /// answer, and whether the game went on (its results are owed).
     fn set_wait(&mut self, role: &Role, wait: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError>;
+}
 
-    /// A seat's vote or announced absence (dates in `zone`, else UTC): the answer, and
-    /// the mails it causes for others.
-    fn player_command(
-        &mut self,
-        role: &Role,
-        command: &PlayerCommand,
-        zone: Option<Tz>,
-        now: DateTime<Utc>,
-    ) -> Result<Outcome, GameError> {
-        let _ = (role, command, zone, now);
-        Err(usage("this game has no votes or absences"))
-    }
+/// The deadline and the tick, every game.
+pub trait Timed {
+    /// The deadline of the step under way, if one runs.
+    fn deadline(&self) -> Option<DateTime<Utc>>;
 
-    /// The master refuses the absences of a seat that are not over: they move no deadline
-    /// any more. The answer, and the mails it causes for others.
-    fn refuse_absence(&mut self, seat: &str, now: DateTime<Utc>) -> Result<Outcome, GameError> {
-        let _ = (seat, now);
-        Err(usage("this game has no absences"))
-    }
+    /// The deadline the schedule gives the step under way, counted from `now` (a
+    /// `resume`). Refused once the game is over.
+    fn scheduled_deadline(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError>;
 
-    /// At the deadline of step `expected`, before the tick processes it: extend it once
-    /// for the seats that sent nothing, as the game's options allow (`[deadlines]
-    /// late_extension_hours`); what was done and the late notices. `None`: process.
-    fn late_extension(&mut self, expected: &str, now: DateTime<Utc>) -> Result<Option<Outcome>, GameError> {
-        let _ = (expected, now);
-        Ok(None)
-    }
+    /// Move the deadline of the step under way (`None`: paused).
+    fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError>;
 
-    /// Early processing on or off: the answer, and whether the game went on.
-    fn set_early(&mut self, on: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError>;
-
-    /// Hand a seat to a new player at `address` with this password hash; the seat's name.
-    fn replace(
-        &mut self,
-        seat: &str,
-        address: &str,
-        password_hash: &str,
-        now: DateTime<Utc>,
-    ) -> Result<String, GameError>;
-
-    /// Process the step under way now, with the deadline defaults for what is missing; the
-    /// results are owed by mail. With `expected` (a [`Clock`]'s step), only while the game
-    /// is still there. What was done, in a line.
-    fn process(&mut self, expected: Option<&str>, now: DateTime<Utc>) -> Result<String, GameError>;
+    /// What the deadline tick sees; `None` while no deadline runs (paused, over).
+    fn clock(&self) -> Option<Clock>;
 
     /// Go on before the deadline where the game allows it (every input in and nobody
     /// waits); what was done, in a line, or `None`. The results are owed by mail.
     fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError>;
 
-    /// What the deadline tick sees; `None` while no deadline runs (paused, over).
-    fn clock(&self) -> Option<Clock>;
+    /// At the deadline of step `expected`, before the tick processes it: extend it once
+    /// for the seats that sent nothing, as the game's options allow (`[deadlines]
+    /// late_extension_hours`); what was done and the late notices. `None`: process now.
+    fn late_extension(&mut self, expected: &str, now: DateTime<Utc>) -> Result<Option<Outcome>, GameError>;
 
     /// Keep the game's glance for the next tick, which found nothing due at `clock` (see
-    /// [`glance`]). A cache: failing to keep it changes nothing. Default: none kept.
-    fn keep_glance(&self, clock: Option<&Clock>) {
-        let _ = clock;
-    }
+    /// [`glance`]). A cache: failing to keep it, or keeping none, changes nothing.
+    fn keep_glance(&self, clock: Option<&Clock>);
+}
 
+/// The results owed by mail, every game: what is owed, the lock of its mailing, the
+/// record of who had it.
+pub trait OwedResults {
     /// The results owed by mail, oldest first.
     fn owed(&self) -> Result<Vec<OwedMail>, GameError>;
 
@@ -298,46 +304,66 @@ pub trait GameSession {
 
     /// Record what mailing the results of step `seq` did; addresses to retry stay owed.
     fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError>;
+}
 
-    /// The board drawn in the results mails, when the game draws one and pictures are on.
-    fn board(&self) -> Option<Board<'_>> {
-        None
-    }
+/// Press ([`GameSession::press`]).
+pub trait Press {
+    /// Check and journal a press message; who receives it.
+    fn send(&mut self, from: &Role, to: &PressTo, text: &str, now: DateTime<Utc>) -> Result<PressDelivery, GameError>;
+}
 
-    /// What anyone may read of the game, for its public web page: nothing secret.
-    fn public(&self) -> PublicGame;
-    // -----------------------------------------------------------------------------------
-    // A game's life by mail: listing, joining, observing, resigning, taking over.
+/// Votes and absences ([`GameSession::votes`]).
+pub trait Votes {
+    /// A seat's vote or announced absence (dates in `zone`, else UTC): the answer, and
+    /// the mails it causes for others.
+    fn player_command(
+        &mut self,
+        role: &Role,
+        command: &PlayerCommand,
+        zone: Option<Tz>,
+        now: DateTime<Utc>,
+    ) -> Result<Outcome, GameError>;
 
-    /// The game as `list` shows it. Default: what every game can say.
-    fn listing(&self) -> crate::game::seating::Listing {
-        crate::game::seating::Listing {
-            name: self.name(),
-            kind: self.kind(),
-            step: self.clock().map(|c| c.step).unwrap_or_default(),
-            deadline: self.deadline(),
-            over: self.is_over(),
-            open: None,
-            vacant: Vec::new(),
-            seats: Vec::new(),
-            notes: Vec::new(),
-        }
-    }
+    /// The master refuses the absences of a seat that are not over: they move no deadline
+    /// any more. The answer, and the mails it causes for others.
+    fn refuse_absence(&mut self, seat: &str, now: DateTime<Utc>) -> Result<Outcome, GameError>;
+}
 
-    /// A change of who plays or watches the game (see [`SeatChange`]). Default: refused.
-    fn change_seats(&mut self, change: &SeatChange<'_>, now: DateTime<Utc>) -> Result<SeatOutcome, GameError> {
-        let _ = now;
-        Err(usage(match change {
-            SeatChange::Observe { .. } => "this game takes no observers by mail",
-            SeatChange::Resign { .. } => "this game takes no resignations by mail; ask the game master",
-            _ => "this game has no open seats",
-        }))
-    }
+/// The map pictures of the results mails ([`GameSession::pictures`]).
+pub trait Pictures {
+    /// Whether a player's results mails carry the map pictures.
+    fn set_pictures(&mut self, role: &Role, on: bool, now: DateTime<Utc>) -> Result<(), GameError>;
+
+    /// The board drawn in the results mails; `None` while the game's pictures are off.
+    fn board(&self) -> Option<Board<'_>>;
+}
+
+/// A game's life by mail ([`GameSession::seats`]): listing, joining, observing,
+/// resigning, taking over.
+pub trait Seats {
+    /// The game as `list` shows it, with its seats (a game without them: [`listing`]).
+    fn listing(&self) -> Listing;
+
+    /// A change of who plays or watches the game (see [`SeatChange`]).
+    fn change_seats(&mut self, change: &SeatChange<'_>, now: DateTime<Utc>) -> Result<SeatOutcome, GameError>;
 
     /// The password hash an address joined with, while the game waits for players.
-    fn joined_hash(&self, email: &str) -> Option<String> {
-        let _ = email;
-        None
+    fn joined_hash(&self, email: &str) -> Option<String>;
+}
+
+/// The game as `list` shows it, from what every game can say (a game with [`Seats`]
+/// says more).
+pub fn listing(g: &dyn GameSession) -> Listing {
+    Listing {
+        name: g.name(),
+        kind: g.kind(),
+        step: g.clock().map(|c| c.step).unwrap_or_default(),
+        deadline: g.deadline(),
+        over: g.is_over(),
+        open: None,
+        vacant: Vec::new(),
+        seats: Vec::new(),
+        notes: Vec::new(),
     }
 }
 

@@ -108,8 +108,11 @@ impl JudgeHost {
     }
 
     /// The game's listing, with its players when the game has no seat lines of its own.
-    fn listing_of(g: &dyn GameSession) -> Listing {
-        let mut l = g.listing();
+    fn listing_of(g: &mut dyn GameSession) -> Listing {
+        let mut l = match g.seats() {
+            Some(seats) => seats.listing(),
+            None => any::listing(g),
+        };
         if l.seats.is_empty() && l.open.is_none() {
             l.seats = g
                 .contacts()
@@ -125,8 +128,8 @@ impl JudgeHost {
 
     pub(super) fn list_text(&self, game: Option<&str>) -> Result<String, HostError> {
         if let Some(game) = game {
-            let g = self.read(game)?;
-            return Ok(list_game(&Self::listing_of(g.as_ref())));
+            let mut g = self.read(game)?;
+            return Ok(list_game(&Self::listing_of(g.as_mut())));
         }
         let names = self.game_names();
         if names.is_empty() {
@@ -135,7 +138,7 @@ impl JudgeHost {
         let mut out = format!("Games on this judge ({}):\n", names.len());
         for name in names {
             match self.read(&name) {
-                Ok(g) => out.push_str(&list_line(&Self::listing_of(g.as_ref()))),
+                Ok(mut g) => out.push_str(&list_line(&Self::listing_of(g.as_mut()))),
                 Err(_) => out.push_str(&format!("  {name:<16} (cannot be read just now)")),
             }
             out.push('\n');
@@ -151,7 +154,7 @@ impl JudgeHost {
         change: &SeatChange<'_>,
         now: DateTime<Utc>,
     ) -> Result<(String, SeatOutcome), HostError> {
-        self.change(game, |g| Ok((g.name(), g.change_seats(change, now)?)))
+        self.change(game, |g| Ok((g.name(), super::lacking::seats(g, change)?.change_seats(change, now)?)))
     }
 
     pub(super) fn lobby_request(
@@ -382,7 +385,7 @@ impl JudgeHost {
         let hash = hash_password(&password).map_err(|e| HostError::Refused(e.to_string()))?;
         let master = Master { email: Some(sender.to_string()), timezone: None, password_hash: Some(hash) };
         let path = self.games.join(game);
-        let g = any::create_open(&path, game, variant, self.lobby.deadlines.clone(), master, now).map_err(
+        let mut g = any::create_open(&path, game, variant, self.lobby.deadlines.clone(), master, now).map_err(
             |e: GameError| {
                 if e.is_internal() {
                     self.record_problem(game, e.to_string());
@@ -391,7 +394,7 @@ impl JudgeHost {
             },
         )?;
         let kind = g.kind();
-        let seats = g.listing().open.map_or(0, |(_, all)| all);
+        let seats = g.seats().and_then(|s| s.listing().open).map_or(0, |(_, all)| all);
         self.mails.push(mail(
             sender,
             format!("{game}: you are its game master"),

@@ -35,6 +35,7 @@ use crate::mail::password::{generate_password, hash_password};
 use crate::mail::reply::{format_deadline, header_safe, Attachment, MailKind, OutgoingMail};
 use crate::mail::send::{results_mails, PhaseResults, SendError};
 use crate::text::{count, plural};
+use lacking::Lacking;
 
 pub mod site;
 
@@ -55,6 +56,7 @@ pub struct JudgeHost {
     lobby: LobbySettings,
 }
 
+mod lacking;
 mod life;
 pub use life::LobbySettings;
 
@@ -363,9 +365,9 @@ impl JudgeHost {
         };
         // Read again under the mailing lock: the other run may have mailed them.
         let mut g = any::open_read_only(path)?;
-        let pictures_off = g.board().map(|b| b.pictures_off).unwrap_or_default();
+        let pictures_off = g.pictures().and_then(|p| p.board()).map(|b| b.pictures_off).unwrap_or_default();
         for owed in g.owed()? {
-            let pictures = match g.board() {
+            let pictures = match g.pictures().and_then(|p| p.board()) {
                 Some(board) => results_pictures(&board, owed.seq).unwrap_or_else(|e| {
                     // The results go out all the same, without the picture.
                     done.push(format!("{name}: results of {}: map picture not drawn: {e}", owed.step));
@@ -927,7 +929,7 @@ impl GameHost for JudgeHost {
         text: &str,
         now: DateTime<Utc>,
     ) -> Result<PressDelivery, HostError> {
-        self.change(&who.game, |g| g.press(&who.role, to, text, now))
+        self.change(&who.game, |g| lacking::press(g)?.send(&who.role, to, text, now))
     }
 
     fn set_password(&mut self, who: &Identity, password_hash: &str, now: DateTime<Utc>) -> Result<(), HostError> {
@@ -935,7 +937,7 @@ impl GameHost for JudgeHost {
     }
 
     fn set_pictures(&mut self, who: &Identity, on: bool, now: DateTime<Utc>) -> Result<(), HostError> {
-        self.change(&who.game, |g| g.set_pictures(&who.role, on, now))
+        self.change(&who.game, |g| lacking::pictures(g)?.set_pictures(&who.role, on, now))
     }
 
     fn set_timezone(&mut self, who: &Identity, zone: Tz, now: DateTime<Utc>) -> Result<(), HostError> {
@@ -978,7 +980,8 @@ impl GameHost for JudgeHost {
             }
             MasterCommand::Replace { power, address } => self.replace(game, power, address, now),
             MasterCommand::RefuseAbsence { power } => {
-                let outcome = self.change(game, |g| g.refuse_absence(power, now))?;
+                let outcome =
+                    self.change(game, |g| lacking::votes(g, Lacking::Absences)?.refuse_absence(power, now))?;
                 Ok(self.notify(outcome))
             }
             MasterCommand::Approve { power } => self.approve(game, power, now),
@@ -998,7 +1001,9 @@ impl GameHost for JudgeHost {
     }
 
     fn player(&mut self, who: &Identity, command: &PlayerCommand, now: DateTime<Utc>) -> Result<String, HostError> {
-        let outcome = self.change(&who.game, |g| g.player_command(&who.role, command, who.timezone, now))?;
+        let outcome = self.change(&who.game, |g| {
+            lacking::votes(g, Lacking::Votes)?.player_command(&who.role, command, who.timezone, now)
+        })?;
         Ok(self.notify(outcome))
     }
 
@@ -1040,7 +1045,7 @@ impl GameHost for JudgeHost {
     }
 
     fn joined_hash(&self, game: &str, email: &str) -> Option<String> {
-        self.read(game).ok()?.joined_hash(email)
+        self.read(game).ok()?.seats()?.joined_hash(email)
     }
 
     fn resign(&mut self, who: &Identity, seat: &str, now: DateTime<Utc>) -> Result<String, HostError> {

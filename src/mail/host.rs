@@ -156,10 +156,8 @@ pub trait GameHost {
     /// Whether the game is played by turn lines (a small game) rather than Diplomacy
     /// orders: the game master's lines that are not commands go to the game too (the
     /// master may rule in it), where Diplomacy refuses them as orders, and the replies say
-    /// "turn" where Diplomacy says "orders". Default: no.
-    fn plays_turn_lines(&self, _game: &str) -> bool {
-        false
-    }
+    /// "turn" where Diplomacy says "orders".
+    fn plays_turn_lines(&self, game: &str) -> bool;
 
     /// The game's state as this role may see it, as text.
     fn status(&self, who: &Identity) -> Result<String, HostError>;
@@ -182,12 +180,9 @@ pub trait GameHost {
     /// Store the role's time zone.
     fn set_timezone(&mut self, who: &Identity, zone: Tz, now: DateTime<Utc>) -> Result<(), HostError>;
 
-    /// Whether the role's results mails carry the map pictures. A host without pictures
-    /// says so.
-    fn set_pictures(&mut self, who: &Identity, on: bool, now: DateTime<Utc>) -> Result<(), HostError> {
-        let _ = (who, on, now);
-        Err(HostError::Refused("this judge sends no map pictures".into()))
-    }
+    /// Whether the role's results mails carry the map pictures (a game without pictures
+    /// refuses).
+    fn set_pictures(&mut self, who: &Identity, on: bool, now: DateTime<Utc>) -> Result<(), HostError>;
 
     /// Carry out a master's command; the text says what was done. Only called for
     /// [`Role::Master`].
@@ -200,40 +195,29 @@ pub trait GameHost {
     fn contacts(&self, game: &str) -> Vec<Contact>;
 
     /// A player's vote or absence ([`PlayerCommand`]); the text says what now holds. Mails
-    /// it causes for others go to [`GameHost::take_mails`]. Default: the game has none.
-    fn player(&mut self, _who: &Identity, _command: &PlayerCommand, _now: DateTime<Utc>) -> Result<String, HostError> {
-        Err(HostError::Refused("this game has no votes or absences".into()))
-    }
+    /// it causes for others go to [`GameHost::take_mails`] (a game without them refuses).
+    fn player(&mut self, who: &Identity, command: &PlayerCommand, now: DateTime<Utc>) -> Result<String, HostError>;
 
     /// A power asks that the phase wait for its deadline (`wait`), or takes that back; the
-    /// text says what now holds. Default: the game has no such thing.
-    fn set_wait(&mut self, _who: &Identity, _wait: bool, _now: DateTime<Utc>) -> Result<String, HostError> {
-        Err(HostError::Refused("this game has no `wait`".into()))
-    }
+    /// text says what now holds.
+    fn set_wait(&mut self, who: &Identity, wait: bool, now: DateTime<Utc>) -> Result<String, HostError>;
 
     /// Whether a change tagged `tag` (an inbound message's item, see
     /// [`GameHost::carry_out`]) is already in the game's journal: the message is being
-    /// carried out again after an interruption. Default: never.
-    fn done_before(&self, _game: &str, _tag: &str) -> bool {
-        false
-    }
+    /// carried out again after an interruption.
+    fn done_before(&self, game: &str, tag: &str) -> bool;
 
     /// From now on, the inbound message item `tag` is being carried out (`None`: none):
     /// every change the host makes to a game is journaled with it, so that the message
-    /// carried out again after a crash does not do anything twice. Default: no journal.
-    fn carry_out(&mut self, _tag: Option<String>) {}
+    /// carried out again after a crash does not do anything twice.
+    fn carry_out(&mut self, tag: Option<String>);
 
     /// Mails the commands so far made for others (a new player's password after
-    /// `replace`); they are owed with the message's reply. Default: none.
-    fn take_mails(&mut self) -> Vec<crate::mail::reply::OutgoingMail> {
-        Vec::new()
-    }
+    /// `replace`); they are owed with the message's reply.
+    fn take_mails(&mut self) -> Vec<crate::mail::reply::OutgoingMail>;
 
     /// `list`: the judge's games, one line each; `list NAME`: that game in full.
-    fn list_games(&self, game: Option<&str>) -> Result<String, HostError> {
-        let _ = game;
-        Err(HostError::Refused("this judge lists no games".into()))
-    }
+    fn list_games(&self, game: Option<&str>) -> Result<String, HostError>;
 
     /// A command that needs no sign-on, from `sender`: join, leave, observe, takeover,
     /// create. The text says what was done; mails for others go to
@@ -243,21 +227,12 @@ pub trait GameHost {
         sender: &str,
         request: &crate::mail::lobby::LobbyRequest,
         now: DateTime<Utc>,
-    ) -> Result<String, HostError> {
-        let _ = (sender, request, now);
-        Err(HostError::Refused("this judge takes no such command".into()))
-    }
+    ) -> Result<String, HostError>;
 
     /// The password hash `email` joined the open game `game` with, if it did.
-    fn joined_hash(&self, game: &str, email: &str) -> Option<String> {
-        let _ = (game, email);
-        None
-    }
+    fn joined_hash(&self, game: &str, email: &str) -> Option<String>;
 
     /// `resign SEAT` from a signed-on player: the seat is vacant. The text says what was
     /// done; the notices go to [`GameHost::take_mails`].
-    fn resign(&mut self, who: &Identity, seat: &str, now: DateTime<Utc>) -> Result<String, HostError> {
-        let _ = (who, seat, now);
-        Err(HostError::Refused("this game takes no resignations by mail; ask the game master".into()))
-    }
+    fn resign(&mut self, who: &Identity, seat: &str, now: DateTime<Utc>) -> Result<String, HostError>;
 }

@@ -13,10 +13,11 @@ use proptest::prelude::*;
 
 use shadowjudge::mail::deadline::{plan_tick, tick_mails, DeadlinePolicy, GameClock, Schedule, TickAction, TickLog};
 use shadowjudge::mail::host::{
-    Ack, AckOrder, AckProblem, Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, PressDelivery,
-    PressTo, Role, SignOnCheck, SignOnError, SignOnRecord,
+    Ack, AckOrder, AckProblem, Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, PlayerCommand,
+    PressDelivery, PressTo, Role, SignOnCheck, SignOnError, SignOnRecord,
 };
 use shadowjudge::mail::ingest::{Disposition, MemoryIntake, EX_TEMPFAIL};
+use shadowjudge::mail::lobby::LobbyRequest;
 use shadowjudge::mail::password::hash_password_with_cost;
 use shadowjudge::mail::reply::{MailKind, OutgoingMail};
 use shadowjudge::mail::send::{build_outbox, results_mails, PhaseResults};
@@ -259,6 +260,50 @@ impl GameHost for FakeHost {
         c.push(Contact { role: ContactRole::Observer, address: "watcher@example.org".into(), timezone: None });
         c.push(Contact { role: ContactRole::Master, address: "gm@example.org".into(), timezone: None });
         c
+    }
+
+    // A fake judge of one Diplomacy game with no pictures, votes, `wait` or lobby.
+
+    fn plays_turn_lines(&self, _game: &str) -> bool {
+        false
+    }
+
+    fn set_pictures(&mut self, _who: &Identity, _on: bool, _now: DateTime<Utc>) -> Result<(), HostError> {
+        Err(HostError::Refused("this judge sends no map pictures".into()))
+    }
+
+    fn player(&mut self, _who: &Identity, _command: &PlayerCommand, _now: DateTime<Utc>) -> Result<String, HostError> {
+        Err(HostError::Refused("this game has no votes or absences".into()))
+    }
+
+    fn set_wait(&mut self, _who: &Identity, _wait: bool, _now: DateTime<Utc>) -> Result<String, HostError> {
+        Err(HostError::Refused("this game has no `wait`".into()))
+    }
+
+    fn done_before(&self, _game: &str, _tag: &str) -> bool {
+        false
+    }
+
+    fn carry_out(&mut self, _tag: Option<String>) {}
+
+    fn take_mails(&mut self) -> Vec<OutgoingMail> {
+        Vec::new()
+    }
+
+    fn list_games(&self, _game: Option<&str>) -> Result<String, HostError> {
+        Err(HostError::Refused("this judge lists no games".into()))
+    }
+
+    fn lobby(&mut self, _sender: &str, _request: &LobbyRequest, _now: DateTime<Utc>) -> Result<String, HostError> {
+        Err(HostError::Refused("this judge takes no such command".into()))
+    }
+
+    fn joined_hash(&self, _game: &str, _email: &str) -> Option<String> {
+        None
+    }
+
+    fn resign(&mut self, _who: &Identity, _seat: &str, _now: DateTime<Utc>) -> Result<String, HostError> {
+        Err(HostError::Refused("this game takes no resignations by mail; ask the game master".into()))
     }
 }
 

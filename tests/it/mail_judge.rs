@@ -551,3 +551,30 @@ fn automatic_mail_is_never_answered_and_answers_to_one_address_are_limited() {
     assert_eq!(j.deliver("2025-03-01T13:01:00Z", &head("Subject: help\r\n", "bot@example.org", "c1@x")), 0);
     assert_eq!(j.new_mails().len(), 1);
 }
+
+/// A small game has no press, votes, absences or map pictures: each command that needs
+/// one is answered with what the game lacks, worded once for every game by the host
+/// (issue 22.2), and changes nothing.
+#[test]
+fn a_small_game_says_what_it_lacks_in_one_wording() {
+    let t0 = "2026-03-02T10:00:00Z";
+    let players = "ann, ann@example.org\nbob, bob@example.org\n";
+    let (_tmp, root, passwords) = judge_dir::small_game_by_mail(t0, "duel", "duplexity", players, &[]);
+    let mut outbox = judge_dir::Outbox::default();
+    outbox.new_mails(&root);
+    let journal = root.join("games/duel/journal.jsonl");
+    let before = std::fs::read_to_string(&journal).unwrap();
+    let body = "press to all\nhello\nendpress\nmap off\ndraw\nabsence 2026-12-20 to 2026-12-27\n";
+    judge_dir::mail_in(t0, &root, "duel", &passwords, 1, "ann", body).ok();
+    let mails = outbox.new_mails(&root);
+    let reply = mails.iter().find(|m| m.to == "ann@example.org").expect("a reply to ann");
+    for said in [
+        "press is for Diplomacy games; this game has none",
+        "this game has no map to draw",
+        "this game has no votes or absences",
+    ] {
+        assert!(reply.body.contains(said), "{said:?} in:\n{}", reply.body);
+    }
+    assert_eq!(reply.body.matches("this game has no votes or absences").count(), 2, "{}", reply.body);
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), before, "nothing was kept");
+}

@@ -73,12 +73,21 @@ fn secret_diplomacy(root: &Path, players: &str, name: &str) -> PathBuf {
     let now = at("2025-03-02T12:00:00Z");
     let submit = |who, text| Submit { who: Who::Power(who), text, check: false, at: None };
     g.submit(submit("france", "A par - bur\nA mar - spa\nF bre - mao\n"), now).unwrap();
-    g.press(&Role::Seat("France".into()), &PressTo::All, "Peace to all: PUBLIC-PRESS-1234", now).unwrap();
-    g.press(&Role::Seat("France".into()), &PressTo::Powers(vec!["italy".into()]), "PRIVATE-PRESS-7788", now).unwrap();
+    g.press()
+        .unwrap()
+        .send(&Role::Seat("France".into()), &PressTo::All, "Peace to all: PUBLIC-PRESS-1234", now)
+        .unwrap();
+    g.press()
+        .unwrap()
+        .send(&Role::Seat("France".into()), &PressTo::Powers(vec!["italy".into()]), "PRIVATE-PRESS-7788", now)
+        .unwrap();
     g.adjudicate(true, false, now).unwrap();
     // Fall 1901: orders in, not processed.
     g.submit(submit("germany", "Army Kiel - Holland\nA ber - sil\n"), now).unwrap();
-    g.press(&Role::Master, &PressTo::Powers(vec!["germany".into()]), "MASTER-WHISPER-5511", now).unwrap();
+    g.press()
+        .unwrap()
+        .send(&Role::Master, &PressTo::Powers(vec!["germany".into()]), "MASTER-WHISPER-5511", now)
+        .unwrap();
     path
 }
 
@@ -175,7 +184,10 @@ fn player_text_cannot_inject_html() {
                 germany, Cy & 'Co', cy@example.org\n";
     let path = secret_diplomacy(&root, evil, "<b>bold</b> game");
     let mut g = any::open(&path).unwrap();
-    g.press(&Role::Seat("Italy".into()), &PressTo::All, "</pre><iframe src=\"//evil\"></iframe>", at(T0)).unwrap();
+    g.press()
+        .unwrap()
+        .send(&Role::Seat("Italy".into()), &PressTo::All, "</pre><iframe src=\"//evil\"></iframe>", at(T0))
+        .unwrap();
     drop(g);
     let out = tmp.path().join("site");
     write_site(&root.join("games"), &out).unwrap();

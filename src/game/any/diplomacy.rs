@@ -5,14 +5,15 @@ use chrono_tz::Tz;
 use serde_json::Value;
 
 use super::{
-    parse_phase, pretty, usage, Ack, AckOrder, AckProblem, Answer, Board, Clock, Contact, GameError, GameSession,
-    History, HistoryRow, MailingOutcome, Notice, Outcome, OwedMail, PlayerCommand, PressDelivery, PressTo, Role,
-    SeatRecord, Submit, Who,
+    parse_phase, pretty, usage, Ack, AckOrder, AckProblem, Answer, Board, ByMail, Clock, Contact, Desk, GameError,
+    GameSession, History, HistoryRow, Listing, MailingOutcome, Notice, Outcome, OwedMail, OwedResults, Pictures,
+    PlayerCommand, Press, PressDelivery, PressTo, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Submit, Timed,
+    Votes, Who,
 };
 use crate::game::by_mail::{self, names_master};
 use crate::game::engine::{Acknowledgement, Game, Vote};
 use crate::game::session::OpenGame;
-use crate::game::settings::{Draws, Player, PressRule, Settings, Votes};
+use crate::game::settings::{self, Draws, Player, PressRule, Settings};
 use crate::map::{normalize_name, Map, PowerId};
 use crate::phase::PhaseKind;
 use crate::report::deadline_text;
@@ -22,6 +23,12 @@ use crate::text::count;
 impl GameSession for OpenGame {
     fn kind(&self) -> String {
         self.game.settings.variant.name().to_string()
+    }
+
+    // -----------------------------------------------------------------------------------
+    // By mail
+    fn name(&self) -> String {
+        self.game.settings.name.clone()
     }
 
     fn is_over(&self) -> bool {
@@ -130,6 +137,10 @@ impl GameSession for OpenGame {
         Ok(History { step_key: "phase", rows })
     }
 
+    fn public(&self) -> crate::game::public::PublicGame {
+        crate::game::public::of_diplomacy(self)
+    }
+
     fn submit(&mut self, submit: Submit<'_>, now: DateTime<Utc>) -> Result<Answer, GameError> {
         let Who::Power(name) = submit.who else {
             return Err(usage("this is a Diplomacy game: say whose orders with --power"));
@@ -156,6 +167,24 @@ impl GameSession for OpenGame {
         Ok(Answer::new(text, pretty(&report)))
     }
 
+    fn press(&mut self) -> Option<&mut dyn Press> {
+        Some(self)
+    }
+
+    fn votes(&mut self) -> Option<&mut dyn Votes> {
+        Some(self)
+    }
+
+    fn pictures(&mut self) -> Option<&mut dyn Pictures> {
+        Some(self)
+    }
+
+    fn seats(&mut self) -> Option<&mut dyn Seats> {
+        Some(self)
+    }
+}
+
+impl Desk for OpenGame {
     fn preview(&self) -> Result<Answer, GameError> {
         if self.game.state.end.is_some() {
             return Err(GameError::Over);
@@ -213,13 +242,59 @@ impl GameSession for OpenGame {
     fn reveal(&mut self, _now: DateTime<Utc>) -> Result<Answer, GameError> {
         Err(usage("this is a Diplomacy game: it has no dice seed"))
     }
-    // -----------------------------------------------------------------------------------
-    // By mail
 
-    fn name(&self) -> String {
-        self.game.settings.name.clone()
+    fn process(&mut self, expected: Option<&str>, now: DateTime<Utc>) -> Result<String, GameError> {
+        let expected = expected.map(parse_phase).transpose()?;
+        let report = self.adjudicate_to_mail(expected, true, now)?;
+        let readers = readers(&self.game);
+        Ok(format!("{} processed; the results go to {}.", report.phase, count(readers, "address", "addresses")))
     }
 
+    fn set_early(&mut self, on: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError> {
+        self.update_settings(now, |s| {
+            s.deadlines.early = on;
+            Ok(())
+        })?;
+        let said = if on {
+            "Early processing on: a phase is processed at the next tick once every order is in and no power asked \
+             to wait."
+        } else {
+            "Early processing off: every phase waits for its deadline."
+        };
+        Ok((said.to_string(), false))
+    }
+
+    fn replace(
+        &mut self,
+        seat: &str,
+        address: &str,
+        password_hash: &str,
+        now: DateTime<Utc>,
+    ) -> Result<String, GameError> {
+        let map = self.game.map.clone();
+        self.update_settings(now, |s| {
+            let p = named_power(&map, seat)?;
+            match s.players.iter_mut().find(|pl| map.lookup_power(&pl.power) == Some(p)) {
+                Some(player) => {
+                    player.email = address.to_string();
+                    player.password_hash = Some(password_hash.to_string());
+                    player.timezone = None;
+                }
+                None => s.players.push(Player {
+                    power: map.power(p).key.clone(),
+                    name: address.to_string(),
+                    email: address.to_string(),
+                    timezone: None,
+                    password_hash: Some(password_hash.to_string()),
+                    pictures: true,
+                }),
+            }
+            Ok(map.power(p).name.clone())
+        })
+    }
+}
+
+impl ByMail for OpenGame {
     fn seat(&self, who: &str) -> Result<SeatRecord, Vec<String>> {
         let (map, settings) = (&self.game.map, &self.game.settings);
         if names_master(who) {
@@ -267,29 +342,6 @@ impl GameSession for OpenGame {
         Ok(out)
     }
 
-    fn deadline(&self) -> Option<DateTime<Utc>> {
-        self.game.state.deadline
-    }
-
-    fn scheduled_deadline(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {
-        if self.game.state.end.is_some() {
-            return Err(GameError::Over);
-        }
-        if let Some(left) = self.seats_left() {
-            return Err(usage(format!(
-                "the game waits for players ({} open); it starts by itself when the last one joins",
-                count(left, "seat", "seats")
-            )));
-        }
-        let schedule = &self.game.settings.deadlines.schedule;
-        let at = schedule.deadline_for(self.game.state.phase.kind, now).map_err(|e| usage(e.to_string()))?;
-        Ok(self.absent_until(at).map_or(at, |(moved, _)| moved))
-    }
-
-    fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError> {
-        OpenGame::set_deadline(self, deadline, now)
-    }
-
     fn contacts(&self) -> Vec<Contact> {
         contacts_of(&self.game)
     }
@@ -315,20 +367,151 @@ impl GameSession for OpenGame {
         })
     }
 
-    fn set_pictures(&mut self, role: &Role, on: bool, now: DateTime<Utc>) -> Result<(), GameError> {
-        let Role::Seat(name) = role else {
-            return Err(usage(
-                "only players turn their pictures off; the game option `pictures = false` turns them off for everyone",
-            ));
+    fn set_wait(&mut self, role: &Role, wait: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError> {
+        let power = power_of(&self.game, role)?;
+        OpenGame::set_wait(self, power, wait, now)?;
+        let said = match (wait, self.game.settings.deadlines.early) {
+            (true, _) => "Waiting: this phase is not processed before its deadline (send `nowait` to undo).",
+            (false, true) => "Not waiting: this phase may be processed once every order is in, before its deadline.",
+            (false, false) => "Not waiting (this game processes every phase at its deadline anyway).",
         };
-        let map = self.game.map.clone();
-        self.update_settings(now, |s| {
-            player_mut(&map, s, name)?.pictures = on;
-            Ok(())
+        Ok((said.to_string(), false))
+    }
+}
+
+impl Timed for OpenGame {
+    fn deadline(&self) -> Option<DateTime<Utc>> {
+        self.game.state.deadline
+    }
+
+    fn scheduled_deadline(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {
+        if self.game.state.end.is_some() {
+            return Err(GameError::Over);
+        }
+        if let Some(left) = self.seats_left() {
+            return Err(usage(format!(
+                "the game waits for players ({} open); it starts by itself when the last one joins",
+                count(left, "seat", "seats")
+            )));
+        }
+        let schedule = &self.game.settings.deadlines.schedule;
+        let at = schedule.deadline_for(self.game.state.phase.kind, now).map_err(|e| usage(e.to_string()))?;
+        Ok(self.absent_until(at).map_or(at, |(moved, _)| moved))
+    }
+
+    fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError> {
+        OpenGame::set_deadline(self, deadline, now)
+    }
+
+    fn clock(&self) -> Option<Clock> {
+        let state = &self.game.state;
+        let (Some(deadline), None) = (state.deadline, &state.end) else { return None };
+        // The phase began with the last entry that moved the game (a new phase, a rollback).
+        let started = self.dir.journal::<crate::game::journal::Entry>().ok().and_then(|j| {
+            j.records().iter().rev().find(|r| crate::game::journal::moves_the_game(&r.entry)).map(|r| r.at)
+        });
+        Some(Clock {
+            step: state.phase.code(),
+            deadline,
+            started,
+            missing: missing_powers(&self.game),
+            policy: self.game.settings.deadlines.clone(),
+            awaited: None,
+            defaults: match state.phase.kind {
+                PhaseKind::Movement => "units without orders hold",
+                PhaseKind::Retreats => "dislodged units without orders are disbanded",
+                PhaseKind::Adjustments => "builds not ordered are waived, and missing disbands are chosen by the rules",
+            }
+            .to_string(),
         })
     }
 
-    fn press(&mut self, from: &Role, to: &PressTo, text: &str, now: DateTime<Utc>) -> Result<PressDelivery, GameError> {
+    fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
+        let state = &self.game.state;
+        // Early means before the deadline; whether it may go on, `adjudicate_early` decides.
+        if state.deadline.is_none_or(|d| d <= now) {
+            return Ok(None);
+        }
+        let Some(report) = self.adjudicate_early(state.phase, now)? else { return Ok(None) };
+        let readers = readers(&self.game);
+        Ok(Some(format!(
+            "{} processed early (every order in); the results go to {}.",
+            report.phase,
+            count(readers, "address", "addresses")
+        )))
+    }
+
+    fn late_extension(&mut self, expected: &str, now: DateTime<Utc>) -> Result<Option<Outcome>, GameError> {
+        let expected = parse_phase(expected)?;
+        let Some((powers, at)) = self.extend_late(expected, now)? else { return Ok(None) };
+        let map = &self.game.map;
+        let names: Vec<String> = powers.iter().map(|p| map.power(*p).name.clone()).collect();
+        let game = self.game.settings.name.clone();
+        let phase = self.game.state.phase;
+        let shown = crate::report::format_deadline(at, None);
+        let mut notices = Vec::new();
+        for p in &powers {
+            let Some(address) = settings_address(&self.game, *p) else { continue };
+            notices.push(Notice {
+                to: vec![address],
+                subject: format!("{game}: late, no orders from {}", map.power(*p).name),
+                body: format!(
+                    "The deadline of {phase} passed without orders from {}.\nThe phase is extended once, to \
+                     {shown}: send your orders before then.\n",
+                    map.power(*p).name
+                ),
+            });
+        }
+        if let Some(master) = self.game.settings.master.email.clone() {
+            notices.push(Notice {
+                to: vec![master],
+                subject: format!("{game}: late, {phase} extended"),
+                body: format!("No orders from {} by the deadline: {phase} is extended to {shown}.\n", names.join(", ")),
+            });
+        }
+        Ok(Some(Outcome { said: format!("{phase} extended to {shown}: late {}", names.join(", ")), notices }))
+    }
+
+    fn keep_glance(&self, clock: Option<&Clock>) {
+        let missing = clock.map_or_else(|| missing_powers(&self.game), |c| c.missing.clone());
+        // Only a cache: if it cannot be kept, the next tick opens the game in full.
+        let _ = OpenGame::keep_glance(self, missing);
+    }
+}
+
+impl OwedResults for OpenGame {
+    fn owed(&self) -> Result<Vec<OwedMail>, GameError> {
+        Ok(self
+            .results_owed()?
+            .into_iter()
+            .map(|owed| {
+                let mut text = owed.report.to_text();
+                if owed.early {
+                    text.insert_str(0, "Processed early: every power's orders were in and no one asked to wait.\n\n");
+                }
+                OwedMail {
+                    seq: owed.seq,
+                    title: format!("results of {}", owed.report.phase),
+                    step: owed.report.phase.to_string(),
+                    text,
+                    next_deadline: owed.next_deadline,
+                    only_to: owed.only_to,
+                }
+            })
+            .collect())
+    }
+
+    fn lock_mailing(&self, wait: bool) -> Result<Option<TaskLock>, GameError> {
+        OpenGame::lock_mailing(self, wait)
+    }
+
+    fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {
+        self.record_results_mailed(seq, outcome, now)
+    }
+}
+
+impl Press for OpenGame {
+    fn send(&mut self, from: &Role, to: &PressTo, text: &str, now: DateTime<Utc>) -> Result<PressDelivery, GameError> {
         let me = power_of(&self.game, from).ok();
         let map = self.game.map.clone();
         let settings = &self.game.settings;
@@ -379,18 +562,9 @@ impl GameSession for OpenGame {
         };
         Ok(PressDelivery { from_label, to_label, addresses })
     }
+}
 
-    fn set_wait(&mut self, role: &Role, wait: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError> {
-        let power = power_of(&self.game, role)?;
-        OpenGame::set_wait(self, power, wait, now)?;
-        let said = match (wait, self.game.settings.deadlines.early) {
-            (true, _) => "Waiting: this phase is not processed before its deadline (send `nowait` to undo).",
-            (false, true) => "Not waiting: this phase may be processed once every order is in, before its deadline.",
-            (false, false) => "Not waiting (this game processes every phase at its deadline anyway).",
-        };
-        Ok((said.to_string(), false))
-    }
-
+impl Votes for OpenGame {
     fn player_command(
         &mut self,
         role: &Role,
@@ -405,37 +579,6 @@ impl GameSession for OpenGame {
         }
     }
 
-    fn late_extension(&mut self, expected: &str, now: DateTime<Utc>) -> Result<Option<Outcome>, GameError> {
-        let expected = parse_phase(expected)?;
-        let Some((powers, at)) = self.extend_late(expected, now)? else { return Ok(None) };
-        let map = &self.game.map;
-        let names: Vec<String> = powers.iter().map(|p| map.power(*p).name.clone()).collect();
-        let game = self.game.settings.name.clone();
-        let phase = self.game.state.phase;
-        let shown = crate::report::format_deadline(at, None);
-        let mut notices = Vec::new();
-        for p in &powers {
-            let Some(address) = settings_address(&self.game, *p) else { continue };
-            notices.push(Notice {
-                to: vec![address],
-                subject: format!("{game}: late, no orders from {}", map.power(*p).name),
-                body: format!(
-                    "The deadline of {phase} passed without orders from {}.\nThe phase is extended once, to \
-                     {shown}: send your orders before then.\n",
-                    map.power(*p).name
-                ),
-            });
-        }
-        if let Some(master) = self.game.settings.master.email.clone() {
-            notices.push(Notice {
-                to: vec![master],
-                subject: format!("{game}: late, {phase} extended"),
-                body: format!("No orders from {} by the deadline: {phase} is extended to {shown}.\n", names.join(", ")),
-            });
-        }
-        Ok(Some(Outcome { said: format!("{phase} extended to {shown}: late {}", names.join(", ")), notices }))
-    }
-
     fn refuse_absence(&mut self, seat: &str, now: DateTime<Utc>) -> Result<Outcome, GameError> {
         let power = named_power(&self.game.map, seat)?;
         let moved = self.refuse_absence_of(power, now)?;
@@ -448,135 +591,35 @@ impl GameSession for OpenGame {
         }
         Ok(out)
     }
+}
 
-    fn set_early(&mut self, on: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError> {
-        self.update_settings(now, |s| {
-            s.deadlines.early = on;
-            Ok(())
-        })?;
-        let said = if on {
-            "Early processing on: a phase is processed at the next tick once every order is in and no power asked \
-             to wait."
-        } else {
-            "Early processing off: every phase waits for its deadline."
+impl Pictures for OpenGame {
+    fn set_pictures(&mut self, role: &Role, on: bool, now: DateTime<Utc>) -> Result<(), GameError> {
+        let Role::Seat(name) = role else {
+            return Err(usage(
+                "only players turn their pictures off; the game option `pictures = false` turns them off for everyone",
+            ));
         };
-        Ok((said.to_string(), false))
-    }
-
-    fn replace(
-        &mut self,
-        seat: &str,
-        address: &str,
-        password_hash: &str,
-        now: DateTime<Utc>,
-    ) -> Result<String, GameError> {
         let map = self.game.map.clone();
         self.update_settings(now, |s| {
-            let p = named_power(&map, seat)?;
-            match s.players.iter_mut().find(|pl| map.lookup_power(&pl.power) == Some(p)) {
-                Some(player) => {
-                    player.email = address.to_string();
-                    player.password_hash = Some(password_hash.to_string());
-                    player.timezone = None;
-                }
-                None => s.players.push(Player {
-                    power: map.power(p).key.clone(),
-                    name: address.to_string(),
-                    email: address.to_string(),
-                    timezone: None,
-                    password_hash: Some(password_hash.to_string()),
-                    pictures: true,
-                }),
-            }
-            Ok(map.power(p).name.clone())
+            player_mut(&map, s, name)?.pictures = on;
+            Ok(())
         })
     }
 
-    fn process(&mut self, expected: Option<&str>, now: DateTime<Utc>) -> Result<String, GameError> {
-        let expected = expected.map(parse_phase).transpose()?;
-        let report = self.adjudicate_to_mail(expected, true, now)?;
-        let readers = readers(&self.game);
-        Ok(format!("{} processed; the results go to {}.", report.phase, count(readers, "address", "addresses")))
-    }
-
-    fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
-        let state = &self.game.state;
-        // Early means before the deadline; whether it may go on, `adjudicate_early` decides.
-        if state.deadline.is_none_or(|d| d <= now) {
-            return Ok(None);
-        }
-        let Some(report) = self.adjudicate_early(state.phase, now)? else { return Ok(None) };
-        let readers = readers(&self.game);
-        Ok(Some(format!(
-            "{} processed early (every order in); the results go to {}.",
-            report.phase,
-            count(readers, "address", "addresses")
-        )))
-    }
-
-    fn clock(&self) -> Option<Clock> {
-        let state = &self.game.state;
-        let (Some(deadline), None) = (state.deadline, &state.end) else { return None };
-        // The phase began with the last entry that moved the game (a new phase, a rollback).
-        let started = self.dir.journal::<crate::game::journal::Entry>().ok().and_then(|j| {
-            j.records().iter().rev().find(|r| crate::game::journal::moves_the_game(&r.entry)).map(|r| r.at)
-        });
-        Some(Clock {
-            step: state.phase.code(),
-            deadline,
-            started,
-            missing: missing_powers(&self.game),
-            policy: self.game.settings.deadlines.clone(),
-            awaited: None,
-            defaults: match state.phase.kind {
-                PhaseKind::Movement => "units without orders hold",
-                PhaseKind::Retreats => "dislodged units without orders are disbanded",
-                PhaseKind::Adjustments => "builds not ordered are waived, and missing disbands are chosen by the rules",
-            }
-            .to_string(),
+    fn board(&self) -> Option<Board<'_>> {
+        let settings = &self.game.settings;
+        settings.pictures.then(|| Board {
+            map: &self.game.map,
+            name: &settings.name,
+            entries: &self.entries,
+            pictures_off: settings.players.iter().filter(|p| !p.pictures).map(|p| p.email.clone()).collect(),
         })
     }
+}
 
-    fn keep_glance(&self, clock: Option<&Clock>) {
-        let missing = clock.map_or_else(|| missing_powers(&self.game), |c| c.missing.clone());
-        // Only a cache: if it cannot be kept, the next tick opens the game in full.
-        let _ = OpenGame::keep_glance(self, missing);
-    }
-
-    fn owed(&self) -> Result<Vec<OwedMail>, GameError> {
-        Ok(self
-            .results_owed()?
-            .into_iter()
-            .map(|owed| {
-                let mut text = owed.report.to_text();
-                if owed.early {
-                    text.insert_str(0, "Processed early: every power's orders were in and no one asked to wait.\n\n");
-                }
-                OwedMail {
-                    seq: owed.seq,
-                    title: format!("results of {}", owed.report.phase),
-                    step: owed.report.phase.to_string(),
-                    text,
-                    next_deadline: owed.next_deadline,
-                    only_to: owed.only_to,
-                }
-            })
-            .collect())
-    }
-
-    fn lock_mailing(&self, wait: bool) -> Result<Option<TaskLock>, GameError> {
-        OpenGame::lock_mailing(self, wait)
-    }
-
-    fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {
-        self.record_results_mailed(seq, outcome, now)
-    }
-
-    fn public(&self) -> crate::game::public::PublicGame {
-        crate::game::public::of_diplomacy(self)
-    }
-
-    fn listing(&self) -> crate::game::seating::Listing {
+impl Seats for OpenGame {
+    fn listing(&self) -> Listing {
         let (map, settings, state) = (&self.game.map, &self.game.settings, &self.game.state);
         let played = |p: PowerId| settings.player(map, p).is_some();
         let open = self.seats_left().map(|left| {
@@ -628,16 +671,7 @@ impl GameSession for OpenGame {
         }
     }
 
-    fn joined_hash(&self, email: &str) -> Option<String> {
-        OpenGame::joined_hash(self, email)
-    }
-
-    fn change_seats(
-        &mut self,
-        change: &super::SeatChange<'_>,
-        now: DateTime<Utc>,
-    ) -> Result<super::SeatOutcome, GameError> {
-        use super::{SeatChange, SeatOutcome};
+    fn change_seats(&mut self, change: &SeatChange<'_>, now: DateTime<Utc>) -> Result<SeatOutcome, GameError> {
         let map = self.game.map.clone();
         let key = |written: &str| named_power(&map, written).map(|p| map.power(p).key.clone());
         let label = |written: &str| named_power(&map, written).map(|p| map.power(p).name.clone());
@@ -673,14 +707,8 @@ impl GameSession for OpenGame {
         })
     }
 
-    fn board(&self) -> Option<Board<'_>> {
-        let settings = &self.game.settings;
-        settings.pictures.then(|| Board {
-            map: &self.game.map,
-            name: &settings.name,
-            entries: &self.entries,
-            pictures_off: settings.players.iter().filter(|p| !p.pictures).map(|p| p.email.clone()).collect(),
-        })
+    fn joined_hash(&self, email: &str) -> Option<String> {
+        OpenGame::joined_hash(self, email)
     }
 }
 
@@ -786,7 +814,7 @@ impl OpenGame {
             PlayerCommand::NoConcede => (Vote::NoConcede, "no concession"),
             PlayerCommand::Absence { .. } => return Err(usage("an absence is not a vote")),
         };
-        let public = settings.votes == Votes::Public;
+        let public = settings.votes == settings::Votes::Public;
         let end = self.vote(power, &vote, now)?;
         let game = self.game.settings.name.clone();
         let name = map.power(power).name.clone();

@@ -5,8 +5,8 @@ use chrono_tz::Tz;
 use serde_json::{json, Value};
 
 use super::{
-    pretty, usage, Ack, AckOrder, AckProblem, Answer, Clock, Contact, GameError, GameSession, History, HistoryRow,
-    MailingOutcome, OwedMail, Role, SeatRecord, Submit, Who,
+    pretty, usage, Ack, AckOrder, AckProblem, Answer, ByMail, Clock, Contact, Desk, GameError, GameSession, History,
+    HistoryRow, MailingOutcome, Outcome, OwedMail, OwedResults, Role, SeatRecord, Submit, Timed, Who,
 };
 use crate::game::by_mail::{self, names_master};
 use crate::game::turn_session::{Forcing, OpenTurnGame, Seat, TurnEntry, TurnPlayer, VerifyFailure, MAX_TURN_BYTES};
@@ -56,6 +56,14 @@ impl GameSession for OpenTurnGame {
         self.meta.game.clone()
     }
 
+    // -----------------------------------------------------------------------------------
+    // By mail: a player signs on with their name (`SIGNON ann@duel secret`) and the body's
+    // lines are their turn file. Every step owes its report to every player, observer and
+    // the master.
+    fn name(&self) -> String {
+        self.settings.name.clone()
+    }
+
     fn is_over(&self) -> bool {
         self.game.ending().is_some()
     }
@@ -94,6 +102,10 @@ impl GameSession for OpenTurnGame {
             rows.push(HistoryRow { seq: *seq, at: *at, step: label.clone(), event: describe(self, index) });
         }
         Ok(History { step_key: "step", rows })
+    }
+
+    fn public(&self) -> crate::game::public::PublicGame {
+        crate::game::public::of_turn_game(self)
     }
 
     fn submit(&mut self, submit: Submit<'_>, now: DateTime<Utc>) -> Result<Answer, GameError> {
@@ -162,7 +174,9 @@ impl GameSession for OpenTurnGame {
         text.push_str(&self.report_text());
         Ok(Answer::new(text, pretty(&json!({"events": events, "status": OpenTurnGame::status_json(self)}))))
     }
+}
 
+impl Desk for OpenTurnGame {
     fn preview(&self) -> Result<Answer, GameError> {
         Err(usage("--dry-run is for Diplomacy; a small game's steps run as soon as no input is awaited"))
     }
@@ -254,15 +268,66 @@ impl GameSession for OpenTurnGame {
         );
         Ok(Answer::new(text, pretty(&json!({"seed": seed, "commitment": self.meta.commitment}))))
     }
-    // -----------------------------------------------------------------------------------
-    // By mail: a player signs on with their name (`SIGNON ann@duel secret`) and the body's
-    // lines are their turn file. Every step owes its report to every player, observer and
-    // the master.
 
-    fn name(&self) -> String {
-        self.settings.name.clone()
+    fn process(&mut self, expected: Option<&str>, now: DateTime<Utc>) -> Result<String, GameError> {
+        let before = self.game.step_label();
+        // No step expected: the game master's `process`; else the tick at the deadline.
+        self.force(true, expected, now)?;
+        let why = self.forcing(self.entries.len() - 1).map(Forcing::brief).unwrap_or_default();
+        Ok(format!(
+            "{before} processed ({why}); the report goes to {}. Now: {}.",
+            count(by_mail::recipients(ByMail::contacts(self)).len(), "address", "addresses"),
+            self.game.step_label()
+        ))
     }
 
+    fn set_early(&mut self, on: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError> {
+        self.update_settings(now, |s| {
+            s.deadlines.early = on;
+            Ok(())
+        })?;
+        if !on {
+            let said = "Early processing off: a step that takes every player's input together goes on only at its \
+                        deadline.";
+            return Ok((said.into(), false));
+        }
+        let went_on = self.release(now)?.is_some();
+        let more = if went_on { " Every input was in and nobody waits: the game went on now." } else { "" };
+        Ok((
+            format!(
+                "Early processing on: a step that takes every player's input together goes on as soon as all \
+                 of it is in and nobody asked to wait.{more}"
+            ),
+            went_on,
+        ))
+    }
+
+    fn replace(
+        &mut self,
+        seat: &str,
+        address: &str,
+        password_hash: &str,
+        now: DateTime<Utc>,
+    ) -> Result<String, GameError> {
+        let index =
+            self.settings.players.iter().position(|p| p.name.eq_ignore_ascii_case(seat.trim())).ok_or_else(|| {
+                usage(format!(
+                    "no player `{}`; the players are {}",
+                    crate::text::header_safe(seat, 40),
+                    self.player_names().join(", ")
+                ))
+            })?;
+        self.update_settings(now, |s| {
+            let p: &mut TurnPlayer = &mut s.players[index];
+            p.email = address.to_string();
+            p.password_hash = Some(password_hash.to_string());
+            p.timezone = None;
+            Ok(p.name.clone())
+        })
+    }
+}
+
+impl ByMail for OpenTurnGame {
     fn seat(&self, who: &str) -> Result<SeatRecord, Vec<String>> {
         if names_master(who) {
             return Ok(by_mail::master_seat(&self.settings.master));
@@ -336,22 +401,6 @@ impl GameSession for OpenTurnGame {
         Ok(out)
     }
 
-    fn deadline(&self) -> Option<DateTime<Utc>> {
-        self.meta.deadline
-    }
-
-    fn scheduled_deadline(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {
-        if self.game.ending().is_some() {
-            return Err(GameError::Over);
-        }
-        let schedule = &self.settings.deadlines.schedule;
-        schedule.deadline_for(PhaseKind::Movement, now).map_err(|e| usage(e.to_string()))
-    }
-
-    fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError> {
-        OpenTurnGame::set_deadline(self, deadline, now)
-    }
-
     fn contacts(&self) -> Vec<Contact> {
         let s = &self.settings;
         let seats = s.players.iter().map(|p| (p.name.clone(), p.email.as_str(), p.timezone.as_deref()));
@@ -389,72 +438,23 @@ impl GameSession for OpenTurnGame {
         let done = OpenTurnGame::set_wait(self, seat, wait, now)?;
         Ok((format!("{}.", crate::text::sentence(&done.said)), !done.events.is_empty()))
     }
+}
 
-    fn set_early(&mut self, on: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError> {
-        self.update_settings(now, |s| {
-            s.deadlines.early = on;
-            Ok(())
-        })?;
-        if !on {
-            let said = "Early processing off: a step that takes every player's input together goes on only at its \
-                        deadline.";
-            return Ok((said.into(), false));
+impl Timed for OpenTurnGame {
+    fn deadline(&self) -> Option<DateTime<Utc>> {
+        self.meta.deadline
+    }
+
+    fn scheduled_deadline(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {
+        if self.game.ending().is_some() {
+            return Err(GameError::Over);
         }
-        let went_on = self.release(now)?.is_some();
-        let more = if went_on { " Every input was in and nobody waits: the game went on now." } else { "" };
-        Ok((
-            format!(
-                "Early processing on: a step that takes every player's input together goes on as soon as all \
-                 of it is in and nobody asked to wait.{more}"
-            ),
-            went_on,
-        ))
+        let schedule = &self.settings.deadlines.schedule;
+        schedule.deadline_for(PhaseKind::Movement, now).map_err(|e| usage(e.to_string()))
     }
 
-    fn replace(
-        &mut self,
-        seat: &str,
-        address: &str,
-        password_hash: &str,
-        now: DateTime<Utc>,
-    ) -> Result<String, GameError> {
-        let index =
-            self.settings.players.iter().position(|p| p.name.eq_ignore_ascii_case(seat.trim())).ok_or_else(|| {
-                usage(format!(
-                    "no player `{}`; the players are {}",
-                    crate::text::header_safe(seat, 40),
-                    self.player_names().join(", ")
-                ))
-            })?;
-        self.update_settings(now, |s| {
-            let p: &mut TurnPlayer = &mut s.players[index];
-            p.email = address.to_string();
-            p.password_hash = Some(password_hash.to_string());
-            p.timezone = None;
-            Ok(p.name.clone())
-        })
-    }
-
-    fn process(&mut self, expected: Option<&str>, now: DateTime<Utc>) -> Result<String, GameError> {
-        let before = self.game.step_label();
-        // No step expected: the game master's `process`; else the tick at the deadline.
-        self.force(true, expected, now)?;
-        let why = self.forcing(self.entries.len() - 1).map(Forcing::brief).unwrap_or_default();
-        Ok(format!(
-            "{before} processed ({why}); the report goes to {}. Now: {}.",
-            count(by_mail::recipients(GameSession::contacts(self)).len(), "address", "addresses"),
-            self.game.step_label()
-        ))
-    }
-
-    fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
-        // A step held only by a setting changed since (game.toml edited by hand) goes on.
-        if !self.game.held() {
-            return Ok(None);
-        }
-        Ok(self.release(now)?.map(|events| {
-            format!("every input in and nobody waiting: went on early ({})", count(events.len(), "event", "events"))
-        }))
+    fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError> {
+        OpenTurnGame::set_deadline(self, deadline, now)
     }
 
     fn clock(&self) -> Option<Clock> {
@@ -479,6 +479,27 @@ impl GameSession for OpenTurnGame {
         })
     }
 
+    fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
+        // A step held only by a setting changed since (game.toml edited by hand) goes on.
+        if !self.game.held() {
+            return Ok(None);
+        }
+        Ok(self.release(now)?.map(|events| {
+            format!("every input in and nobody waiting: went on early ({})", count(events.len(), "event", "events"))
+        }))
+    }
+
+    fn late_extension(&mut self, _expected: &str, _now: DateTime<Utc>) -> Result<Option<Outcome>, GameError> {
+        // The small games give no late extension: the deadline defaults apply.
+        Ok(None)
+    }
+
+    fn keep_glance(&self, _clock: Option<&Clock>) {
+        // The turn store keeps no glance: the tick opens the game each time.
+    }
+}
+
+impl OwedResults for OpenTurnGame {
     fn owed(&self) -> Result<Vec<OwedMail>, GameError> {
         // The step that ended the game (no step comes after it): its mail says so.
         let last_step = self.entries.iter().rev().find(|(_, _, e)| e.step().is_some()).map(|(s, _, _)| *s);
@@ -515,10 +536,6 @@ impl GameSession for OpenTurnGame {
 
     fn lock_mailing(&self, wait: bool) -> Result<Option<TaskLock>, GameError> {
         Ok(self.dir.lock_task(crate::game::session::MAILING_TASK, wait)?)
-    }
-
-    fn public(&self) -> crate::game::public::PublicGame {
-        crate::game::public::of_turn_game(self)
     }
 
     fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {
