@@ -12,14 +12,14 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use diplomacy::judge::{MappedMainOrder, OrderState, Rulebook as TheirRules, Submission};
 use diplomacy::UnitPosition;
-use shadowjudge::judge::batch::BatchResolver;
-use shadowjudge::judge::legality::{collect_orders, WrittenOrder};
-use shadowjudge::judge::movement::{Adjudicator, MovementResult};
-use shadowjudge::judge::random::{random_phase, RandomPhase};
-use shadowjudge::judge::{Rulebook, Unit};
-use shadowjudge::map::{Map, RegionId, UnitType};
-use shadowjudge::order::grammar::parse_order_line;
-use shadowjudge::order::Order;
+use shadowjudge::diplomacy::judge::batch::BatchResolver;
+use shadowjudge::diplomacy::judge::legality::{collect_orders, WrittenOrder};
+use shadowjudge::diplomacy::judge::movement::{Adjudicator, MovementResult};
+use shadowjudge::diplomacy::judge::random::{random_phase, RandomPhase};
+use shadowjudge::diplomacy::judge::{Rulebook, Unit};
+use shadowjudge::diplomacy::map::{Map, RegionId, UnitType};
+use shadowjudge::diplomacy::order::grammar::parse_order_line;
+use shadowjudge::diplomacy::order::Order;
 
 const DATC: [&str; 7] = [
     include_str!("../tests/data/datc/6a.json"),
@@ -32,7 +32,7 @@ const DATC: [&str; 7] = [
 ];
 
 /// The DATC movement cases, resolved to units and orders by their own order text.
-fn datc_phases(map: &Map) -> Vec<(Vec<Unit>, Vec<shadowjudge::judge::MainOrder>, Rulebook)> {
+fn datc_phases(map: &Map) -> Vec<(Vec<Unit>, Vec<shadowjudge::diplomacy::judge::MainOrder>, Rulebook)> {
     let mut phases = Vec::new();
     for text in DATC {
         let file: serde_json::Value = serde_json::from_str(text).expect("DATC data");
@@ -63,8 +63,8 @@ fn datc_phases(map: &Map) -> Vec<(Vec<Unit>, Vec<shadowjudge::judge::MainOrder>,
                 .filter_map(|o| parse_order_line(o["text"].as_str().expect("text"), map).ok())
                 .map(|(power, order)| WrittenOrder { power, order })
                 .collect();
-            let edition =
-                shadowjudge::judge::Edition::parse(case["edition"].as_str().expect("edition")).expect("edition");
+            let edition = shadowjudge::diplomacy::judge::Edition::parse(case["edition"].as_str().expect("edition"))
+                .expect("edition");
             let rules = Rulebook::edition(edition);
             let orders = collect_orders(map, &units, &written, &rules).orders;
             phases.push((units, orders, rules));
@@ -87,7 +87,7 @@ fn their_notation(map: &Map, p: &RandomPhase) -> (Vec<String>, Vec<String>) {
     let nation = |u: &Unit| map.power(u.power).abbreviation.clone();
     let units =
         p.units.iter().map(|u| format!("{}: {} {}", nation(u), u.kind.letter(), their_region(map, u.region))).collect();
-    let place = |pl: shadowjudge::order::Place| match pl.coast {
+    let place = |pl: shadowjudge::diplomacy::order::Place| match pl.coast {
         Some(c) => format!("{}({})", map.province(pl.province).key, c.short()),
         None => map.province(pl.province).key.clone(),
     };

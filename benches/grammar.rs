@@ -2,8 +2,8 @@
 //! sections, moves, coasts, convoys, comments and one misspelt line in five, read whole.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use shadowjudge::map::Map;
-use shadowjudge::order::grammar::parse_orders;
+use shadowjudge::diplomacy::map::Map;
+use shadowjudge::diplomacy::order::grammar::parse_orders;
 
 fn benches(c: &mut Criterion) {
     let map = Map::standard();

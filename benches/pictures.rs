@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use shadowjudge::diplomacy::picture::{self, Geometry};
 use shadowjudge::game::session;
-use shadowjudge::picture::{self, Geometry};
 
 fn pictures(c: &mut Criterion) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/shadow-worlds/game");

@@ -7,12 +7,12 @@
 
 use chrono::{Duration, TimeZone, Utc};
 use criterion::{criterion_group, criterion_main, Criterion};
+use shadowjudge::diplomacy::map::Map;
+use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::any;
 use shadowjudge::game::session;
 use shadowjudge::game::settings::{Player, Settings, VariantKind};
-use shadowjudge::game::state::GameState;
 use shadowjudge::host::site::write_site;
-use shadowjudge::map::Map;
 use shadowjudge::site::SiteWriter;
 
 const GAMES: usize = 200;

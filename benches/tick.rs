@@ -12,12 +12,12 @@
 
 use chrono::{TimeZone, Utc};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use shadowjudge::diplomacy::map::Map;
+use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::session;
 use shadowjudge::game::settings::{Player, Settings, VariantKind};
-use shadowjudge::game::state::GameState;
 use shadowjudge::host::tick_judge;
 use shadowjudge::mail::home::{JudgeHome, SiteSettings};
-use shadowjudge::map::Map;
 
 const GAMES: usize = 2_000;
 

@@ -10,7 +10,7 @@
 //! rolls it caused, replays the journal to rebuild or check the state, rolls back, and
 //! runs deadlines; it knows nothing of any particular game. The small games live in
 //! [`crate::games`] and never import Diplomacy code; the Diplomacy engine implements this
-//! contract too ([`crate::game::engine::Game`]).
+//! contract too ([`crate::diplomacy::engine::Game`]).
 
 use chrono::{DateTime, Utc};
 

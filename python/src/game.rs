@@ -14,15 +14,15 @@ use pyo3::types::{PyDict, PyList, PyString};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use shadowjudge::game::engine;
+use shadowjudge::diplomacy::engine;
 use shadowjudge::game::settings::{Settings, VariantKind};
-use shadowjudge::game::state::GameState;
-use shadowjudge::judge::rulebook::{Edition, Rulebook};
-use shadowjudge::map::{cache, Map, PowerId, ProvinceId, RegionId};
-use shadowjudge::order::grammar::OrderParser;
-use shadowjudge::order::Board;
+use shadowjudge::diplomacy::state::GameState;
+use shadowjudge::diplomacy::judge::rulebook::{Edition, Rulebook};
+use shadowjudge::diplomacy::map::{cache, Map, PowerId, ProvinceId, RegionId};
+use shadowjudge::diplomacy::order::grammar::OrderParser;
+use shadowjudge::diplomacy::order::Board;
 use shadowjudge::phase::PhaseKind;
-use shadowjudge::report::PhaseReport;
+use shadowjudge::diplomacy::report::PhaseReport;
 
 use crate::possible;
 use crate::topy::to_py;
@@ -261,7 +261,7 @@ impl Game {
     #[getter]
     fn winner(&self) -> Option<String> {
         match &self.inner.state.end {
-            Some(shadowjudge::game::state::GameEnd::Victory(p)) => Some(self.power_name(*p)),
+            Some(shadowjudge::diplomacy::state::GameEnd::Victory(p)) => Some(self.power_name(*p)),
             _ => None,
         }
     }

@@ -4,11 +4,11 @@
 //! so any of them may be given to `set_orders` as it is.
 use std::collections::HashSet;
 
-use shadowjudge::game::state::BoardState;
-use shadowjudge::judge::legality::UnitIndex;
-use shadowjudge::judge::Unit;
-use shadowjudge::map::{Map, PowerId, ProvinceId, Terrain, UnitType};
-use shadowjudge::order::{Board, Order, Place, UnitRef};
+use shadowjudge::diplomacy::state::BoardState;
+use shadowjudge::diplomacy::judge::legality::UnitIndex;
+use shadowjudge::diplomacy::judge::Unit;
+use shadowjudge::diplomacy::map::{Map, PowerId, ProvinceId, Terrain, UnitType};
+use shadowjudge::diplomacy::order::{Board, Order, Place, UnitRef};
 use shadowjudge::phase::PhaseKind;
 
 use crate::game::{kind, standard, Game};

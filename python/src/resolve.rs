@@ -5,10 +5,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 use serde_json::value::RawValue;
 
-use shadowjudge::judge::batch::BatchResolver;
-use shadowjudge::judge::random::random_phase;
-use shadowjudge::judge::rulebook::{Edition, Rulebook};
-use shadowjudge::map::Map;
+use shadowjudge::diplomacy::judge::batch::BatchResolver;
+use shadowjudge::diplomacy::judge::random::random_phase;
+use shadowjudge::diplomacy::judge::rulebook::{Edition, Rulebook};
+use shadowjudge::diplomacy::map::Map;
 
 /// Worker stack: deep dependency chains recurse deeply (as the command line gives them).
 const WORKER_STACK: usize = 64 << 20;

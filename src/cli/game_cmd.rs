@@ -7,16 +7,16 @@ use std::process::ExitCode;
 use chrono::{DateTime, Utc};
 
 use super::{now, read_input, CliError};
+use crate::diplomacy::judge::rulebook::{Edition, Rulebook};
+use crate::diplomacy::map::Map;
+use crate::diplomacy::position::parse_position;
+use crate::diplomacy::report::deadline_text;
+use crate::diplomacy::state::GameState;
+use crate::diplomacy::variant::shadow::VictoryCounts;
 use crate::game::any::{self, Answer, GameSession, Submit, Who};
-use crate::game::position::parse_position;
 use crate::game::session::{self, GameError, OpenGame};
 use crate::game::settings::{parse_players, Settings, VariantKind};
-use crate::game::state::GameState;
 use crate::game::turn_session::MAX_TURN_BYTES;
-use crate::judge::rulebook::{Edition, Rulebook};
-use crate::map::Map;
-use crate::report::deadline_text;
-use crate::variant::shadow::VictoryCounts;
 
 #[derive(clap::Args, Debug)]
 pub struct NewArgs {

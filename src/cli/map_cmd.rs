@@ -7,7 +7,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use super::CliError;
-use crate::map::{Map, ProvinceId, RegionId, Terrain, UnitType};
+use crate::diplomacy::map::{Map, ProvinceId, RegionId, Terrain, UnitType};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum MapCommand {
@@ -65,8 +65,8 @@ pub fn run(c: MapCommand) -> Result<ExitCode, CliError> {
 }
 
 fn draw(a: DrawArgs) -> Result<ExitCode, CliError> {
+    use crate::diplomacy::picture::{self, Scene};
     use crate::phase::Phase;
-    use crate::picture::{self, Scene};
     let out_name = a.output.display().to_string();
     let png = match a.output.extension().and_then(|e| e.to_str()).map(|e| e.to_ascii_lowercase()) {
         Some(e) if e == "png" => true,
@@ -81,9 +81,9 @@ fn draw(a: DrawArgs) -> Result<ExitCode, CliError> {
             let (text, name) = super::read_input(Some(file))?;
             let map = std::sync::Arc::new(Map::standard());
             let boards = if text.contains("[boards.") { 2 } else { 1 };
-            let position = crate::game::position::parse_position(&text, &name, &map, boards)
+            let position = crate::diplomacy::position::parse_position(&text, &name, &map, boards)
                 .map_err(|e| CliError::Usage(e.to_string()))?;
-            let state = crate::game::state::GameState::from_position(&map, &position);
+            let state = crate::diplomacy::state::GameState::from_position(&map, &position);
             let title = file.file_stem().map_or("position".to_string(), |s| s.to_string_lossy().into_owned());
             let scene = Scene::from_state(&title, &state);
             (map, scene)

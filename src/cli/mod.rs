@@ -151,8 +151,8 @@ pub fn main() -> ExitCode {
 
 /// A map by name (`standard`) or from a TOML file: the map layer does no IO, so the file
 /// is read here.
-pub(crate) fn load_map(name_or_path: &str) -> Result<crate::map::Map, crate::map::MapError> {
-    use crate::map::{Map, MapError};
+pub(crate) fn load_map(name_or_path: &str) -> Result<crate::diplomacy::map::Map, crate::diplomacy::map::MapError> {
+    use crate::diplomacy::map::{Map, MapError};
     if name_or_path == "standard" {
         return Ok(Map::standard());
     }
@@ -165,13 +165,13 @@ pub(crate) fn load_map(name_or_path: &str) -> Result<crate::map::Map, crate::map
     // One byte past the limit is enough for the loader to refuse it.
     let mut bytes = Vec::new();
     std::fs::File::open(name_or_path)
-        .and_then(|f| f.take(crate::map::MAX_MAP_BYTES as u64 + 1).read_to_end(&mut bytes))
+        .and_then(|f| f.take(crate::diplomacy::map::MAX_MAP_BYTES as u64 + 1).read_to_end(&mut bytes))
         .map_err(cannot)?;
-    if bytes.len() > crate::map::MAX_MAP_BYTES {
+    if bytes.len() > crate::diplomacy::map::MAX_MAP_BYTES {
         return Err(MapError {
             file: name_or_path.to_string(),
             key: String::new(),
-            message: format!("a map file may be at most {} KiB", crate::map::MAX_MAP_BYTES / 1024),
+            message: format!("a map file may be at most {} KiB", crate::diplomacy::map::MAX_MAP_BYTES / 1024),
         });
     }
     let text = String::from_utf8(bytes)

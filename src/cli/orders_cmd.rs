@@ -11,13 +11,13 @@ use std::process::ExitCode;
 use annotate_snippets::{Level, Renderer, Snippet};
 
 use super::CliError;
-use crate::game::engine::Game;
-use crate::game::position::parse_position;
+use crate::diplomacy::engine::Game;
+use crate::diplomacy::map::{Map, PowerId};
+use crate::diplomacy::order::grammar::{parse_orders, parse_orders_on, Diagnostic, ParsedFile, ParsedOrder};
+use crate::diplomacy::order::power_label;
+use crate::diplomacy::position::parse_position;
+use crate::diplomacy::state::GameState;
 use crate::game::settings::{Settings, VariantKind};
-use crate::game::state::GameState;
-use crate::map::{Map, PowerId};
-use crate::order::grammar::{parse_orders, parse_orders_on, Diagnostic, ParsedFile, ParsedOrder};
-use crate::order::power_label;
 use crate::phase::PhaseKind;
 use crate::text::count;
 

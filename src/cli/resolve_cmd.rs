@@ -7,9 +7,9 @@
 use std::io::{BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
-use crate::judge::batch::BatchResolver;
-use crate::judge::rulebook::{Edition, Rulebook};
-use crate::map::Map;
+use crate::diplomacy::judge::batch::BatchResolver;
+use crate::diplomacy::judge::rulebook::{Edition, Rulebook};
+use crate::diplomacy::map::Map;
 
 use super::CliError;
 
@@ -118,7 +118,7 @@ fn adjudicate_block(
                     for line in chunk {
                         match line {
                             Ok(line) => resolver.resolve_line_into(line, &mut out),
-                            Err(why) => crate::judge::batch::error_line_into(&mut out, why),
+                            Err(why) => crate::diplomacy::judge::batch::error_line_into(&mut out, why),
                         }
                         out.push('\n');
                     }

@@ -12,28 +12,30 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::diplomacy::judge::adjustment::{
+    adjudicate_adjustments, AdjustmentOrderResult, AdjustmentRules, DefaultAdjustment,
+};
+use crate::diplomacy::judge::legality::{collect_orders, resolve_main_order, unit_in, WrittenOrder};
+use crate::diplomacy::judge::movement::{adjudicate_movement, Reason};
+use crate::diplomacy::judge::retreat::{adjudicate_retreats, RetreatFate, RetreatOrderStatus, RetreatPhase};
+use crate::diplomacy::judge::rulebook::Rulebook;
+use crate::diplomacy::judge::Unit;
+use crate::diplomacy::map::{Map, PowerId, ProvinceId};
+use crate::diplomacy::order::grammar::{OrderParser, ParsedOrder};
+use crate::diplomacy::order::{Board, Order, Place, UnitRef};
+use crate::diplomacy::report::{BoardReport, DislodgedLine, LedgerLine, OrderLine, PhaseReport, Standing};
+use crate::diplomacy::state::{BoardState, Concession, GameEnd, GameState, NamedDraw, Retreating, StoredOrder};
+use crate::diplomacy::variant::shadow::{self, WinterOrder, WinterOutcome};
 use crate::game::settings::{Settings, VariantKind};
-use crate::game::state::{BoardState, Concession, GameEnd, GameState, NamedDraw, Retreating, StoredOrder};
-use crate::judge::adjustment::{adjudicate_adjustments, AdjustmentOrderResult, AdjustmentRules, DefaultAdjustment};
-use crate::judge::legality::{collect_orders, resolve_main_order, unit_in, WrittenOrder};
-use crate::judge::movement::{adjudicate_movement, Reason};
-use crate::judge::retreat::{adjudicate_retreats, RetreatFate, RetreatOrderStatus, RetreatPhase};
-use crate::judge::rulebook::Rulebook;
-use crate::judge::Unit;
-use crate::map::{Map, PowerId, ProvinceId};
-use crate::order::grammar::{OrderParser, ParsedOrder};
-use crate::order::{Board, Order, Place, UnitRef};
 use crate::phase::{Phase, PhaseKind, Season};
-use crate::report::{BoardReport, DislodgedLine, LedgerLine, OrderLine, PhaseReport, Standing};
 use crate::text::count;
-use crate::variant::shadow::{self, WinterOrder, WinterOutcome};
 
 /// A game: its settings, its map and its current state.
 #[derive(Clone, Debug)]
 pub struct Game {
     pub settings: Settings,
     /// Shared: every game on the same map file holds the one loaded copy (see
-    /// [`crate::map::cache`]).
+    /// [`crate::diplomacy::map::cache`]).
     pub map: Arc<Map>,
     pub state: GameState,
 }
@@ -198,8 +200,9 @@ impl Game {
         if self.settings.variant != VariantKind::ShadowWorlds {
             return Vec::new();
         }
-        let names =
-            |v: &[crate::map::ProvinceId]| v.iter().map(|p| self.map.province(*p).key.clone()).collect::<Vec<_>>();
+        let names = |v: &[crate::diplomacy::map::ProvinceId]| {
+            v.iter().map(|p| self.map.province(*p).key.clone()).collect::<Vec<_>>()
+        };
         self.active_powers()
             .into_iter()
             .map(|p| {
@@ -1384,8 +1387,9 @@ mod tests {
     fn a_removal_reads_as_remove() {
         let g = game(VariantKind::Standard);
         let paris = Place { province: g.map.lookup_province("par").unwrap(), coast: None };
-        let order =
-            Order::Disband { unit: crate::order::UnitRef { kind: Some(crate::map::UnitType::Army), at: paris } };
+        let order = Order::Disband {
+            unit: crate::diplomacy::order::UnitRef { kind: Some(crate::diplomacy::map::UnitType::Army), at: paris },
+        };
         assert_eq!(g.winter_text(&order), "remove A par");
     }
 }

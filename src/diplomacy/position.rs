@@ -27,8 +27,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::judge::{Dislodgement, Ownership, Unit};
-use crate::map::{Map, PowerId, UnitType};
+use crate::diplomacy::judge::{Dislodgement, Ownership, Unit};
+use crate::diplomacy::map::{Map, PowerId, UnitType};
 use crate::phase::{Phase, PhaseKind, Season};
 
 /// One board of a position.

@@ -2,10 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::position::{BoardPosition, Position};
-use crate::judge::{Dislodgement, Ownership, Unit};
-use crate::map::{Map, PowerId, RegionId};
-use crate::order::{Board, Order, Place};
+use crate::diplomacy::judge::{Dislodgement, Ownership, Unit};
+use crate::diplomacy::map::{Map, PowerId, RegionId};
+use crate::diplomacy::order::{Board, Order, Place};
+use crate::diplomacy::position::{BoardPosition, Position};
 use crate::phase::Phase;
 use crate::text::count;
 
@@ -25,7 +25,7 @@ pub struct BoardState {
     pub retreating: Vec<Retreating>,
     /// Provinces a standoff left empty in the last movement phase (no retreat there).
     #[serde(default)]
-    pub standoffs: Vec<crate::map::ProvinceId>,
+    pub standoffs: Vec<crate::diplomacy::map::ProvinceId>,
 }
 
 /// An order accepted from a player, kept until the phase is adjudicated.
@@ -122,7 +122,7 @@ impl GameState {
                     .iter()
                     .map(|d| Retreating {
                         dislodgement: *d,
-                        options: crate::judge::retreat_options(map, &b.units, &[], d, true),
+                        options: crate::diplomacy::judge::retreat_options(map, &b.units, &[], d, true),
                     })
                     .collect();
                 BoardState { units: b.units.clone(), ownership: b.ownership.clone(), retreating, standoffs: Vec::new() }
@@ -158,7 +158,7 @@ impl GameState {
                 Err(format!("{key}: power {} does not exist (the map has {powers} powers, 0 to {})", p.0, powers - 1))
             }
         };
-        let province = |key: &str, p: crate::map::ProvinceId| {
+        let province = |key: &str, p: crate::diplomacy::map::ProvinceId| {
             if usize::from(p.0) < provinces {
                 Ok(())
             } else {

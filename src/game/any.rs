@@ -457,8 +457,8 @@ pub fn create_open(
         settings.deadlines = deadlines;
     }
     settings.master = master;
-    let map = crate::map::cache::standard();
-    let state = crate::game::state::GameState::start(&map, variant.boards());
+    let map = crate::diplomacy::map::cache::standard();
+    let state = crate::diplomacy::state::GameState::start(&map, variant.boards());
     let mut g = session::create(path, &settings, state, now)?;
     g.open_seats(now)?;
     Ok(Box::new(g))

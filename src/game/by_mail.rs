@@ -10,10 +10,10 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
+use crate::diplomacy::map::Map;
 use crate::game::journal::Entry;
 use crate::game::schedule::DeadlinePolicy;
 use crate::game::settings::Master;
-use crate::map::Map;
 
 /// Who signed on: a seat of a game (a Diplomacy power, or a small game's player), or its
 /// master.

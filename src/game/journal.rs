@@ -9,12 +9,12 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::engine::{Game, Vote};
+use crate::diplomacy::engine::{Game, Vote};
+use crate::diplomacy::map::PowerId;
+use crate::diplomacy::report::PhaseReport;
+use crate::diplomacy::state::GameState;
 use crate::game::seating::SeatEvent;
-use crate::game::state::GameState;
-use crate::map::PowerId;
 use crate::phase::Phase;
-use crate::report::PhaseReport;
 
 /// One journal entry of a Diplomacy game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,16 +5,13 @@
 pub mod any;
 pub mod by_mail;
 pub mod conformance;
-pub mod engine;
 pub mod journal;
-pub mod position;
 pub mod public;
 pub mod schedule;
 pub mod script;
 pub mod seating;
 pub mod session;
 pub mod settings;
-pub mod state;
 pub mod state_patch;
 pub mod status;
 pub mod turn_session;

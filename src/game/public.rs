@@ -11,12 +11,12 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
+use crate::diplomacy::map::Map;
+use crate::diplomacy::report::{LedgerLine, PhaseReport};
+use crate::diplomacy::state::GameState;
 use crate::game::journal::{undone_by_rollback, Entry};
 use crate::game::session::OpenGame;
-use crate::game::state::GameState;
 use crate::game::turn_session::OpenTurnGame;
-use crate::map::Map;
-use crate::report::{LedgerLine, PhaseReport};
 
 /// A game as the public may see it.
 #[derive(Clone, Debug)]

@@ -22,15 +22,15 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Duration, Utc};
 use serde::Deserialize;
 
-use crate::game::position::parse_position;
+use crate::diplomacy::map::Map;
+use crate::diplomacy::position::parse_position;
+use crate::diplomacy::report::PhaseReport;
+use crate::diplomacy::state::GameState;
+use crate::diplomacy::variant::shadow::VictoryCounts;
 use crate::game::session::{self, GameError, OpenGame};
 use crate::game::settings::{parse_players, Settings, VariantKind};
-use crate::game::state::GameState;
-use crate::map::Map;
 use crate::phase::Phase;
-use crate::report::PhaseReport;
 use crate::store;
-use crate::variant::shadow::VictoryCounts;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -22,14 +22,14 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::game::engine::{Acknowledgement, Game, Vote};
+use crate::diplomacy::engine::{Acknowledgement, Game, Vote};
+use crate::diplomacy::map::{Map, PowerId};
+use crate::diplomacy::report::PhaseReport;
+use crate::diplomacy::state::{GameEnd, GameState, Missed};
 use crate::game::journal::{self, Entry};
 use crate::game::schedule::DeadlinePolicy;
 use crate::game::settings::{PressRule, Settings, Votes};
-use crate::game::state::{GameEnd, GameState, Missed};
-use crate::map::{Map, PowerId};
 use crate::phase::Phase;
-use crate::report::PhaseReport;
 use crate::store::{Book, FileStamp, GameDir, GameLock, StoreError, TaskLock};
 use crate::text::count;
 
@@ -63,7 +63,7 @@ pub enum GameError {
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("{0}")]
-    Map(#[from] crate::map::MapError),
+    Map(#[from] crate::diplomacy::map::MapError),
     #[error("{0}")]
     Invalid(String),
     #[error("the judge is still waiting for orders from {}; use --force to adjudicate at the deadline", .0.join(", "))]
@@ -179,11 +179,11 @@ pub struct MapRecord {
 /// Maps are built once per process and shared (`map::cache`).
 fn load_map(settings: &Settings, dir: &Path) -> Result<Arc<Map>, GameError> {
     if settings.map == "standard" {
-        return Ok(crate::map::cache::standard());
+        return Ok(crate::diplomacy::map::cache::standard());
     }
     let path = dir.join(&settings.map);
     let text = crate::store::read_text(&path)?;
-    Ok(crate::map::cache::from_toml(&text, &path.to_string_lossy())?)
+    Ok(crate::diplomacy::map::cache::from_toml(&text, &path.to_string_lossy())?)
 }
 
 /// Refuse a game whose map's ids no longer mean what they meant when the game was made.

@@ -39,11 +39,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::diplomacy::judge::rulebook::Rulebook;
+use crate::diplomacy::map::{Map, PowerId};
+use crate::diplomacy::variant::shadow::ShadowOptions;
 use crate::game::schedule::DeadlinePolicy;
 use crate::game::seating::Seating;
-use crate::judge::rulebook::Rulebook;
-use crate::map::{Map, PowerId};
-use crate::variant::shadow::ShadowOptions;
 
 /// Which game a directory holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,10 +5,10 @@ use std::fmt::Write;
 
 use chrono_tz::Tz;
 
-use crate::game::engine::Game;
+use crate::diplomacy::engine::Game;
+use crate::diplomacy::map::PowerId;
+use crate::diplomacy::report::format_deadline;
 use crate::game::settings::{Draws, PressRule, Settings, Votes};
-use crate::map::PowerId;
-use crate::report::format_deadline;
 
 /// The game as a role may see it: phase, deadline, who is in, centers and units, and a
 /// power's own orders so far (never anyone else's).

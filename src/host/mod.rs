@@ -1076,12 +1076,12 @@ pub fn set_password_at(
 
 /// The map pictures of the step at journal `seq`: the PNG to look at and the SVG to zoom,
 /// named by the game and phase (`mygame-S1901M.png`).
-fn results_pictures(board: &Board<'_>, seq: u64) -> Result<Vec<Attachment>, crate::picture::PictureError> {
+fn results_pictures(board: &Board<'_>, seq: u64) -> Result<Vec<Attachment>, crate::diplomacy::picture::PictureError> {
     let (map, name) = (board.map, board.name);
-    let scene = crate::picture::results_scene_at(map, name, board.entries, seq.saturating_sub(1) as usize)?;
-    let geometry = crate::picture::geometry_for(map)?;
-    let svg = crate::picture::draw_svg(map, &geometry, &scene)?;
-    let png = crate::picture::png::svg_to_png(&svg, 1.0)?;
+    let scene = crate::diplomacy::picture::results_scene_at(map, name, board.entries, seq.saturating_sub(1) as usize)?;
+    let geometry = crate::diplomacy::picture::geometry_for(map)?;
+    let svg = crate::diplomacy::picture::draw_svg(map, &geometry, &scene)?;
+    let png = crate::diplomacy::picture::png::svg_to_png(&svg, 1.0)?;
     let file = format!("{}-{}", header_safe(name, 40).replace([' ', '/', '\\'], "_"), scene.phase.code());
     Ok(vec![
         Attachment { name: format!("{file}.png"), content_type: "image/png".into(), data: png },

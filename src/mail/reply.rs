@@ -3,7 +3,7 @@
 //!
 //! Nothing here sends: [`crate::mail::send`] turns an [`OutgoingMail`] into a real message.
 
-pub use crate::report::format_deadline;
+pub use crate::diplomacy::report::format_deadline;
 use crate::text::count;
 
 /// What kind of automatic mail this is (RFC 3834 `Auto-Submitted`).

@@ -24,12 +24,12 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::diplomacy::map::Map;
+use crate::diplomacy::picture::scene::Scene;
+use crate::diplomacy::picture::svg::PALETTE;
+use crate::diplomacy::picture::Geometry;
+use crate::diplomacy::report::{format_deadline, LedgerLine, OrderLine, PhaseReport};
 use crate::game::public::{PublicBoard, PublicGame, PublicStep, PublicStepBody};
-use crate::map::Map;
-use crate::picture::scene::Scene;
-use crate::picture::svg::PALETTE;
-use crate::picture::Geometry;
-use crate::report::{format_deadline, LedgerLine, OrderLine, PhaseReport};
 use html::{card_table, esc, page, slug, table};
 
 /// The stylesheet, one for every page.
@@ -85,14 +85,14 @@ impl SiteWriter {
     fn geometry(&mut self, map: &Map) -> Option<&Geometry> {
         self.geometries
             .entry(format!("{}\u{0}{}", map.name, map.region_count()))
-            .or_insert_with(|| crate::picture::geometry_for(map).ok())
+            .or_insert_with(|| crate::diplomacy::picture::geometry_for(map).ok())
             .as_ref()
     }
 
     /// The picture of a scene as SVG, or `None` when the map has no picture geometry.
     fn svg(&mut self, map: &Map, scene: &Scene) -> Option<String> {
         let g = self.geometry(map)?;
-        crate::picture::draw_svg(map, g, scene).ok()
+        crate::diplomacy::picture::draw_svg(map, g, scene).ok()
     }
 
     /// Every file of one game (its folder: [`game_folder`]), and its index line.

@@ -6,9 +6,9 @@
 //! runner). Edition-specific cases run at their edition.
 
 use serde::Deserialize;
-use shadowjudge::judge::rulebook::AdjacentConvoy;
-use shadowjudge::judge::{Edition, MovementResult, Rulebook, Unit};
-use shadowjudge::map::Map;
+use shadowjudge::diplomacy::judge::rulebook::AdjacentConvoy;
+use shadowjudge::diplomacy::judge::{Edition, MovementResult, Rulebook, Unit};
+use shadowjudge::diplomacy::map::Map;
 
 use crate::datc_common::{adjudicate, cases, kind, place, unexpected_results, unit, OrderData, UnitData};
 

@@ -8,10 +8,10 @@
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use shadowjudge::judge::legality::{collect_orders, PhaseOrders, WrittenOrder};
-use shadowjudge::judge::{adjudicate_movement, MovementResult, Rulebook, Unit};
-use shadowjudge::map::{Coast, Map, PowerId, ProvinceId, UnitType};
-use shadowjudge::order::{Order, Place, UnitRef};
+use shadowjudge::diplomacy::judge::legality::{collect_orders, PhaseOrders, WrittenOrder};
+use shadowjudge::diplomacy::judge::{adjudicate_movement, MovementResult, Rulebook, Unit};
+use shadowjudge::diplomacy::map::{Coast, Map, PowerId, ProvinceId, UnitType};
+use shadowjudge::diplomacy::order::{Order, Place, UnitRef};
 
 /// The text of one section's data file: `"6a"` ... `"6j"`.
 pub fn data(section: &str) -> &'static str {

@@ -11,16 +11,16 @@ use std::collections::BTreeMap;
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use shadowjudge::judge::adjustment::{
+use shadowjudge::diplomacy::judge::adjustment::{
     adjudicate_adjustments, AdjustmentIllegal, AdjustmentOrderResult, AdjustmentRules, BuildIllegal, CivilDisorderRule,
     DefaultAdjustment,
 };
-use shadowjudge::judge::retreat::{
+use shadowjudge::diplomacy::judge::retreat::{
     adjudicate_retreats, retreat_target, RetreatFate, RetreatIllegal, RetreatOrderStatus, RetreatPhase,
 };
-use shadowjudge::judge::{Dislodgement, Edition, Ownership, Rulebook, Unit};
-use shadowjudge::map::{Map, PowerId, ProvinceId, RegionId, UnitType};
-use shadowjudge::order::{Order, Place};
+use shadowjudge::diplomacy::judge::{Dislodgement, Edition, Ownership, Rulebook, Unit};
+use shadowjudge::diplomacy::map::{Map, PowerId, ProvinceId, RegionId, UnitType};
+use shadowjudge::diplomacy::order::{Order, Place};
 
 use crate::datc_common::{
     adjudicate, cases, coast, order, power, province, unexpected_results, unit, OrderData, UnitData,

@@ -1,8 +1,8 @@
 //! The phase machine, driven directly (no files).
-use shadowjudge::game::engine::Game;
+use shadowjudge::diplomacy::engine::Game;
+use shadowjudge::diplomacy::map::Map;
+use shadowjudge::diplomacy::state::{GameEnd, GameState};
 use shadowjudge::game::settings::{Settings, VariantKind};
-use shadowjudge::game::state::{GameEnd, GameState};
-use shadowjudge::map::Map;
 use shadowjudge::phase::{Phase, PhaseKind, Season};
 
 fn game(variant: VariantKind) -> Game {
@@ -68,7 +68,7 @@ fn a_standard_game_skips_a_winter_with_nothing_to_adjust() {
 
 /// A standard game after Fall 1901 in which France owns Belgium besides its home
 /// centers: one build due. `vacate`: home centers France's units leave empty.
-fn france_with_a_build(vacate: &[&str]) -> (Game, shadowjudge::map::PowerId) {
+fn france_with_a_build(vacate: &[&str]) -> (Game, shadowjudge::diplomacy::map::PowerId) {
     let mut g = game(VariantKind::Standard);
     let france = g.map.lookup_power("france").unwrap();
     let bel = g.map.lookup_province("bel").unwrap();
@@ -145,10 +145,11 @@ fn a_shadow_winter_ack_counts_missing_removals_per_board() {
 }
 
 /// Armies of `power` added on board `board` in provinces without a supply center.
-fn extra_armies(g: &mut Game, board: usize, power: shadowjudge::map::PowerId, at: &[&str]) {
+fn extra_armies(g: &mut Game, board: usize, power: shadowjudge::diplomacy::map::PowerId, at: &[&str]) {
     for p in at {
         let region = g.map.parse_region(p).unwrap();
-        let unit = shadowjudge::judge::Unit { power, kind: shadowjudge::map::UnitType::Army, region };
+        let unit =
+            shadowjudge::diplomacy::judge::Unit { power, kind: shadowjudge::diplomacy::map::UnitType::Army, region };
         g.state.boards[board].units.push(unit);
     }
 }
@@ -215,8 +216,8 @@ fn a_shadow_winter_awaits_only_powers_with_something_to_adjust() {
 /// count it means.
 #[test]
 fn winter_orders_are_worded_alike_in_acks_status_and_results() {
+    use shadowjudge::diplomacy::variant::shadow::WinterOutcome;
     use shadowjudge::game::status::status_text;
-    use shadowjudge::variant::shadow::WinterOutcome;
     let mut g = game(VariantKind::ShadowWorlds);
     let germany = g.map.lookup_power("germany").unwrap();
     extra_armies(&mut g, 1, germany, &["boh"]);
@@ -232,7 +233,7 @@ fn winter_orders_are_worded_alike_in_acks_status_and_results() {
     assert!(text.lines().any(|l| l.trim() == "[B] remove A boh"), "{text}");
     let report = g.adjudicate();
     assert!(report.adjustments.iter().any(|l| l.order == "remove A boh"), "{:?}", report.adjustments);
-    let board = shadowjudge::order::Board::A;
+    let board = shadowjudge::diplomacy::order::Board::A;
     let excess = WinterOutcome::ExcessBuild { board, allowed_units: 10 };
     assert_eq!(excess.reason(), "its count allows 10 units in all");
 }
@@ -273,7 +274,7 @@ fn a_standard_winter_status_says_the_builds_and_removals_due() {
 /// parser built once answers as one built for each submission.
 #[test]
 fn a_check_answers_as_keeping_would_and_changes_nothing() {
-    use shadowjudge::order::grammar::OrderParser;
+    use shadowjudge::diplomacy::order::grammar::OrderParser;
     let (mut g, france) = france_with_a_build(&["par", "mar"]);
     let mut movement = game(VariantKind::Standard);
     let mut shadow = game(VariantKind::ShadowWorlds);

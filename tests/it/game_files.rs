@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use chrono::{TimeZone, Utc};
 
+use shadowjudge::diplomacy::map::Map;
 use shadowjudge::game::session::{self, MapRecord, MAP_FILE};
-use shadowjudge::map::Map;
 
 /// A copy of a game directory written by the judge before `map.json` existed (the
 /// shipped Shadow Worlds example at Fall 1905, as it was).

@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use shadowjudge::map::Map;
-use shadowjudge::order::grammar::{parse_order_line, parse_orders, ParsedFile};
-use shadowjudge::order::power_label;
+use shadowjudge::diplomacy::map::Map;
+use shadowjudge::diplomacy::order::grammar::{parse_order_line, parse_orders, ParsedFile};
+use shadowjudge::diplomacy::order::power_label;
 
 fn repo_path(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
@@ -99,7 +99,7 @@ fn grammar_sample_order_files_are_understood() {
     }
     let shadow = parse_orders(&std::fs::read_to_string(repo_path("orders/shadow-spring-1901.txt")).unwrap(), &map);
     assert!(shadow.orders.iter().all(|o| o.board.is_some()));
-    assert!(shadow.orders.iter().any(|o| o.board == Some(shadowjudge::order::Board::B)));
+    assert!(shadow.orders.iter().any(|o| o.board == Some(shadowjudge::diplomacy::order::Board::B)));
 }
 
 #[test]
@@ -158,9 +158,9 @@ fn grammar_resolve_reads_a_trailing_via_as_by_convoy() {
             r#"{{"id":"v","units":[{{"power":"ENGLAND","type":"A","loc":"NWY"}},{{"power":"GERMANY","type":"F","loc":"SKA"}},{{"power":"RUSSIA","type":"A","loc":"SWE"}}],"orders":["ENGLAND: A NWY - SWE{via}","GERMANY: F SKA C A NWY - SWE","RUSSIA: A SWE - NWY"]}}"#
         )
     };
-    let with_via = shadowjudge::judge::batch::resolve_line(&case(" VIA"));
+    let with_via = shadowjudge::diplomacy::judge::batch::resolve_line(&case(" VIA"));
     assert!(with_via.contains(r#""units_after":["ENGLAND A SWE","GERMANY F SKA","RUSSIA A NWY"]"#), "{with_via}");
-    let without = shadowjudge::judge::batch::resolve_line(&case(""));
+    let without = shadowjudge::diplomacy::judge::batch::resolve_line(&case(""));
     assert!(without.contains(r#""units_after":["ENGLAND A NWY","GERMANY F SKA","RUSSIA A SWE"]"#), "{without}");
 }
 

@@ -373,7 +373,7 @@ fn resolve_answers_a_line_that_is_not_utf8_and_goes_on() {
 
 #[test]
 fn the_map_loader_refuses_maps_past_its_bounds() {
-    use shadowjudge::map::{Map, MAX_MAP_BYTES, MAX_REGIONS};
+    use shadowjudge::diplomacy::map::{Map, MAX_MAP_BYTES, MAX_REGIONS};
     let big = format!("# {}\n", "x".repeat(MAX_MAP_BYTES));
     let e = Map::from_toml(&big, "big.toml").unwrap_err();
     assert!(e.to_string().contains("at most"), "{e}");

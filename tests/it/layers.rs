@@ -5,32 +5,54 @@
 use std::path::{Path, PathBuf};
 
 /// Every module of the library, lowest first. A module may import one of a lower rank,
-/// never one of its own rank or above. Keep in step with ARCHITECTURE.md.
+/// never one of its own rank or above. Keep in step with ARCHITECTURE.md. A module is
+/// named by its folder (`store`), or by folder and file where the file has a rank of its
+/// own (`game::settings`); every module of a folder in [`SPLIT`] has its own rank.
 const RANKS: &[(&str, u8)] = &[
     ("text", 0),
-    ("map", 1),
+    ("diplomacy::map", 1),
     ("phase", 1),
     ("dice", 1),
     ("store", 1),
-    ("order", 2),
-    ("judge", 3),
-    ("variant", 4),
-    ("report", 5),
-    ("turn", 6),
-    ("games", 7),
-    ("game", 8),
-    ("picture", 9),
-    ("mail", 10),
-    ("site", 10),
-    ("host", 11),
-    ("cli", 12),
+    ("game::schedule", 2),
+    ("game::seating", 2),
+    ("diplomacy::order", 2),
+    ("diplomacy::judge", 3),
+    ("diplomacy::variant", 4),
+    ("diplomacy::position", 4),
+    ("game::settings", 5),
+    ("diplomacy::state", 5),
+    ("diplomacy::report", 6),
+    ("diplomacy::engine", 7),
+    ("turn", 8),
+    ("games", 9),
+    ("game", 10),
+    ("diplomacy::picture", 11),
+    ("mail", 12),
+    ("site", 12),
+    ("host", 13),
+    ("cli", 14),
 ];
+
+/// The folders whose modules are ranked one by one (Diplomacy's own code spans the
+/// layers: its map is below everything, its pictures above the game sessions).
+const SPLIT: &[&str] = &["diplomacy"];
 
 /// The layers that may open files; the rest take text and give text.
 const IO_LAYERS: &[&str] = &["store", "mail", "host", "cli"];
 
 fn rank(module: &str) -> Option<u8> {
     RANKS.iter().find(|(m, _)| *m == module).map(|(_, r)| *r)
+}
+
+/// The ranked module a path (`game::settings`, `store::atomic`, `phase`) belongs to: the
+/// folder and file if ranked on their own, else the folder (never a folder in [`SPLIT`]).
+fn ranked(path: &str) -> Option<String> {
+    if rank(path).is_some() {
+        return Some(path.to_string());
+    }
+    let folder = path.split("::").next()?;
+    (!SPLIT.contains(&folder) && rank(folder).is_some()).then(|| folder.to_string())
 }
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -44,12 +66,25 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The module a source file belongs to: `src/game/engine.rs` -> `game`.
+/// The module path of a source file, folder and file: `src/game/session.rs` ->
+/// `game::session`, `src/diplomacy/judge/batch.rs` -> `diplomacy::judge`, `src/text.rs`
+/// -> `text`; `None` for the crate root and for a split folder's own `mod.rs`, which
+/// only lists its modules.
 fn module_of(src: &Path, file: &Path) -> Option<String> {
     let rel = file.strip_prefix(src).unwrap();
-    let first = rel.components().next()?.as_os_str().to_string_lossy().into_owned();
-    let name = first.strip_suffix(".rs").unwrap_or(&first).to_string();
-    (name != "lib" && name != "main").then_some(name)
+    let mut parts = rel.components().map(|c| {
+        let part = c.as_os_str().to_string_lossy().into_owned();
+        part.strip_suffix(".rs").map(str::to_string).unwrap_or(part)
+    });
+    let first = parts.next()?;
+    if first == "lib" || first == "main" {
+        return None;
+    }
+    match parts.next() {
+        Some(second) if second != "mod" => Some(format!("{first}::{second}")),
+        _ if SPLIT.contains(&first.as_str()) => None,
+        _ => Some(first),
+    }
 }
 
 /// The code lines of a file that are not comments, up to its test module (a file that
@@ -62,19 +97,49 @@ fn code_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
         .map(|(i, l)| (i + 1, l))
 }
 
-/// Every `crate::name` a line names.
+fn ident(text: &str) -> String {
+    text.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()
+}
+
+/// Every module path `crate::a::b` a line names, as `a::b` (or `a` alone), each name of
+/// a group counted: `crate::game::{any, session::OpenGame}` names `game::any` and
+/// `game::session`.
 fn crate_paths(line: &str) -> Vec<String> {
     let mut found = Vec::new();
     let mut rest = line;
     while let Some(at) = rest.find("crate::") {
         let before = rest[..at].chars().last();
         let tail = &rest[at + "crate::".len()..];
-        let name: String = tail.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-        // `$crate::` in macros and `shadowjudge_crate::` are not paths into this crate.
-        if !matches!(before, Some(c) if c.is_ascii_alphanumeric() || c == '_' || c == '$') && !name.is_empty() {
-            found.push(name);
-        }
         rest = tail;
+        let first = ident(tail);
+        // `$crate::` in macros and `shadowjudge_crate::` are not paths into this crate.
+        if matches!(before, Some(c) if c.is_ascii_alphanumeric() || c == '_' || c == '$') || first.is_empty() {
+            continue;
+        }
+        let Some(after) = tail[first.len()..].strip_prefix("::") else {
+            found.push(first);
+            continue;
+        };
+        let Some(group) = after.strip_prefix('{') else {
+            let second = ident(after);
+            found.push(if second.is_empty() { first } else { format!("{first}::{second}") });
+            continue;
+        };
+        let mut depth = 0;
+        let mut item = true;
+        for (i, c) in group.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => break,
+                '}' => depth -= 1,
+                ',' if depth == 0 => item = true,
+                c if item && (c.is_ascii_alphanumeric() || c == '_') => {
+                    found.push(format!("{first}::{}", ident(&group[i..])));
+                    item = false;
+                }
+                _ => {}
+            }
+        }
     }
     found
 }
@@ -93,17 +158,18 @@ fn violations(src: &Path) -> Vec<String> {
     let mut out = Vec::new();
     for file in files {
         let Some(module) = module_of(src, &file) else { continue };
-        let Some(own) = rank(&module) else {
+        let Some((module, own)) = ranked(&module).and_then(|m| Some((m.clone(), rank(&m)?))) else {
             out.push(format!("{}: module `{module}` has no place in the layer order", file.display()));
             continue;
         };
         let text = std::fs::read_to_string(&file).unwrap();
         for (n, line) in code_lines(&text) {
             for target in crate_paths(line) {
-                if target == module {
+                let found = ranked(&target);
+                if found.as_deref() == Some(module.as_str()) {
                     continue;
                 }
-                match rank(&target) {
+                match found.and_then(|t| rank(&t)) {
                     Some(r) if r < own => {}
                     _ => out
                         .push(format!("{}:{n}: `{module}` imports `{target}`, which is not below it", file.display())),
@@ -132,26 +198,38 @@ fn every_module_imports_only_the_layers_below_it() {
 fn the_check_finds_an_upward_import_a_file_opened_and_the_clock_read() {
     let tmp = tempfile::tempdir().unwrap();
     let src = tmp.path();
-    std::fs::create_dir_all(src.join("judge")).unwrap();
-    std::fs::write(src.join("lib.rs"), "pub mod judge;\n").unwrap();
+    std::fs::create_dir_all(src.join("diplomacy/judge")).unwrap();
+    std::fs::create_dir_all(src.join("diplomacy/extra")).unwrap();
+    std::fs::create_dir_all(src.join("game")).unwrap();
+    std::fs::write(src.join("lib.rs"), "pub mod diplomacy;\n").unwrap();
+    std::fs::write(src.join("diplomacy/mod.rs"), "pub mod judge;\n").unwrap();
     std::fs::write(
-        src.join("judge/mod.rs"),
-        "use crate::map::Map;\nuse crate::game::engine::Game;\n// crate::mail in a comment\n\
+        src.join("diplomacy/judge/mod.rs"),
+        "use crate::diplomacy::map::Map;\nuse crate::diplomacy::{order::Order, engine::Game};\n\
+         // crate::mail in a comment\n\
          fn f() { let _ = std::fs::read(\"x\"); let _ = chrono::Utc::now(); }\n\
          #[cfg(test)]\nmod tests { use crate::cli; }\n",
+    )
+    .unwrap();
+    std::fs::write(src.join("diplomacy/judge/batch.rs"), "use crate::diplomacy::judge::Unit;\n").unwrap();
+    std::fs::write(src.join("diplomacy/extra/mod.rs"), "").unwrap();
+    std::fs::write(
+        src.join("game/settings.rs"),
+        "use crate::game::{schedule, seating::Seat};\nuse crate::game::session::OpenGame;\n",
     )
     .unwrap();
     std::fs::write(src.join("dice.rs"), "macro_rules! m { () => { $crate::dice::x() } }\n").unwrap();
     std::fs::write(src.join("extra.rs"), "").unwrap();
     std::fs::write(src.join("store.rs"), "fn f() { std::fs::read(\"x\"); }\n").unwrap();
-    std::fs::create_dir_all(src.join("order")).unwrap();
-    std::fs::write(src.join("order/mod.rs"), "fn f() -> ParsedFile { ParsedFile::default() }\n").unwrap();
+    std::fs::write(src.join("text.rs"), "fn f() -> ParsedFile { ParsedFile::default() }\n").unwrap();
     let found = violations(src);
-    assert_eq!(found.len(), 4, "{found:#?}");
+    assert_eq!(found.len(), 6, "{found:#?}");
     for wanted in [
-        "judge/mod.rs:2: `judge` imports `game`, which is not below it",
-        "judge/mod.rs:4: `judge` opens files",
-        "judge/mod.rs:4: `judge` reads the clock",
+        "judge/mod.rs:2: `diplomacy::judge` imports `diplomacy::engine`, which is not below it",
+        "judge/mod.rs:4: `diplomacy::judge` opens files",
+        "judge/mod.rs:4: `diplomacy::judge` reads the clock",
+        "settings.rs:2: `game::settings` imports `game::session`, which is not below it",
+        "module `diplomacy::extra` has no place",
         "module `extra` has no place",
     ] {
         assert!(found.iter().any(|f| f.contains(wanted)), "missing {wanted:?} in {found:#?}");
@@ -208,10 +286,8 @@ fn the_mail_host_reaches_games_only_through_the_game_session_contract() {
     assert!(found[1].ends_with("mod.rs:3: names `game::{..}`"), "{found:#?}");
 }
 
-/// The Diplomacy modules a small game must not import: the small games stand on the
-/// turn-game contract, the dice and the store alone.
-const DIPLOMACY: &[&str] = &["map", "order", "judge", "variant", "report", "game"];
-
+/// The small games stand on the turn-game contract, the dice and the store alone: they
+/// import nothing under `diplomacy::`.
 #[test]
 fn no_small_game_imports_diplomacy_code() {
     let lines = code_lines_under(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games"));
@@ -221,11 +297,13 @@ fn no_small_game_imports_diplomacy_code() {
         .flat_map(|(file, n, line)| {
             crate_paths(line)
                 .into_iter()
-                .filter(|t| DIPLOMACY.contains(&t.as_str()))
+                .filter(|t| t == "diplomacy" || t.starts_with("diplomacy::"))
                 .map(move |target| format!("{}:{n}: imports `{target}`", file.display()))
         })
         .collect();
     assert!(found.is_empty(), "a small game imports Diplomacy code:\n{}", found.join("\n"));
+    assert_eq!(crate_paths("use crate::diplomacy::{map::Map, order};"), ["diplomacy::map", "diplomacy::order"]);
+    assert_eq!(crate_paths("f(crate::diplomacy::judge::X)"), ["diplomacy::judge"]);
 }
 
 /// Issue 22.5: no hidden state. What a message carries out and the problems met while

@@ -9,16 +9,16 @@ use chrono::{TimeZone, Utc};
 
 use crate::harness::Run;
 use crate::judge_dir::{self, message, Eml, Outbox};
+use shadowjudge::diplomacy::map::Map;
+use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::journal::Entry;
 use shadowjudge::game::session;
 use shadowjudge::game::settings::{parse_players, Settings, VariantKind};
-use shadowjudge::game::state::GameState;
 use shadowjudge::host::{set_password_at, JudgeHost};
 use shadowjudge::mail::home::JudgeHome;
 use shadowjudge::mail::ingest as ingest_one;
 use shadowjudge::mail::ingest::{Disposition, StoreIntake};
 use shadowjudge::mail::password::hash_password_with_cost;
-use shadowjudge::map::Map;
 use shadowjudge::store::GameDir;
 
 const PLAYERS: &str =
@@ -341,7 +341,7 @@ fn issue_6_two_hundred_concurrent_messages_apply_exactly_once() {
     let (applied, cached): (u64, GameState) = dir.read_state().unwrap().expect("a state cache");
     assert_eq!(applied, entries.len() as u64, "the cache is behind the journal");
     let g = session::open_read_only(&game).unwrap();
-    let mut replayed = shadowjudge::game::engine::Game::new(
+    let mut replayed = shadowjudge::diplomacy::engine::Game::new(
         g.game.settings.clone(),
         Map::standard(),
         GameState::start(&Map::standard(), 2),

@@ -19,17 +19,17 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 
 use crate::judge_dir::{self, message, Eml, Outbox};
+use shadowjudge::diplomacy::map::Map;
+use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::journal::Entry;
 use shadowjudge::game::session::{self, MailedFile, MAILED_FILE};
 use shadowjudge::game::settings::{parse_players, Settings, VariantKind};
-use shadowjudge::game::state::GameState;
 use shadowjudge::host::{set_password_at, tick_judge, JudgeHost};
 use shadowjudge::mail::home::JudgeHome;
 use shadowjudge::mail::ingest::{ingest, Disposition, StoreIntake};
 use shadowjudge::mail::password::hash_password_with_cost;
 use shadowjudge::mail::reply::OutgoingMail;
 use shadowjudge::mail::send::{Mailer, SendError};
-use shadowjudge::map::Map;
 use shadowjudge::phase::Phase;
 use shadowjudge::store::fault::{self, FaultPoint};
 use shadowjudge::store::GameDir;
@@ -646,7 +646,7 @@ fn a_late_notice_says_what_the_deadline_does_in_each_kind_of_phase() {
     let mut settings = Settings::new("winter", VariantKind::Standard);
     settings.players = parse_players(PLAYERS, "players", &map).unwrap();
     let clock_of = |name: &str, position: &str| {
-        let pos = shadowjudge::game::position::parse_position(position, name, &map, 1).unwrap();
+        let pos = shadowjudge::diplomacy::position::parse_position(position, name, &map, 1).unwrap();
         let dir = tmp.path().join(name);
         session::create(&dir, &settings, GameState::from_position(&map, &pos), at(T0)).unwrap();
         shadowjudge::game::any::open_read_only(&dir).unwrap().clock().expect("a deadline runs")

@@ -1,5 +1,5 @@
 //! Every map shipped in `maps/` loads through the same code the judge uses.
-use shadowjudge::map::Map;
+use shadowjudge::diplomacy::map::Map;
 
 #[test]
 fn every_shipped_map_loads() {
@@ -19,7 +19,7 @@ fn every_shipped_map_loads() {
     assert!(loaded >= 1);
 }
 
-use shadowjudge::map::UnitType;
+use shadowjudge::diplomacy::map::UnitType;
 use std::collections::BTreeSet;
 
 /// (unit type, from, to) for every directed border of the reference list.
@@ -47,7 +47,7 @@ fn the_standard_map_has_exactly_the_reference_borders() {
     let map = Map::standard();
     let mut ours = BTreeSet::new();
     for from in 0..map.region_count() {
-        let from = shadowjudge::map::RegionId(from as u16);
+        let from = shadowjudge::diplomacy::map::RegionId(from as u16);
         for unit in [UnitType::Army, UnitType::Fleet] {
             for to in map.neighbours(unit, from) {
                 ours.insert((unit.letter(), map.region_name(from), map.region_name(to)));

@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 
 use chrono::{TimeZone, Utc};
 use resvg::tiny_skia::Pixmap;
+use shadowjudge::diplomacy::map::Map;
+use shadowjudge::diplomacy::picture::{self, svg, Geometry, Scene};
 use shadowjudge::game::script::{play, Played};
-use shadowjudge::map::Map;
 use shadowjudge::phase::Phase;
-use shadowjudge::picture::{self, svg, Geometry, Scene};
 
 use crate::harness::shadowjudge_at;
 
@@ -103,7 +103,7 @@ fn pixel(png: &[u8], x: f32, y: f32) -> String {
 fn png_shows_units_in_their_powers_colours() {
     let map = Map::standard();
     let g = Geometry::standard(&map).unwrap();
-    let state = shadowjudge::game::state::GameState::start(&map, 1);
+    let state = shadowjudge::diplomacy::state::GameState::start(&map, 1);
     let scene = Scene::from_state("start", &state);
     let png = picture::draw_png(&map, &g, &scene).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
@@ -123,7 +123,7 @@ fn png_shows_units_in_their_powers_colours() {
 fn switzerland_is_hatched_in_no_powers_colour() {
     let map = Map::standard();
     let g = Geometry::standard(&map).unwrap();
-    let state = shadowjudge::game::state::GameState::start(&map, 1);
+    let state = shadowjudge::diplomacy::state::GameState::start(&map, 1);
     let png = picture::draw_png(&map, &g, &Scene::from_state("start", &state)).unwrap();
     // Around the spot Switzerland keeps for a unit: no unit stands there, no name.
     let at = g.units[map.parse_region("swi").unwrap().0 as usize];
@@ -331,7 +331,7 @@ fn every_unit_and_its_ring_stand_inside_the_frame() {
     // A hold ring reaches 12.5 px from the unit's centre and its casing 2.2 px more.
     let ring = 14.7;
     for r in 0..map.region_count() {
-        let region = shadowjudge::map::RegionId(r as u16);
+        let region = shadowjudge::diplomacy::map::RegionId(r as u16);
         let (x, y) = svg::unit_at(&g, region);
         assert!(
             x >= ring && y >= ring && x <= w - ring && y <= h - ring,

@@ -2,9 +2,9 @@
 //! makes the batch function panic, and `--jobs 2` printing the same bytes as `--jobs 1`.
 
 use proptest::prelude::*;
-use shadowjudge::judge::batch::resolve_line;
-use shadowjudge::judge::random::random_phase;
-use shadowjudge::map::Map;
+use shadowjudge::diplomacy::judge::batch::resolve_line;
+use shadowjudge::diplomacy::judge::random::random_phase;
+use shadowjudge::diplomacy::map::Map;
 
 fn run_resolve(args: &[&str], input: &str) -> (String, bool) {
     let mut all = vec!["resolve"];

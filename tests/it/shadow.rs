@@ -1,11 +1,11 @@
 //! Shadow Worlds: the worked examples of the rulings (docs/shadow-worlds.md).
-use shadowjudge::game::position::parse_unit;
-use shadowjudge::judge::adjustment::CivilDisorderRule;
-use shadowjudge::judge::{Ownership, Unit};
-use shadowjudge::map::{Map, PowerId};
-use shadowjudge::order::grammar::parse_orders;
-use shadowjudge::order::Board;
-use shadowjudge::variant::shadow::{
+use shadowjudge::diplomacy::judge::adjustment::CivilDisorderRule;
+use shadowjudge::diplomacy::judge::{Ownership, Unit};
+use shadowjudge::diplomacy::map::{Map, PowerId};
+use shadowjudge::diplomacy::order::grammar::parse_orders;
+use shadowjudge::diplomacy::order::Board;
+use shadowjudge::diplomacy::position::parse_unit;
+use shadowjudge::diplomacy::variant::shadow::{
     adjudicate_power_winter, apply_winter, check_victory, ledger_row, LedgerRow, ShadowOptions, VictoryCheck,
     VictoryCounts, WinterIllegal, WinterOrder, WinterOutcome,
 };
@@ -223,7 +223,7 @@ fn two_powers_reaching_the_target_at_once_draw() {
     let map = Map::standard();
     let options = ShadowOptions { short_game: true, victory_counts: VictoryCounts::Distinct };
     let centers: Vec<_> = map.supply_centers().collect();
-    let row = |p: PowerId, list: &[shadowjudge::map::ProvinceId]| LedgerRow {
+    let row = |p: PowerId, list: &[shadowjudge::diplomacy::map::ProvinceId]| LedgerRow {
         power: p,
         centers: [list.to_vec(), Vec::new()],
         doubled: Vec::new(),

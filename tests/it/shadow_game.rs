@@ -7,14 +7,14 @@
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, TimeZone, Utc};
-use shadowjudge::game::engine::Game;
+use shadowjudge::diplomacy::engine::Game;
+use shadowjudge::diplomacy::map::Map;
+use shadowjudge::diplomacy::report::{LedgerLine, OrderLine, PhaseReport};
+use shadowjudge::diplomacy::state::{GameEnd, GameState};
 use shadowjudge::game::journal;
 use shadowjudge::game::script::{self, Played};
 use shadowjudge::game::session;
-use shadowjudge::game::state::{GameEnd, GameState};
-use shadowjudge::map::Map;
 use shadowjudge::phase::Phase;
-use shadowjudge::report::{LedgerLine, OrderLine, PhaseReport};
 
 /// The files of a game directory that are shipped (never the lock or temp files).
 const SHIPPED_FILES: [&str; 4] = ["game.toml", "journal.jsonl", "map.json", "state.json"];

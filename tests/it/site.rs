@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 
 use crate::harness::shadowjudge_at;
+use shadowjudge::diplomacy::map::Map;
+use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::any::{self, PressTo, Role, Submit, Who};
 use shadowjudge::game::journal::fingerprint;
 use shadowjudge::game::session;
 use shadowjudge::game::settings::{parse_players, Settings, VariantKind};
-use shadowjudge::game::state::GameState;
 use shadowjudge::host::site::{refresh_site, write_site, SITE_RECORD};
-use shadowjudge::map::Map;
 
 const T0: &str = "2025-03-01T12:00:00Z";
 const SEED: &str = "5ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e7abcd";

@@ -4,12 +4,12 @@
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, TimeZone, Utc};
-use shadowjudge::game::engine::Game;
+use shadowjudge::diplomacy::engine::Game;
+use shadowjudge::diplomacy::map::Map;
+use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::journal;
 use shadowjudge::game::script::{play, Played};
 use shadowjudge::game::session;
-use shadowjudge::game::state::GameState;
-use shadowjudge::map::Map;
 use shadowjudge::phase::Phase;
 
 fn example_dir() -> PathBuf {

@@ -7,7 +7,7 @@ from gen import tb, SEA, PROV, WORK
 names, wk, W, H = pickle.load(open(WORK / 'final.pkl', 'rb'))
 G = {k: shapely.from_wkb(v) for k, v in wk.items()}
 
-# Footprints as the test in src/picture/geometry.rs has them (board units).
+# Footprints as the test in src/diplomacy/picture/geometry.rs has them (board units).
 def unit_box(p): return box(p[0] - 0.62, p[1] - 0.42, p[0] + 0.62, p[1] + 0.42)
 def coast_box(p): return box(p[0] - 0.3, p[1] + 0.7 - 0.18, p[0] + 0.3, p[1] + 0.7 + 0.18)
 def label_box(p, k):

@@ -18,9 +18,9 @@ use std::collections::{BTreeMap, VecDeque};
 use petgraph::visit::EdgeRef;
 use serde::{Deserialize, Serialize};
 
-use crate::judge::{Ownership, Unit};
-use crate::map::{Coast, Crossing, Map, PowerId, ProvinceId, RegionId, UnitType};
-use crate::order::{Order, Place};
+use crate::diplomacy::judge::{Ownership, Unit};
+use crate::diplomacy::map::{Coast, Crossing, Map, PowerId, ProvinceId, RegionId, UnitType};
+use crate::diplomacy::order::{Order, Place};
 
 /// How units are chosen for removal when a power removes fewer units than it must.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -100,7 +100,7 @@ impl BuildIllegal {
             BuildIllegal::ArmyAtSea { province } => format!("an army cannot be built in {}", name(province)),
             BuildIllegal::CoastNeeded { province } => format!("a fleet in {} needs a coast", name(province)),
             BuildIllegal::NoSuchCoast { province, coast } => {
-                format!("{} has no {}", name(province), crate::map::coast_words(*coast))
+                format!("{} has no {}", name(province), crate::diplomacy::map::coast_words(*coast))
             }
             BuildIllegal::UnitTypeNeeded { province } => {
                 format!("say whether to build an army or a fleet in {}", name(province))
@@ -723,11 +723,11 @@ mod tests {
         let units = [unit(&map, "france", UnitType::Army, "par"), unit(&map, "england", UnitType::Fleet, "lon")];
         let par = place(&map, "par");
         let orders = vec![
-            (fra, Order::Hold { unit: crate::order::UnitRef { kind: None, at: par } }),
-            (fra, Order::Disband { unit: crate::order::UnitRef { kind: Some(UnitType::Army), at: par } }),
+            (fra, Order::Hold { unit: crate::diplomacy::order::UnitRef { kind: None, at: par } }),
+            (fra, Order::Disband { unit: crate::diplomacy::order::UnitRef { kind: Some(UnitType::Army), at: par } }),
             (fra, Order::Waive),
             (eng, Order::Build { kind: Some(UnitType::Fleet), at: place(&map, "edi") }),
-            (eng, Order::Disband { unit: crate::order::UnitRef { kind: None, at: par } }),
+            (eng, Order::Disband { unit: crate::diplomacy::order::UnitRef { kind: None, at: par } }),
         ];
         let result = adjudicate_adjustments(&map, &units, &own, &orders, AdjustmentRules::default());
         let texts: Vec<String> = result.outcomes.iter().map(|o| o.result.describe(&map)).collect();
@@ -759,7 +759,7 @@ mod tests {
             unit(&map, "france", UnitType::Army, "bur"),
             unit(&map, "germany", UnitType::Army, "ruh"),
         ];
-        let at = |s| crate::order::UnitRef { kind: None, at: place(&map, s) };
+        let at = |s| crate::diplomacy::order::UnitRef { kind: None, at: place(&map, s) };
         let orders = vec![(fra, Order::Disband { unit: at("ruh") }), (fra, Order::Disband { unit: at("bel") })];
         let result = adjudicate_adjustments(&map, &units, &own, &orders, AdjustmentRules::default());
         let texts: Vec<String> = result.outcomes.iter().map(|o| o.result.describe(&map)).collect();

@@ -19,13 +19,13 @@ use std::fmt::Write;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::judge::legality::{Illegal, OrderCollector, PhaseOrders, WrittenOrder};
-use crate::judge::movement::{Adjudicator, MovementResult};
-use crate::judge::rulebook::Rulebook;
-use crate::judge::Unit;
-use crate::map::{Map, PowerId, UnitType};
-use crate::order::grammar::{Diagnostic, OrderParser};
-use crate::order::{Order, Place};
+use crate::diplomacy::judge::legality::{Illegal, OrderCollector, PhaseOrders, WrittenOrder};
+use crate::diplomacy::judge::movement::{Adjudicator, MovementResult};
+use crate::diplomacy::judge::rulebook::Rulebook;
+use crate::diplomacy::judge::Unit;
+use crate::diplomacy::map::{Map, PowerId, UnitType};
+use crate::diplomacy::order::grammar::{Diagnostic, OrderParser};
+use crate::diplomacy::order::{Order, Place};
 use case_json::CaseSpans;
 
 /// A case as read through a `serde_json::Value`: the general path, for every line the
@@ -112,7 +112,7 @@ impl UnitLines {
             let power = p.name.to_uppercase();
             for kind in [UnitType::Army, UnitType::Fleet] {
                 for r in 0..regions {
-                    let region = map.region_name(crate::map::RegionId(r as u16)).to_uppercase();
+                    let region = map.region_name(crate::diplomacy::map::RegionId(r as u16)).to_uppercase();
                     texts.push(format!("{power} {} {region}", kind.letter()));
                 }
             }
@@ -423,7 +423,9 @@ mod tests {
         let map = Map::standard();
         let mut resolver = BatchResolver::new(&map, Rulebook::default());
         let mut lines: Vec<String> = (0..300u64)
-            .map(|seed| crate::judge::random::random_phase(&map, seed).to_json_line(&map, &format!("r{seed}")))
+            .map(|seed| {
+                crate::diplomacy::judge::random::random_phase(&map, seed).to_json_line(&map, &format!("r{seed}"))
+            })
             .collect();
         lines.extend(
             [

@@ -9,10 +9,10 @@
 //!
 //! This module reads the map and the units; it never adjudicates.
 
-use crate::judge::rulebook::{DuplicateOrders, ImpossibleCoast, OmittedCoast, Rulebook, WrongUnitType};
-use crate::judge::Unit;
-use crate::map::{Coast, Map, PowerId, ProvinceId, RegionId, Terrain, UnitType};
-use crate::order::{Order, Place};
+use crate::diplomacy::judge::rulebook::{DuplicateOrders, ImpossibleCoast, OmittedCoast, Rulebook, WrongUnitType};
+use crate::diplomacy::judge::Unit;
+use crate::diplomacy::map::{Coast, Map, PowerId, ProvinceId, RegionId, Terrain, UnitType};
+use crate::diplomacy::order::{Order, Place};
 
 /// A resolved movement-phase order, for the unit with the same index.
 ///
@@ -653,7 +653,7 @@ fn illegal_target(board: &Board, order: &Order<Place>, e: &Illegal) -> Option<us
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::order::UnitRef;
+    use crate::diplomacy::order::UnitRef;
 
     fn place(map: &Map, s: &str) -> Place {
         let r = map.parse_region(s).unwrap();
@@ -723,7 +723,7 @@ mod tests {
         let rb = Rulebook::default();
         let whole = |p: ProvinceId| Place { province: p, coast: None };
         for seed in 0..4 {
-            let units = crate::judge::random::random_phase(&map, seed).units;
+            let units = crate::diplomacy::judge::random::random_phase(&map, seed).units;
             let index = UnitIndex::new(&map, &units);
             let refs: Vec<UnitRef<Place>> = units
                 .iter()

@@ -18,7 +18,7 @@ pub use rulebook::{Edition, Rulebook};
 
 use serde::{Deserialize, Serialize};
 
-use crate::map::{Map, PowerId, ProvinceId, RegionId, UnitType};
+use crate::diplomacy::map::{Map, PowerId, ProvinceId, RegionId, UnitType};
 
 /// A unit on a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -15,12 +15,12 @@
 //! bitset of the fleets ordered to convoy that army.
 //!
 //! This module never reads order text and never decides legality: it takes one resolved
-//! [`MainOrder`] per unit (see [`crate::judge::legality`]).
+//! [`MainOrder`] per unit (see [`crate::diplomacy::judge::legality`]).
 
-use crate::judge::legality::{Illegal, MainOrder};
-use crate::judge::rulebook::{AdjacentConvoy, MultiRouteConvoy, Rulebook};
-use crate::judge::{retreat_options, Dislodgement, Unit};
-use crate::map::{Map, PowerId, ProvinceId, RegionId, UnitType};
+use crate::diplomacy::judge::legality::{Illegal, MainOrder};
+use crate::diplomacy::judge::rulebook::{AdjacentConvoy, MultiRouteConvoy, Rulebook};
+use crate::diplomacy::judge::{retreat_options, Dislodgement, Unit};
+use crate::diplomacy::map::{Map, PowerId, ProvinceId, RegionId, UnitType};
 
 const NONE: u32 = u32::MAX;
 

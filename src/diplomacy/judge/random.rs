@@ -9,11 +9,11 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::judge::legality::{collect_orders, MainOrder, WrittenOrder};
-use crate::judge::rulebook::Rulebook;
-use crate::judge::Unit;
-use crate::map::{Map, PowerId, ProvinceId, Terrain, UnitType};
-use crate::order::{Order, Place, UnitRef};
+use crate::diplomacy::judge::legality::{collect_orders, MainOrder, WrittenOrder};
+use crate::diplomacy::judge::rulebook::Rulebook;
+use crate::diplomacy::judge::Unit;
+use crate::diplomacy::map::{Map, PowerId, ProvinceId, Terrain, UnitType};
+use crate::diplomacy::order::{Order, Place, UnitRef};
 
 /// A random phase: the units, the orders as written (one per unit), and the same orders
 /// resolved, ready for the adjudicator.
@@ -50,7 +50,7 @@ impl RandomPhase {
     }
 }
 
-fn place_of(map: &Map, region: crate::map::RegionId) -> Place {
+fn place_of(map: &Map, region: crate::diplomacy::map::RegionId) -> Place {
     Place { province: map.province_of(region), coast: map.region(region).coast }
 }
 
@@ -169,7 +169,7 @@ pub fn random_phase(map: &Map, seed: u64) -> RandomPhase {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::adjudicate_movement;
+    use crate::diplomacy::judge::adjudicate_movement;
 
     #[test]
     fn phases_are_reproducible_and_interact() {
@@ -183,7 +183,7 @@ mod tests {
             let p = random_phase(&map, seed);
             assert!((10..=34).contains(&p.units.len()));
             let r = adjudicate_movement(&map, &p.units, &p.orders, &Rulebook::default());
-            moved += r.outcomes.iter().filter(|o| o.reason == crate::judge::Reason::Moved).count();
+            moved += r.outcomes.iter().filter(|o| o.reason == crate::diplomacy::judge::Reason::Moved).count();
             dislodged += r.dislodged.len();
             convoys += p.orders.iter().filter(|o| matches!(o, MainOrder::Convoy { .. })).count();
         }

@@ -13,9 +13,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::judge::{retreat_options, Dislodgement, Unit};
-use crate::map::{Coast, Map, PowerId, ProvinceId, RegionId};
-use crate::order::{place_name, Order, Place};
+use crate::diplomacy::judge::{retreat_options, Dislodgement, Unit};
+use crate::diplomacy::map::{Coast, Map, PowerId, ProvinceId, RegionId};
+use crate::diplomacy::order::{place_name, Order, Place};
 
 /// What a retreat phase starts from: the board after the moves.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -94,7 +94,7 @@ impl RetreatIllegal {
             RetreatIllegal::CannotReach { to } => format!("cannot reach {}", place_name(map, *to)),
             RetreatIllegal::CoastNeeded { to } => format!("say which coast of {}", name(to)),
             RetreatIllegal::NoSuchCoast { to, coast } => {
-                format!("{} has no {}", name(to), crate::map::coast_words(*coast))
+                format!("{} has no {}", name(to), crate::diplomacy::map::coast_words(*coast))
             }
             RetreatIllegal::Occupied { to, by } => {
                 format!("{} is occupied by {} {}", name(to), map.power(by.power).adjective, by.describe(map))
@@ -336,7 +336,7 @@ pub fn retreat_target(
     // A coast only matters for a fleet going to a province with split coasts; elsewhere
     // it is ignored as irrelevant (DATC 4.B.6).
     let region = match (unit.kind, to.coast) {
-        (crate::map::UnitType::Fleet, Some(coast)) if !p.coasts.is_empty() => {
+        (crate::diplomacy::map::UnitType::Fleet, Some(coast)) if !p.coasts.is_empty() => {
             let region = map
                 .region_for(unit.kind, province, Some(coast))
                 .ok_or(RetreatIllegal::NoSuchCoast { to: province, coast })?;
@@ -366,8 +366,8 @@ pub fn retreat_target(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::UnitType;
-    use crate::order::UnitRef;
+    use crate::diplomacy::map::UnitType;
+    use crate::diplomacy::order::UnitRef;
 
     fn region(map: &Map, s: &str) -> RegionId {
         map.parse_region(s).unwrap()

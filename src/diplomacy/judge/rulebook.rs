@@ -33,7 +33,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::judge::adjustment::{AdjustmentRules, CivilDisorderRule};
+use crate::diplomacy::judge::adjustment::{AdjustmentRules, CivilDisorderRule};
 
 /// An edition of the rules of Diplomacy.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

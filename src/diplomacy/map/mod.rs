@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 pub use load::MapError;
 
 /// The standard map, compiled into the binary so the judge runs without its data folder.
-pub const STANDARD_TOML: &str = include_str!("../../maps/standard.toml");
+pub const STANDARD_TOML: &str = include_str!("../../../maps/standard.toml");
 
 /// A power (a country) by its index in the map's power list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

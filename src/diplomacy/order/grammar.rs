@@ -42,8 +42,8 @@ use serde::Serialize;
 
 use self::names::Names;
 use self::rules::{is_name_char, Header, OrderLine, Stuck};
-use crate::map::{normalize_name, Map, PowerId, ProvinceId, RegionId};
-use crate::order::{Board, Order, Place};
+use crate::diplomacy::map::{normalize_name, Map, PowerId, ProvinceId, RegionId};
+use crate::diplomacy::order::{Board, Order, Place};
 
 /// What the grammar made of a file: the orders it understood and one diagnostic per
 /// line it did not.
@@ -381,8 +381,8 @@ fn hint(expected: &str, word: &str, at_line_start: bool, names: &Names) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::{Coast, UnitType};
-    use crate::order::UnitRef;
+    use crate::diplomacy::map::{Coast, UnitType};
+    use crate::diplomacy::order::UnitRef;
 
     fn place(map: &Map, name: &str) -> Place {
         let region = map.parse_region(name).unwrap();
@@ -451,7 +451,7 @@ mod tests {
         let names = Names::indexed(&map);
         let mut canonical = Vec::new();
         for seed in 0..200 {
-            let phase = crate::judge::random::random_phase(&map, seed);
+            let phase = crate::diplomacy::judge::random::random_phase(&map, seed);
             for w in &phase.written {
                 let power = w.power.map(|p| format!("{}: ", map.power(p).name.to_uppercase())).unwrap_or_default();
                 canonical.push(format!("{power}{}", w.order.canonical(&map)));

@@ -28,7 +28,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::map::{Coast, Map, PowerId, ProvinceId, UnitType};
+use crate::diplomacy::map::{Coast, Map, PowerId, ProvinceId, UnitType};
 
 /// A place as written in an order: a province, and the coast if one was named.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

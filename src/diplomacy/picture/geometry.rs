@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::map::{Map, ProvinceId, RegionId};
+use crate::diplomacy::map::{Map, ProvinceId, RegionId};
 
 /// The geometry of the standard map, compiled into the binary.
-pub const STANDARD_GEOMETRY: &str = include_str!("../../maps/standard-geometry.toml");
+pub const STANDARD_GEOMETRY: &str = include_str!("../../../maps/standard-geometry.toml");
 
 /// A point in board units (20 pixels in a picture): x to the right, y down, from the top
 /// left corner of the board.
@@ -226,7 +226,7 @@ mod tests {
     use std::collections::{BTreeSet, HashSet};
 
     use super::*;
-    use crate::map::{Terrain, UnitType};
+    use crate::diplomacy::map::{Terrain, UnitType};
 
     fn standard() -> (Map, Geometry) {
         let map = Map::standard();

@@ -10,7 +10,7 @@ pub mod svg;
 pub use geometry::{Geometry, GeometryError};
 pub use scene::{Scene, SceneError};
 
-use crate::map::Map;
+use crate::diplomacy::map::Map;
 
 /// A picture that could not be drawn.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

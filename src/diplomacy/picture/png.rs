@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use resvg::{tiny_skia, usvg};
 
 /// The bundled font; its licence is `fonts/LICENSE-DejaVu.txt`.
-const FONT: &[u8] = include_bytes!("../../fonts/DejaVuSansCondensed-Bold.ttf");
+const FONT: &[u8] = include_bytes!("../../../fonts/DejaVuSansCondensed-Bold.ttf");
 
 /// A PNG that could not be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -2,13 +2,13 @@
 //! orders with what became of them, and dislodged units with their retreat options. Built
 //! from a game's state (a position) or from a phase's results.
 
-use crate::game::state::GameState;
-use crate::judge::{Ownership, Unit};
-use crate::map::{Map, PowerId, RegionId};
-use crate::order::grammar::OrderParser;
-use crate::order::{Order, Place};
+use crate::diplomacy::judge::{Ownership, Unit};
+use crate::diplomacy::map::{Map, PowerId, RegionId};
+use crate::diplomacy::order::grammar::OrderParser;
+use crate::diplomacy::order::{Order, Place};
+use crate::diplomacy::report::{LedgerLine, OrderLine, PhaseReport};
+use crate::diplomacy::state::GameState;
 use crate::phase::{Phase, PhaseKind};
-use crate::report::{LedgerLine, OrderLine, PhaseReport};
 
 /// What became of an order, as far as the picture shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

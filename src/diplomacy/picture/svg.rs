@@ -14,9 +14,9 @@ use std::fmt::Write;
 
 use super::geometry::{Geometry, Outline, Point};
 use super::scene::{BoardScene, Outcome, Scene, SceneOrder};
-use crate::judge::Unit;
-use crate::map::{Map, PowerId, RegionId, Terrain, UnitType};
-use crate::order::{Order, Place, UnitRef};
+use crate::diplomacy::judge::Unit;
+use crate::diplomacy::map::{Map, PowerId, RegionId, Terrain, UnitType};
+use crate::diplomacy::order::{Order, Place, UnitRef};
 
 /// Pixels per board unit.
 pub const CELL: f32 = 20.0;
@@ -169,7 +169,12 @@ fn path_data(s: &mut String, o: &Outline) {
 }
 
 /// Who controls a province on this board, for its tint.
-fn controller(map: &Map, b: &BoardScene, units_after: &[Unit], p: crate::map::ProvinceId) -> Option<PowerId> {
+fn controller(
+    map: &Map,
+    b: &BoardScene,
+    units_after: &[Unit],
+    p: crate::diplomacy::map::ProvinceId,
+) -> Option<PowerId> {
     if map.province(p).supply_center {
         return b.ownership.owner(p);
     }
@@ -180,7 +185,8 @@ fn controller(map: &Map, b: &BoardScene, units_after: &[Unit], p: crate::map::Pr
 pub fn units_after(map: &Map, b: &BoardScene) -> Vec<Unit> {
     // Dislodged units leave their province (in movement results they are still listed).
     let mut units: Vec<Unit> = b.units.iter().filter(|u| !b.dislodged.iter().any(|d| d.unit == **u)).copied().collect();
-    let dislodged_in = |p: crate::map::ProvinceId| b.dislodged.iter().any(|d| map.province_of(d.unit.region) == p);
+    let dislodged_in =
+        |p: crate::diplomacy::map::ProvinceId| b.dislodged.iter().any(|d| map.province_of(d.unit.region) == p);
     for o in &b.orders {
         if !o.outcome.carried_out() {
             continue;

@@ -10,10 +10,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::judge::adjustment::{build_is_legal, civil_disorder_key, CivilDisorderRule};
-use crate::judge::{Ownership, Unit};
-use crate::map::{Map, PowerId, ProvinceId, Terrain, UnitType};
-use crate::order::{Board, Order, Place};
+use crate::diplomacy::judge::adjustment::{build_is_legal, civil_disorder_key, CivilDisorderRule};
+use crate::diplomacy::judge::{Ownership, Unit};
+use crate::diplomacy::map::{Map, PowerId, ProvinceId, Terrain, UnitType};
+use crate::diplomacy::order::{Board, Order, Place};
 
 /// How victory is counted (ruling 4).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

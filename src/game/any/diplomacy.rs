@@ -10,13 +10,13 @@ use super::{
     PlayerCommand, Press, PressDelivery, PressTo, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Submit, Timed,
     Votes, Who,
 };
+use crate::diplomacy::engine::{Acknowledgement, Game, Vote};
+use crate::diplomacy::map::{normalize_name, Map, PowerId};
+use crate::diplomacy::report::deadline_text;
 use crate::game::by_mail::{self, names_master};
-use crate::game::engine::{Acknowledgement, Game, Vote};
 use crate::game::session::OpenGame;
 use crate::game::settings::{self, Draws, Player, PressRule, Settings};
-use crate::map::{normalize_name, Map, PowerId};
 use crate::phase::PhaseKind;
-use crate::report::deadline_text;
 use crate::store::TaskLock;
 use crate::text::count;
 
@@ -448,7 +448,7 @@ impl Timed for OpenGame {
         let names: Vec<String> = powers.iter().map(|p| map.power(*p).name.clone()).collect();
         let game = self.game.settings.name.clone();
         let phase = self.game.state.phase;
-        let shown = crate::report::format_deadline(at, None);
+        let shown = crate::diplomacy::report::format_deadline(at, None);
         let mut notices = Vec::new();
         for p in &powers {
             let Some(address) = settings_address(&self.game, *p) else { continue };
@@ -734,7 +734,7 @@ impl OpenGame {
         let end_day = to.succ_opt().ok_or_else(|| usage("that date is too far ahead"))?;
         let (start, end) = (midnight(from)?, midnight(end_day)?);
         let moved = self.announce_absence(power, start, end, now)?;
-        let shown = |at: DateTime<Utc>| crate::report::format_deadline(at, Some(zone));
+        let shown = |at: DateTime<Utc>| crate::diplomacy::report::format_deadline(at, Some(zone));
         let mut out = Outcome {
             said: format!(
                 "Absence kept: from {} to {}. A deadline that falls inside it moves to its end.",
@@ -761,7 +761,7 @@ impl OpenGame {
             body: format!(
                 "The deadline of {} in {game} is now {}.\n{why}\n",
                 self.game.state.phase,
-                crate::report::format_deadline(at, None),
+                crate::diplomacy::report::format_deadline(at, None),
             ),
         }
     }
@@ -864,10 +864,10 @@ fn settings_address(game: &Game, power: PowerId) -> Option<String> {
 }
 
 /// The final results of a game ended by vote: the result, then centers per power.
-fn final_results(game: &Game, end: &crate::game::state::GameEnd) -> String {
+fn final_results(game: &Game, end: &crate::diplomacy::state::GameEnd) -> String {
     let how = match end {
-        crate::game::state::GameEnd::Draw(_) => "Every surviving power voted for it.",
-        crate::game::state::GameEnd::Victory(_) => "Every other surviving power conceded.",
+        crate::diplomacy::state::GameEnd::Draw(_) => "Every surviving power voted for it.",
+        crate::diplomacy::state::GameEnd::Victory(_) => "Every other surviving power conceded.",
     };
     let mut out = format!(
         "{}: the game is over, in {}.\n\n{}\n{how}\n\nCenters at the end:\n",

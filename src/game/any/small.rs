@@ -8,10 +8,10 @@ use super::{
     pretty, usage, Ack, AckOrder, AckProblem, Answer, ByMail, Clock, Contact, Desk, GameError, GameSession, History,
     HistoryRow, MailingOutcome, Outcome, OwedMail, OwedResults, Role, SeatRecord, Submit, Timed, Who,
 };
+use crate::diplomacy::report::{deadline_text, format_deadline};
 use crate::game::by_mail::{self, names_master};
 use crate::game::turn_session::{Forcing, OpenTurnGame, Seat, TurnEntry, TurnPlayer, VerifyFailure, MAX_TURN_BYTES};
 use crate::phase::PhaseKind;
-use crate::report::{deadline_text, format_deadline};
 use crate::store::TaskLock;
 use crate::text::count;
 use crate::turn::MASTER;

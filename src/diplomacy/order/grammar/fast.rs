@@ -9,8 +9,8 @@
 
 use super::names::Names;
 use super::rules::{longest_name_in, OrderLine};
-use crate::map::{Coast, UnitType};
-use crate::order::{Order, Place, UnitRef};
+use crate::diplomacy::map::{Coast, UnitType};
+use crate::diplomacy::order::{Order, Place, UnitRef};
 
 /// The order on a line of the machine shape, or `None` for the grammar to read.
 pub(super) fn order_line(text: &str, names: &Names) -> Option<OrderLine> {

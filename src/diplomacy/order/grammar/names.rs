@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::map::{normalize_name, Map, PowerId, ProvinceId};
+use crate::diplomacy::map::{normalize_name, Map, PowerId, ProvinceId};
 
 /// Candidates longer than this (in bytes, before normalizing) are no name of any map.
 const LONGEST_CANDIDATE: usize = 128;

@@ -17,8 +17,8 @@ use nom::{IResult, InputTake};
 use nom_locate::LocatedSpan;
 
 use super::names::Names;
-use crate::map::{Coast, PowerId, ProvinceId, UnitType};
-use crate::order::{Board, Order, Place, UnitRef};
+use crate::diplomacy::map::{Coast, PowerId, ProvinceId, UnitType};
+use crate::diplomacy::order::{Board, Order, Place, UnitRef};
 
 /// A span of one line, carrying the map's names.
 pub(super) type In<'a> = LocatedSpan<&'a str, &'a Names<'a>>;
