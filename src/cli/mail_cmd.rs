@@ -345,7 +345,7 @@ fn password(root: &Path, game: &str, who: &str, mail: bool) -> Result<ExitCode, 
     // A small game's player sends turn lines, a Diplomacy power orders, the master commands.
     let (whose, what) = match &role {
         Role::Master => {
-            (format!("The game master's password for {name}"), "your commands (`process`, `extend HOURS`, ...)")
+            (format!("The game master's password for {name}"), "your commands (`process`, `extend TIME`, ...)")
         }
         Role::Seat(p) if crate::game::any::plays_turn_lines(&path) => {
             (format!("Your password for {name} ({p})"), "your turn lines")

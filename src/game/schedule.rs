@@ -4,6 +4,9 @@
 //! One schedule type serves the whole judge: the session computes each new deadline with
 //! [`Schedule::deadline_for`], and the mail tick ([`crate::mail::deadline`]) reads the same
 //! policy. Pure: the start time is passed in, nothing reads the clock.
+//!
+//! Every length of time a master sets is a [`Span`]: a bare number is hours, as in every
+//! older file; a string has units (`"90m"`, `"2h"`, `"1d12h"`).
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc, Weekday};
 use chrono_tz::Tz;
@@ -21,20 +24,203 @@ pub enum DeadlineError {
     /// A setting above its largest sensible value: the key, the value, the limit.
     #[error("`{0}` = {1} is more than the {2} allowed")]
     TooLarge(&'static str, u32, u32),
+    /// A length of time above a year: the key and the value.
+    #[error("`{0}` = {1} is more than a year ({year})", year = Span::YEAR)]
+    TooLong(&'static str, Span),
 }
 
 /// The longest a phase, a grace period or a reminder lead may be, in hours: a year.
 pub const MAX_HOURS: u32 = 24 * 366;
 
+/// A length of time a master sets, in whole minutes: a phase, a grace period, a reminder
+/// lead, an extension.
+///
+/// Written as people write it: `90m`, `2h`, `1d`, `1d12h` (days, hours and minutes, in
+/// any order, each once at most); a bare number is hours. In a TOML file an integer is
+/// hours (so every older file keeps its meaning) and a string has units; a span of whole
+/// hours is written back as an integer, so files without minutes stay readable by older
+/// judges.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    minutes: u64,
+}
+
+/// Why a [`Span`] did not parse, for the message that names the key.
+pub const SPAN_FORM: &str = "a duration is a number with m, h or d (`90m`, `2h`, `1d12h`); a bare number is hours";
+
+impl Span {
+    /// The year that caps every setting ([`MAX_HOURS`]).
+    pub const YEAR: Span = Span::hours(MAX_HOURS as u64);
+
+    pub const fn minutes(minutes: u64) -> Span {
+        Span { minutes }
+    }
+
+    pub const fn hours(hours: u64) -> Span {
+        Span { minutes: hours * 60 }
+    }
+
+    pub fn as_minutes(self) -> u64 {
+        self.minutes
+    }
+
+    pub fn is_zero(self) -> bool {
+        self.minutes == 0
+    }
+
+    /// As a chrono duration (a span past chrono's range, only possible before
+    /// [`DeadlinePolicy::check`], saturates).
+    pub fn duration(self) -> Duration {
+        i64::try_from(self.minutes).ok().and_then(Duration::try_minutes).unwrap_or(Duration::MAX)
+    }
+
+    /// As a settings file keeps it: a bare number of hours when whole (`12`), else with
+    /// units (`1h30m`).
+    pub fn written(self) -> String {
+        if self.minutes % 60 == 0 {
+            (self.minutes / 60).to_string()
+        } else {
+            self.to_string()
+        }
+    }
+
+    /// For people: `1 day 12 hours`, `1 hour 30 minutes`, `0 hours`.
+    pub fn words(self) -> String {
+        use crate::text::count;
+        let (days, hours, minutes) = (self.minutes / 1440, self.minutes / 60 % 24, self.minutes % 60);
+        let mut parts = Vec::new();
+        if days > 0 {
+            parts.push(count(days, "day", "days"));
+        }
+        if hours > 0 || self.minutes == 0 {
+            parts.push(count(hours, "hour", "hours"));
+        }
+        if minutes > 0 {
+            parts.push(count(minutes, "minute", "minutes"));
+        }
+        parts.join(" ")
+    }
+
+    /// Read `90m`, `2h`, `1d`, `1d12h`, or a bare number of hours. Spaces and case do not
+    /// matter (`1d 12h`, `90M`). The error quotes the text and says the form.
+    pub fn parse(text: &str) -> Result<Span, String> {
+        let bad = || format!("`{}`: {SPAN_FORM}", text.trim());
+        let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+        if compact.is_empty() {
+            return Err(bad());
+        }
+        if compact.bytes().all(|b| b.is_ascii_digit()) {
+            return compact.parse::<u64>().ok().and_then(|h| h.checked_mul(60)).map(Span::minutes).ok_or_else(bad);
+        }
+        let mut minutes: u64 = 0;
+        let mut seen = String::new();
+        let mut rest = compact.as_str();
+        while !rest.is_empty() {
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            let unit = rest[digits..].chars().next().ok_or_else(bad)?;
+            if digits == 0 || seen.contains(unit) {
+                return Err(bad());
+            }
+            let per = match unit {
+                'd' => 1440,
+                'h' => 60,
+                'm' => 1,
+                _ => return Err(bad()),
+            };
+            let n: u64 = rest[..digits].parse().map_err(|_| bad())?;
+            minutes = n.checked_mul(per).and_then(|m| minutes.checked_add(m)).ok_or_else(bad)?;
+            seen.push(unit);
+            rest = &rest[digits + unit.len_utf8()..];
+        }
+        Ok(Span::minutes(minutes))
+    }
+}
+
+/// `1d12h`, `90m` as `1h30m`, `0h`: the form [`Span::parse`] reads back.
+impl std::fmt::Display for Span {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (days, hours, minutes) = (self.minutes / 1440, self.minutes / 60 % 24, self.minutes % 60);
+        if days > 0 {
+            write!(f, "{days}d")?;
+        }
+        if hours > 0 || (days == 0 && minutes == 0) {
+            write!(f, "{hours}h")?;
+        }
+        if minutes > 0 {
+            write!(f, "{minutes}m")?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Span {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.minutes % 60 == 0 {
+            s.serialize_u64(self.minutes / 60)
+        } else {
+            s.collect_str(self)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Span {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Span, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Span;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(SPAN_FORM)
+            }
+            fn visit_u64<E: serde::de::Error>(self, hours: u64) -> Result<Span, E> {
+                hours.checked_mul(60).map(Span::minutes).ok_or_else(|| E::custom(format!("`{hours}`: {SPAN_FORM}")))
+            }
+            fn visit_i64<E: serde::de::Error>(self, hours: i64) -> Result<Span, E> {
+                let hours = u64::try_from(hours).map_err(|_| E::custom(format!("`{hours}`: {SPAN_FORM}")))?;
+                self.visit_u64(hours)
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Span, E> {
+                Span::parse(text).map_err(E::custom)
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+/// Deserializers for each key that holds a [`Span`], so that a bad value's error names
+/// its key (`movement_hours: `90x`: a duration is ...`).
+mod span_key {
+    use super::Span;
+    use serde::{Deserialize, Deserializer};
+
+    macro_rules! keys {
+        ($($key:ident),*) => {$(
+            pub fn $key<'de, D: Deserializer<'de>>(d: D) -> Result<Span, D::Error> {
+                Span::deserialize(d).map_err(|e| serde::de::Error::custom(format!("{}: {e}", stringify!($key))))
+            }
+        )*};
+    }
+    keys!(
+        movement_hours,
+        retreat_hours,
+        adjustment_hours,
+        min_hours,
+        short_phase_hours,
+        grace_hours,
+        remind_hours_before,
+        late_extension_hours
+    );
+}
+
 /// When phases are due (`[deadlines.schedule]` in game.toml, or in judge.toml as the
-/// default for new games).
+/// default for new games). Every length is a [`Span`]: a number is hours, a string has
+/// units (`movement_hours = "90m"`).
 ///
 /// ```toml
 /// [deadlines.schedule]
-/// kind = "interval"          # hours after the phase starts
+/// kind = "interval"          # a time after the phase starts
 /// movement_hours = 48
 /// retreat_hours = 24
-/// adjustment_hours = 24
+/// adjustment_hours = "12h30m"
 ///
 /// # kind = "weekly"          # movement due on a fixed weekday and hour
 /// # weekday = "sun"
@@ -47,42 +233,50 @@ pub const MAX_HOURS: u32 = 24 * 366;
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum Schedule {
     Interval {
-        #[serde(default = "h48")]
-        movement_hours: u32,
-        #[serde(default = "h24")]
-        retreat_hours: u32,
-        #[serde(default = "h24")]
-        adjustment_hours: u32,
+        #[serde(default = "h48", deserialize_with = "span_key::movement_hours")]
+        movement_hours: Span,
+        #[serde(default = "h24", deserialize_with = "span_key::retreat_hours")]
+        retreat_hours: Span,
+        #[serde(default = "h24", deserialize_with = "span_key::adjustment_hours")]
+        adjustment_hours: Span,
     },
     Weekly {
         weekday: Weekday,
         hour: u32,
         zone: String,
-        #[serde(default = "h24")]
-        min_hours: u32,
-        #[serde(default = "h24")]
-        short_phase_hours: u32,
+        #[serde(default = "h24", deserialize_with = "span_key::min_hours")]
+        min_hours: Span,
+        #[serde(default = "h24", deserialize_with = "span_key::short_phase_hours")]
+        short_phase_hours: Span,
     },
 }
 
-fn h48() -> u32 {
-    48
+fn h48() -> Span {
+    Span::hours(48)
 }
-fn h24() -> u32 {
-    24
+fn h24() -> Span {
+    Span::hours(24)
 }
 
 impl Default for Schedule {
     fn default() -> Schedule {
-        Schedule::Interval { movement_hours: 48, retreat_hours: 24, adjustment_hours: 24 }
+        Schedule::Interval { movement_hours: h48(), retreat_hours: h24(), adjustment_hours: h24() }
     }
+}
+
+/// `key` = `value` within a year, or the error that names the key.
+fn at_most_a_year(key: &'static str, value: Span) -> Result<(), DeadlineError> {
+    if value > Span::YEAR {
+        return Err(DeadlineError::TooLong(key, value));
+    }
+    Ok(())
 }
 
 impl Schedule {
     /// Whether the schedule can compute deadlines at all (a known zone, a real hour, no
-    /// phase longer than [`MAX_HOURS`]).
+    /// phase longer than a year).
     pub fn check(&self) -> Result<(), DeadlineError> {
-        let hours: &[(&'static str, u32)] = match self {
+        let spans: &[(&'static str, Span)] = match self {
             Schedule::Interval { movement_hours, retreat_hours, adjustment_hours } => &[
                 ("movement_hours", *movement_hours),
                 ("retreat_hours", *retreat_hours),
@@ -92,10 +286,8 @@ impl Schedule {
                 &[("min_hours", *min_hours), ("short_phase_hours", *short_phase_hours)]
             }
         };
-        for (key, value) in hours {
-            if *value > MAX_HOURS {
-                return Err(DeadlineError::TooLarge(key, *value, MAX_HOURS));
-            }
+        for (key, value) in spans {
+            at_most_a_year(key, *value)?;
         }
         self.deadline_for(PhaseKind::Movement, DateTime::<Utc>::UNIX_EPOCH).map(|_| ())
     }
@@ -104,12 +296,12 @@ impl Schedule {
     pub fn deadline_for(&self, kind: PhaseKind, start: DateTime<Utc>) -> Result<DateTime<Utc>, DeadlineError> {
         match self {
             Schedule::Interval { movement_hours, retreat_hours, adjustment_hours } => {
-                let hours = match kind {
+                let span = match kind {
                     PhaseKind::Movement => movement_hours,
                     PhaseKind::Retreats => retreat_hours,
                     PhaseKind::Adjustments => adjustment_hours,
                 };
-                later(start, *hours)
+                later(start, *span)
             }
             Schedule::Weekly { weekday, hour, zone, min_hours, short_phase_hours } => {
                 if kind != PhaseKind::Movement {
@@ -141,11 +333,9 @@ impl Schedule {
     }
 }
 
-/// `start` plus `hours`, or an error past the calendar's end (hand-edited huge values).
-fn later(start: DateTime<Utc>, hours: u32) -> Result<DateTime<Utc>, DeadlineError> {
-    start
-        .checked_add_signed(Duration::hours(i64::from(hours)))
-        .ok_or(DeadlineError::TooLarge("hours", hours, MAX_HOURS))
+/// `start` plus `span`, or an error past the calendar's end (hand-edited huge values).
+fn later(start: DateTime<Utc>, span: Span) -> Result<DateTime<Utc>, DeadlineError> {
+    start.checked_add_signed(span.duration()).ok_or(DeadlineError::TooLong("a phase", span))
 }
 
 /// `hour`:00 local time on `day`; the earlier instant when clocks go back, the first
@@ -162,11 +352,13 @@ fn local_hour(tz: Tz, day: NaiveDate, hour: u32) -> Option<DateTime<Utc>> {
 #[serde(default, deny_unknown_fields)]
 pub struct DeadlinePolicy {
     pub schedule: Schedule,
-    /// Hours after the deadline during which late orders are still taken.
-    pub grace_hours: u32,
-    /// A reminder goes this many hours before the deadline (0: none), and only once the
-    /// phase is this old: a phase no longer than this gets none.
-    pub remind_hours_before: u32,
+    /// How long after the deadline late orders are still taken.
+    #[serde(deserialize_with = "span_key::grace_hours")]
+    pub grace_hours: Span,
+    /// A reminder goes this long before the deadline (0: none), and only once the phase
+    /// is this old: a phase no longer than this gets none.
+    #[serde(deserialize_with = "span_key::remind_hours_before")]
+    pub remind_hours_before: Span,
     /// How often the tick is expected to run.
     pub tick_minutes: u32,
     /// Early processing: a tick processes the phase before its deadline once every power
@@ -176,8 +368,9 @@ pub struct DeadlinePolicy {
     /// outage: the judge holds the game and tells the master instead of processing.
     pub outage_factor: u32,
     /// A phase at whose deadline a power with units sent nothing is extended once by
-    /// this many hours (0: never), with a late notice to that power and the master.
-    pub late_extension_hours: u32,
+    /// this long (0: never), with a late notice to that power and the master.
+    #[serde(deserialize_with = "span_key::late_extension_hours")]
+    pub late_extension_hours: Span,
     /// At most this many late extensions per power per game.
     pub late_extensions: u32,
     /// After this many missed phases in a row a power is declared vacant (0: never).
@@ -192,12 +385,12 @@ impl Default for DeadlinePolicy {
     fn default() -> DeadlinePolicy {
         DeadlinePolicy {
             schedule: Schedule::default(),
-            grace_hours: 0,
-            remind_hours_before: 24,
+            grace_hours: Span::default(),
+            remind_hours_before: Span::hours(24),
             tick_minutes: 15,
             early: true,
             outage_factor: 8,
-            late_extension_hours: 0,
+            late_extension_hours: Span::default(),
             late_extensions: 1,
             abandon_after: 0,
             absence_days: 14,
@@ -211,12 +404,12 @@ impl DeadlinePolicy {
     /// that no date sum can overflow.
     pub fn check(&self) -> Result<(), DeadlineError> {
         self.schedule.check()?;
+        at_most_a_year("grace_hours", self.grace_hours)?;
+        at_most_a_year("remind_hours_before", self.remind_hours_before)?;
+        at_most_a_year("late_extension_hours", self.late_extension_hours)?;
         for (key, value, max) in [
-            ("grace_hours", self.grace_hours, MAX_HOURS),
-            ("remind_hours_before", self.remind_hours_before, MAX_HOURS),
             ("tick_minutes", self.tick_minutes, 7 * 24 * 60),
             ("outage_factor", self.outage_factor, 1000),
-            ("late_extension_hours", self.late_extension_hours, MAX_HOURS),
             ("late_extensions", self.late_extensions, 1000),
             ("abandon_after", self.abandon_after, 1000),
             ("absence_days", self.absence_days, 366),
@@ -234,5 +427,125 @@ impl DeadlinePolicy {
         // Never less than an hour: a tick a few minutes late is not an outage.
         Duration::minutes(i64::from(self.tick_minutes.max(1)) * i64::from(self.outage_factor.max(2)))
             .max(Duration::hours(1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(text: &str) -> DateTime<Utc> {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn spans_read_minutes_hours_days_and_bare_hours() {
+        for (text, minutes) in [
+            ("90m", 90),
+            ("2h", 120),
+            ("1d", 1440),
+            ("1d12h", 2160),
+            ("1d 12h 5m", 2165),
+            ("12h1d", 2160),
+            ("90M", 90),
+            ("48", 2880),
+            (" 0 ", 0),
+        ] {
+            assert_eq!(Span::parse(text), Ok(Span::minutes(minutes)), "{text}");
+        }
+        for bad in ["90x", "", "h", "1.5h", "-3", "2h2h", "1d-2h", "m90", "99999999999999999999"] {
+            let e = Span::parse(bad).unwrap_err();
+            assert!(e.contains("a duration is a number with m, h or d"), "{bad}: {e}");
+            assert!(e.starts_with(&format!("`{}`", bad.trim())), "{bad}: {e}");
+        }
+        assert_eq!(Span::minutes(90).to_string(), "1h30m");
+        assert_eq!(Span::minutes(2160).to_string(), "1d12h");
+        assert_eq!(Span::minutes(0).to_string(), "0h");
+        assert_eq!(Span::minutes(1441).words(), "1 day 1 minute");
+        for m in [0, 1, 59, 90, 1440, 2161, 527_040] {
+            assert_eq!(Span::parse(&Span::minutes(m).to_string()), Ok(Span::minutes(m)));
+        }
+    }
+
+    #[test]
+    fn every_schedule_setting_takes_minutes_and_the_deadline_lands_that_much_later() {
+        let start = at("2026-03-04T10:00:00Z");
+        for key in ["movement_hours", "retreat_hours", "adjustment_hours"] {
+            let policy: DeadlinePolicy =
+                toml::from_str(&format!("[schedule]\nkind = \"interval\"\n{key} = \"90m\"\n")).unwrap();
+            policy.check().unwrap();
+            let kind = match key {
+                "movement_hours" => PhaseKind::Movement,
+                "retreat_hours" => PhaseKind::Retreats,
+                _ => PhaseKind::Adjustments,
+            };
+            assert_eq!(policy.schedule.deadline_for(kind, start), Ok(at("2026-03-04T11:30:00Z")), "{key}");
+        }
+        // Weekly: retreats and adjustments after `short_phase_hours`, movement no sooner
+        // than `min_hours` (Wednesday 10:00 + 4d30m is past Sunday 12:00: the next Sunday).
+        let weekly: DeadlinePolicy = toml::from_str(
+            "[schedule]\nkind = \"weekly\"\nweekday = \"sun\"\nhour = 10\nzone = \"UTC\"\n\
+             min_hours = \"4d30m\"\nshort_phase_hours = \"45m\"\n",
+        )
+        .unwrap();
+        weekly.check().unwrap();
+        assert_eq!(weekly.schedule.deadline_for(PhaseKind::Retreats, start), Ok(at("2026-03-04T10:45:00Z")));
+        assert_eq!(weekly.schedule.deadline_for(PhaseKind::Movement, start), Ok(at("2026-03-15T10:00:00Z")));
+        let policy: DeadlinePolicy =
+            toml::from_str("grace_hours = \"90m\"\nremind_hours_before = \"1h30m\"\nlate_extension_hours = \"90m\"\n")
+                .unwrap();
+        for span in [policy.grace_hours, policy.remind_hours_before, policy.late_extension_hours] {
+            assert_eq!(span.duration(), Duration::minutes(90));
+        }
+    }
+
+    #[test]
+    fn a_bad_or_too_long_span_names_its_key() {
+        for key in [
+            "movement_hours",
+            "retreat_hours",
+            "adjustment_hours",
+            "grace_hours",
+            "remind_hours_before",
+            "late_extension_hours",
+        ] {
+            let table = if key.ends_with("_before") || key.starts_with("grace") || key.starts_with("late") {
+                format!("{key} = \"90x\"\n")
+            } else {
+                format!("[schedule]\nkind = \"interval\"\n{key} = \"90x\"\n")
+            };
+            let e = toml::from_str::<DeadlinePolicy>(&table).unwrap_err();
+            assert!(
+                e.message().contains(&format!("{key}: `90x`: a duration is a number with m, h or d")),
+                "{key}: {e}"
+            );
+            let long = table.replace("\"90x\"", "\"366d1m\"");
+            let policy: DeadlinePolicy = toml::from_str(&long).unwrap();
+            assert_eq!(policy.check().unwrap_err().to_string(), format!("`{key}` = 366d1m is more than a year (366d)"));
+            let year: DeadlinePolicy = toml::from_str(&table.replace("\"90x\"", "\"366d\"")).unwrap();
+            assert_eq!(year.check(), Ok(()), "{key}: a year is allowed");
+        }
+        for key in ["min_hours", "short_phase_hours"] {
+            let e = toml::from_str::<DeadlinePolicy>(&format!(
+                "[schedule]\nkind = \"weekly\"\nweekday = \"sun\"\nhour = 10\nzone = \"UTC\"\n{key} = \"-1h\"\n"
+            ))
+            .unwrap_err();
+            assert!(e.message().contains(&format!("{key}: `-1h`: a duration")), "{key}: {e}");
+        }
+    }
+
+    #[test]
+    fn whole_hours_are_written_as_numbers_and_minutes_as_text() {
+        let mut policy = DeadlinePolicy::default();
+        let old = toml::to_string(&policy).unwrap();
+        assert!(old.contains("remind_hours_before = 24\n") && old.contains("movement_hours = 48\n"), "{old}");
+        policy.schedule = Schedule::Interval {
+            movement_hours: Span::minutes(90),
+            retreat_hours: Span::hours(24),
+            adjustment_hours: Span::hours(24),
+        };
+        let new = toml::to_string(&policy).unwrap();
+        assert!(new.contains("movement_hours = \"1h30m\"\n") && new.contains("retreat_hours = 24\n"), "{new}");
+        assert_eq!(toml::from_str::<DeadlinePolicy>(&new).unwrap(), policy);
     }
 }

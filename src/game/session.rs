@@ -822,7 +822,7 @@ impl OpenGame {
     /// extended by `late_extension_hours`, once per phase. The powers and the new
     /// deadline; `None` when the phase is to be processed.
     pub fn extend_late(&mut self, expected: Phase, now: DateTime<Utc>) -> Result<Option<LateExtension>, GameError> {
-        if self.game.settings.deadlines.late_extension_hours == 0 {
+        if self.game.settings.deadlines.late_extension_hours.is_zero() {
             return Ok(None);
         }
         let mut lock = self.relock()?;
@@ -850,7 +850,7 @@ impl OpenGame {
         if late.is_empty() {
             return Ok(None);
         }
-        let at = now + chrono::Duration::hours(i64::from(policy.late_extension_hours));
+        let at = now + policy.late_extension_hours.duration();
         let powers = late.iter().map(|p| g.map.power(*p).key.clone()).collect();
         self.game.state.deadline = Some(at);
         self.record(&mut lock, now, Entry::LateExtension { powers, deadline: at })?;

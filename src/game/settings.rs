@@ -14,7 +14,7 @@
 //! victory_counts = "distinct"    # or "ledger"
 //!
 //! [deadlines]                    # see game::schedule; all optional
-//! grace_hours = 0
+//! grace_hours = 0                # a number is hours; "90m", "2h", "1d12h" have units
 //! remind_hours_before = 24
 //! [deadlines.schedule]
 //! kind = "interval"

@@ -9,6 +9,7 @@
 //! before the comment and the words with their columns, and answers a line it cannot
 //! read with an [`Unclear`], rendered as a [`LineAnswer`] in one place.
 
+use crate::game::schedule::Span;
 use crate::turn::LineAnswer;
 
 use super::Options;
@@ -103,6 +104,9 @@ pub enum Kind {
     /// A whole number in `low..=high` (`high` = `u32::MAX`: no upper bound); `none` also
     /// when `none` is true.
     Number { low: u32, high: u32, none: bool },
+    /// A length of time in `low..=high` ([`Span::parse`]: `90m`, `2h`, `1d`; a bare
+    /// number is hours).
+    Span { low: Span, high: Span },
     /// `true` or `false` (also `yes`/`no`, `on`/`off`).
     Flag,
     /// One of these words (any case).
@@ -126,6 +130,7 @@ pub struct OptionSpec {
 pub enum Value {
     /// A number, or `None` for `none`.
     Number(Option<u32>),
+    Span(Span),
     Flag(bool),
     /// The choice, as written in the table.
     Choice(&'static str),
@@ -146,6 +151,14 @@ impl Values {
         match self.get(name) {
             Value::Number(n) => *n,
             other => panic!("option {name} is not a number: {other:?}"),
+        }
+    }
+
+    /// A length of time.
+    pub fn span(&self, name: &str) -> Span {
+        match self.get(name) {
+            Value::Span(s) => *s,
+            other => panic!("option {name} is not a length of time: {other:?}"),
         }
     }
 
@@ -185,6 +198,9 @@ fn wanted(kind: Kind) -> String {
             if high == u32::MAX { String::new() } else { format!(" to {high}") },
             if none { ", or `none`" } else { "" }
         ),
+        Kind::Span { low, high } => {
+            format!("a time from {} to {} (`90m`, `2h`, `1d12h`; a number is hours)", low.words(), high.words())
+        }
         Kind::Flag => "true or false".into(),
         Kind::Choice(words) => and_list(&words.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>()).replacen(
             " and ",
@@ -203,6 +219,7 @@ fn read(kind: Kind, raw: &str) -> Option<Value> {
         Kind::Number { low, high, .. } => {
             v.parse::<u32>().ok().filter(|n| (low..=high).contains(n)).map(|n| Value::Number(Some(n)))
         }
+        Kind::Span { low, high } => Span::parse(v).ok().filter(|s| (low..=high).contains(s)).map(Value::Span),
         Kind::Flag => match lower.as_str() {
             "true" | "yes" | "on" => Some(Value::Flag(true)),
             "false" | "no" | "off" => Some(Value::Flag(false)),
@@ -314,7 +331,10 @@ mod tests {
                 e("speed", "9"),
                 format!("unknown option `speed` for {}: the options are {}", game.title, and_list(&names))
             );
-            let number = table.iter().find(|s| matches!(s.kind, Kind::Number { .. })).expect("a number option");
+            let number = table
+                .iter()
+                .find(|s| matches!(s.kind, Kind::Number { .. } | Kind::Span { .. }))
+                .expect("a number or time option");
             assert_eq!(
                 e(number.name, "zero"),
                 format!("option {} = `zero`: give {}", number.name, wanted(number.kind))

@@ -951,20 +951,16 @@ impl GameHost for JudgeHost {
         let game = who.game.as_str();
         match command {
             MasterCommand::Process => self.process(game, None, now).map_err(self.host_error(game)),
-            MasterCommand::Extend { hours } => {
+            MasterCommand::Extend { by } => {
                 // From the deadline if it is still ahead, else from now: an extension after
                 // the deadline passed (an outage) gives the players real time.
                 let at = self.change(game, |g| {
                     let base = g.deadline().filter(|d| *d > now).unwrap_or(now);
-                    let at = base + Duration::hours(i64::from(*hours));
+                    let at = base + by.duration();
                     g.set_deadline(Some(at), now)?;
                     Ok(at)
                 })?;
-                Ok(format!(
-                    "Deadline extended by {} to {}.",
-                    count(*hours, "hour", "hours"),
-                    format_deadline(at, who.timezone)
-                ))
+                Ok(format!("Deadline extended by {} to {}.", by.words(), format_deadline(at, who.timezone)))
             }
             MasterCommand::Pause => {
                 self.change(game, |g| g.set_deadline(None, now))?;

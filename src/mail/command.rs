@@ -18,13 +18,14 @@
 //! A power may vote (`draw`, `draw france italy`, `nodraw`, `concede france`,
 //! `noconcede`) and announce an absence (`absence 2026-12-20 to 2026-12-27`).
 //! The master signs on as `master@mygame` (or `gm@mygame`) and may also send `process`,
-//! `extend HOURS`, `pause`, `resume`, `replace POWER ADDRESS` and `refuse absence POWER`. Keywords are not
+//! `extend TIME`, `pause`, `resume`, `replace POWER ADDRESS` and `refuse absence POWER`. Keywords are not
 //! case-sensitive. `help` anywhere asks for this text.
 //!
 //! This module only reads text; it never decides whether a sign-on is valid.
 
 use chrono_tz::Tz;
 
+use crate::game::schedule::Span;
 use crate::mail::host::{MasterCommand, PlayerCommand, PressTo};
 use crate::mail::inbound::BodyLine;
 
@@ -62,8 +63,9 @@ Without signing on:
   observe mygame                        receive the game's results and broadcasts
   takeover france@mygame PASSWORD       ask for a vacant power
   create mygame variant shadow-worlds   open a new game (game masters named by the judge)
-Game master only: process, extend HOURS, pause, resume, replace POWER ADDRESS (a small
+Game master only: process, pause, resume, replace POWER ADDRESS (a small
   game: replace PLAYER ADDRESS),
+  extend TIME (the deadline moves that much later: 90m, 2h, 1d, 1d12h; a number is hours),
   early on / early off (process a phase once all orders are in, or only at its deadline),
   refuse absence POWER (its absences move no deadline),
   approve france (give a vacant power to whoever asked to take it over),
@@ -305,11 +307,12 @@ pub fn parse_script(lines: &[BodyLine]) -> Script {
                 _ => malformed(line, format!("`{keyword}` takes nothing after it")),
             },
             "extend" => match words.as_slice() {
-                [_, hours] => match parse_hours(hours) {
-                    Some(hours) => Item::Master { line: line.number, command: MasterCommand::Extend { hours } },
-                    None => malformed(line, "write `extend HOURS`, with 1 to 720 hours".into()),
+                [_] => malformed(line, format!("write `extend TIME`: {EXTEND_FORM}")),
+                [_, time @ ..] => match parse_extension(&cap_word(&time.join(" "))) {
+                    Ok(by) => Item::Master { line: line.number, command: MasterCommand::Extend { by } },
+                    Err(e) => malformed(line, e),
                 },
-                _ => malformed(line, "write `extend HOURS`, with 1 to 720 hours".into()),
+                [] => unreachable!("a line with a keyword has a word"),
             },
             "draw" => {
                 let powers: Vec<String> =
@@ -573,10 +576,19 @@ fn parse_absence(words: &[&str]) -> Option<(chrono::NaiveDate, chrono::NaiveDate
     }
 }
 
-fn parse_hours(w: &str) -> Option<u32> {
-    let digits = w.strip_suffix(['h', 'H']).unwrap_or(w);
-    let hours: u32 = digits.parse().ok()?;
-    (1..=720).contains(&hours).then_some(hours)
+/// How `extend` is written, for its error answers.
+const EXTEND_FORM: &str = "`90m`, `2h`, `1d12h` or a number of hours, from 1 minute to 30 days";
+
+/// The longest one `extend` moves a deadline.
+pub const MAX_EXTENSION: Span = Span::hours(720);
+
+/// `extend`'s time: a [`Span`] from a minute to [`MAX_EXTENSION`].
+fn parse_extension(w: &str) -> Result<Span, String> {
+    let by = Span::parse(w)?;
+    if by.is_zero() || by > MAX_EXTENSION {
+        return Err(format!("`{w}`: an extension is {EXTEND_FORM}"));
+    }
+    Ok(by)
 }
 
 fn plausible_address(a: &str) -> bool {
@@ -639,6 +651,33 @@ mod tests {
         assert_eq!(edit_distance("status", "signon"), 5);
     }
 
+    /// Issue 28, item 13: `extend` takes minutes, hours and days; a bare number is hours.
+    #[test]
+    fn extend_takes_a_time_with_units() {
+        for (text, minutes) in
+            [("extend 90m", 90), ("extend 24", 1440), ("EXTEND 1d 12h", 2160), ("extend 720h", 43200)]
+        {
+            let s = parse_script(&lines(&format!("SIGNON master@g pw\n{text}")));
+            let by = match &s.blocks[0].items[0] {
+                Item::Master { command: MasterCommand::Extend { by }, .. } => *by,
+                other => panic!("{text}: {other:?}"),
+            };
+            assert_eq!(by, Span::minutes(minutes), "{text}");
+        }
+        for (text, says) in [
+            ("extend 90x", "`90x`: a duration is a number with m, h or d"),
+            ("extend 0m", "`0m`: an extension is `90m`, `2h`, `1d12h` or a number of hours, from 1 minute to 30 days"),
+            ("extend 31d", "`31d`: an extension is"),
+            ("extend", "write `extend TIME`: `90m`"),
+        ] {
+            let s = parse_script(&lines(&format!("SIGNON master@g pw\n{text}")));
+            match &s.blocks[0].items[0] {
+                Item::Malformed { problem, .. } => assert!(problem.contains(says), "{text}: {problem}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+    }
+
     #[test]
     fn blocks_orders_press_and_commands() {
         let s = parse_script(&lines(
@@ -653,7 +692,9 @@ mod tests {
         assert!(matches!(&first[2], Item::Press { to: PressTo::Powers(p), text, closed: true, .. }
             if p == &["ita".to_string(), "ger".to_string()] && text == "hi\n"));
         let second = &s.blocks[1].items;
-        assert!(matches!(second[0], Item::Master { command: MasterCommand::Extend { hours: 24 }, .. }));
+        assert!(
+            matches!(second[0], Item::Master { command: MasterCommand::Extend { by }, .. } if by == Span::hours(24))
+        );
         assert!(matches!(&second[1], Item::Master { command: MasterCommand::Replace { .. }, .. }));
         assert!(matches!(&second[2], Item::Malformed { .. }));
     }

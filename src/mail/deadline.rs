@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 pub use crate::game::schedule::{DeadlineError, DeadlinePolicy, Schedule};
@@ -81,19 +81,16 @@ pub fn plan_tick(now: DateTime<Utc>, clock: &GameClock<'_>, log: &TickLog, polic
         }
     }
     // Saturating: a hand-edited policy or deadline at the calendar's end must not panic.
-    let grace_until = clock
-        .deadline
-        .checked_add_signed(Duration::hours(i64::from(policy.grace_hours)))
-        .unwrap_or(DateTime::<Utc>::MAX_UTC);
+    let grace_until =
+        clock.deadline.checked_add_signed(policy.grace_hours.duration()).unwrap_or(DateTime::<Utc>::MAX_UTC);
     let mut actions = Vec::new();
     if now < clock.deadline {
         let remind_from = clock
             .deadline
-            .checked_sub_signed(Duration::hours(i64::from(policy.remind_hours_before)))
+            .checked_sub_signed(policy.remind_hours_before.duration())
             .unwrap_or(DateTime::<Utc>::MIN_UTC);
-        let old_enough =
-            clock.started.is_none_or(|s| now - s >= Duration::hours(i64::from(policy.remind_hours_before)));
-        if policy.remind_hours_before > 0 && now >= remind_from && old_enough {
+        let old_enough = clock.started.is_none_or(|s| now - s >= policy.remind_hours_before.duration());
+        if !policy.remind_hours_before.is_zero() && now >= remind_from && old_enough {
             for power in clock.missing.iter().filter(|p| !log.reminded.contains(*p)) {
                 actions.push(TickAction::Remind { power: power.clone(), deadline: clock.deadline });
             }
@@ -240,7 +237,7 @@ pub fn tick_mails(
                     let body = format!(
                         "The judge did not run from {} until {}, and meanwhile the deadline of {game} passed, \
                          at {}. Mail may have been lost, so the game was NOT processed.\n\
-                         Sign on as master and send `extend HOURS`, `resume` or `process`.\n",
+                         Sign on as master and send `extend TIME`, `resume` or `process`.\n",
                         format_deadline(*last_tick, c.timezone),
                         format_deadline(now, c.timezone),
                         format_deadline(*deadline, c.timezone)

@@ -97,9 +97,9 @@ impl HostError {
 pub enum MasterCommand {
     /// Adjudicate the current phase now, missing orders or not.
     Process,
-    /// Move the deadline this many hours later.
+    /// Move the deadline this much later.
     Extend {
-        hours: u32,
+        by: crate::game::schedule::Span,
     },
     Pause,
     Resume,

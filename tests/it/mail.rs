@@ -11,6 +11,7 @@ use chrono::{DateTime, Duration, TimeZone, Utc, Weekday};
 use chrono_tz::Tz;
 use proptest::prelude::*;
 
+use shadowjudge::game::schedule::Span;
 use shadowjudge::mail::deadline::{plan_tick, tick_mails, DeadlinePolicy, GameClock, Schedule, TickAction, TickLog};
 use shadowjudge::mail::host::{
     Ack, AckOrder, AckProblem, Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, PlayerCommand,
@@ -239,9 +240,9 @@ impl GameHost for FakeHost {
     fn master(&mut self, _who: &Identity, command: &MasterCommand, _now: DateTime<Utc>) -> Result<String, HostError> {
         self.calls.push(format!("master {command:?}"));
         Ok(match command {
-            MasterCommand::Extend { hours } => {
-                self.deadline += Duration::hours(i64::from(*hours));
-                format!("deadline moved {hours} hours later")
+            MasterCommand::Extend { by } => {
+                self.deadline += by.duration();
+                format!("deadline moved {} later", by.words())
             }
             other => format!("done: {other:?}"),
         })
@@ -400,7 +401,7 @@ fn hostile_corpus() {
             Expect::Applied,
             &["deadline moved 24 hours later", "the game master has no orders to give"],
             &[
-                "master Extend { hours: 24 }",
+                "master Extend { by: Span { minutes: 1440 } }",
                 "master Replace { power: \"italy\", address: \"new.player@example.org\" }",
             ],
         ),
@@ -768,8 +769,8 @@ fn interval_and_weekly_schedules() {
         weekday: Weekday::Sun,
         hour: 20,
         zone: "Europe/Paris".into(),
-        min_hours: 24,
-        short_phase_hours: 24,
+        min_hours: Span::hours(24),
+        short_phase_hours: Span::hours(24),
     };
     // Sunday 30 March 2025 is the day Paris moves to summer time: 20:00 CEST is 18:00 UTC.
     assert_eq!(
@@ -786,8 +787,8 @@ fn interval_and_weekly_schedules() {
         weekday: Weekday::Sun,
         hour: 20,
         zone: "Mars/Olympus".into(),
-        min_hours: 0,
-        short_phase_hours: 24,
+        min_hours: Span::default(),
+        short_phase_hours: Span::hours(24),
     };
     assert!(bad.deadline_for(PhaseKind::Movement, start).is_err());
 
@@ -795,8 +796,10 @@ fn interval_and_weekly_schedules() {
         "grace_hours = 6\n[schedule]\nkind = \"weekly\"\nweekday = \"sun\"\nhour = 20\nzone = \"Europe/Paris\"\n",
     )
     .unwrap();
-    assert_eq!(toml_policy.grace_hours, 6);
-    assert!(matches!(toml_policy.schedule, Schedule::Weekly { weekday: Weekday::Sun, min_hours: 24, .. }));
+    assert_eq!(toml_policy.grace_hours, Span::hours(6));
+    assert!(
+        matches!(toml_policy.schedule, Schedule::Weekly { weekday: Weekday::Sun, min_hours, .. } if min_hours == Span::hours(24))
+    );
 }
 
 /// Run one tick: plan, then record, as the CLI does.
@@ -812,7 +815,7 @@ fn tick(now: DateTime<Utc>, clock: &GameClock<'_>, log: &mut TickLog, policy: &D
 /// old as the lead.
 #[test]
 fn no_reminder_goes_before_the_phase_is_as_old_as_the_lead() {
-    let policy = DeadlinePolicy { remind_hours_before: 24, ..DeadlinePolicy::default() };
+    let policy = DeadlinePolicy { remind_hours_before: Span::hours(24), ..DeadlinePolicy::default() };
     let missing = vec!["France".to_string()];
     let start = Utc.with_ymd_and_hms(2025, 3, 5, 6, 5, 0).unwrap();
     let winter = GameClock {
@@ -840,8 +843,12 @@ fn no_reminder_goes_before_the_phase_is_as_old_as_the_lead() {
 #[test]
 fn the_tick_reminds_notices_and_processes_once_each() {
     let deadline = Utc.with_ymd_and_hms(2025, 3, 3, 18, 0, 0).unwrap();
-    let policy =
-        DeadlinePolicy { grace_hours: 6, remind_hours_before: 24, tick_minutes: 15, ..DeadlinePolicy::default() };
+    let policy = DeadlinePolicy {
+        grace_hours: Span::hours(6),
+        remind_hours_before: Span::hours(24),
+        tick_minutes: 15,
+        ..DeadlinePolicy::default()
+    };
     let missing = vec!["France".to_string(), "Italy".to_string()];
     let clock =
         GameClock { game: "mygame", phase: "S1901M", deadline, paused: false, missing: &missing, started: None };

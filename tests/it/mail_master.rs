@@ -177,3 +177,122 @@ fn a_reply_with_a_signature_then_the_earlier_message_says_it_skipped_both() {
     );
     assert!(!reply.body.contains("F bre - mao"), "{}", reply.body);
 }
+
+/// The deadline and phase of the judge's game `g`.
+fn deadline_and_phase(judge: &Judge) -> (String, String) {
+    let g = shadowjudge::game::session::open_read_only(&judge.root.join("games/g")).unwrap();
+    (g.game.state.deadline.map(|d| d.to_rfc3339()).unwrap_or_default(), g.game.state.phase.code())
+}
+
+fn tick(judge: &Judge, now: &str) {
+    judge_dir::judge_cli(now, &judge.root, &["mail", "tick"]).ok();
+}
+
+/// Issue 28, item 13: a phase length in minutes in judge.toml makes the game's deadline
+/// that many minutes on, and the tick processes it then; game.toml keeps the minutes and
+/// writes whole hours as before.
+#[test]
+fn a_schedule_in_minutes_is_due_that_many_minutes_on() {
+    let judge = Judge::new(
+        T0,
+        "[deadlines]\nremind_hours_before = 0\n[deadlines.schedule]\nkind = \"interval\"\nmovement_hours = \"90m\"\n",
+    );
+    assert_eq!(deadline_and_phase(&judge), ("2026-12-01T13:30:00+00:00".into(), "S1901M".into()));
+    let toml = std::fs::read_to_string(judge.root.join("games/g/game.toml")).unwrap();
+    assert!(toml.contains("movement_hours = \"1h30m\"\n") && toml.contains("retreat_hours = 24\n"), "{toml}");
+    tick(&judge, "2026-12-01T13:29:00Z");
+    assert_eq!(deadline_and_phase(&judge).1, "S1901M");
+    tick(&judge, "2026-12-01T13:30:00Z");
+    assert_ne!(deadline_and_phase(&judge).1, "S1901M", "processed at its deadline");
+}
+
+/// Issue 28, item 13: a reminder lead, a grace period and a late extension in minutes.
+#[test]
+fn reminders_grace_and_late_extensions_take_minutes() {
+    let mut judge =
+        Judge::new(T0, "[deadlines]\noutage_factor = 100\nremind_hours_before = \"90m\"\ngrace_hours = \"1h30m\"\n");
+    // Due 2026-12-03 12:00: the reminder from 10:30, the processing from 13:30.
+    tick(&judge, "2026-12-03T10:29:00Z");
+    assert!(judge.mails().iter().all(|m| !m.subject.contains("reminder")));
+    tick(&judge, "2026-12-03T10:30:00Z");
+    assert!(judge.mails().iter().any(|m| m.subject.contains("reminder")));
+    tick(&judge, "2026-12-03T13:29:00Z");
+    assert_eq!(deadline_and_phase(&judge).1, "S1901M", "still within the grace");
+    tick(&judge, "2026-12-03T13:30:00Z");
+    assert_ne!(deadline_and_phase(&judge).1, "S1901M");
+
+    let judge =
+        Judge::new(T0, "[deadlines]\nremind_hours_before = 0\noutage_factor = 100\nlate_extension_hours = \"90m\"\n");
+    tick(&judge, "2026-12-03T12:00:00Z");
+    assert_eq!(deadline_and_phase(&judge), ("2026-12-03T13:30:00+00:00".into(), "S1901M".into()));
+}
+
+/// Issue 28, item 13: the master's `extend` by mail takes minutes, hours and days.
+#[test]
+fn the_masters_extend_takes_minutes() {
+    let mut judge = Judge::new(T0, "");
+    let (reply, _) = judge.send("2026-12-01T13:00:00Z", "master", "extend 90m\n");
+    assert!(
+        reply.body.contains("Deadline extended by 1 hour 30 minutes to Thu 2026-12-03 13:30 UTC."),
+        "{}",
+        reply.body
+    );
+    assert_eq!(deadline_and_phase(&judge).0, "2026-12-03T13:30:00+00:00");
+    let (reply, _) = judge.send("2026-12-01T13:01:00Z", "master", "extend 1d 12h\n");
+    assert!(reply.body.contains("Deadline extended by 1 day 12 hours"), "{}", reply.body);
+    assert_eq!(deadline_and_phase(&judge).0, "2026-12-05T01:30:00+00:00");
+    let (reply, _) = judge.send("2026-12-01T13:02:00Z", "master", "extend 90x\n");
+    assert!(reply.body.contains("`90x`: a duration is a number with m, h or d"), "{}", reply.body);
+    assert_eq!(deadline_and_phase(&judge).0, "2026-12-05T01:30:00+00:00", "a bad extension moves nothing");
+}
+
+/// Issue 28, item 13: a bad length says the file, the key and the form, in judge.toml
+/// (nothing is created) and in game.toml (the game is not read); a year is the most.
+#[test]
+fn a_bad_length_names_the_file_and_the_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    std::fs::write(root.join("players.txt"), PLAYERS).unwrap();
+    for (setting, says) in [
+        (
+            "[deadlines.schedule]\nkind = \"interval\"\nmovement_hours = \"90x\"\n",
+            "movement_hours: `90x`: a duration is a number with m, h or d",
+        ),
+        ("[deadlines]\ngrace_hours = \"367d\"\n", "`grace_hours` = 367d is more than a year (366d)"),
+    ] {
+        std::fs::write(root.join("judge.toml"), format!("[mail]\naddress = \"judge@example.org\"\n{setting}")).unwrap();
+        let run = judge_dir::judge_cli(T0, root, &["new", "g", "--judge", ".", "--players", "players.txt"]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(run.stderr.contains("judge.toml") && run.stderr.contains(says), "{}", run.stderr);
+        assert!(!root.join("games/g").exists());
+    }
+    let judge = Judge::new(T0, "");
+    let path = judge.root.join("games/g/game.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace("retreat_hours = 24", "retreat_hours = \"1d12x\"")).unwrap();
+    let run = judge_dir::judge_cli(T0, &judge.root, &["status", "games/g"]);
+    assert_eq!(run.code, 5, "{}", run.stderr);
+    assert!(run.stderr.contains("game.toml"), "{}", run.stderr);
+    assert!(run.stderr.contains("retreat_hours: `1d12x`: a duration is a number with m, h or d"), "{}", run.stderr);
+}
+
+/// Issue 28, item 13: a game.toml as older judges wrote it (whole hours as numbers) opens
+/// and is written back with its deadlines unchanged.
+#[test]
+fn an_old_game_toml_opens_and_keeps_its_deadlines() {
+    const OLD: &str = "[deadlines]\ngrace_hours = 2\nremind_hours_before = 12\ntick_minutes = 15\nearly = true\n\
+                       outage_factor = 8\nlate_extension_hours = 0\nlate_extensions = 1\nabandon_after = 0\n\
+                       absence_days = 14\nabsences_at_once = 2\n\n[deadlines.schedule]\nkind = \"interval\"\n\
+                       movement_hours = 72\nretreat_hours = 24\nadjustment_hours = 24\n";
+    let judge = Judge::new(T0, "");
+    let path = judge.root.join("games/g/game.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let start = text.find("[deadlines]").unwrap();
+    let end = text[start..].find("\n[[").map_or(text.len(), |e| start + e + 1);
+    std::fs::write(&path, format!("{}{OLD}\n{}", &text[..start], &text[end..])).unwrap();
+    judge_dir::judge_cli(T0, &judge.root, &["status", "games/g"]).ok();
+    // `mail password` writes game.toml again.
+    judge_dir::judge_cli(T0, &judge.root, &["mail", "password", "g", "italy"]).ok();
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(written.contains(OLD), "{written}");
+}

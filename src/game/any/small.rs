@@ -465,7 +465,7 @@ impl Timed for OpenTurnGame {
         // windows.
         let mut policy = self.settings.deadlines.clone();
         if self.game.deadline().is_some() {
-            policy.grace_hours = 0;
+            policy.grace_hours = crate::game::schedule::Span::default();
         }
         Some(Clock {
             step: self.clock_step(),

@@ -29,6 +29,7 @@ pub use deck::{Deck, Drawn, LetterCard};
 pub use draw::DrawPile;
 pub use lines::{parse_line, Line};
 
+use crate::game::schedule::Span;
 use crate::games::kit::{self, Kind, OptionSpec};
 
 use crate::games::Options;
@@ -84,9 +85,9 @@ pub enum Settle {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rules {
-    pub challenge_hours: u32,
-    pub faceoff_hours: u32,
-    pub allplay_hours: u32,
+    pub challenge_hours: Span,
+    pub faceoff_hours: Span,
+    pub allplay_hours: Span,
     pub challenges: Settle,
     /// `standard`, or `custom` when the game brought its own deck.
     pub deck: String,
@@ -95,9 +96,9 @@ pub struct Rules {
 impl Default for Rules {
     fn default() -> Rules {
         Rules {
-            challenge_hours: 12,
-            faceoff_hours: 24,
-            allplay_hours: 24,
+            challenge_hours: Span::hours(12),
+            faceoff_hours: Span::hours(24),
+            allplay_hours: Span::hours(24),
             challenges: Settle::Vote,
             deck: "standard".into(),
         }
@@ -239,30 +240,23 @@ fn when(t: DateTime<Utc>) -> String {
     t.format("%Y-%m-%d %H:%M:%S UTC").to_string()
 }
 
-fn hours(h: u32) -> Duration {
-    Duration::hours(i64::from(h))
+fn hours(span: Span) -> Duration {
+    span.duration()
 }
+
+/// The longest a Duple window may be set to: 30 days.
+const WINDOW: Kind = Kind::Span { low: Span::minutes(1), high: Span::hours(720) };
 
 /// The options Duple takes.
 pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "challenge_hours",
-        kind: Kind::Number { low: 1, high: 720, none: false },
+        kind: WINDOW,
         default: "12",
-        help: "hours a challenge stays open after an answer",
+        help: "how long a challenge stays open after an answer (`90m`, `2h`, `1d`; a number is hours)",
     },
-    OptionSpec {
-        name: "faceoff_hours",
-        kind: Kind::Number { low: 1, high: 720, none: false },
-        default: "24",
-        help: "hours a faceoff waits for answers",
-    },
-    OptionSpec {
-        name: "allplay_hours",
-        kind: Kind::Number { low: 1, high: 720, none: false },
-        default: "24",
-        help: "hours an all-play waits for answers",
-    },
+    OptionSpec { name: "faceoff_hours", kind: WINDOW, default: "24", help: "how long a faceoff waits for answers" },
+    OptionSpec { name: "allplay_hours", kind: WINDOW, default: "24", help: "how long an all-play waits for answers" },
     OptionSpec {
         name: "challenges",
         kind: Kind::Choice(&["vote", "master"]),
@@ -280,7 +274,7 @@ pub const OPTIONS: &[OptionSpec] = &[
 /// Read the options of a new game.
 pub fn parse_options(options: &Options) -> Result<(Rules, Option<Deck>), String> {
     let v = kit::read_options("Duple", OPTIONS, options)?;
-    let hours = |name| v.number(name).expect("a number, never `none`");
+    let hours = |name| v.span(name);
     let given = v.text("deck");
     let deck = if given.eq_ignore_ascii_case("standard") {
         None
@@ -562,9 +556,9 @@ impl TurnGame for Duple {
     fn option_lines(&self) -> Vec<String> {
         let r = &self.state.rules;
         vec![
-            format!("challenge_hours = {}", r.challenge_hours),
-            format!("faceoff_hours = {}", r.faceoff_hours),
-            format!("allplay_hours = {}", r.allplay_hours),
+            format!("challenge_hours = {}", r.challenge_hours.written()),
+            format!("faceoff_hours = {}", r.faceoff_hours.written()),
+            format!("allplay_hours = {}", r.allplay_hours.written()),
             format!("challenges = {}", if r.challenges == Settle::Vote { "vote" } else { "master" }),
             format!("deck = {}", r.deck),
         ]

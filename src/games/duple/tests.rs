@@ -309,6 +309,31 @@ fn a_challenge_after_its_window_is_refused_and_no_vote_or_a_tie_lets_the_answer_
     assert!(Table::refused(&too_late).contains("too late: the challenge window for lard closed at 2026-03-01 13:00:10"));
 }
 
+/// Issue 28, item 13: a window in minutes closes that many minutes after it opens.
+#[test]
+fn a_challenge_window_in_minutes_closes_that_many_minutes_later() {
+    for (given, open_until, closed_at) in
+        [("90m", "13:30:09", "13:30:10"), ("1h30m", "13:30:09", "13:30:10"), ("2", "14:00:09", "14:00:10")]
+    {
+        let mut t = Table::new(3, &[("challenge_hours", given)]);
+        t.put(1, 'D', "moon");
+        t.put(0, 'L', "moon");
+        t.reveal(0);
+        accepted(&t.send("ann", "answer lard", "12:00:10"));
+        let mut late = Table::new(3, &[("challenge_hours", given)]);
+        late.put(1, 'D', "moon");
+        late.put(0, 'L', "moon");
+        late.reveal(0);
+        accepted(&late.send("ann", "answer lard", "12:00:10"));
+        accepted(&t.send("bob", "challenge", open_until));
+        let refused = Table::refused(&late.send("bob", "challenge", closed_at)).to_string();
+        assert!(refused.contains(&format!("closed at 2026-03-01 {closed_at}")), "{given}: {refused}");
+    }
+    let t = Table::new(3, &[("challenge_hours", "90m")]);
+    assert!(t.g.option_lines().contains(&"challenge_hours = 1h30m".to_string()));
+    assert!(Table::new(3, &[]).g.option_lines().contains(&"challenge_hours = 12".to_string()));
+}
+
 #[test]
 fn the_master_settles_a_challenge_and_votes_are_refused_when_the_master_rules() {
     let mut t = Table::new(3, &[("challenges", "master")]);
@@ -556,7 +581,11 @@ fn options_are_checked() {
     let players = |n: usize| NAMES[..n].iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let opt = |k: &str, v: &str| Options::from([(k.to_string(), v.to_string())]);
     assert!(Duple::create(players(1), &Options::new(), &mut ctx).unwrap_err().contains("2 to 8 players"));
-    assert!(Duple::create(players(3), &opt("faceoff_hours", "0"), &mut ctx).unwrap_err().contains("1 to 720"));
+    assert!(Duple::create(players(3), &opt("faceoff_hours", "0"), &mut ctx)
+        .unwrap_err()
+        .contains("from 1 minute to 30 days"));
+    let bad = Duple::create(players(3), &opt("allplay_hours", "90x"), &mut ctx).unwrap_err();
+    assert!(bad.starts_with("option allplay_hours = `90x`: give a time from 1 minute to 30 days (`90m`"), "{bad}");
     assert!(Duple::create(players(3), &opt("pawn_limit", "3"), &mut ctx).unwrap_err().contains("unknown option"));
     assert!(Duple::create(players(3), &opt("deck", "mydeck.toml"), &mut ctx).unwrap_err().contains("deck=@FILE"));
     let custom = deck::STANDARD_TEXT.replace("all_play = 4", "all_play = 2");
