@@ -2,7 +2,8 @@
 //! small turn-based games.
 //!
 //! Two sides: the judge's frame and the games on it. The frame, from the bottom (each
-//! layer names only those below it): [`phase`], [`dice`] (verifiable rolls) and [`store`]
+//! layer names only those below it): [`text`]; [`span`] (lengths of time as people
+//! write them); [`phase`], [`dice`] (verifiable rolls) and [`store`]
 //! (game directories); [`turn`] (the contract every small game implements); [`game`]
 //! (every game on disk behind one contract); [`mail`]; [`site`]; [`host`] (games served
 //! to mail); [`cli`]. The games: [`diplomacy`] (Diplomacy's own code, from its map to its
@@ -16,6 +17,7 @@ pub mod host;
 pub mod mail;
 pub mod phase;
 pub mod site;
+pub mod span;
 pub mod store;
 pub mod text;
 pub mod turn;

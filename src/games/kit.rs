@@ -9,7 +9,7 @@
 //! before the comment and the words with their columns, and answers a line it cannot
 //! read with an [`Unclear`], rendered as a [`LineAnswer`] in one place.
 
-use crate::game::schedule::Span;
+use crate::span::Span;
 use crate::turn::LineAnswer;
 
 use super::Options;

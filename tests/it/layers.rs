@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 /// own (`game::settings`); every module of a folder in [`SPLIT`] has its own rank.
 const RANKS: &[(&str, u8)] = &[
     ("text", 0),
+    ("span", 1),
     ("diplomacy::map", 1),
     ("phase", 1),
     ("dice", 1),

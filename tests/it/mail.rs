@@ -399,7 +399,7 @@ fn hostile_corpus() {
         (
             "master_commands",
             Expect::Applied,
-            &["deadline moved 24 hours later", "the game master has no orders to give"],
+            &["deadline moved 1 day later", "the game master has no orders to give"],
             &[
                 "master Extend { by: Span { minutes: 1440 } }",
                 "master Replace { power: \"italy\", address: \"new.player@example.org\" }",

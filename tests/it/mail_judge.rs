@@ -251,7 +251,7 @@ fn issue_6_an_outage_holds_the_game_and_tells_the_master() {
         &message("gm@example.org", "ext@example.org", &format!("SIGNON master@game1 {master}\nextend 24\n")),
     );
     assert_eq!(code, 0);
-    assert!(j.new_mails()[0].body.contains("Deadline extended by 24 hours to Tue 2025-03-04 20:20 UTC"));
+    assert!(j.new_mails()[0].body.contains("Deadline extended by 1 day to Tue 2025-03-04 20:20 UTC"));
     for hour in ["2025-03-04T08:00:00Z", "2025-03-04T16:00:00Z", "2025-03-04T20:10:00Z"] {
         j.ok(hour, &["mail", "tick"]);
     }

@@ -29,8 +29,8 @@ pub use deck::{Deck, Drawn, LetterCard};
 pub use draw::DrawPile;
 pub use lines::{parse_line, Line};
 
-use crate::game::schedule::Span;
 use crate::games::kit::{self, Kind, OptionSpec};
+use crate::span::Span;
 
 use crate::games::Options;
 use crate::text::count;
