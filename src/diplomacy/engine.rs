@@ -1054,6 +1054,13 @@ impl Game {
     /// draw every voter asked for (between every survivor, or, named, between the same
     /// powers in every vote), or a concession every other voter made to the same power.
     pub fn vote(&mut self, power: PowerId, vote: &Vote) -> Option<GameEnd> {
+        let voters = self.voters();
+        self.vote_among(power, vote, &voters)
+    }
+
+    /// [`Game::vote`], counted among the `voters` given (a journal's replay passes those
+    /// of the time the vote was cast).
+    pub fn vote_among(&mut self, power: PowerId, vote: &Vote, voters: &[PowerId]) -> Option<GameEnd> {
         let s = &mut self.state;
         match vote {
             Vote::Draw { powers } if powers.is_empty() => {
@@ -1081,14 +1088,13 @@ impl Game {
         if self.state.end.is_some() {
             return None;
         }
-        let end = self.passed()?;
+        let end = self.passed(voters)?;
         self.state.end = Some(end.clone());
         Some(end)
     }
 
     /// The proposal every voter agrees to, if one does.
-    fn passed(&self) -> Option<GameEnd> {
-        let voters = self.voters();
+    fn passed(&self, voters: &[PowerId]) -> Option<GameEnd> {
         let s = &self.state;
         if voters.is_empty() {
             return None;

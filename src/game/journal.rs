@@ -55,6 +55,11 @@ pub enum Entry {
         vote: String,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         powers: Vec<String>,
+        /// The powers whose votes counted when it was cast (the survivors played then), so
+        /// a replay counts it as it was counted, whoever plays now. Journals written before
+        /// it was kept have none: their votes are counted among today's voters.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        voters: Option<Vec<String>>,
     },
     /// The deadline of the current phase was set or moved (extended, paused, resumed).
     DeadlineSet { deadline: Option<chrono::DateTime<chrono::Utc>> },
@@ -199,7 +204,7 @@ pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
                 let p = game.map.lookup_power(power).ok_or_else(|| err(format!("unknown power `{power}`")))?;
                 game.vote_draw(p);
             }
-            Entry::Vote { power, vote, powers } => {
+            Entry::Vote { power, vote, powers, voters } => {
                 let lookup =
                     |name: &str| game.map.lookup_power(name).ok_or_else(|| err(format!("unknown power `{name}`")));
                 let p = lookup(power)?;
@@ -211,7 +216,13 @@ pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
                     ("noconcede", _) => Vote::NoConcede,
                     _ => return Err(err(format!("`{vote}` is not a vote"))),
                 };
-                game.vote(p, &vote);
+                match voters {
+                    Some(voters) => {
+                        let voters = voters.iter().map(|n| lookup(n)).collect::<Result<Vec<PowerId>, _>>()?;
+                        game.vote_among(p, &vote, &voters)
+                    }
+                    None => game.vote(p, &vote),
+                };
             }
             Entry::Wait { power, wait } => {
                 let p = game.map.lookup_power(power).ok_or_else(|| err(format!("unknown power `{power}`")))?;

@@ -663,7 +663,8 @@ impl OpenGame {
             Vote::Concede { to } => ("concede", vec![key(to)]),
             Vote::NoConcede => ("noconcede", Vec::new()),
         };
-        let entry = Entry::Vote { power: key(&power), vote: word.to_string(), powers };
+        let voters = Some(self.game.voters().iter().map(key).collect());
+        let entry = Entry::Vote { power: key(&power), vote: word.to_string(), powers, voters };
         let end = self.game.vote(power, vote);
         self.record(&mut lock, now, entry)?;
         Ok(end)

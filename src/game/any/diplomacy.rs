@@ -79,7 +79,7 @@ impl GameSession for OpenGame {
                 Entry::RolledBack { to, .. } => (format!("rolled back to {to}"), *to),
                 Entry::DrawDeclared { notice, state } => (notice.clone(), state.phase),
                 Entry::DrawVote { power } => (format!("{power} votes for a draw"), current),
-                Entry::Vote { power, vote, powers } => (vote_event(&name(power), vote, &names(powers)), current),
+                Entry::Vote { power, vote, powers, .. } => (vote_event(&name(power), vote, &names(powers)), current),
                 Entry::Absence { power, from, to, moved_to, .. } => (
                     format!(
                         "{} announces an absence from {} to {}{}",
