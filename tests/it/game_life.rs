@@ -347,9 +347,9 @@ fn a_replayed_vote_counts_among_the_voters_of_its_time() {
     let game = life.game();
     assert!(game.game.state.end.is_none(), "{:?}", game.game.state.end);
     assert_eq!(game.game.voters().len(), 2, "France and Italy vote now");
-    let recorded = life.journal().into_iter().filter_map(|e| match e {
+    let mut recorded = life.journal().into_iter().filter_map(|e| match e {
         Entry::Vote { voters, .. } => voters,
         _ => None,
     });
-    assert_eq!(recorded.last().unwrap(), ["france", "germany", "italy"]);
+    assert_eq!(recorded.next_back().unwrap(), ["france", "germany", "italy"]);
 }
