@@ -2,84 +2,50 @@
 //! missed deadlines and press settings, end to end through the built binary over a judge
 //! directory (the `files` transport writes every mail to `outbox/`).
 
-use std::path::PathBuf;
+use std::ops::{Deref, DerefMut};
 
 use crate::harness::Run;
-use crate::judge_dir::{self, message, Eml, Outbox};
+use crate::judge_dir::{Eml, MailJudge, PLAYERS};
 use shadowjudge::game::journal::Entry;
 use shadowjudge::game::session;
 
-const PLAYERS: &str = "france, Ann, ann@example.org, Europe/Paris\nitaly, Bob, bob@example.org\n\
-                       germany, Cy, cy@example.org\n";
-
 /// A judge directory with one Shadow Worlds game, `g`, of three players, a master and an
 /// observer; game.toml gets `options` at its top and `deadlines` in its `[deadlines]`.
-struct Life {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
-    outbox: Outbox,
-    passwords: Vec<(String, String)>,
-    n: usize,
+struct Life(MailJudge);
+
+impl Deref for Life {
+    type Target = MailJudge;
+    fn deref(&self) -> &MailJudge {
+        &self.0
+    }
+}
+
+impl DerefMut for Life {
+    fn deref_mut(&mut self) -> &mut MailJudge {
+        &mut self.0
+    }
 }
 
 impl Life {
     fn new(now: &str, options: &str, deadlines: &str) -> Life {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path().join("judge");
-        std::fs::create_dir_all(&root).unwrap();
-        std::fs::write(
-            root.join("judge.toml"),
-            format!("[mail]\naddress = \"judge@example.org\"\n\n[deadlines]\ntick_minutes = 180\n{deadlines}"),
-        )
-        .unwrap();
-        std::fs::write(root.join("players.txt"), PLAYERS).unwrap();
-        let new = [
-            "new",
-            "g",
-            "--judge",
-            ".",
-            "--variant",
-            "shadow-worlds",
-            "--players",
-            "players.txt",
-            "--master",
-            "gm@example.org",
-            "--observer",
-            "obs@example.org",
-        ];
-        judge_dir::judge_cli(now, &root, &new).ok();
-        let toml = root.join("games/g/game.toml");
+        let mut judge = MailJudge::new(&format!("\n[deadlines]\ntick_minutes = 180\n{deadlines}"), PLAYERS);
+        judge.new_game(now, "g", &["--variant", "shadow-worlds", "--observer", "obs@example.org"]);
+        let toml = judge.game_dir("g").join("game.toml");
         let text = std::fs::read_to_string(&toml).unwrap();
         std::fs::write(&toml, format!("{options}\n{text}")).unwrap();
-        let mut passwords = Vec::new();
         for who in ["france", "italy", "germany", "master"] {
-            let out = judge_dir::judge_cli(now, &root, &["mail", "password", "g", who]).ok();
-            passwords.push((who.to_string(), out.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().into()));
+            judge.password(now, "g", who);
         }
-        let mut life = Life { _tmp: tmp, root, outbox: Outbox::default(), passwords, n: 0 };
-        life.mails();
-        life
+        judge.mails();
+        Life(judge)
     }
 
     /// `who` (a power or `master`) mails `body` at `now`; every mail the judge wrote.
     fn send(&mut self, now: &str, who: &str, body: &str) -> Vec<Eml> {
-        self.n += 1;
-        let pw = &self.passwords.iter().find(|(w, _)| w == who).unwrap().1;
-        let from = match who {
-            "france" => "ann@example.org",
-            "italy" => "bob@example.org",
-            "germany" => "cy@example.org",
-            _ => "gm@example.org",
-        };
-        let raw = message(from, &format!("m{}@example.org", self.n), &format!("SIGNON {who}@g {pw}\n{body}"));
-        let home = [("SHADOWJUDGE_HOME", self.root.to_str().unwrap())];
-        let out =
-            crate::harness::shadowjudge_at(now, Some(&self.root), &["mail", "ingest"], Some(raw.as_bytes()), &home);
-        assert_eq!(out.code, 0, "{}", out.stderr);
-        self.mails()
+        self.0.send(now, "g", who, body)
     }
 
-    /// The reply to the last message sent.
+    /// The reply to message `n`.
     fn reply(mails: &[Eml], n: usize) -> &Eml {
         let id = format!("m{n}@example.org");
         mails.iter().find(|m| m.in_reply_to.as_deref() == Some(id.as_str())).expect("a reply")
@@ -91,19 +57,15 @@ impl Life {
     }
 
     fn cli(&self, now: &str, args: &[&str]) -> Run {
-        judge_dir::judge_cli(now, &self.root, args)
-    }
-
-    fn mails(&mut self) -> Vec<Eml> {
-        self.outbox.new_mails(&self.root)
+        self.run(now, args, None)
     }
 
     fn game(&self) -> session::OpenGame {
-        session::open_read_only(&self.root.join("games/g")).unwrap()
+        session::open_read_only(&self.game_dir("g")).unwrap()
     }
 
     fn journal(&self) -> Vec<Entry> {
-        judge_dir::journal(&self.root.join("games/g"))
+        self.0.journal("g")
     }
 }
 

@@ -120,3 +120,103 @@ pub fn mail_in(
     let home = [("SHADOWJUDGE_HOME", root.to_str().unwrap())];
     crate::harness::shadowjudge_at(now, Some(root), &["mail", "ingest"], Some(raw.as_bytes()), &home)
 }
+
+/// The three players of the Diplomacy games by mail (France's in Paris time).
+pub const PLAYERS: &str =
+    "france, Ann, ann@example.org, Europe/Paris\nitaly, Bob, bob@example.org\ngermany, Cy, cy@example.org\n";
+
+/// The address each power of [`PLAYERS`] mails from; anyone else is the master's.
+pub fn address(who: &str) -> &'static str {
+    match who {
+        "france" => "ann@example.org",
+        "italy" => "bob@example.org",
+        "germany" => "cy@example.org",
+        _ => "gm@example.org",
+    }
+}
+
+/// A judge directory played by mail through the built binary at fixed instants: its
+/// `judge.toml`, its `players.txt`, the mails the `files` transport wrote, and the
+/// passwords handed out. What the tests of a Diplomacy game by mail share.
+pub struct MailJudge {
+    _tmp: tempfile::TempDir,
+    pub root: PathBuf,
+    outbox: Outbox,
+    passwords: Vec<(String, String)>,
+    /// Messages sent with [`MailJudge::send`]; the last one's id is `m{n}@example.org`.
+    pub n: usize,
+}
+
+impl MailJudge {
+    /// A judge directory whose judge.toml is the judge's address followed by `judge_toml`.
+    pub fn new(judge_toml: &str, players: &str) -> MailJudge {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("judge");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join("judge.toml"), format!("[mail]\naddress = \"judge@example.org\"\n{judge_toml}"))
+            .unwrap();
+        std::fs::write(root.join("players.txt"), players).unwrap();
+        MailJudge { _tmp: tmp, root, outbox: Outbox::default(), passwords: Vec::new(), n: 0 }
+    }
+
+    /// `new NAME --judge . --players players.txt --master gm@example.org EXTRA...` at `now`.
+    pub fn new_game(&self, now: &str, name: &str, extra: &[&str]) {
+        let base = ["new", name, "--judge", ".", "--players", "players.txt", "--master", "gm@example.org"];
+        self.ok(now, &[&base[..], extra].concat());
+    }
+
+    /// `mail password GAME WHO`: the password it printed, kept for [`MailJudge::send`].
+    pub fn password(&mut self, now: &str, game: &str, who: &str) -> String {
+        let out = self.ok(now, &["mail", "password", game, who]);
+        let pw = out.lines().next().unwrap().rsplit(' ').next().unwrap().to_string();
+        self.passwords.push((who.to_string(), pw.clone()));
+        pw
+    }
+
+    /// The judge at `now`, in its directory (`SHADOWJUDGE_HOME` set to it).
+    pub fn run(&self, now: &str, args: &[&str], stdin: Option<&[u8]>) -> crate::harness::Run {
+        let home = self.root.to_str().unwrap();
+        crate::harness::shadowjudge_at(now, Some(&self.root), args, stdin, &[("SHADOWJUDGE_HOME", home)])
+    }
+
+    /// As [`MailJudge::run`], which must succeed: its standard output.
+    pub fn ok(&self, now: &str, args: &[&str]) -> String {
+        let out = self.run(now, args, None);
+        assert_eq!(out.code, 0, "{args:?} failed: {}", out.stderr);
+        out.stdout
+    }
+
+    /// Ingest one message like an MTA pipe; its exit code.
+    pub fn deliver(&self, now: &str, raw: &str) -> i32 {
+        self.run(now, &["mail", "ingest"], Some(raw.as_bytes())).code
+    }
+
+    /// `who` (a power or `master`, with the password last given) mails `body` to `game`
+    /// at `now`, from [`address`]; every mail the judge wrote since the last look.
+    pub fn send(&mut self, now: &str, game: &str, who: &str, body: &str) -> Vec<Eml> {
+        self.n += 1;
+        let pw = &self.passwords.iter().rev().find(|(w, _)| w == who).unwrap().1;
+        let raw = message(address(who), &self.last_id(), &format!("SIGNON {who}@{game} {pw}\n{body}"));
+        let out = self.run(now, &["mail", "ingest"], Some(raw.as_bytes()));
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        self.mails()
+    }
+
+    /// The id of the last message [`MailJudge::send`] sent.
+    pub fn last_id(&self) -> String {
+        format!("m{}@example.org", self.n)
+    }
+
+    /// The mails written since the last look.
+    pub fn mails(&mut self) -> Vec<Eml> {
+        self.outbox.new_mails(&self.root)
+    }
+
+    pub fn game_dir(&self, game: &str) -> PathBuf {
+        self.root.join("games").join(game)
+    }
+
+    pub fn journal(&self, game: &str) -> Vec<Entry> {
+        journal(&self.game_dir(game))
+    }
+}

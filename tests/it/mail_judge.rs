@@ -3,12 +3,11 @@
 //! outbox, and the clock fixed with `SHADOWJUDGE_NOW`. No network.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::ops::{Deref, DerefMut};
 
 use chrono::{TimeZone, Utc};
 
-use crate::harness::Run;
-use crate::judge_dir::{self, message, Eml, Outbox};
+use crate::judge_dir::{self, message, Eml, MailJudge, PLAYERS};
 use shadowjudge::diplomacy::map::Map;
 use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::journal::Entry;
@@ -21,84 +20,35 @@ use shadowjudge::mail::ingest::{Disposition, StoreIntake};
 use shadowjudge::mail::password::hash_password_with_cost;
 use shadowjudge::store::GameDir;
 
-const PLAYERS: &str =
-    "france, Ann, ann@example.org, Europe/Paris\nitaly, Bob, bob@example.org\ngermany, Cy, cy@example.org\n";
+/// A judge directory in a temp dir, driven through the real binary; its games are
+/// Shadow Worlds games of [`PLAYERS`] with a master and an observer.
+struct Judge(MailJudge);
 
-/// A judge directory in a temp dir, driven through the real binary.
-struct Judge {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
-    outbox: Outbox,
+impl Deref for Judge {
+    type Target = MailJudge;
+    fn deref(&self) -> &MailJudge {
+        &self.0
+    }
+}
+
+impl DerefMut for Judge {
+    fn deref_mut(&mut self) -> &mut MailJudge {
+        &mut self.0
+    }
 }
 
 impl Judge {
     fn new(extra_deadlines: &str) -> Judge {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path().join("judge");
-        std::fs::create_dir_all(&root).unwrap();
-        std::fs::write(
-            root.join("judge.toml"),
-            format!("[mail]\naddress = \"judge@example.org\"\n\n[deadlines]\n{extra_deadlines}"),
-        )
-        .unwrap();
-        std::fs::write(root.join("players.txt"), PLAYERS).unwrap();
-        Judge { _tmp: tmp, root, outbox: Outbox::default() }
-    }
-
-    fn run(&self, now: &str, args: &[&str], stdin: Option<&[u8]>) -> Run {
-        let home = self.root.to_str().unwrap();
-        crate::harness::shadowjudge_at(now, Some(&self.root), args, stdin, &[("SHADOWJUDGE_HOME", home)])
-    }
-
-    fn ok(&self, now: &str, args: &[&str]) -> String {
-        let out = self.run(now, args, None);
-        assert_eq!(out.code, 0, "{args:?} failed: {}", out.stderr);
-        out.stdout
-    }
-
-    /// Ingest one message like an MTA pipe; its exit code.
-    fn deliver(&self, now: &str, raw: &str) -> i32 {
-        let out = self.run(now, &["mail", "ingest"], Some(raw.as_bytes()));
-        out.code
+        Judge(MailJudge::new(&format!("\n[deadlines]\n{extra_deadlines}"), PLAYERS))
     }
 
     fn new_game(&self, now: &str, name: &str) {
-        self.ok(
-            now,
-            &[
-                "new",
-                name,
-                "--judge",
-                ".",
-                "--variant",
-                "shadow-worlds",
-                "--players",
-                "players.txt",
-                "--master",
-                "gm@example.org",
-                "--observer",
-                "obs@example.org",
-            ],
-        );
-    }
-
-    /// `mail password GAME WHO`: the password it printed.
-    fn password(&self, now: &str, game: &str, who: &str) -> String {
-        let out = self.ok(now, &["mail", "password", game, who]);
-        out.lines().next().unwrap().rsplit(' ').next().unwrap().to_string()
+        self.0.new_game(now, name, &["--variant", "shadow-worlds", "--observer", "obs@example.org"]);
     }
 
     /// The mails written since the last call.
     fn new_mails(&mut self) -> Vec<Eml> {
-        self.outbox.new_mails(&self.root)
-    }
-
-    fn game_dir(&self, game: &str) -> PathBuf {
-        self.root.join("games").join(game)
-    }
-
-    fn journal(&self, game: &str) -> Vec<Entry> {
-        judge_dir::journal(&self.game_dir(game))
+        self.mails()
     }
 
     fn phase(&self, game: &str) -> String {

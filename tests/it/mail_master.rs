@@ -2,66 +2,47 @@
 //! tick's count of its mails, `replace`, deadlines in minutes, quoted earlier messages,
 //! and the judge's own files and clock.
 
-use std::path::PathBuf;
+use std::ops::{Deref, DerefMut};
 
-use crate::judge_dir::{self, message, Eml, Outbox};
+use crate::judge_dir::{self, message, Eml, MailJudge};
 
 const PLAYERS: &str = "france, Ann, ann@example.org\nitaly, Bob, bob@example.org\ngermany, Cy, cy@example.org\n";
 
 /// A judge directory with one standard game `g` of three players and a master.
-struct Judge {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
-    outbox: Outbox,
-    passwords: Vec<(String, String)>,
-    n: usize,
+struct Judge(MailJudge);
+
+impl Deref for Judge {
+    type Target = MailJudge;
+    fn deref(&self) -> &MailJudge {
+        &self.0
+    }
+}
+
+impl DerefMut for Judge {
+    fn deref_mut(&mut self) -> &mut MailJudge {
+        &mut self.0
+    }
 }
 
 impl Judge {
     fn new(now: &str, judge_toml: &str) -> Judge {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path().join("judge");
-        std::fs::create_dir_all(&root).unwrap();
-        std::fs::write(root.join("judge.toml"), format!("[mail]\naddress = \"judge@example.org\"\n{judge_toml}"))
-            .unwrap();
-        std::fs::write(root.join("players.txt"), PLAYERS).unwrap();
-        let new = ["new", "g", "--judge", ".", "--players", "players.txt", "--master", "gm@example.org"];
-        judge_dir::judge_cli(now, &root, &new).ok();
-        let mut passwords = Vec::new();
+        let mut judge = MailJudge::new(judge_toml, PLAYERS);
+        judge.new_game(now, "g", &[]);
         for who in ["france", "italy", "germany", "master"] {
-            let out = judge_dir::judge_cli(now, &root, &["mail", "password", "g", who]).ok();
-            passwords.push((who.to_string(), out.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().into()));
+            judge.password(now, "g", who);
         }
-        let mut judge = Judge { _tmp: tmp, root, outbox: Outbox::default(), passwords, n: 0 };
         judge.mails();
-        judge
+        Judge(judge)
     }
 
     /// `who` (a power or `master`) mails `body` at `now`: the reply to it, and every
     /// other mail the judge wrote.
     fn send(&mut self, now: &str, who: &str, body: &str) -> (Eml, Vec<Eml>) {
-        self.n += 1;
-        let pw = &self.passwords.iter().find(|(w, _)| w == who).unwrap().1;
-        let from = match who {
-            "france" => "ann@example.org",
-            "italy" => "bob@example.org",
-            "germany" => "cy@example.org",
-            _ => "gm@example.org",
-        };
-        let id = format!("m{}@example.org", self.n);
-        let raw = message(from, &id, &format!("SIGNON {who}@g {pw}\n{body}"));
-        let home = [("SHADOWJUDGE_HOME", self.root.to_str().unwrap())];
-        let out =
-            crate::harness::shadowjudge_at(now, Some(&self.root), &["mail", "ingest"], Some(raw.as_bytes()), &home);
-        assert_eq!(out.code, 0, "{}", out.stderr);
-        let mails = self.mails();
+        let mails = self.0.send(now, "g", who, body);
+        let id = self.last_id();
         let (reply, rest): (Vec<Eml>, Vec<Eml>) =
             mails.into_iter().partition(|m| m.in_reply_to.as_deref() == Some(id.as_str()));
         (reply.into_iter().next().expect("a reply"), rest)
-    }
-
-    fn mails(&mut self) -> Vec<Eml> {
-        self.outbox.new_mails(&self.root)
     }
 }
 
