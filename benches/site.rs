@@ -8,12 +8,12 @@
 use chrono::{Duration, TimeZone, Utc};
 use criterion::{criterion_group, criterion_main, Criterion};
 use shadowjudge::diplomacy::map::Map;
-use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::any;
-use shadowjudge::game::session;
-use shadowjudge::game::settings::{Player, Settings, VariantKind};
+use shadowjudge::game::schedule::DeadlinePolicy;
 use shadowjudge::host::site::write_site;
 use shadowjudge::site::SiteWriter;
+
+mod common;
 
 const GAMES: usize = 200;
 const PHASES: usize = 20;
@@ -30,23 +30,10 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
 
 fn judge(root: &std::path::Path) -> std::path::PathBuf {
     let games = root.join("games");
-    let map = Map::standard();
-    let mut settings = Settings::new("g000", VariantKind::Standard);
-    settings.players = map
-        .powers()
-        .iter()
-        .map(|p| Player {
-            power: p.key.clone(),
-            name: p.name.clone(),
-            email: format!("{}@example.org", p.key),
-            timezone: None,
-            password_hash: None,
-            pictures: true,
-        })
-        .collect();
     let first = games.join("g000");
     let mut now = Utc.with_ymd_and_hms(2026, 2, 1, 12, 0, 0).unwrap();
-    session::create(&first, &settings, GameState::start(&map, 1), now).expect("a game");
+    let email = |power: &str| format!("{power}@example.org");
+    common::standard_game(&first, "g000", &Map::standard(), &DeadlinePolicy::default(), email, now);
     let mut g = any::open(&first).expect("the game");
     let orders = [
         ("austria", "A vie - gal\nA bud - ser\nF tri - alb\n"),

@@ -13,11 +13,11 @@
 use chrono::{TimeZone, Utc};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use shadowjudge::diplomacy::map::Map;
-use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::session;
-use shadowjudge::game::settings::{Player, Settings, VariantKind};
 use shadowjudge::host::tick_judge;
 use shadowjudge::mail::home::{JudgeHome, SiteSettings};
+
+mod common;
 
 const GAMES: usize = 2_000;
 
@@ -28,21 +28,8 @@ fn judge_dir(root: &std::path::Path) -> JudgeHome {
     let now = Utc.with_ymd_and_hms(2026, 2, 1, 12, 0, 0).unwrap();
     for i in 0..GAMES {
         let name = format!("g{i:04}");
-        let mut settings = Settings::new(&name, VariantKind::Standard);
-        settings.deadlines = home.config.deadlines.clone();
-        settings.players = map
-            .powers()
-            .iter()
-            .map(|p| Player {
-                power: p.key.clone(),
-                name: p.name.clone(),
-                email: format!("{}-{i}@example.org", p.key),
-                timezone: None,
-                password_hash: None,
-                pictures: true,
-            })
-            .collect();
-        session::create(&home.games_dir().join(&name), &settings, GameState::start(&map, 1), now).expect("a game");
+        let email = |power: &str| format!("{power}-{i}@example.org");
+        common::standard_game(&home.games_dir().join(&name), &name, &map, &home.config.deadlines, email, now);
     }
     home
 }
