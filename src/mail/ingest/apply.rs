@@ -1,0 +1,362 @@
+//! Carrying out a signed-on block, item by item, each under its tag, and its answer.
+
+use super::*;
+
+/// Carry out a placed block's items; whether anything was changed, and how many items
+/// failed because a game could not be opened just now.
+// The message-wide state (tag, budget, output) is passed apart so each stays borrowable.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn apply(
+    block: &Block,
+    identity: &Identity,
+    tag: &str,
+    host: &mut impl GameHost,
+    now: DateTime<Utc>,
+    budget: &mut Budget,
+    out: &mut String,
+    mails: &mut Vec<OutgoingMail>,
+) -> (bool, usize) {
+    let mut who = identity.clone();
+    let mut changed = false;
+    let mut failed = 0;
+    let mut count = |e: &HostError| {
+        if e.is_try_later() {
+            failed += 1;
+        }
+    };
+    // One change of `wait` per message: the last `wait` or `nowait` line wins, so a
+    // message of many cannot write many journal entries.
+    let last_wait = block.items.iter().rposition(|i| matches!(i, Item::Wait { .. }));
+    for (index, item) in block.items.iter().enumerate() {
+        // Every journal entry this item makes carries its tag, so that the message carried
+        // out again after a crash does not do it twice: submissions and press are then
+        // answered as the first time without being kept again (the host sees to it);
+        // other changes are answered as done before.
+        let tag = format!("{tag}.{}", index + 1);
+        if matches!(
+            item,
+            Item::Master { .. }
+                | Item::Password { .. }
+                | Item::Timezone { .. }
+                | Item::Player { .. }
+                | Item::Resign { .. }
+        ) && host.done_before(&who.game, &tag)
+        {
+            let line = match item {
+                Item::Master { line, .. }
+                | Item::Password { line, .. }
+                | Item::Timezone { line, .. }
+                | Item::Player { line, .. }
+                | Item::Resign { line, .. } => *line,
+                _ => block.line,
+            };
+            changed = true;
+            let _ = writeln!(
+                out,
+                "line {line}: done when this message was first read (the judge was interrupted before it answered)."
+            );
+            continue;
+        }
+        host.carry_out(Some(tag));
+        match item {
+            Item::Orders(lines) => {
+                let master_lines = who.role == Role::Master && host.plays_turn_lines(&who.game);
+                if !matches!(who.role, Role::Seat(_)) && !master_lines {
+                    let _ = writeln!(
+                        out,
+                        "line {}: the game master has no orders to give; not a command: {}",
+                        lines[0].number,
+                        quote(&lines[0].text)
+                    );
+                    continue;
+                }
+                let text: String = lines.iter().map(|l| format!("{}\n", l.text)).collect();
+                match host.submit_orders(&who, &text, now) {
+                    Ok(ack) => {
+                        // Nothing accepted, nothing kept: the game is as it was.
+                        changed |= !ack.accepted.is_empty();
+                        render_ack(&who.role, &ack, lines, out);
+                    }
+                    Err(e) => {
+                        count(&e);
+                        let what = if host.plays_turn_lines(&who.game) { "Turn" } else { "Orders" };
+                        let _ = writeln!(out, "{what} not taken: {e}");
+                    }
+                }
+            }
+            Item::Status { line } | Item::History { line } if budget.listings == 0 => {
+                let _ =
+                    writeln!(out, "line {line}: not answered: at most {MAX_LISTINGS} status or history per message.");
+            }
+            Item::Status { .. } => {
+                budget.listings -= 1;
+                write_result(out, "Status", host.status(&who).inspect_err(&mut count))
+            }
+            Item::History { .. } => {
+                budget.listings -= 1;
+                write_result(out, "History", host.history(&who).inspect_err(&mut count))
+            }
+            Item::Press { line, .. } if budget.press == 0 => {
+                let _ = writeln!(out, "line {line}: press not sent: at most {MAX_PRESS} press messages per message.");
+            }
+            Item::Wait { line, wait } if Some(index) != last_wait => {
+                let word = if *wait { "wait" } else { "nowait" };
+                let last = match last_wait.and_then(|i| block.items.get(i)) {
+                    Some(Item::Wait { line, .. }) => *line,
+                    _ => *line,
+                };
+                let _ = writeln!(
+                    out,
+                    "line {line}: {word}: replaced by line {last} (only the last `wait` or `nowait` counts)."
+                );
+            }
+            Item::Wait { line, wait } => match host.set_wait(&who, *wait, now) {
+                Ok(text) => {
+                    changed = true;
+                    let _ = writeln!(out, "line {line}: {text}");
+                }
+                Err(e) => {
+                    let _ = writeln!(out, "line {line}: not done: {e}");
+                }
+            },
+            Item::Press { line, to, text, closed } => {
+                if !closed {
+                    let _ = writeln!(out, "line {line}: press without ENDPRESS: it runs to the end of the block.");
+                }
+                if text.trim().is_empty() {
+                    let _ = writeln!(out, "line {line}: empty press, not sent.");
+                    continue;
+                }
+                budget.press -= 1;
+                match host.press(&who, to, text, now) {
+                    Ok(delivery) => {
+                        changed = true;
+                        let _ = writeln!(
+                            out,
+                            "Press sent ({}) to {}.",
+                            delivery.to_label,
+                            crate::text::count(delivery.addresses.len(), "reader", "readers")
+                        );
+                        for address in &delivery.addresses {
+                            mails.push(OutgoingMail {
+                                to: address.clone(),
+                                subject: header_safe(&format!("{}: press from {}", who.game, delivery.from_label), 120),
+                                body: format!(
+                                    "Press from {} ({}):\n\n{}",
+                                    delivery.from_label, delivery.to_label, text
+                                ),
+                                in_reply_to: None,
+                                references: Vec::new(),
+                                kind: MailKind::Generated,
+                                attachments: Vec::new(),
+                            });
+                        }
+                    }
+                    Err(e) => {
+                        count(&e);
+                        let _ = writeln!(out, "line {line}: press not sent: {e}");
+                    }
+                }
+            }
+            Item::Password { line, new } => match hash_password(new) {
+                Ok(hash) => match host.set_password(&who, &hash, now) {
+                    Ok(()) => {
+                        changed = true;
+                        let _ =
+                            writeln!(out, "line {line}: password changed. Use the new one from your next message on.");
+                    }
+                    Err(e) => {
+                        count(&e);
+                        let _ = writeln!(out, "line {line}: password not changed: {e}");
+                    }
+                },
+                Err(e) => {
+                    let _ = writeln!(out, "line {line}: password not changed: {e}");
+                }
+            },
+            Item::Timezone { line, zone } => match host.set_timezone(&who, *zone, now) {
+                Ok(()) => {
+                    changed = true;
+                    who.timezone = Some(*zone);
+                    let _ = writeln!(out, "line {line}: time zone set to {}.", zone.name());
+                }
+                Err(e) => {
+                    count(&e);
+                    let _ = writeln!(out, "line {line}: time zone not changed: {e}");
+                }
+            },
+            Item::Pictures { line, on } => match host.set_pictures(&who, *on, now) {
+                Ok(()) => {
+                    changed = true;
+                    let what = if *on { "with" } else { "without" };
+                    let _ = writeln!(out, "line {line}: your results mails now come {what} the map pictures.");
+                }
+                Err(e) => {
+                    let _ = writeln!(out, "line {line}: map pictures not changed: {e}");
+                }
+            },
+            Item::Master { line, command } => {
+                if who.role != Role::Master {
+                    let _ = writeln!(out, "line {line}: only the game master may do that; nothing done.");
+                    continue;
+                }
+                let done = answer_line(out, *line, host.master(&who, command, now), &mut count);
+                // A preview changes nothing.
+                changed |= done && *command != MasterCommand::Preview;
+            }
+            Item::Player { line, .. } if who.role == Role::Master => {
+                let _ = writeln!(
+                    out,
+                    "line {line}: the game master plays no power: only powers vote or announce absences."
+                );
+            }
+            Item::Player { line, command } => {
+                changed |= answer_line(out, *line, host.player(&who, command, now), &mut count);
+            }
+            Item::Resign { line, seat } => {
+                changed |= answer_line(out, *line, host.resign(&who, seat, now), &mut count);
+            }
+            Item::Help { .. } => {}
+            Item::Malformed { line, text, problem } => {
+                let _ = writeln!(out, "line {line}: {}: {problem}", quote(text));
+            }
+        }
+    }
+    host.carry_out(None);
+    if let Some(at) = host.deadline(&who.game) {
+        let _ = writeln!(out, "Deadline: {}", format_deadline(at, who.timezone));
+        if at > now {
+            let _ = writeln!(out, "          (in {})", format_duration(at - now));
+        } else {
+            // In the grace period, or the tick has not run yet: still taken until then.
+            let _ =
+                writeln!(out, "          (passed; what arrives before the judge processes the game is still taken)");
+        }
+    }
+    (changed, failed)
+}
+
+/// The answer to one line that the host carries out with a sentence: the sentence, or
+/// "not done" and why (counted when it may pass if tried later). Whether it was done.
+fn answer_line(
+    out: &mut String,
+    line: usize,
+    result: Result<String, HostError>,
+    count: &mut impl FnMut(&HostError),
+) -> bool {
+    match result {
+        Ok(text) => {
+            let _ = writeln!(out, "line {line}: {}", text.trim_end());
+            true
+        }
+        Err(e) => {
+            count(&e);
+            let _ = writeln!(out, "line {line}: not done: {e}");
+            false
+        }
+    }
+}
+
+fn write_result(out: &mut String, title: &str, result: Result<String, crate::mail::host::HostError>) {
+    match result {
+        Ok(text) => {
+            let _ = writeln!(out, "{title}:\n{}\n", text.trim_end());
+        }
+        Err(e) => {
+            let _ = writeln!(out, "{title} not available: {e}");
+        }
+    }
+}
+
+/// The host numbers lines within the text it was given; the player numbers them within
+/// the message. Translate, and quote the line itself.
+fn render_ack(role: &Role, ack: &Ack, lines: &[BodyLine], out: &mut String) {
+    let at = |host_line: usize| lines.get(host_line.wrapping_sub(1));
+    // The words of the game: Diplomacy orders, or a small game's turn lines.
+    let (head, none, complete, still) = if ack.turn_lines {
+        ("Turn from", "no line taken", "Nothing is awaited now.", "Awaited now")
+    } else {
+        ("Orders for", "no orders understood", "Every unit has an order.", "Still without orders")
+    };
+    let _ = writeln!(out, "{head} {}, {}:", role, ack.phase);
+    if ack.accepted.is_empty() {
+        let _ = writeln!(out, "  {none}");
+    }
+    for order in &ack.accepted {
+        if order.line == 0 {
+            // What a small game's turn made happen: under the line that did it.
+            let _ = writeln!(out, "            {}", order.order);
+            continue;
+        }
+        let number = at(order.line).map(|l| l.number).unwrap_or(order.line);
+        let _ = writeln!(out, "  line {number:>3}: {}", order.order);
+    }
+    if !ack.problems.is_empty() {
+        let _ = writeln!(out, "Problems (these lines were not taken):");
+        for p in ack.problems.iter().take(MAX_PROBLEMS_LISTED) {
+            match at(p.line) {
+                Some(l) => {
+                    let _ = writeln!(out, "  line {:>3}: {}: {}", l.number, quote(&l.text), p.message);
+                }
+                None => {
+                    let _ = writeln!(out, "  {}", p.message);
+                }
+            }
+            if let Some(hint) = &p.hint {
+                let _ = writeln!(out, "            hint: {hint}");
+            }
+        }
+        if ack.problems.len() > MAX_PROBLEMS_LISTED {
+            let _ = writeln!(
+                out,
+                "  ... and {} more lines not taken, not listed.",
+                ack.problems.len() - MAX_PROBLEMS_LISTED
+            );
+        }
+    }
+    if ack.missing.is_empty() {
+        let _ = writeln!(out, "{}", ack.complete.unwrap_or(complete));
+    } else {
+        let _ = writeln!(out, "{still}: {}", ack.missing.join(", "));
+    }
+}
+
+/// A line of the player's, quoted in the reply. A line that looks like a mistyped sign-on
+/// or password command (`signin ...`, `login ...`, `pass ...`) is cut after its second
+/// word, so a password in it is never echoed.
+pub(super) fn quote(text: &str) -> String {
+    let t = text.trim();
+    let first = t.split_whitespace().next().unwrap_or("").to_lowercase();
+    if ["sign", "log", "pass", "pw"].iter().any(|p| first.starts_with(p)) {
+        let shown: Vec<&str> = t.split_whitespace().take(2).collect();
+        return format!("`{} ...`", visible(&cap(&shown.join(" "), 100)));
+    }
+    format!("`{}`", visible(&cap(t, 100)))
+}
+
+/// Control characters (binary junk in a message) written as `\u{..}`, as the problem
+/// messages write them, never raw into a reply.
+fn visible(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() && c != '\t' { c.escape_unicode().to_string() } else { c.to_string() })
+        .collect()
+}
+
+pub(super) fn copy_to_registered(registered: &str, sender: &str, who: &Identity, section: &str) -> OutgoingMail {
+    OutgoingMail {
+        to: registered.to_string(),
+        subject: header_safe(&format!("{}: a message signed on as {}", who.game, who.role), 120),
+        body: format!(
+            "A message from {} signed on as {} in {} with the right password. \
+             If this was not you, change your password and tell the game master.\n\n{}",
+            if sender.is_empty() { "an unknown sender" } else { sender },
+            who.role,
+            who.game,
+            section
+        ),
+        in_reply_to: None,
+        references: Vec::new(),
+        kind: MailKind::Generated,
+        attachments: Vec::new(),
+    }
+}
