@@ -57,7 +57,7 @@ pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> St
         let centers: Vec<String> = game.state.boards.iter().map(|b| b.ownership.count(p).to_string()).collect();
         let units: Vec<String> =
             game.state.boards.iter().map(|b| b.units.iter().filter(|u| u.power == p).count().to_string()).collect();
-        let due = game.standard_adjustment_due(p).map(|d| format!(", {d}")).unwrap_or_default();
+        let due = game.adjustment_due(p).map(|d| format!(", {d}")).unwrap_or_default();
         let _ = writeln!(
             out,
             "  {:<8} {:<11} | centers {}{plus}, units {}{plus}{due}",

@@ -321,3 +321,18 @@ fn no_state_is_kept_in_thread_locals_or_mutable_statics() {
         .collect();
     assert!(found.is_empty(), "hidden state:\n{}", found.join("\n"));
 }
+
+/// Issue 22: what differs between standard Diplomacy and Shadow Worlds is the variant's
+/// (`engine::rules::Rules`, one value per variant): no other file of the engine names a
+/// variant.
+#[test]
+fn the_engine_asks_the_variant_and_never_names_it() {
+    let engine = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/diplomacy/engine");
+    let found: Vec<String> = code_lines_under(&engine)
+        .into_iter()
+        .filter(|(file, _, _)| !file.ends_with("rules.rs") && !file.ends_with("tests.rs"))
+        .filter(|(_, _, line)| line.contains("VariantKind::") || line.contains(".variant"))
+        .map(|(file, n, line)| format!("{}:{n}: {}", file.display(), line.trim()))
+        .collect();
+    assert!(found.is_empty(), "the engine names a variant outside its rules:\n{}", found.join("\n"));
+}

@@ -1,0 +1,285 @@
+//! Orders: a submission checked and kept, the board and phase each order is for, and
+//! the orders kept as the player sees them.
+
+use super::ack::{AckLine, Acknowledgement, Problem};
+use super::Game;
+use crate::diplomacy::judge::legality::resolve_main_order;
+use crate::diplomacy::judge::Unit;
+use crate::diplomacy::map::{PowerId, ProvinceId};
+use crate::diplomacy::order::grammar::{OrderParser, ParsedOrder};
+use crate::diplomacy::order::{Board, Order, Place, UnitRef};
+use crate::diplomacy::state::StoredOrder;
+use crate::phase::PhaseKind;
+
+impl Game {
+    /// Every unit on the boards (retreating ones too), as its power and province: what
+    /// a misspelt unit is first matched against.
+    pub fn unit_places(&self) -> Vec<(PowerId, ProvinceId)> {
+        let map = &self.map;
+        self.state
+            .boards
+            .iter()
+            .flat_map(|b| {
+                b.units.iter().map(|u| (u.power, map.province_of(u.region))).chain(
+                    b.retreating
+                        .iter()
+                        .map(|r| (r.dislodgement.unit.power, map.province_of(r.dislodgement.unit.region))),
+                )
+            })
+            .collect()
+    }
+
+    /// Check a power's orders and, unless `check_only`, keep them for this phase.
+    pub fn submit(&mut self, power: PowerId, text: &str, check_only: bool) -> Acknowledgement {
+        let map = self.map.clone();
+        self.submit_with(&OrderParser::new(&map), power, text, check_only)
+    }
+
+    /// [`Game::submit`] with a parser built once for this game's map (many submissions
+    /// read the same names: a bot's or a test's games).
+    pub fn submit_with(
+        &mut self,
+        parser: &OrderParser,
+        power: PowerId,
+        text: &str,
+        check_only: bool,
+    ) -> Acknowledgement {
+        let parsed = parser.parse_orders_on(text, &self.unit_places(), Some(power));
+        let mut problems: Vec<Problem> = parsed
+            .diagnostics
+            .iter()
+            .map(|d| Problem { line: d.line, column: d.column, message: d.message.clone(), hint: d.hint.clone() })
+            .collect();
+        let mut accepted = Vec::new();
+        // The orders as they will be once these are kept: only the orders and who
+        // submitted change, so only they are copied.
+        let mut orders = self.state.orders.clone();
+        let kind = self.state.phase.kind;
+        let lines: Vec<&str> = text.lines().collect();
+        let mut winter_replaced = false;
+        if self.state.end.is_some() {
+            problems.push(Problem { line: 1, column: 1, message: "the game is over".into(), hint: None });
+        }
+        for po in parsed.orders.iter().filter(|_| self.state.end.is_none()) {
+            let (board, order, note) = match self.check_order(power, po) {
+                Ok(c) => c,
+                Err(message) => {
+                    problems.push(Problem { line: po.line, column: 1, message, hint: None });
+                    continue;
+                }
+            };
+            let (label, canonical) = self.shown_order(board, &order);
+            match order.unit() {
+                Some(unit_ref) if kind != PhaseKind::Adjustments => {
+                    let province = unit_ref.at.province;
+                    orders.retain(|o| {
+                        !(o.power == power
+                            && o.board == board
+                            && o.order.unit().is_some_and(|r| r.at.province == province))
+                    });
+                }
+                _ => {
+                    if !winter_replaced {
+                        orders.retain(|o| o.power != power);
+                        winter_replaced = true;
+                    }
+                }
+            }
+            let text_line = lines.get(po.line.saturating_sub(1)).map(|l| l.trim().to_string()).unwrap_or_default();
+            orders.push(StoredOrder { power, board, order, text: text_line });
+            accepted.push(AckLine { line: po.line, board: label, order: canonical, note });
+        }
+        // The game as it is with these orders kept, put back below for a check.
+        let kept_orders = std::mem::replace(&mut self.state.orders, orders);
+        let kept_submitted = self.state.submitted.clone();
+        // Winter: preview the outcome of each kept order, so the player sees at once what the
+        // judge will do with it.
+        if kind == PhaseKind::Adjustments && !accepted.is_empty() {
+            let outcomes = self.winter_outcomes(power);
+            for (a, o) in accepted.iter_mut().zip(outcomes) {
+                if !o.0 {
+                    a.note = Some(o.1);
+                }
+            }
+        }
+        if !accepted.is_empty() && !self.state.submitted.contains(&power) {
+            self.state.submitted.push(power);
+        }
+        // A check answers "what if I sent this?": what would still be missing once kept.
+        let missing = self.missing_orders(power);
+        if check_only {
+            self.state.orders = kept_orders;
+            self.state.submitted = kept_submitted;
+        }
+        problems.sort_by_key(|p| p.line);
+        Acknowledgement { power: self.power_name(power), phase: self.state.phase, accepted, problems, missing }
+    }
+
+    /// Check one parsed order of `power` against the phase and the position: the board it
+    /// is for, the order as the phase reads it (a move in a retreat phase is a retreat),
+    /// and a note when it is understood but illegal (it is kept: the unit holds or
+    /// disbands, and the report says why). `Err` when the order cannot be kept at all.
+    pub fn check_order(
+        &self,
+        power: PowerId,
+        po: &ParsedOrder,
+    ) -> Result<(Board, Order<Place>, Option<String>), String> {
+        let kind = self.state.phase.kind;
+        if let Some(p) = po.power.filter(|p| *p != power) {
+            return Err(format!("this order is for {}; you play {}", self.power_name(p), self.power_name(power)));
+        }
+        let board = self.rules().board_of(self, po.board, kind, &po.order)?;
+        let order = match (kind, po.order) {
+            (PhaseKind::Retreats, Order::Move { unit, to, .. }) => Order::Retreat { unit, to },
+            (_, o) => o,
+        };
+        let fits = match kind {
+            PhaseKind::Movement => matches!(
+                order,
+                Order::Hold { .. }
+                    | Order::Move { .. }
+                    | Order::SupportHold { .. }
+                    | Order::SupportMove { .. }
+                    | Order::Convoy { .. }
+            ),
+            PhaseKind::Retreats => matches!(order, Order::Retreat { .. } | Order::Disband { .. }),
+            PhaseKind::Adjustments => matches!(order, Order::Build { .. } | Order::Disband { .. } | Order::Waive),
+        };
+        if !fits {
+            let what = match kind {
+                PhaseKind::Movement => "a movement phase takes hold, move, support and convoy orders",
+                PhaseKind::Retreats => "a retreat phase takes only retreats and disbands (no supports or convoys)",
+                PhaseKind::Adjustments => "a Winter phase takes only builds, removals and waives",
+            };
+            return Err(format!("not an order for {}: {what}", self.state.phase));
+        }
+        if kind == PhaseKind::Adjustments {
+            return Ok((board, order, None));
+        }
+        let b = &self.state.boards[board.0 as usize];
+        let unit_ref: UnitRef<Place> = *order.unit().expect("movement and retreat orders name a unit");
+        let candidates: Vec<Unit> = if kind == PhaseKind::Movement {
+            b.units.clone()
+        } else {
+            b.retreating.iter().map(|r| r.dislodgement.unit).collect()
+        };
+        let on_board = self.rules().board_label(board).map(|c| format!(" on board {c}")).unwrap_or_default();
+        let Some(unit) = candidates.iter().find(|u| self.map.province_of(u.region) == unit_ref.at.province) else {
+            let what = if kind == PhaseKind::Movement { "no unit" } else { "no dislodged unit" };
+            return Err(format!("{what} in {}{on_board}", self.map.province(unit_ref.at.province).name));
+        };
+        if unit.power != power {
+            return Err(format!(
+                "the unit in {}{on_board} is {}, not yours",
+                self.map.province(unit_ref.at.province).name,
+                self.map.power(unit.power).adjective
+            ));
+        }
+        let mut note = None;
+        if kind == PhaseKind::Movement {
+            if let Err(illegal) = resolve_main_order(&self.map, &b.units, Some(power), &order, &self.settings.rules) {
+                note = Some(format!("illegal, the unit will hold: {}", illegal.describe(&self.map)));
+            }
+        } else if let Order::Retreat { to, .. } = order {
+            let r = b.retreating.iter().find(|r| r.dislodgement.unit == *unit).expect("found above");
+            if !r.options.iter().any(|o| self.map.province_of(*o) == to.province) {
+                note = Some("illegal, the unit will be disbanded: it cannot retreat there".into());
+            }
+        }
+        Ok((board, order, note))
+    }
+
+    /// The power an order is meant for when the text does not say: the owner of the unit
+    /// it names (on its board, or board A).
+    pub fn owner_of_ordered_unit(&self, po: &ParsedOrder) -> Option<PowerId> {
+        let b = self.state.boards.get(po.board.unwrap_or(Board::A).0 as usize)?;
+        let at = po.order.unit()?.at.province;
+        let in_place = |u: &Unit| self.map.province_of(u.region) == at;
+        b.units
+            .iter()
+            .find(|u| in_place(u))
+            .or_else(|| b.retreating.iter().map(|r| &r.dislodgement.unit).find(|u| in_place(u)))
+            .map(|u| u.power)
+    }
+
+    /// What the judge would do with these Winter orders of a power, each: (accepted, why).
+    pub fn preview_winter(&self, power: PowerId, orders: &[&ParsedOrder]) -> Vec<(bool, String)> {
+        let mut g = self.clone();
+        g.state.orders = orders
+            .iter()
+            .map(|po| StoredOrder { power, board: po.board.unwrap_or(Board::A), order: po.order, text: String::new() })
+            .collect();
+        g.winter_outcomes(power)
+    }
+
+    /// A power's orders kept this phase, as written, each with a note when the judge will
+    /// not carry it out as written (an illegal move: the unit holds; a retreat it cannot
+    /// make: the unit disbands; a build or removal refused), as the acknowledgement said.
+    pub fn kept_orders(&self, power: PowerId) -> Vec<(String, Option<String>)> {
+        let mine = self.state.orders.iter().filter(|o| o.power == power);
+        mine.zip(self.kept_notes(power)).map(|(o, n)| (o.text.clone(), n)).collect()
+    }
+
+    /// [`Game::kept_orders`], each order as the acknowledgement showed it: with its board
+    /// in Shadow Worlds, a Winter removal as `remove A par` (what `status` lists).
+    pub fn kept_orders_shown(&self, power: PowerId) -> Vec<(String, Option<String>)> {
+        let shown = |o: &StoredOrder| {
+            let (board, text) = self.shown_order(o.board, &o.order);
+            board.map_or(text.clone(), |b| format!("[{b}] {text}"))
+        };
+        let mine = self.state.orders.iter().filter(|o| o.power == power);
+        mine.zip(self.kept_notes(power)).map(|(o, n)| (shown(o), n)).collect()
+    }
+
+    /// The note of each of a power's kept orders, in order (see [`Game::kept_orders`]).
+    fn kept_notes(&self, power: PowerId) -> impl Iterator<Item = Option<String>> {
+        let mine: Vec<&StoredOrder> = self.state.orders.iter().filter(|o| o.power == power).collect();
+        let notes: Vec<Option<String>> = match self.state.phase.kind {
+            PhaseKind::Adjustments => {
+                self.winter_outcomes(power).into_iter().map(|(ok, why)| (!ok).then_some(why)).collect()
+            }
+            PhaseKind::Movement => mine
+                .iter()
+                .map(|o| {
+                    let units = &self.state.boards[o.board.0 as usize].units;
+                    resolve_main_order(&self.map, units, Some(power), &o.order, &self.settings.rules)
+                        .err()
+                        .map(|illegal| format!("illegal, the unit will hold: {}", illegal.describe(&self.map)))
+                })
+                .collect(),
+            PhaseKind::Retreats => mine
+                .iter()
+                .map(|o| {
+                    let Order::Retreat { unit, to } = o.order else { return None };
+                    let b = &self.state.boards[o.board.0 as usize];
+                    let r = b
+                        .retreating
+                        .iter()
+                        .find(|r| self.map.province_of(r.dislodgement.unit.region) == unit.at.province)?;
+                    let can = r.options.iter().any(|x| self.map.province_of(*x) == to.province);
+                    (!can).then(|| "illegal, the unit will be disbanded: it cannot retreat there".to_string())
+                })
+                .collect(),
+        };
+        notes.into_iter().chain(std::iter::repeat(None))
+    }
+
+    /// An order as acknowledgements and `status` show it: with its board in Shadow Worlds
+    /// (a waive has none), a Winter removal as the results word it (`remove A par`).
+    pub(super) fn shown_order(&self, board: Board, order: &Order<Place>) -> (Option<char>, String) {
+        let label = if *order == Order::Waive { None } else { self.rules().board_label(board) };
+        let text = match self.state.phase.kind {
+            PhaseKind::Adjustments => self.winter_text(order),
+            _ => order.canonical(&self.map),
+        };
+        (label, text)
+    }
+
+    /// A Winter order as reports print it: a disband is a removal there.
+    pub(super) fn winter_text(&self, order: &Order<Place>) -> String {
+        match order {
+            Order::Disband { .. } => format!("remove {}", order.canonical(&self.map).trim_end_matches(" disband")),
+            o => o.canonical(&self.map),
+        }
+    }
+}

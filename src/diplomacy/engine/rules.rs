@@ -1,0 +1,82 @@
+//! What differs between the variants, for the phase machine: each variant gives one
+//! [`Rules`] value, and the rest of the engine asks it instead of naming the variant.
+
+use crate::diplomacy::map::PowerId;
+use crate::diplomacy::order::{Board, Order, Place};
+use crate::diplomacy::report::{LedgerLine, PhaseReport};
+use crate::diplomacy::state::GameEnd;
+use crate::game::settings::VariantKind;
+use crate::phase::PhaseKind;
+
+use super::shadow_worlds::ShadowWorlds;
+use super::standard::Standard;
+use super::Game;
+
+/// The rules of one variant where the phase machine's steps differ: the boards, the
+/// Winter, elimination and victory, and how they are told.
+pub trait Rules: Sync {
+    /// The variant's name in report headers.
+    fn title(&self) -> &'static str;
+
+    /// The letter a board is shown with, if the game has more than one.
+    fn board_label(&self, board: Board) -> Option<char>;
+
+    /// The board an order is for, from the board the player wrote (if any).
+    fn board_of(
+        &self,
+        game: &Game,
+        written: Option<Board>,
+        kind: PhaseKind,
+        order: &Order<Place>,
+    ) -> Result<Board, String>;
+
+    /// Does this power owe Winter orders?
+    fn owes_adjustment(&self, game: &Game, power: PowerId) -> bool;
+
+    /// The builds (positive) or removals (negative) due to a power in the Winter.
+    fn adjustment(&self, game: &Game, power: PowerId) -> i64;
+
+    /// What a power adjusts, as `status` says it (`builds 1`), when the variant tells it
+    /// apart from the ledger.
+    fn adjustment_due(&self, game: &Game, power: PowerId) -> Option<String>;
+
+    /// The combined ledger, for variants that keep one.
+    fn ledger(&self, game: &Game) -> Vec<LedgerLine>;
+
+    /// What a power's Winter orders so far leave undone: the builds that will be waived,
+    /// and the removals civil disorder will choose, per board (labelled when shown so).
+    fn winter_shortfall(&self, game: &Game, power: PowerId) -> (usize, Vec<(Option<char>, usize)>);
+
+    /// Each of a power's Winter orders: (accepted, what the judge will do).
+    fn winter_outcomes(&self, game: &Game, power: PowerId) -> Vec<(bool, String)>;
+
+    /// Is a Winter held this year?
+    fn winter_needed(&self, game: &Game) -> bool;
+
+    /// Carry out the Winter's orders and defaults.
+    fn adjudicate_winter(&self, game: &mut Game, report: &mut PhaseReport);
+
+    /// Is this power out of the game (after the Fall)?
+    fn is_out(&self, game: &Game, power: PowerId) -> bool;
+
+    /// Who won, if anyone (after the Fall's eliminations).
+    fn victory(&self, game: &Game, report: &mut PhaseReport) -> Option<GameEnd>;
+
+    /// The variant's own line among the options in report headers.
+    fn option_line(&self, game: &Game) -> String;
+}
+
+/// The rules the variant gives.
+pub fn of(variant: VariantKind) -> &'static dyn Rules {
+    match variant {
+        VariantKind::Standard => &Standard,
+        VariantKind::ShadowWorlds => &ShadowWorlds,
+    }
+}
+
+impl Game {
+    /// The rules of this game's variant.
+    pub(super) fn rules(&self) -> &'static dyn Rules {
+        of(self.settings.variant)
+    }
+}

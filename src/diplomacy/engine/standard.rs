@@ -1,0 +1,198 @@
+//! Standard Diplomacy's rules where the phase machine asks: one board, a Winter only when
+//! someone can adjust, victory at the map's (or the game's) center count.
+
+use crate::diplomacy::judge::adjustment::{adjudicate_adjustments, AdjustmentOrderResult, DefaultAdjustment};
+use crate::diplomacy::map::PowerId;
+use crate::diplomacy::order::{Board, Order, Place};
+use crate::diplomacy::report::{BoardReport, LedgerLine, PhaseReport};
+use crate::diplomacy::state::GameEnd;
+use crate::phase::PhaseKind;
+use crate::text::count;
+
+use super::rules::Rules;
+use super::Game;
+
+/// Standard Diplomacy.
+pub struct Standard;
+
+impl Rules for Standard {
+    fn title(&self) -> &'static str {
+        "standard Diplomacy"
+    }
+
+    fn board_label(&self, _board: Board) -> Option<char> {
+        None
+    }
+
+    fn board_of(
+        &self,
+        _game: &Game,
+        written: Option<Board>,
+        _kind: PhaseKind,
+        _order: &Order<Place>,
+    ) -> Result<Board, String> {
+        match written {
+            None | Some(Board::A) => Ok(Board::A),
+            Some(b) => Err(format!("this game has one board; there is no board {b}")),
+        }
+    }
+
+    fn owes_adjustment(&self, game: &Game, power: PowerId) -> bool {
+        game.can_adjust_standard(power)
+    }
+
+    fn adjustment(&self, game: &Game, power: PowerId) -> i64 {
+        game.adjustment_delta(Board::A, power)
+    }
+
+    fn adjustment_due(&self, game: &Game, power: PowerId) -> Option<String> {
+        let delta = game.adjustment_delta(Board::A, power);
+        if delta < 0 {
+            return Some(format!("removes {}", -delta));
+        }
+        let b = &game.state.boards[0];
+        let sites = game
+            .map
+            .home_centers(power)
+            .iter()
+            .filter(|h| b.ownership.owner(**h) == Some(power))
+            .filter(|h| !b.units.iter().any(|u| game.map.province_of(u.region) == **h))
+            .count() as i64;
+        match delta {
+            0 => None,
+            d if sites >= d => Some(format!("builds {d}")),
+            d => Some(format!(
+                "builds {sites} ({d} due, {})",
+                count(sites as usize, "free home center", "free home centers")
+            )),
+        }
+    }
+
+    fn ledger(&self, _game: &Game) -> Vec<LedgerLine> {
+        Vec::new()
+    }
+
+    fn winter_shortfall(&self, game: &Game, power: PowerId) -> (usize, Vec<(Option<char>, usize)>) {
+        let b = &game.state.boards[0];
+        let orders: Vec<(PowerId, Order<Place>)> =
+            game.state.orders.iter().filter(|o| o.power == power).map(|o| (o.power, o.order)).collect();
+        let result = adjudicate_adjustments(&game.map, &b.units, &b.ownership, &orders, game.adjustment_rules());
+        let waived = result
+            .defaults
+            .iter()
+            .find_map(|d| match d {
+                DefaultAdjustment::BuildsWaived { power: p, count } if *p == power => Some(*count),
+                _ => None,
+            })
+            .unwrap_or(0);
+        let sites = game
+            .map
+            .home_centers(power)
+            .iter()
+            .filter(|h| b.ownership.owner(**h) == Some(power))
+            .filter(|h| !result.units.iter().any(|u| game.map.province_of(u.region) == **h))
+            .count();
+        let removals = result
+            .defaults
+            .iter()
+            .filter(|d| matches!(d, DefaultAdjustment::CivilDisorderRemoval { power: p, .. } if *p == power))
+            .count();
+        (waived.min(sites), vec![(None, removals)])
+    }
+
+    fn winter_outcomes(&self, game: &Game, power: PowerId) -> Vec<(bool, String)> {
+        let b = &game.state.boards[0];
+        let orders: Vec<(PowerId, Order<Place>)> =
+            game.state.orders.iter().filter(|o| o.power == power).map(|o| (o.power, o.order)).collect();
+        let result = adjudicate_adjustments(&game.map, &b.units, &b.ownership, &orders, game.adjustment_rules());
+        result
+            .outcomes
+            .iter()
+            .map(|o| {
+                let ok = !matches!(o.result, AdjustmentOrderResult::Illegal(_) | AdjustmentOrderResult::TooMany);
+                (ok, o.result.describe(&game.map))
+            })
+            .collect()
+    }
+
+    /// Skipped, as other judges do, when no power can adjust: no removal due and every
+    /// build impossible.
+    fn winter_needed(&self, game: &Game) -> bool {
+        game.active_powers().iter().any(|p| game.can_adjust_standard(*p))
+    }
+
+    fn adjudicate_winter(&self, game: &mut Game, report: &mut PhaseReport) {
+        let b = game.state.boards[0].clone();
+        let orders: Vec<(PowerId, Order<Place>)> = game.state.orders.iter().map(|o| (o.power, o.order)).collect();
+        let result = adjudicate_adjustments(&game.map, &b.units, &b.ownership, &orders, game.adjustment_rules());
+        let mut lines = Vec::new();
+        for o in &result.outcomes {
+            let res = match o.result {
+                AdjustmentOrderResult::Illegal(_) => "illegal",
+                AdjustmentOrderResult::TooMany => "ignored",
+                _ => "succeeds",
+            };
+            let reason = if res == "succeeds" { String::new() } else { o.result.describe(&game.map) };
+            lines.push((o.power, game.order_line(o.power, None, game.winter_text(&o.order), res, reason)));
+        }
+        for d in &result.defaults {
+            if let DefaultAdjustment::CivilDisorderRemoval { power, unit } = d {
+                lines.push((
+                    *power,
+                    game.order_line(
+                        *power,
+                        None,
+                        format!("remove {}", unit.describe(&game.map)),
+                        "default",
+                        "civil disorder".into(),
+                    ),
+                ));
+            }
+            report.defaults.push(d.describe(&game.map));
+        }
+        lines.sort_by_key(|(p, _)| *p);
+        let lines = lines.into_iter().map(|(_, l)| l).collect();
+        report.boards.push(BoardReport {
+            board: None,
+            orders: lines,
+            dislodged: Vec::new(),
+            ownership_changes: Vec::new(),
+        });
+        game.state.boards[0].units = result.units;
+    }
+
+    fn is_out(&self, game: &Game, power: PowerId) -> bool {
+        let b = &game.state.boards[0];
+        b.ownership.count(power) == 0 && !b.units.iter().any(|u| u.power == power)
+    }
+
+    fn victory(&self, game: &Game, _report: &mut PhaseReport) -> Option<GameEnd> {
+        let target = game.victory_centers();
+        let winners: Vec<PowerId> =
+            game.active_powers().into_iter().filter(|p| game.state.boards[0].ownership.count(*p) >= target).collect();
+        match winners.len() {
+            0 => None,
+            1 => Some(GameEnd::Victory(winners[0])),
+            _ => Some(GameEnd::Draw(winners)),
+        }
+    }
+
+    fn option_line(&self, game: &Game) -> String {
+        format!("victory at {} centers", game.victory_centers())
+    }
+}
+
+impl Game {
+    /// Can a power adjust in a standard Winter: a removal due, or a build due and a
+    /// vacant home center it owns to build in?
+    fn can_adjust_standard(&self, power: PowerId) -> bool {
+        let delta = self.adjustment_delta(Board::A, power);
+        let b = &self.state.boards[0];
+        let site = || {
+            self.map.home_centers(power).iter().any(|h| {
+                b.ownership.owner(*h) == Some(power) && !b.units.iter().any(|u| self.map.province_of(u.region) == *h)
+            })
+        };
+        delta < 0 || (delta > 0 && site())
+    }
+}
