@@ -70,6 +70,30 @@ impl TurnAck {
     pub fn changed(&self) -> bool {
         self.lines.iter().any(|l| l.accepted)
     }
+
+    /// The answer for people, one line each (a refused one with its column, reason and
+    /// hint), then what the turn caused: the one rendering of a turn file's answer on
+    /// the command line, whatever the game, sent or only checked.
+    pub fn to_text(&self) -> String {
+        let mut text = String::new();
+        for l in &self.lines {
+            if l.accepted {
+                text.push_str(&format!("line {}: {}\n", l.line, l.text));
+            } else {
+                text.push_str(&format!("line {}:{}: refused: {}\n", l.line, l.column, l.text));
+                if let Some(h) = &l.hint {
+                    text.push_str(&format!("    hint: {h}\n"));
+                }
+            }
+        }
+        if self.lines.is_empty() {
+            text.push_str("The turn file says nothing the judge can take.\n");
+        }
+        for e in &self.events {
+            text.push_str(&format!("  {e}\n"));
+        }
+        text
+    }
 }
 
 /// Whose input the game waits for, and for what.
@@ -205,3 +229,24 @@ pub trait TurnGame: std::fmt::Debug + Send {
 
 /// The name a master's lines are journaled under (no player may take it).
 pub const MASTER: &str = "master";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_turn_answer_reads_the_same_sent_or_checked_in_every_game() {
+        let ack = TurnAck {
+            lines: vec![
+                LineAnswer::accepted(1, "P3: shift +1 to NF3"),
+                LineAnswer::refused(2, 7, "no space `Z9`").with_hint("spaces are A1 to H5"),
+            ],
+            events: vec!["Ann rolls 4".into()],
+        };
+        assert_eq!(
+            ack.to_text(),
+            "line 1: P3: shift +1 to NF3\nline 2:7: refused: no space `Z9`\n    hint: spaces are A1 to H5\n  Ann rolls 4\n"
+        );
+        assert_eq!(TurnAck::default().to_text(), "The turn file says nothing the judge can take.\n");
+    }
+}

@@ -141,23 +141,10 @@ impl GameSession for OpenTurnGame {
             "kept": sub.seq.is_some(),
             "status": OpenTurnGame::status_json(self),
         });
-        let mut text = String::new();
-        for l in &sub.ack.lines {
-            if l.accepted {
-                text.push_str(&format!("line {}: {}\n", l.line, l.text));
-            } else {
-                text.push_str(&format!("line {}:{}: refused: {}\n", l.line, l.column, l.text));
-                if let Some(h) = &l.hint {
-                    text.push_str(&format!("    hint: {h}\n"));
-                }
-            }
-        }
-        if sub.ack.lines.is_empty() {
-            text.push_str("The turn file says nothing the judge can take.\n");
-        }
-        for e in &events {
-            text.push_str(&format!("  {e}\n"));
-        }
+        // The turn's own events and those of the steps it let run, in one answer.
+        let mut answered = sub.ack.clone();
+        answered.events.extend(sub.events.iter().cloned());
+        let mut text = answered.to_text();
         if sub.seq.is_none() {
             text.push_str("Nothing was taken; the game is as it was.\n");
         }
@@ -578,23 +565,7 @@ fn status_for_reader(g: &OpenTurnGame, role: &Role, zone: Option<Tz>) -> String 
 /// `submit --check` in a small game: every line's answer, as if sent now, and nothing kept.
 fn check_turn(g: &OpenTurnGame, seat: Seat, text: &str, at: DateTime<Utc>) -> Result<Answer, GameError> {
     let (ack, rolled) = g.check(seat, text, at)?;
-    let mut out = String::new();
-    for l in &ack.lines {
-        if l.accepted {
-            out.push_str(&format!("line {}: {}\n", l.line, l.text));
-        } else {
-            out.push_str(&format!("line {}:{}: refused: {}\n", l.line, l.column, l.text));
-            if let Some(h) = &l.hint {
-                out.push_str(&format!("    hint: {h}\n"));
-            }
-        }
-    }
-    if ack.lines.is_empty() {
-        out.push_str("The turn file says nothing the judge can take.\n");
-    }
-    for e in &ack.events {
-        out.push_str(&format!("  {e}\n"));
-    }
+    let mut out = ack.to_text();
     if text.lines().any(|l| matches!(l.trim().to_ascii_lowercase().as_str(), "wait" | "nowait")) {
         out.push_str("(`wait` and `nowait` are not checked: they are taken when the turn is sent.)\n");
     }
