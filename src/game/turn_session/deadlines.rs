@@ -1,0 +1,91 @@
+//! Deadlines: set, forced (by the game master or the tick), and the step the tick saw.
+
+use super::*;
+
+pub(super) fn deadline_after(
+    settings: &TurnSettings,
+    game: &dyn TurnGame,
+    paused: bool,
+    now: DateTime<Utc>,
+) -> Result<Option<DateTime<Utc>>, GameError> {
+    if game.ending().is_some() || paused {
+        return Ok(None);
+    }
+    if let Some(own) = game.deadline() {
+        return Ok(Some(own));
+    }
+    settings
+        .deadlines
+        .schedule
+        .deadline_for(PhaseKind::Movement, now)
+        .map(Some)
+        .map_err(|e| GameError::Invalid(format!("game.toml [deadlines.schedule]: {e}")))
+}
+
+impl OpenTurnGame {
+    /// The deadline of the step `deadline_of` passed (a [`clock_step`](Self::clock_step),
+    /// as the tick saw it), or the game master processes (`None`): apply the defaults for
+    /// every awaited input, then the automatic steps. Without `force`, only the automatic
+    /// steps (if the game waits for nobody); the error names who is awaited.
+    pub fn force(
+        &mut self,
+        force: bool,
+        deadline_of: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<String>, GameError> {
+        let mut lock = self.relock()?;
+        if self.game.ending().is_some() {
+            return Err(GameError::Over);
+        }
+        // Looked at again under the lock: a turn may have moved the game on since.
+        if let Some(step) = deadline_of.filter(|s| *s != self.clock_step()) {
+            return Err(GameError::Invalid(format!("{step} is over; the game is at {}", self.game.step_label())));
+        }
+        let by_master = deadline_of.is_none();
+        let awaiting = self.game.awaiting();
+        if !force && (!awaiting.players.is_empty() || awaiting.master) {
+            let names = in_words(self.awaiting_names());
+            return Err(GameError::Awaiting(format!("{}, from {}", awaiting.what, names.join(" and "))));
+        }
+        let mut dice = self.dice();
+        let mut ctx = TurnContext { dice: &mut dice, now, hold: false };
+        let mut events = self.game.force(&mut ctx);
+        run_automatic(self.game.as_mut(), &mut ctx, &mut events);
+        self.finish(&mut lock, &mut dice, events.clone(), now, None, |step| TurnEntry::Forced { by_master, step })?;
+        Ok(events)
+    }
+
+    /// Move the deadline, or clear it (pause: `None`).
+    pub fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError> {
+        let mut lock = self.relock()?;
+        self.meta.deadline = deadline;
+        self.meta.paused = deadline.is_none();
+        self.meta.deadline_seq = lock.last_seq() + 1;
+        self.record(&mut lock, now, TurnEntry::DeadlineSet { deadline })?;
+        Ok(())
+    }
+
+    /// Whether the deadline before entry `at` was one the game set itself
+    /// ([`TurnGame::deadline`]): the game as the last step before it left it.
+    fn own_deadline_before(&self, at: usize) -> bool {
+        self.entries[..at]
+            .iter()
+            .rev()
+            .find_map(|(_, _, e)| e.step())
+            .and_then(|step| games::load(&self.meta.game, &step.state).ok())
+            .is_some_and(|game| game.deadline().is_some())
+    }
+
+    /// The step under way with the deadline it runs to, as the tick's log knows it: a new
+    /// deadline (a turn, `extend`) is a new step for reminders.
+    pub fn clock_step(&self) -> String {
+        format!("{} #{}", self.game.step_label(), self.meta.deadline_seq)
+    }
+
+    /// Who or what forced the step of the entry at index `at`, when it is a
+    /// [`TurnEntry::Forced`].
+    pub fn forcing(&self, at: usize) -> Option<Forcing> {
+        let TurnEntry::Forced { by_master, .. } = self.entries.get(at)?.2 else { return None };
+        Some(Forcing { by_master, window: self.own_deadline_before(at) })
+    }
+}
