@@ -26,7 +26,7 @@ pub use crate::game::schedule::DeadlinePolicy;
 pub use crate::game::seating::Listing;
 use crate::game::session;
 pub use crate::game::session::Started;
-pub use crate::game::session::{GameError, Glance, MailingOutcome};
+pub use crate::game::session::{GameError, Glance, MailingOutcome, MailingPlan};
 pub use crate::game::settings::Master;
 use crate::game::turn_session;
 use crate::phase::Phase;
@@ -301,6 +301,12 @@ pub trait OwedResults {
     /// Take the lock of the results mailing; `None` without `wait` when another run is
     /// mailing this game's results now.
     fn lock_mailing(&self, wait: bool) -> Result<Option<TaskLock>, GameError>;
+
+    /// Before mailing the results of step `seq` to `to`: mark durably that they are being
+    /// mailed, and say to whom they may go (an earlier mailing cut short sends them at
+    /// most once more: [`crate::store::Book::begin_mailing`]). Nothing may be sent if
+    /// this fails.
+    fn begin_mailing(&mut self, seq: u64, to: &[String], now: DateTime<Utc>) -> Result<MailingPlan, GameError>;
 
     /// Record what mailing the results of step `seq` did; addresses to retry stay owed.
     fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError>;

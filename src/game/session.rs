@@ -36,7 +36,7 @@ use crate::text::count;
 mod seats;
 pub use seats::{Joined, Started};
 
-pub use crate::store::{MailedFile, MailingOutcome, MAILED_FILE};
+pub use crate::store::{MailedFile, MailingOutcome, MailingPlan, MAILED_FILE};
 /// The task lock held while a game's results are mailed.
 pub const MAILING_TASK: &str = "mailing";
 
@@ -999,6 +999,26 @@ impl OpenGame {
         Ok(self.dir.lock_task(MAILING_TASK, wait)?)
     }
 
+    /// Mark, under the game's lock, that the results of the adjudication at `seq` are being
+    /// mailed to `to`, and say to whom they may go ([`crate::store::Book::begin_mailing`]).
+    pub fn begin_results_mailing(
+        &mut self,
+        seq: u64,
+        to: &[String],
+        now: DateTime<Utc>,
+    ) -> Result<MailingPlan, GameError> {
+        let lock = self.relock()?;
+        let phase = self.adjudicated_phase(seq)?;
+        Ok(self.book.begin_mailing(&lock, seq, serde_json::to_value(phase).ok(), to, None, now)?)
+    }
+
+    fn adjudicated_phase(&self, seq: u64) -> Result<Phase, GameError> {
+        match usize::try_from(seq).ok().and_then(|s| self.entries.get(s.checked_sub(1)?)) {
+            Some(Entry::Adjudicated { phase, .. }) => Ok(*phase),
+            _ => Err(GameError::Invalid(format!("journal entry {seq} is not an adjudication"))),
+        }
+    }
+
     /// Record in `mailed.json`, under the game's lock, what mailing the results of the
     /// adjudication at `seq` did. Addresses to retry stay owed; the rest are done.
     pub fn record_results_mailed(
@@ -1008,10 +1028,7 @@ impl OpenGame {
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         let lock = self.relock()?;
-        let phase = match usize::try_from(seq).ok().and_then(|s| self.entries.get(s.checked_sub(1)?)) {
-            Some(Entry::Adjudicated { phase, .. }) => *phase,
-            _ => return Err(GameError::Invalid(format!("journal entry {seq} is not an adjudication"))),
-        };
+        let phase = self.adjudicated_phase(seq)?;
         self.book.record_mailed(&lock, seq, serde_json::to_value(phase).ok(), outcome, None, now)?;
         Ok(())
     }

@@ -306,8 +306,43 @@ impl JudgeHost {
                 }),
                 None => Vec::new(),
             };
-            let outcome = Self::mail_owed(g.as_ref(), &owed, &pictures, &pictures_off, send);
             let title = &owed.title;
+            let mails = Self::owed_mails(g.as_ref(), &owed, &pictures, &pictures_off);
+            // The mark goes first: what cannot be marked is not sent (it could not be
+            // recorded either, and would go out again).
+            let to: Vec<String> = mails.iter().map(|m| m.to.clone()).collect();
+            let plan = match g.begin_mailing(owed.seq, &to, now) {
+                Ok(plan) => plan,
+                Err(e) => {
+                    done.push(format!("{name}: {title} not mailed (they go out once this is mended): {e}"));
+                    break;
+                }
+            };
+            if !plan.again.is_empty() {
+                done.push(format!(
+                    "{name}: {title}: a mailing to {} was cut short before it was recorded, so they may have had \
+                     them; mailed once more",
+                    plan.again.join(", ")
+                ));
+            }
+            if !plan.taken_as_sent.is_empty() {
+                done.push(format!(
+                    "{name}: {title}: two mailings to {} were cut short before they were recorded; taken as \
+                     mailed, not sent a third time",
+                    plan.taken_as_sent.join(", ")
+                ));
+            }
+            let mut outcome = MailingOutcome { sent: plan.taken_as_sent.clone(), ..MailingOutcome::default() };
+            for mail in mails {
+                if plan.taken_as_sent.contains(&mail.to) {
+                    continue;
+                }
+                match send(&mail) {
+                    Ok(()) => outcome.sent.push(mail.to),
+                    Err(e) if e.is_permanent() => outcome.undeliverable.push(mail.to),
+                    Err(_) => outcome.retry.push(mail.to),
+                }
+            }
             let all = outcome.sent.len() + outcome.retry.len() + outcome.undeliverable.len();
             let mut line = if all == 0 {
                 format!("{name}: {title}: no one to mail them to")
@@ -321,28 +356,25 @@ impl JudgeHost {
                 line.push_str(&format!("; not addresses, given up: {}", outcome.undeliverable.join(", ")));
             }
             done.push(line);
-            // A retry that changed nothing need not be written again.
-            let unchanged = owed.only_to.is_some() && outcome.sent.is_empty() && outcome.undeliverable.is_empty();
-            if unchanged {
-                continue;
-            }
+            // Recorded even when a retry changed nothing: the record clears the mark.
             if let Err(e) = g.record_mailed(owed.seq, &outcome, now) {
-                done.push(format!("{name}: {title} not recorded as mailed, so they will go out again: {e}"));
+                done.push(format!(
+                    "{name}: {title} not recorded as mailed, so they will go out once more to whoever had them: {e}"
+                ));
                 break;
             }
         }
         Ok(())
     }
 
-    /// Mail one step's owed results; what became of each address. Every reader gets the
-    /// pictures unless they are a player who turned them off (`map off`).
-    fn mail_owed(
+    /// The mails of one step's owed results. Every reader gets the pictures unless they
+    /// are a player who turned them off (`map off`).
+    fn owed_mails(
         g: &dyn GameSession,
         owed: &OwedMail,
         pictures: &[Attachment],
         pictures_off: &[String],
-        send: &mut Sender<'_>,
-    ) -> MailingOutcome {
+    ) -> Vec<OutgoingMail> {
         let mut recipients = any::recipients(g.contacts());
         if let Some(only) = &owed.only_to {
             recipients.retain(|c| only.iter().any(|a| a.eq_ignore_ascii_case(&c.address)));
@@ -356,18 +388,13 @@ impl JudgeHost {
         let game = g.name();
         let results =
             PhaseResults { game: &game, phase: &owed.step, report: &owed.text, next_deadline: owed.next_deadline };
-        let mut outcome = MailingOutcome::default();
-        for mut mail in results_mails(&results, &recipients) {
+        let mut mails = results_mails(&results, &recipients);
+        for mail in &mut mails {
             if !pictures_off.iter().any(|a| a.eq_ignore_ascii_case(&mail.to)) {
                 mail.attachments = pictures.to_vec();
             }
-            match send(&mail) {
-                Ok(()) => outcome.sent.push(mail.to),
-                Err(e) if e.is_permanent() => outcome.undeliverable.push(mail.to),
-                Err(_) => outcome.retry.push(mail.to),
-            }
         }
-        outcome
+        mails
     }
 }
 

@@ -11,7 +11,10 @@
 //!   warning once the entry is synced;
 //! - a cache ahead of the journal is refused ([`Book::check_cache`]): the journal was cut;
 //! - the results owed by mail (`mailed.json`): which journaled steps are owed to whom,
-//!   less those a rollback undid, and what each mailing did.
+//!   less those a rollback undid, and what each mailing did; and the mark of a mailing
+//!   under way ([`Sending`]), written before any of it is handed to the transport, so
+//!   that results a mailing was interrupted in (a crash, a full disk) go out at most once
+//!   more.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -30,6 +33,44 @@ pub const MAILED_FILE: &str = "mailed.json";
 pub struct MailedFile {
     #[serde(default)]
     pub results: BTreeMap<u64, Mailed>,
+    /// The mailing under way: written before its mails go to the transport, cleared with
+    /// the record of what it did (one write). Found later, it proves an attempt whose
+    /// outcome was never recorded. Absent from older files and between mailings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sending: Option<Sending>,
+}
+
+/// The mark of one entry's results being mailed (see [`Book::begin_mailing`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sending {
+    /// The entry whose results are being mailed.
+    pub seq: u64,
+    /// What the entry is about, as in [`Mailed::phase`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<serde_json::Value>,
+    /// When the mailing began.
+    pub at: DateTime<Utc>,
+    /// The addresses mailed for the first time.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub to: Vec<String>,
+    /// The addresses mailed a second time: an earlier mailing to them was interrupted
+    /// before its outcome was recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub again: Vec<String>,
+}
+
+/// What a mailing may do, address by address, given the mark an interrupted one left
+/// (see [`Book::begin_mailing`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MailingPlan {
+    /// Addresses to mail for the first time.
+    pub send: Vec<String>,
+    /// Addresses an interrupted mailing may or may not have reached: mailed once more.
+    pub again: Vec<String>,
+    /// Addresses two interrupted mailings may have reached: not mailed a third time, and
+    /// recorded as mailed.
+    pub taken_as_sent: Vec<String>,
 }
 
 /// What became of one entry's results.
@@ -207,7 +248,11 @@ impl<E> Book<E> {
             #[serde(default)]
             mailed: BTreeMap<u64, Mailed>,
         }
-        Ok(self.dir.read_side::<Old>(name)?.map(|old| MailedFile { results: old.mailed }).unwrap_or_default())
+        Ok(self
+            .dir
+            .read_side::<Old>(name)?
+            .map(|old| MailedFile { results: old.mailed, sending: None })
+            .unwrap_or_default())
     }
 
     /// The entries whose results are owed by mail, oldest first. `about` says, for each
@@ -248,8 +293,47 @@ impl<E> Book<E> {
         Ok(owed)
     }
 
+    /// Before mailing the results of entry `seq` (about `what`) to `to`: write, durably and
+    /// under the game's lock, the mark that the mailing is under way ([`Sending`]), and say
+    /// what may be sent. Nothing may be sent unless this succeeds (a full disk): what
+    /// cannot be marked could not be recorded either, and would go out again.
+    ///
+    /// A mark left for the same entry by an earlier mailing means it was interrupted after
+    /// the mark and before its record: its mails may or may not have gone out, and nothing
+    /// proves which. The choice made here: an address it marked is mailed once more
+    /// ([`MailingPlan::again`]), and one it marked as mailed again already is taken as sent
+    /// ([`MailingPlan::taken_as_sent`]). So no address gets the same results more than
+    /// twice, however often mailings are cut short, and none gets them never unless two
+    /// attempts were both cut short before the transport took them.
+    #[allow(clippy::too_many_arguments)]
+    pub fn begin_mailing(
+        &self,
+        lock: &GameLock,
+        seq: u64,
+        what: Option<serde_json::Value>,
+        to: &[String],
+        legacy: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<MailingPlan, StoreError> {
+        let mut mailed = self.mailed(legacy)?;
+        let earlier = mailed.sending.take().filter(|s| s.seq == seq && (s.phase.is_none() || s.phase == what));
+        let has = |list: &[String], a: &str| list.iter().any(|h| h.eq_ignore_ascii_case(a));
+        let mut plan = MailingPlan::default();
+        for a in to {
+            match &earlier {
+                Some(e) if has(&e.again, a) => plan.taken_as_sent.push(a.clone()),
+                Some(e) if has(&e.to, a) => plan.again.push(a.clone()),
+                _ => plan.send.push(a.clone()),
+            }
+        }
+        mailed.sending = Some(Sending { seq, phase: what, at: now, to: plan.send.clone(), again: plan.again.clone() });
+        lock.write_side(MAILED_FILE, &mailed)?;
+        Ok(plan)
+    }
+
     /// Record in `mailed.json`, under the game's lock, what mailing the results of entry
-    /// `seq` (about `what`) did: addresses to retry stay owed; the rest are done.
+    /// `seq` (about `what`) did: addresses to retry stay owed; the rest are done. The mark
+    /// of the mailing under way goes in the same write.
     pub fn record_mailed(
         &self,
         lock: &GameLock,
@@ -260,8 +344,12 @@ impl<E> Book<E> {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let mut mailed = self.mailed(legacy)?;
+        mailed.sending = None;
         let record = mailed.results.entry(seq).or_insert_with(|| Mailed { phase: what, ..Mailed::default() });
-        record.at = Some(now);
+        // A retry that reached no one changes nothing but the mark.
+        if record.at.is_none() || !outcome.sent.is_empty() || !outcome.undeliverable.is_empty() {
+            record.at = Some(now);
+        }
         let done = |a: &String| outcome.sent.iter().chain(&outcome.undeliverable).any(|s| s.eq_ignore_ascii_case(a));
         record.retry.retain(|a| !done(a));
         for a in &outcome.retry {
@@ -382,6 +470,55 @@ mod tests {
         let mailed = b.mailed(None).unwrap();
         let err = b.owed(&mailed, &BTreeSet::new(), |_| Some(Some("F1901M".into()))).unwrap_err().to_string();
         assert!(err.contains("recorded for \"S1901M\"") && err.contains("\"F1901M\""), "{err}");
+    }
+
+    #[test]
+    fn a_mailing_cut_short_sends_once_more_then_takes_its_addresses_as_mailed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut b = book(&tmp.path().join("g"));
+        let mut lock = b.lock().unwrap();
+        b.record(&mut lock, t(1), Toy::Add(1), &0).unwrap();
+        let to = |list: &[&str]| list.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+        let plan = b.begin_mailing(&lock, 1, None, &to(&["a@x", "b@x"]), None, t(2)).unwrap();
+        assert_eq!(plan.send, ["a@x", "b@x"]);
+        assert!(plan.again.is_empty() && plan.taken_as_sent.is_empty());
+        let mark = b.mailed(None).unwrap().sending.unwrap();
+        assert_eq!((mark.seq, mark.to.len()), (1, 2));
+        // Cut short (no record): the marked addresses once more, a new one as new.
+        let plan = b.begin_mailing(&lock, 1, None, &to(&["A@x", "b@x", "c@x"]), None, t(3)).unwrap();
+        assert_eq!((plan.again, plan.send), (to(&["A@x", "b@x"]), to(&["c@x"])));
+        // Cut short again: those mailed twice are taken as mailed.
+        let plan = b.begin_mailing(&lock, 1, None, &to(&["a@x", "b@x", "c@x"]), None, t(4)).unwrap();
+        assert_eq!((plan.taken_as_sent, plan.again, plan.send), (to(&["a@x", "b@x"]), to(&["c@x"]), vec![]));
+        let outcome = MailingOutcome { sent: to(&["a@x", "b@x", "c@x"]), ..MailingOutcome::default() };
+        b.record_mailed(&lock, 1, None, &outcome, None, t(5)).unwrap();
+        let mailed = b.mailed(None).unwrap();
+        assert!(mailed.sending.is_none());
+        // Without a mark left, a later mailing (another entry) starts afresh.
+        b.record(&mut lock, t(6), Toy::Add(2), &0).unwrap();
+        let plan = b.begin_mailing(&lock, 2, None, &to(&["a@x"]), None, t(7)).unwrap();
+        assert_eq!(plan.send, ["a@x"]);
+    }
+
+    #[test]
+    fn a_mark_for_another_entry_counts_for_nothing_and_files_without_a_mark_read_as_before() {
+        let tmp = tempfile::tempdir().unwrap();
+        let b = book(&tmp.path().join("g"));
+        let old = r#"{"results":{"1":{"at":"2026-01-01T00:00:00Z","to":["a@x"]}}}"#;
+        std::fs::write(tmp.path().join("g/mailed.json"), old).unwrap();
+        let mailed = b.mailed(None).unwrap();
+        assert!(mailed.sending.is_none());
+        assert!(!serde_json::to_string(&mailed).unwrap().contains("sending"));
+        let lock = b.dir().lock().unwrap();
+        let a = vec!["a@x".to_string()];
+        b.begin_mailing(&lock, 2, Some("S1901M".into()), &a, None, t(1)).unwrap();
+        let plan = b.begin_mailing(&lock, 3, None, &a, None, t(2)).unwrap();
+        assert_eq!(plan.send, a);
+        let plan = b.begin_mailing(&lock, 3, Some("F1901M".into()), &a, None, t(3)).unwrap();
+        assert_eq!(plan.again, a, "a mark without what it is about counts for its entry");
+        b.begin_mailing(&lock, 4, Some("S1902M".into()), &a, None, t(4)).unwrap();
+        let plan = b.begin_mailing(&lock, 4, Some("F1902M".into()), &a, None, t(5)).unwrap();
+        assert_eq!(plan.send, a, "a mark about another phase counts for nothing");
     }
 
     #[test]

@@ -391,3 +391,138 @@ fn the_map_loader_refuses_maps_past_its_bounds() {
     assert!(e.to_string().contains("regions"), "{e}");
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
 }
+
+/// Every game's results mailing under a full disk ([`full_disk`] in the game's folder):
+/// the mails sent, each as (address, subject, body): a small game's steps may share a
+/// subject.
+struct Mailing {
+    judge: Judge,
+    game: &'static str,
+    sent: Vec<(String, String, String)>,
+}
+
+impl Mailing {
+    /// `kind`: `standard` (the game `g1`, France and Italy and a master) or a small game
+    /// (`sg`, three players and a master). Its step under way is processed: its results
+    /// are owed.
+    fn new(kind: &str) -> Mailing {
+        let (judge, game) = if kind == "standard" {
+            (Judge::with_game("g1"), "g1")
+        } else {
+            let judge = Judge::new();
+            std::fs::write(
+                judge.root.join("p3.txt"),
+                "ann, ann@example.org\nbob, bob@example.org\ncy, cy@example.org\n",
+            )
+            .unwrap();
+            let args =
+                ["new", "sg", "--judge", ".", "--game", kind, "--players", "p3.txt", "--master", "gm@example.org"];
+            judge.cli(&args, None).ok();
+            (judge, "sg")
+        };
+        let mut host = shadowjudge::host::JudgeHost::new(judge.root.join("games"));
+        host.process(game, None, NOW.parse().unwrap()).unwrap();
+        Mailing { judge, game, sent: Vec::new() }
+    }
+
+    fn dir(&self) -> PathBuf {
+        self.judge.game(self.game)
+    }
+
+    fn disk_full(&self, full: bool) {
+        let flag = self.dir().join("disk-full");
+        if full {
+            std::fs::write(flag, "").unwrap();
+        } else {
+            let _ = std::fs::remove_file(flag);
+        }
+    }
+
+    /// One mailing of what is owed; with `fill`, the disk fills as soon as the first mail
+    /// has gone (the transport took it; the record of it cannot be written).
+    fn mail(&mut self, fill: bool) -> Vec<String> {
+        use shadowjudge::mail::reply::OutgoingMail;
+        use shadowjudge::mail::send::SendError;
+        let host = shadowjudge::host::JudgeHost::new(self.judge.root.join("games"));
+        let (dir, sent) = (self.dir(), &mut self.sent);
+        let mut send = |m: &OutgoingMail| -> Result<(), SendError> {
+            sent.push((m.to.clone(), m.subject.clone(), m.body.clone()));
+            if fill {
+                std::fs::write(dir.join("disk-full"), "").unwrap();
+            }
+            Ok(())
+        };
+        host.mail_results(Some(&[self.game.to_string()]), true, NOW.parse().unwrap(), &mut send)
+    }
+
+    /// How many times each address had each results mail.
+    fn counts(&self) -> std::collections::BTreeMap<(String, String, String), usize> {
+        let mut counts = std::collections::BTreeMap::new();
+        for m in &self.sent {
+            *counts.entry(m.clone()).or_insert(0) += 1;
+        }
+        counts
+    }
+
+    fn mailed(&self) -> Value {
+        read_json(&self.dir().join("mailed.json"))
+    }
+}
+
+/// A full disk when the results are to be mailed: nothing goes out (what cannot be marked
+/// as being mailed could not be recorded as mailed either), and once there is space again
+/// everyone has them once. Before, every result went out twice after space returned.
+#[test]
+fn results_are_not_mailed_on_a_full_disk_and_go_out_once_when_space_returns() {
+    shadowjudge::store::fault::set_write_check(full_disk);
+    for kind in ["standard", "overdue"] {
+        let mut m = Mailing::new(kind);
+        m.disk_full(true);
+        let log = m.mail(false);
+        assert!(m.sent.is_empty(), "{kind}: mailed on a full disk: {:?}\n{log:?}", m.sent);
+        assert!(log.iter().any(|l| l.contains("not mailed") && l.contains("No space left")), "{kind}: {log:?}");
+        m.disk_full(false);
+        let log = m.mail(false);
+        assert!(!m.sent.is_empty(), "{kind}: {log:?}");
+        assert!(m.mail(false).is_empty(), "{kind}: a third mailing did something");
+        assert!(m.counts().values().all(|&n| n == 1), "{kind}: {:?}", m.counts());
+        assert!(m.mailed().get("sending").is_none(), "{kind}: {}", m.mailed());
+    }
+}
+
+/// A mailing cut short after the transport took the mails and before their record (the
+/// disk fills meanwhile; a kill does the same): the next mailing sends them once more and
+/// says so; if that one is cut short too, they are taken as mailed, never sent a third
+/// time. Each step is recorded as mailed to everyone in the end.
+#[test]
+fn results_a_mailing_was_cut_short_in_go_out_at_most_once_more() {
+    shadowjudge::store::fault::set_write_check(full_disk);
+    for kind in ["standard", "overdue"] {
+        let mut m = Mailing::new(kind);
+        let log = m.mail(true);
+        let first = m.sent.len();
+        assert!(first > 0, "{kind}: {log:?}");
+        assert!(log.iter().any(|l| l.contains("not recorded as mailed")), "{kind}: {log:?}");
+        // Still full: nothing can be marked, so nothing goes.
+        let log = m.mail(false);
+        assert_eq!(m.sent.len(), first, "{kind}: {log:?}");
+        // Space again, and the disk fills again while mailing.
+        m.disk_full(false);
+        let log = m.mail(true);
+        assert!(log.iter().any(|l| l.contains("cut short") && l.contains("mailed once more")), "{kind}: {log:?}");
+        m.disk_full(false);
+        let log = m.mail(false);
+        assert!(log.iter().any(|l| l.contains("taken as mailed")), "{kind}: {log:?}");
+        assert!(m.mail(false).is_empty(), "{kind}: more was mailed");
+        let counts = m.counts();
+        assert!(counts.values().all(|&n| n <= 2), "{kind}: {counts:?}");
+        assert!(counts.values().any(|&n| n == 2), "{kind}: {counts:?}");
+        let mailed = m.mailed();
+        assert!(mailed.get("sending").is_none(), "{mailed}");
+        for record in mailed["results"].as_object().unwrap().values() {
+            assert!(record.get("retry").is_none(), "{kind}: {mailed}");
+            let to = record["to"].as_array().unwrap();
+            assert!(to.iter().any(|a| a == "gm@example.org") && to.len() >= 3, "{kind}: {mailed}");
+        }
+    }
+}

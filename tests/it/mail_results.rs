@@ -1,7 +1,7 @@
 //! Results are never lost: an adjudication journals that its results are owed, `mail tick`
-//! mails whatever is still owed, and `mailed.json` records who had them. A crash anywhere
-//! between the adjudication and the record sends them at the next tick (twice at worst,
-//! never not at all); a normal run sends them once, and a second tick sends nothing.
+//! mails whatever is still owed, and `mailed.json` records who had them (and marks a
+//! mailing under way before it sends). A crash anywhere between the adjudication and the
+//! record sends them at the next tick (twice at worst, never not at all); a normal run sends them once, and a second tick sends nothing.
 //!
 //! The kill test re-runs this test binary on `mail_results::child_tick` with
 //! `SJ_RESULTS_CHILD_JUDGE` set: the child runs the library's whole `mail tick`
@@ -394,9 +394,9 @@ fn kill_child_at(judge: &Path, spec: &str) {
 }
 
 /// A child running `mail tick` at the deadline is killed at each step: after the
-/// adjudication is synced, after the state cache, halfway through the mails, after the
-/// mails but before `mailed.json` is in place, after it is, and while `tick.json` is
-/// written. Each time the real binary's next tick leaves everyone with the results at
+/// adjudication is synced, after the state cache, while and after the mark that the
+/// results are being mailed is written, halfway through the mails, after the mails but
+/// before their record is in place, after it is, and while `tick.json` is written. Each time the real binary's next tick leaves everyone with the results at
 /// least once, exactly once when the kill was before the first mail or after the record,
 /// never more than twice, the same text as a normal run's; and the tick after that sends
 /// nothing.
@@ -408,13 +408,17 @@ fn results_survive_a_kill_at_every_step_of_the_tick() {
     assert_eq!(normal.len(), 5);
 
     // (where, mails out before the kill, mailed.json in place at the kill, duplicates allowed)
+    // The atomic writes: 1 state.json, 2 the mark that the results are being mailed
+    // (mailed.json), 3 the record of the mailing (mailed.json), 4 tick.json.
     let rounds = [
         ("append-synced:1", 0, false, false),
         ("renamed:1", 0, false, false),
-        ("send:2", 2, false, true),
-        ("temp-synced:2", 5, false, true),
-        ("renamed:2", 5, true, false),
-        ("temp-synced:3", 5, true, false),
+        ("temp-synced:2", 0, false, false),
+        ("renamed:2", 0, true, false),
+        ("send:2", 2, true, true),
+        ("temp-synced:3", 5, true, true),
+        ("renamed:3", 5, true, false),
+        ("temp-synced:4", 5, true, false),
     ];
     for (spec, out_before, recorded, duplicates) in rounds {
         let mut j = Judge::new();

@@ -6,9 +6,9 @@ use serde_json::Value;
 
 use super::{
     parse_phase, pretty, usage, Ack, AckOrder, AckProblem, Answer, Board, ByMail, Clock, Contact, Desk, GameError,
-    GameSession, History, HistoryRow, Listing, MailingOutcome, Notice, Outcome, OwedMail, OwedResults, Pictures,
-    PlayerCommand, Press, PressDelivery, PressTo, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Submit, Timed,
-    Votes, Who,
+    GameSession, History, HistoryRow, Listing, MailingOutcome, MailingPlan, Notice, Outcome, OwedMail, OwedResults,
+    Pictures, PlayerCommand, Press, PressDelivery, PressTo, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Submit,
+    Timed, Votes, Who,
 };
 use crate::diplomacy::engine::{Acknowledgement, Game, Vote};
 use crate::diplomacy::map::{normalize_name, Map, PowerId};
@@ -503,6 +503,10 @@ impl OwedResults for OpenGame {
 
     fn lock_mailing(&self, wait: bool) -> Result<Option<TaskLock>, GameError> {
         OpenGame::lock_mailing(self, wait)
+    }
+
+    fn begin_mailing(&mut self, seq: u64, to: &[String], now: DateTime<Utc>) -> Result<MailingPlan, GameError> {
+        self.begin_results_mailing(seq, to, now)
     }
 
     fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use super::{
     pretty, usage, Ack, AckOrder, AckProblem, Answer, ByMail, Clock, Contact, Desk, GameError, GameSession, History,
-    HistoryRow, MailingOutcome, Outcome, OwedMail, OwedResults, Role, SeatRecord, Submit, Timed, Who,
+    HistoryRow, MailingOutcome, MailingPlan, Outcome, OwedMail, OwedResults, Role, SeatRecord, Submit, Timed, Who,
 };
 use crate::diplomacy::report::{deadline_text, format_deadline};
 use crate::game::by_mail::{self, names_master};
@@ -523,6 +523,10 @@ impl OwedResults for OpenTurnGame {
 
     fn lock_mailing(&self, wait: bool) -> Result<Option<TaskLock>, GameError> {
         Ok(self.dir.lock_task(crate::game::session::MAILING_TASK, wait)?)
+    }
+
+    fn begin_mailing(&mut self, seq: u64, to: &[String], now: DateTime<Utc>) -> Result<MailingPlan, GameError> {
+        self.begin_reporting(seq, to, now)
     }
 
     fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {

@@ -35,6 +35,18 @@ impl OpenTurnGame {
         undone
     }
 
+    /// Mark that the report of entry `seq` is being mailed to `to`, and say to whom it may
+    /// go ([`crate::store::Book::begin_mailing`]).
+    pub fn begin_reporting(
+        &mut self,
+        seq: u64,
+        to: &[String],
+        now: DateTime<Utc>,
+    ) -> Result<crate::store::MailingPlan, GameError> {
+        let lock = self.dir.lock()?;
+        Ok(self.book.begin_mailing(&lock, seq, None, to, Some(REPORTED_FILE), now)?)
+    }
+
     /// Record what became of the report of entry `seq`.
     pub fn record_reported(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {
         let lock = self.dir.lock()?;
