@@ -332,7 +332,7 @@ impl JudgeHost {
                     plan.taken_as_sent.join(", ")
                 ));
             }
-            let mut outcome = MailingOutcome { sent: plan.taken_as_sent.clone(), ..MailingOutcome::default() };
+            let mut outcome = MailingOutcome::default();
             for mail in mails {
                 if plan.taken_as_sent.contains(&mail.to) {
                     continue;
@@ -355,7 +355,10 @@ impl JudgeHost {
             if !outcome.undeliverable.is_empty() {
                 line.push_str(&format!("; not addresses, given up: {}", outcome.undeliverable.join(", ")));
             }
-            done.push(line);
+            if all > 0 || plan.taken_as_sent.is_empty() {
+                done.push(line);
+            }
+            outcome.sent.extend(plan.taken_as_sent);
             // Recorded even when a retry changed nothing: the record clears the mark.
             if let Err(e) = g.record_mailed(owed.seq, &outcome, now) {
                 done.push(format!(
