@@ -46,7 +46,7 @@ killed_run() {
     local ms=$((RANDOM % (max + 1)))
     SHADOWJUDGE_NOW=$(now) "$BIN" "$@" <"$input" >>"$WORK/out.log" 2>&1 &
     local pid=$!
-    sleep "$(printf '0.%03d' "$ms")"
+    sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
     kill -9 "$pid" 2>/dev/null
     { wait "$pid"; } 2>/dev/null
     RC=$?
@@ -156,7 +156,8 @@ for ((round = 1; round <= ROUNDS; round++)); do
         m=$((m + 1))
         msg_file "$m" >"$WORK/m$m.eml"
         for ((try = 0; try < 50; try++)); do
-            killed_run "$(aim "$T_INGEST")" "$WORK/m$m.eml" mail ingest
+            # Each delivery again waits longer before its kill (a loaded machine is slow).
+            killed_run "$(($(aim "$T_INGEST") * (try + 1)))" "$WORK/m$m.eml" mail ingest
             [ "$RC" = 0 ] && break
             [ "$RC" = 137 ] || fail "ingest of k$m exited $RC"
         done
