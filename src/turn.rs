@@ -123,8 +123,8 @@ pub enum Ending {
     Drawn,
 }
 
-/// One game the judge runs.
-pub trait TurnGame: std::fmt::Debug + Send {
+/// One game the judge runs (Send and Sync: a Python object may hold one).
+pub trait TurnGame: std::fmt::Debug + Send + Sync {
     /// The game's kind as written in game.toml (`duplexity`).
     fn kind(&self) -> &'static str;
 
@@ -207,6 +207,13 @@ pub trait TurnGame: std::fmt::Debug + Send {
     /// grammar offers at this step; those it accepts are the legal moves. Default: none.
     fn candidate_lines(&self, _player: usize) -> Vec<String> {
         Vec::new()
+    }
+
+    /// Whether every line of [`TurnGame::candidate_lines`] is one [`TurnGame::submit`]
+    /// accepts now (the game lists only legal turns), so a caller listing the legal moves
+    /// need not try each. Default: no (a grammar's offer, some of it refused).
+    fn candidates_all_legal(&self) -> bool {
+        false
     }
 
     /// The master's lines that might be sent now (a ruling awaited). Default: none.

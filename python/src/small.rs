@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyString};
 
 use shadowjudge::dice::{Dice, Seed};
-use shadowjudge::games::{duplexity, overdue, Options};
+use shadowjudge::games::{self, duplexity, overdue, Options};
 use shadowjudge::turn::{Ending, TurnContext, TurnGame};
 
 use crate::game::{from_json_text, value_error};
@@ -20,52 +20,7 @@ pub struct Env {
     names: Vec<String>,
     seed: Seed,
     dice: Dice,
-    game: Engine,
-}
-
-/// The game itself, by kind (the concrete types: a Python object must be shareable).
-enum Engine {
-    Duplexity(Box<duplexity::DuplexityGame>),
-    Overdue(overdue::Overdue),
-}
-
-impl std::ops::Deref for Engine {
-    type Target = dyn TurnGame;
-
-    fn deref(&self) -> &(dyn TurnGame + 'static) {
-        match self {
-            Engine::Duplexity(g) => &**g,
-            Engine::Overdue(g) => g,
-        }
-    }
-}
-
-impl std::ops::DerefMut for Engine {
-    fn deref_mut(&mut self) -> &mut (dyn TurnGame + 'static) {
-        match self {
-            Engine::Duplexity(g) => &mut **g,
-            Engine::Overdue(g) => g,
-        }
-    }
-}
-
-impl Engine {
-    fn create(kind: &str, names: Vec<String>, options: &Options, ctx: &mut TurnContext<'_>) -> Result<Engine, String> {
-        match kind {
-            overdue::KIND => Ok(Engine::Overdue(overdue::Overdue::new(names, options, ctx)?)),
-            _ => Ok(Engine::Duplexity(Box::new(duplexity::create(names, options, ctx)?))),
-        }
-    }
-
-    fn load(&self) -> Engine {
-        let state = self.save();
-        match self {
-            Engine::Overdue(_) => Engine::Overdue(overdue::Overdue::load(&state).expect("a saved game loads back")),
-            Engine::Duplexity(_) => {
-                Engine::Duplexity(Box::new(duplexity::load(&state).expect("a saved game loads back")))
-            }
-        }
-    }
+    game: Box<dyn TurnGame>,
 }
 
 /// The time every input counts as received: the small games read no clock.
@@ -92,14 +47,14 @@ impl Env {
     fn new(kind: &'static str, names: Vec<String>, options: Options, seed: Seed, name: String) -> PyResult<Env> {
         let mut dice = Dice::new(seed.clone(), &name, 0);
         let mut ctx = TurnContext { dice: &mut dice, now: now(), hold: false };
-        let mut game = Engine::create(kind, names.clone(), &options, &mut ctx).map_err(value_error)?;
+        let mut game = games::create(kind, names.clone(), &options, &mut ctx).map_err(value_error)?;
         game.advance(&mut ctx);
         dice.take_rolls();
         Ok(Env { kind, name, names, seed, dice, game })
     }
 
     fn copy(&self) -> Env {
-        let game = self.game.load();
+        let game = games::load(self.kind, &self.game.save()).expect("a saved game loads back");
         Env {
             kind: self.kind,
             name: self.name.clone(),
@@ -137,8 +92,13 @@ impl Env {
         if self.game.ending().is_some() || !self.game.awaiting().players.contains(&player) {
             return Vec::new();
         }
-        // The game's candidates (its grammar's offer at this step), kept where it takes them.
-        self.game.candidate_lines(player).into_iter().filter(|line| self.accepts(player, line)).collect()
+        // The game's candidates (its grammar's offer at this step), kept where it takes them;
+        // a game whose candidates are all legal needs no trial.
+        let lines = self.game.candidate_lines(player);
+        if self.game.candidates_all_legal() {
+            return lines;
+        }
+        lines.into_iter().filter(|line| self.accepts(player, line)).collect()
     }
 
     fn accepts(&self, player: usize, line: &str) -> bool {

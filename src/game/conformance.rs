@@ -24,8 +24,9 @@ use rand_chacha::ChaCha8Rng;
 
 use super::settings::Master;
 use super::turn_session::{self, OpenTurnGame, Seat, TurnPlayer, TurnSettings};
-use crate::dice::Seed;
+use crate::dice::{Dice, Seed};
 use crate::games::{GameKind, Options};
+use crate::turn::{TurnContext, TurnGame};
 
 const NAMES: [&str; 10] = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon"];
 
@@ -73,6 +74,29 @@ fn assert_replays(dir: &Path, g: &OpenTurnGame, context: &str) {
     assert_eq!(again.meta.next_roll, g.meta.next_roll, "{context}: the dice stand where they stood");
 }
 
+/// A game that says every candidate line is legal: each one, tried alone on a copy,
+/// is accepted whole.
+fn assert_all_accepted(
+    kind: &GameKind,
+    game: &dyn TurnGame,
+    player: usize,
+    lines: &[String],
+    now: DateTime<Utc>,
+    context: &str,
+) {
+    for line in lines {
+        let mut trial = (kind.load)(&game.save()).expect("a saved game loads back");
+        let mut dice = Dice::new(Seed::from_bytes([0; 32]), "trial", 0);
+        let mut ctx = TurnContext { dice: &mut dice, now, hold: false };
+        let ack = trial.submit(player, line, &mut ctx);
+        assert!(
+            !ack.lines.is_empty() && ack.lines.iter().all(|l| l.accepted),
+            "{context}: `{line}` is a candidate of a game that lists only legal lines, yet refused: {:?}",
+            ack.lines
+        );
+    }
+}
+
 /// Play one game of `kind` at random from `seed` for at most `steps` steps, checking the
 /// store's promises as it goes (see the module's comment).
 pub fn check(kind: &GameKind, seed: u64, steps: usize) -> Played {
@@ -114,6 +138,9 @@ pub fn check(kind: &GameKind, seed: u64, steps: usize) -> Played {
                 _ => rng.gen_range(0..players),
             };
             let lines = g.game.candidate_lines(p);
+            if g.game.candidates_all_legal() {
+                assert_all_accepted(kind, g.game.as_ref(), p, &lines, now, &context);
+            }
             if rng.gen_bool(0.1) {
                 // A line no game takes: refused, and nothing changes.
                 Some((Seat::Player(p), "xyzzy 42 ~!".to_string()))

@@ -584,6 +584,11 @@ impl TurnGame for Overdue {
         self.legal_turns(player).iter().map(|t| t.to_string()).collect()
     }
 
+    /// The candidates are the legal turns.
+    fn candidates_all_legal(&self) -> bool {
+        true
+    }
+
     fn players(&self) -> Vec<String> {
         self.players.iter().map(|p| p.name.clone()).collect()
     }
