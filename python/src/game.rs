@@ -5,7 +5,6 @@
 //! abbreviation in capitals (`PAR`, `STP/SC`), units as `A PAR`. In Shadow Worlds a name
 //! asked for without a board carries its board at the end (`A PAR (A)`), which is also how
 //! an order names its board.
-use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use pyo3::exceptions::{PyKeyError, PyValueError};
@@ -24,7 +23,7 @@ use shadowjudge::diplomacy::order::Board;
 use shadowjudge::phase::PhaseKind;
 use shadowjudge::diplomacy::report::PhaseReport;
 
-use crate::possible;
+use crate::possible::{self, Possible};
 use crate::topy::to_py;
 
 /// The standard map every game here is played on, with what is read from it again and
@@ -58,6 +57,9 @@ pub(crate) fn standard() -> &'static Standard {
 pub struct Game {
     pub(crate) inner: engine::Game,
     last: Option<PhaseReport>,
+    /// Every power's possible orders in this position, once asked for (emptied when the
+    /// position changes).
+    possible: OnceLock<Arc<Possible>>,
 }
 
 /// What `to_json` writes: the game's settings as in game.toml and its state as in
@@ -196,6 +198,16 @@ impl Game {
         }
     }
 
+    /// Every power's possible orders in this position (worked out once per position).
+    fn possible(&self) -> Arc<Possible> {
+        self.possible
+            .get_or_init(|| {
+                let powers: Vec<PowerId> = self.map().power_ids().collect();
+                Arc::new(possible::orders(self, &powers))
+            })
+            .clone()
+    }
+
     /// The position alone, as hashed: phase, units, owners, dislodged units, standoffs,
     /// eliminations and the end; not the orders given so far.
     fn position_bytes(&self) -> Vec<u8> {
@@ -226,7 +238,7 @@ impl Game {
         settings.shadow.short_game = short_game;
         let map = standard().map.clone();
         let state = GameState::start(&map, kind.boards());
-        Ok(Game { inner: engine::Game::new(settings, map, state), last: None })
+        Ok(Game { inner: engine::Game::new(settings, map, state), last: None, possible: OnceLock::new() })
     }
 
     /// `standard` or `shadow-worlds`.
@@ -302,25 +314,35 @@ impl Game {
     #[pyo3(signature = (power = None))]
     fn get_orderable_locations<'py>(&self, py: Python<'py>, power: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
         let powers = self.powers_asked(power)?;
-        let all = possible::orders(self, &powers);
-        let mut by_power: BTreeMap<PowerId, Vec<String>> = powers.iter().map(|p| (*p, Vec::new())).collect();
-        for (p, loc, _) in &all {
-            let list = by_power.entry(*p).or_default();
-            if !list.contains(loc) {
-                list.push(loc.clone());
+        let all = self.possible();
+        let places = |p: PowerId| {
+            let mut mine: Vec<possible::Text> = Vec::new();
+            for (_, loc, _) in all.iter().filter(|(q, _, _)| *q == p) {
+                if !mine.contains(loc) {
+                    mine.push(*loc);
+                }
+            }
+            possible::py_texts(py, &mine)
+        };
+        match power {
+            Some(_) => Ok(PyList::new(py, places(powers[0]))?.into_any()),
+            None => {
+                let d = PyDict::new(py);
+                for p in powers {
+                    d.set_item(self.power_name(p), places(p))?;
+                }
+                Ok(d.into_any())
             }
         }
-        self.by_power(py, power, |p| by_power.remove(&p).unwrap_or_default())
     }
 
     /// Every order each orderable place may be given this phase, as a dict by place.
-    fn get_all_possible_orders(&self) -> BTreeMap<String, Vec<String>> {
-        let powers: Vec<PowerId> = self.map().power_ids().collect();
-        let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for (_, loc, orders) in possible::orders(self, &powers) {
-            out.entry(loc).or_default().extend(orders);
+    fn get_all_possible_orders<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (place, orders) in possible::by_place(py, &self.possible()) {
+            d.set_item(place, PyList::new(py, orders)?)?;
         }
-        out
+        Ok(d)
     }
 
     /// Give a power's orders (a list of lines, or one text); a later order for the same
@@ -370,6 +392,7 @@ impl Game {
             return Err(value_error("the game is over"));
         }
         let report = self.inner.adjudicate();
+        self.possible = OnceLock::new();
         let out = to_py(py, &report)?;
         self.last = Some(report);
         Ok(out)
@@ -490,7 +513,7 @@ impl Game {
         }
         let map = standard().map.clone();
         saved.state.check(&map, saved.settings.variant.boards()).map_err(|e| value_error(format!("state: {e}")))?;
-        Ok(Game { inner: engine::Game::new(saved.settings, map, saved.state), last: None })
+        Ok(Game { inner: engine::Game::new(saved.settings, map, saved.state), last: None, possible: OnceLock::new() })
     }
 
     fn __repr__(&self) -> String {

@@ -2,6 +2,8 @@
 //! would give them (the same keys in the same order, the same values), without the text
 //! in between: dicts for structs and maps, lists for sequences and tuples, `None` for
 //! unit and missing options, an enum variant with data as a one-key dict.
+use std::collections::HashMap;
+
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -43,6 +45,22 @@ impl From<PyErr> for Error {
 
 type Out<'py> = Result<Bound<'py, PyAny>, Error>;
 
+/// The Python string of a field's or a variant's name, made once per thread: the same
+/// few names come back in every answer.
+fn name<'py>(py: Python<'py>, text: &'static str) -> Bound<'py, PyString> {
+    thread_local! {
+        static NAMES: std::cell::RefCell<HashMap<(usize, usize), Py<PyString>>> = Default::default();
+    }
+    NAMES.with(|names| {
+        names
+            .borrow_mut()
+            .entry((text.as_ptr() as usize, text.len()))
+            .or_insert_with(|| PyString::new(py, text).unbind())
+            .bind(py)
+            .clone()
+    })
+}
+
 #[derive(Clone, Copy)]
 struct Ser<'py> {
     py: Python<'py>,
@@ -56,7 +74,7 @@ impl<'py> Ser<'py> {
     /// `{variant: value}`, as serde_json writes an enum variant with data.
     fn tagged(self, variant: &'static str, value: Bound<'py, PyAny>) -> Out<'py> {
         let d = PyDict::new(self.py);
-        d.set_item(variant, value)?;
+        d.set_item(name(self.py, variant), value)?;
         Ok(d.into_any())
     }
 }
@@ -138,7 +156,7 @@ impl<'py> ser::Serializer for Ser<'py> {
         self.serialize_none()
     }
     fn serialize_unit_variant(self, _name: &'static str, _index: u32, variant: &'static str) -> Out<'py> {
-        self.serialize_str(variant)
+        Ok(name(self.py, variant).into_any())
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _name: &'static str, value: &T) -> Out<'py> {
         value.serialize(self)
@@ -300,7 +318,7 @@ impl<'py> ser::SerializeStruct for Map<'py> {
     type Ok = Bound<'py, PyAny>;
     type Error = Error;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
-        self.dict.set_item(key, value.serialize(self.ser)?)?;
+        self.dict.set_item(name(self.ser.py, key), value.serialize(self.ser)?)?;
         Ok(())
     }
     fn end(self) -> Out<'py> {
@@ -312,7 +330,7 @@ impl<'py> ser::SerializeStructVariant for Map<'py> {
     type Ok = Bound<'py, PyAny>;
     type Error = Error;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
-        self.dict.set_item(key, value.serialize(self.ser)?)?;
+        self.dict.set_item(name(self.ser.py, key), value.serialize(self.ser)?)?;
         Ok(())
     }
     fn end(self) -> Out<'py> {
