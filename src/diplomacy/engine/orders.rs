@@ -51,9 +51,10 @@ impl Game {
             .map(|d| Problem { line: d.line, column: d.column, message: d.message.clone(), hint: d.hint.clone() })
             .collect();
         let mut accepted = Vec::new();
-        // The orders as they will be once these are kept: only the orders and who
-        // submitted change, so only they are copied.
-        let mut orders = self.state.orders.clone();
+        // The orders as they will be once these are kept (only the orders and who
+        // submitted change: a check copies only them, to put them back).
+        let mut orders = std::mem::take(&mut self.state.orders);
+        let before = check_only.then(|| (orders.clone(), self.state.submitted.clone()));
         let kind = self.state.phase.kind;
         let lines: Vec<&str> = text.lines().collect();
         let mut winter_replaced = false;
@@ -90,8 +91,7 @@ impl Game {
             accepted.push(AckLine { line: po.line, board: label, order: canonical, note });
         }
         // The game as it is with these orders kept, put back below for a check.
-        let kept_orders = std::mem::replace(&mut self.state.orders, orders);
-        let kept_submitted = self.state.submitted.clone();
+        self.state.orders = orders;
         // Winter: preview the outcome of each kept order, so the player sees at once what the
         // judge will do with it.
         if kind == PhaseKind::Adjustments && !accepted.is_empty() {
@@ -107,9 +107,9 @@ impl Game {
         }
         // A check answers "what if I sent this?": what would still be missing once kept.
         let missing = self.missing_orders(power);
-        if check_only {
-            self.state.orders = kept_orders;
-            self.state.submitted = kept_submitted;
+        if let Some((orders, submitted)) = before {
+            self.state.orders = orders;
+            self.state.submitted = submitted;
         }
         problems.sort_by_key(|p| p.line);
         Acknowledgement { power: self.power_name(power), phase: self.state.phase, accepted, problems, missing }
@@ -158,20 +158,22 @@ impl Game {
         }
         let b = &self.state.boards[board.0 as usize];
         let unit_ref: UnitRef<Place> = *order.unit().expect("movement and retreat orders name a unit");
-        let candidates: Vec<Unit> = if kind == PhaseKind::Movement {
-            b.units.clone()
+        let in_place = |u: &&Unit| self.map.province_of(u.region) == unit_ref.at.province;
+        let found = if kind == PhaseKind::Movement {
+            b.units.iter().find(in_place)
         } else {
-            b.retreating.iter().map(|r| r.dislodgement.unit).collect()
+            b.retreating.iter().map(|r| &r.dislodgement.unit).find(in_place)
         };
-        let on_board = self.rules().board_label(board).map(|c| format!(" on board {c}")).unwrap_or_default();
-        let Some(unit) = candidates.iter().find(|u| self.map.province_of(u.region) == unit_ref.at.province) else {
+        let on_board = || self.rules().board_label(board).map(|c| format!(" on board {c}")).unwrap_or_default();
+        let Some(unit) = found else {
             let what = if kind == PhaseKind::Movement { "no unit" } else { "no dislodged unit" };
-            return Err(format!("{what} in {}{on_board}", self.map.province(unit_ref.at.province).name));
+            return Err(format!("{what} in {}{}", self.map.province(unit_ref.at.province).name, on_board()));
         };
         if unit.power != power {
             return Err(format!(
-                "the unit in {}{on_board} is {}, not yours",
+                "the unit in {}{} is {}, not yours",
                 self.map.province(unit_ref.at.province).name,
+                on_board(),
                 self.map.power(unit.power).adjective
             ));
         }

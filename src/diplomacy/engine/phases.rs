@@ -58,7 +58,7 @@ impl Game {
             let mut unordered: Vec<(PowerId, String)> = Vec::new();
             for (i, u) in units.iter().enumerate() {
                 let out = &result.outcomes[i];
-                let reason = out.reason.describe(&self.map, &units, &phase_orders.orders);
+                let reason = || out.reason.describe(&self.map, &units, &phase_orders.orders);
                 let (order_text, res) = match given[i] {
                     Some(o) => {
                         let res = if matches!(out.reason, Reason::Illegal { .. }) {
@@ -75,12 +75,13 @@ impl Game {
                         (format!("{} H", u.describe(&self.map)), "default")
                     }
                 };
+                // Said only when it adds something to the result (worked out only then).
                 let reason = match (res, &out.reason) {
                     ("succeeds", Reason::Moved | Reason::SupportGiven | Reason::Held | Reason::ConvoyCarried) => {
                         String::new()
                     }
-                    ("default", _) => format!("no orders; {reason}"),
-                    _ => reason,
+                    ("default", _) => format!("no orders; {}", reason()),
+                    _ => reason(),
                 };
                 lines.push((u.power, i, self.order_line(u.power, None, order_text, res, reason)));
             }

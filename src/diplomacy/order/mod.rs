@@ -130,42 +130,123 @@ pub fn place_name(map: &Map, place: Place) -> String {
     }
 }
 
-fn unit_text(map: &Map, u: &UnitRef<Place>) -> String {
-    match u.kind {
-        Some(k) => format!("{} {}", k.letter(), place_name(map, u.at)),
-        None => place_name(map, u.at),
+fn push_place(out: &mut String, map: &Map, place: Place) {
+    out.push_str(&map.province(place.province).key);
+    if let Some(c) = place.coast {
+        out.push('/');
+        out.push_str(c.short());
     }
+}
+
+fn push_unit(out: &mut String, map: &Map, u: &UnitRef<Place>) {
+    if let Some(k) = u.kind {
+        out.push(k.letter());
+        out.push(' ');
+    }
+    push_place(out, map, u.at);
 }
 
 impl Order<Place> {
     /// The canonical spelling of the order (see the module documentation).
     pub fn canonical(&self, map: &Map) -> String {
-        let p = |pl: Place| place_name(map, pl);
+        // Written piece by piece into one string: reports and acknowledgements spell
+        // every order, so this is on the judge's hot path.
+        let mut out = String::with_capacity(32);
+        let o = &mut out;
         match self {
-            Order::Hold { unit } => format!("{} H", unit_text(map, unit)),
+            Order::Hold { unit } => {
+                push_unit(o, map, unit);
+                o.push_str(" H");
+            }
             Order::Move { unit, to, via_convoy } => {
-                let via = if *via_convoy { " via convoy" } else { "" };
-                format!("{} - {}{via}", unit_text(map, unit), p(*to))
+                push_unit(o, map, unit);
+                o.push_str(" - ");
+                push_place(o, map, *to);
+                if *via_convoy {
+                    o.push_str(" via convoy");
+                }
             }
             Order::SupportHold { unit, supported } => {
-                format!("{} S {}", unit_text(map, unit), unit_text(map, supported))
+                push_unit(o, map, unit);
+                o.push_str(" S ");
+                push_unit(o, map, supported);
             }
-            Order::SupportMove { unit, supported, to } => {
-                format!("{} S {} - {}", unit_text(map, unit), unit_text(map, supported), p(*to))
+            Order::SupportMove { unit, supported, to } | Order::Convoy { unit, army: supported, to } => {
+                push_unit(o, map, unit);
+                o.push_str(if matches!(self, Order::Convoy { .. }) { " C " } else { " S " });
+                push_unit(o, map, supported);
+                o.push_str(" - ");
+                push_place(o, map, *to);
             }
-            Order::Convoy { unit, army, to } => {
-                format!("{} C {} - {}", unit_text(map, unit), unit_text(map, army), p(*to))
+            Order::Retreat { unit, to } => {
+                push_unit(o, map, unit);
+                o.push_str(" R ");
+                push_place(o, map, *to);
             }
-            Order::Retreat { unit, to } => format!("{} R {}", unit_text(map, unit), p(*to)),
-            Order::Disband { unit } => format!("{} disband", unit_text(map, unit)),
-            Order::Build { kind: Some(k), at } => format!("build {} {}", k.letter(), p(*at)),
-            Order::Build { kind: None, at } => format!("build {}", p(*at)),
-            Order::Waive => "waive".to_string(),
+            Order::Disband { unit } => {
+                push_unit(o, map, unit);
+                o.push_str(" disband");
+            }
+            Order::Build { kind, at } => {
+                o.push_str("build ");
+                if let Some(k) = kind {
+                    o.push(k.letter());
+                    o.push(' ');
+                }
+                push_place(o, map, *at);
+            }
+            Order::Waive => o.push_str("waive"),
         }
+        out
     }
 }
 
 /// The power an order was written for: its name as printed in canonical orders.
 pub fn power_label(map: &Map, power: PowerId) -> &str {
     &map.power(power).name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::cache;
+
+    /// Every kind of order spelled as the table at the top of this file says.
+    #[test]
+    fn canonical_spellings_follow_the_table() {
+        let map = cache::standard();
+        let at = |key: &str, coast: Option<Coast>| Place { province: map.lookup_province(key).expect(key), coast };
+        let unit = |kind: UnitType, key: &str| UnitRef { kind: Some(kind), at: at(key, None) };
+        let army = |key: &str| unit(UnitType::Army, key);
+        let cases: Vec<(Order<Place>, &str)> = vec![
+            (Order::Hold { unit: army("par") }, "A par H"),
+            (Order::Move { unit: army("par"), to: at("bur", None), via_convoy: false }, "A par - bur"),
+            (Order::Move { unit: army("lon"), to: at("bel", None), via_convoy: true }, "A lon - bel via convoy"),
+            (Order::SupportHold { unit: army("mun"), supported: army("bur") }, "A mun S A bur"),
+            (
+                Order::SupportMove { unit: army("mun"), supported: army("par"), to: at("bur", None) },
+                "A mun S A par - bur",
+            ),
+            (
+                Order::Convoy { unit: unit(UnitType::Fleet, "nth"), army: army("lon"), to: at("bel", None) },
+                "F nth C A lon - bel",
+            ),
+            (Order::Retreat { unit: army("par"), to: at("bur", None) }, "A par R bur"),
+            (Order::Disband { unit: army("par") }, "A par disband"),
+            (Order::Build { kind: Some(UnitType::Fleet), at: at("stp", Some(Coast::South)) }, "build F stp/sc"),
+            (Order::Build { kind: None, at: at("par", None) }, "build par"),
+            (Order::Waive, "waive"),
+            (
+                Order::Move {
+                    unit: UnitRef { kind: None, at: at("spa", Some(Coast::North)) },
+                    to: at("por", None),
+                    via_convoy: false,
+                },
+                "spa/nc - por",
+            ),
+        ];
+        for (order, spelled) in cases {
+            assert_eq!(order.canonical(&map), spelled);
+        }
+    }
 }
