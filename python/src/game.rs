@@ -14,14 +14,14 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use shadowjudge::diplomacy::engine;
-use shadowjudge::game::settings::{Settings, VariantKind};
-use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::diplomacy::judge::rulebook::{Edition, Rulebook};
 use shadowjudge::diplomacy::map::{cache, Map, PowerId, ProvinceId, RegionId};
 use shadowjudge::diplomacy::order::grammar::OrderParser;
 use shadowjudge::diplomacy::order::Board;
-use shadowjudge::phase::PhaseKind;
 use shadowjudge::diplomacy::report::PhaseReport;
+use shadowjudge::diplomacy::state::GameState;
+use shadowjudge::game::settings::{Settings, VariantKind};
+use shadowjudge::phase::PhaseKind;
 
 use crate::possible::{self, Possible};
 use crate::topy::to_py;

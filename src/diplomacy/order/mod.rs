@@ -209,7 +209,7 @@ pub fn power_label(map: &Map, power: PowerId) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::cache;
+    use crate::diplomacy::map::cache;
 
     /// Every kind of order spelled as the table at the top of this file says.
     #[test]
