@@ -245,6 +245,29 @@ fn convoy_reach(
     (seas, coasts)
 }
 
+/// The provinces a unit of `kind` in `region` could move to (its supports' reach), by
+/// province, worked out once per process for each place on the map.
+fn reachable(map: &Map, kind: UnitType, region: RegionId) -> &'static [bool] {
+    static TABLE: OnceLock<Vec<Vec<bool>>> = OnceLock::new();
+    let regions = map.region_count();
+    let table = TABLE.get_or_init(|| {
+        let provinces: Vec<ProvinceId> = map.province_ids().collect();
+        [UnitType::Army, UnitType::Fleet]
+            .into_iter()
+            .flat_map(|k| (0..regions).map(move |r| (k, RegionId(r as u16))))
+            .map(|(k, r)| {
+                let mut row = vec![false; provinces.len()];
+                for p in &provinces {
+                    row[p.0 as usize] = map.can_reach_province(k, r, *p);
+                }
+                row
+            })
+            .collect()
+    });
+    let k = usize::from(kind == UnitType::Fleet);
+    &table[k * regions + region.0 as usize]
+}
+
 fn movement(g: &Game, board: Board, state: &BoardState, powers: &[PowerId], out: &mut Possible) {
     let map: &Map = &g.inner.map;
     let rules = &g.inner.settings.rules;
@@ -293,7 +316,10 @@ fn movement(g: &Game, board: Board, state: &BoardState, powers: &[PowerId], out:
         let at = me.at.province;
         let legal = |o: &Order<Place>| index.resolve_main_order(Some(u.power), o, rules).is_ok();
         let (k, r) = (u.kind, u.region);
-        let mut list = vec![Text::Hold(k, r, end)];
+        let reaches = reachable(map, k, r);
+        let can_reach = |p: ProvinceId| reaches[p.0 as usize];
+        let mut list = Vec::with_capacity(32);
+        list.push(Text::Hold(k, r, end));
         for to in map.neighbours(u.kind, u.region) {
             list.push(Text::Move(k, r, to, end));
         }
@@ -306,12 +332,10 @@ fn movement(g: &Game, board: Board, state: &BoardState, powers: &[PowerId], out:
         }
         for (j, v) in state.units.iter().enumerate().filter(|(j, _)| *j != i) {
             let supported = unit_ref(v);
-            if map.can_reach_province(u.kind, u.region, supported.at.province)
-                && legal(&Order::SupportHold { unit: me, supported })
-            {
+            if can_reach(supported.at.province) && legal(&Order::SupportHold { unit: me, supported }) {
                 list.push(Text::SupportHold(k, r, v.kind, v.region, end));
             }
-            for &to in reach[j].iter().filter(|to| **to != at && map.can_reach_province(u.kind, u.region, **to)) {
+            for &to in reach[j].iter().filter(|to| **to != at && can_reach(**to)) {
                 if legal(&Order::SupportMove { unit: me, supported, to: whole(to) }) {
                     list.push(Text::SupportMove(k, r, v.kind, v.region, to, end));
                 }

@@ -189,3 +189,19 @@ def test_acknowledgements_and_ledger_are_the_command_lines(cli, tmp_path):
     same_json(ack, json.loads(cli("submit", gdir, "-", "--power", "FRANCE", "--json", input=text, fails=True)))
     # The status gives its keys sorted: the same values.
     assert game.ledger() == json.loads(cli("status", gdir, "--json"))["ledger"]
+
+
+def test_possible_orders_are_kept_per_position_but_never_shared():
+    g = shadowjudge.Game()
+    first = g.get_all_possible_orders()
+    first["PAR"].clear()
+    del first["MAR"]
+    again = g.get_all_possible_orders()
+    assert again == shadowjudge.Game().get_all_possible_orders()
+    assert again["PAR"] and "MAR" in again
+    assert sorted(g.get_orderable_locations("FRANCE")) == ["BRE", "MAR", "PAR"]
+    g.set_orders("FRANCE", ["A PAR - BUR"])
+    g.process()
+    moved = g.get_all_possible_orders()
+    assert "BUR" in moved and "PAR" not in moved
+    assert "A BUR - PAR" in moved["BUR"]
