@@ -32,11 +32,15 @@ pub struct NewArgs {
     /// small game `name, email` (optionally `, time zone`), in seat order.
     #[arg(long, required_unless_present = "open", conflicts_with = "open")]
     pub players: Option<PathBuf>,
-    /// Diplomacy: no players file; the seats are open and players `join` by mail. The game
-    /// starts by itself when the last seat is filled (powers assigned from the players'
-    /// preferences by the verifiable dice).
-    #[arg(long, conflicts_with_all = ["game", "from"])]
+    /// No players file; the seats are open and players `join` by mail. The game starts by
+    /// itself when the last seat is filled (Diplomacy: powers assigned from the players'
+    /// preferences by the verifiable dice; a small game: seated in the order they joined,
+    /// `--seats` of them).
+    #[arg(long, conflicts_with_all = ["from"])]
     pub open: bool,
+    /// Small games with `--open`: how many seats (default: the fewest the game takes).
+    #[arg(long, value_name = "N", requires = "open")]
+    pub seats: Option<u8>,
     /// Small games: the dice's secret seed, 64 hex digits (default: drawn from the
     /// operating system). For tests and replays: a known seed makes known rolls.
     #[arg(long, value_name = "HEX", requires = "game")]
@@ -260,6 +264,9 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
     let variant = VariantKind::parse(variant_name).ok_or_else(|| {
         CliError::Usage(format!("unknown variant `{variant_name}`: use `standard` or `shadow-worlds`"))
     })?;
+    if a.seats.is_some() {
+        return Err(CliError::Usage("--seats is for the small games; a Diplomacy game has one seat per power".into()));
+    }
     let new = NewGame::read(&a)?;
     let mut settings = Settings::new(&new.name, variant);
     if let Some(r) = &a.rulebook {

@@ -56,8 +56,12 @@ pub fn new(a: NewArgs, kind: &str) -> Result<ExitCode, CliError> {
         players,
         master: Master { email: a.master.clone(), ..Master::default() },
         word_list: None,
+        seats: Default::default(),
     };
     let dir = new.dir()?;
+    if a.open {
+        return new_open(&dir, settings, &a, &options, seed);
+    }
     let g = turn_session::create(&dir, &settings, &options, seed, now()).map_err(game_error)?;
     println!("Created {name} ({kind}) in {}.", dir.display());
     println!("Players: {}.", g.player_names().join(", "));
@@ -68,5 +72,27 @@ pub fn new(a: NewArgs, kind: &str) -> Result<ExitCode, CliError> {
     }
     println!();
     print!("{}", g.report_text());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `new --open --game KIND`: a small game whose players join by mail.
+fn new_open(
+    dir: &std::path::Path,
+    settings: TurnSettings,
+    a: &NewArgs,
+    options: &Options,
+    seed: Seed,
+) -> Result<ExitCode, CliError> {
+    let kind = settings.game.clone();
+    let size = a.seats.map_or_else(|| crate::games::kind(&kind).map_or(2, |k| k.players.0), usize::from);
+    let lobby = turn_session::lobby::create_open(dir, settings, size, options, seed).map_err(game_error)?;
+    let name = &lobby.settings.name;
+    println!("Created {name} ({kind}) in {}, with {size} open seats.", dir.display());
+    println!(
+        "Players join by mail with `join {name} PASSWORD`; the game begins by itself when the last seat is \
+         filled (players seated in the order they joined, each named by their address), and no deadline runs \
+         until then."
+    );
+    println!("Dice commitment (sha256 of the secret seed): {}", lobby.commitment);
     Ok(ExitCode::SUCCESS)
 }

@@ -438,7 +438,10 @@ pub fn plays_turn_lines(path: &Path) -> bool {
 /// Open a game to change it (its lock is taken for each change).
 pub fn open(path: &Path) -> Result<Box<dyn GameSession>, GameError> {
     Ok(match turn_session::kind_of(path)? {
-        Some(_) => Box::new(turn_session::open(path)?),
+        Some(_) => match turn_session::lobby::Lobby::open(path, true)? {
+            Some(lobby) => Box::new(lobby),
+            None => Box::new(turn_session::open(path)?),
+        },
         None => Box::new(session::open(path)?),
     })
 }
@@ -473,7 +476,10 @@ pub fn create_open(
 /// Open a game only to read it: no lock, nothing written.
 pub fn open_read_only(path: &Path) -> Result<Box<dyn GameSession>, GameError> {
     Ok(match turn_session::kind_of(path)? {
-        Some(_) => Box::new(turn_session::open_read_only(path)?),
+        Some(_) => match turn_session::lobby::Lobby::open(path, false)? {
+            Some(lobby) => Box::new(lobby),
+            None => Box::new(turn_session::open_read_only(path)?),
+        },
         None => Box::new(session::open_read_only(path)?),
     })
 }
@@ -493,3 +499,4 @@ fn pretty(v: &impl serde::Serialize) -> String {
 
 mod diplomacy;
 mod small;
+mod small_lobby;

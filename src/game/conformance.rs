@@ -59,6 +59,7 @@ fn settings(kind: &GameKind, players: usize) -> TurnSettings {
             .collect(),
         master: Master::default(),
         word_list: None,
+        seats: Default::default(),
     }
 }
 

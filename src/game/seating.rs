@@ -47,6 +47,16 @@ pub struct Seating {
     /// Takeovers asked for and not yet approved.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub asks: Vec<Ask>,
+    /// A small game's number of seats while it waits for players (Diplomacy: one per
+    /// power of the map).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<usize>,
+    /// A small game's rules options, kept until the game starts.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub options: std::collections::BTreeMap<String, String>,
+    /// A small game's seats whose player resigned (Diplomacy: a power with no player).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vacant: Vec<String>,
 }
 
 impl Seating {
@@ -111,6 +121,9 @@ pub enum SeatEvent {
     /// The last seat was filled: the powers assigned, by the rolls journaled here, from
     /// the joins journaled before; the seed revealed so anyone can check.
     Assigned { seed: String, rolls: Vec<Roll>, powers: Vec<(String, String)> },
+    /// A small game's last seat was filled: the players seated in the order they joined,
+    /// as (seat name, address).
+    Seated { seats: Vec<(String, String)> },
     /// Someone became an observer.
     Observer { email: String },
     /// A player resigned their power: it is vacant.
@@ -135,6 +148,10 @@ impl SeatEvent {
             SeatEvent::Assigned { powers, .. } => format!(
                 "powers assigned: {}",
                 powers.iter().map(|(email, power)| format!("{power} {email}")).collect::<Vec<_>>().join(", ")
+            ),
+            SeatEvent::Seated { seats } => format!(
+                "seated in the order they joined: {}",
+                seats.iter().map(|(seat, email)| format!("{seat} {email}")).collect::<Vec<_>>().join(", ")
             ),
             SeatEvent::Observer { email } => format!("{email} observes"),
             SeatEvent::Resigned { power, email } => format!("{power} resigned ({email}); {power} is vacant"),

@@ -87,9 +87,15 @@ fn list_game(l: &Listing) -> String {
     }
     if !l.vacant.is_empty() && !l.over {
         let first = l.vacant[0].to_lowercase();
+        // A small game's seats are named by its players; a power's units hold.
+        let what = if l.kind == "standard" || l.kind == "shadow-worlds" {
+            "units hold; civil disorder in Winter"
+        } else {
+            "the deadline defaults play for it"
+        };
         let _ = writeln!(
             out,
-            "Vacant: {} (units hold; civil disorder in Winter). Ask for one with `takeover {first}@{} PASSWORD`.",
+            "Vacant: {} ({what}). Ask for one with `takeover {first}@{} PASSWORD`.",
             l.vacant.join(", "),
             l.name
         );
@@ -176,7 +182,7 @@ impl JudgeHost {
                 match started {
                     Some(started) => {
                         said.push_str(
-                            " That was the last seat: the game has started and every player is mailed their power.",
+                            " That was the last seat: the game has started and every player is mailed what they play.",
                         );
                         self.started_mails(game, &name, &started)?;
                     }
@@ -244,31 +250,75 @@ impl JudgeHost {
         crate::game::any::recipients(contacts.into_iter().filter(|c| keep(&c.role)).collect())
     }
 
-    /// Each player their power, the first deadline and how to send orders; the master
-    /// and observers who plays what.
+    /// Each player their power (a small game: their seat), the first deadline, how to
+    /// send orders with their own units as the example, and how the dice can be checked;
+    /// the master who plays what, observers which powers play.
     fn started_mails(&mut self, game: &str, name: &str, started: &Started) -> Result<(), HostError> {
         let deadline = started.deadline.map(|at| format_deadline(at, None)).unwrap_or_else(|| "none yet".into());
-        let table: String = started.powers.iter().map(|(_, power)| format!("  {power}\n")).collect();
-        for (email, power) in &started.powers {
+        let verify = if started.turn_lines {
+            format!(
+                "The players are seated in the order they joined. The game's dice roll from a secret seed whose \
+                 commitment (its sha256) was published when the game opened:\n\n  {}\n\nThe seed is revealed \
+                 when the game ends; then anyone can check every roll with `shadowjudge verify` on the game.",
+                started.commitment
+            )
+        } else {
+            format!(
+                "The powers were assigned from the players' preferences by the verifiable dice, from a secret seed \
+                 whose commitment (its sha256) was published when the game opened:\n\n  {}\n\nThe seed is now \
+                 in the game's history (`history`), with every roll: anyone can redo the assignment, and \
+                 `shadowjudge verify` on the game checks it.",
+                started.commitment
+            )
+        };
+        for (i, (email, power)) in started.powers.iter().enumerate() {
+            let example = started.examples.get(i).map(String::as_str).unwrap_or("");
+            let example: String = example.lines().map(|l| format!("  {l}\n")).collect();
+            let (you, how) = if started.turn_lines {
+                (
+                    format!("{name} has begun and you play as {power}."),
+                    if example.is_empty() {
+                        "Send your turn by mail to this judge when `status` says it is yours, starting with your \
+                         sign-on line and the password you joined with:"
+                            .to_string()
+                    } else {
+                        "Send your turn by mail to this judge, starting with your sign-on line and the password \
+                         you joined with, for example:"
+                            .to_string()
+                    },
+                )
+            } else {
+                (
+                    format!("{name} has started and you play {power}."),
+                    "Send your orders by mail to this judge, starting with your sign-on line and the password you \
+                     joined with, for example:"
+                        .to_string(),
+                )
+            };
             self.mails.push(mail(
                 email,
                 format!("{name}: you play {power}"),
                 format!(
-                    "{name} has started and you play {power}. The powers were assigned from the players' \
-                     preferences by the verifiable dice; `shadowjudge verify` on the game checks it.\n\n\
-                     First deadline: {deadline}\n\n\
-                     Send your orders by mail to this judge, starting with your sign-on line and the password \
-                     you joined with:\n\n  SIGNON {}@{name} yourpassword\n  A par - bur\n  F bre - mao\n\n\
-                     `status` after the sign-on shows the game; `help` lists every command.\n",
+                    "{you} {verify}\n\nFirst deadline: {deadline}\n\n{how}\n\n  SIGNON {}@{name} yourpassword\n\
+                     {example}\n`status` after the sign-on shows the game; `help` lists every command.\n",
                     power.to_lowercase()
                 ),
             ));
         }
+        let seat_word = if started.turn_lines { "seats" } else { "powers" };
+        let table: String = started.powers.iter().map(|(_, power)| format!("  {power}\n")).collect();
+        let width = started.powers.iter().map(|(_, p)| p.chars().count()).max().unwrap_or(0);
+        let who_plays: String =
+            started.powers.iter().map(|(email, power)| format!("  {power:<width$}  {email}\n")).collect();
         for c in self.contacts_of(game, |r| matches!(r, ContactRole::Master | ContactRole::Observer)) {
+            let listed = if c.role == ContactRole::Master { &who_plays } else { &table };
             self.mails.push(mail(
                 &c.address,
                 format!("{name} has started"),
-                format!("{name} has started. The powers:\n{table}\nFirst deadline: {deadline}\n"),
+                format!(
+                    "{name} has started. The {seat_word}:\n{listed}\nFirst deadline: {deadline}\nDice commitment: {}\n",
+                    started.commitment
+                ),
             ));
         }
         Ok(())
@@ -297,7 +347,8 @@ impl JudgeHost {
             ));
         }
         for c in self.contacts_of(game, |_| true) {
-            if c.address.eq_ignore_ascii_case(email) {
+            // The master who approved it is answered; one mail each.
+            if c.address.eq_ignore_ascii_case(email) || (tell_player && c.role == ContactRole::Master) {
                 continue;
             }
             self.mails.push(mail(
@@ -312,21 +363,29 @@ impl JudgeHost {
     pub(super) fn resign_seat(&mut self, who: &Identity, seat: &str, now: DateTime<Utc>) -> Result<String, HostError> {
         let crate::mail::host::Role::Seat(own) = &who.role else {
             return Err(HostError::Refused(
-                "only a player resigns their power; the master hands a power on with `replace`".into(),
+                "only a player resigns their seat; the master hands a seat on with `replace`".into(),
             ));
         };
         let game = who.game.clone();
         let g = self.read(&game)?;
+        let small = g.plays_turn_lines();
+        let (word, words) = if small { ("player", "players") } else { ("power", "powers") };
         let named = g.seat(seat).map_err(|seats| {
-            HostError::Refused(format!("no power `{}`; the powers are {}", header_safe(seat, 40), seats.join(", ")))
+            HostError::Refused(format!("no {word} `{}`; the {words} are {}", header_safe(seat, 40), seats.join(", ")))
         })?;
         if named.role != who.role {
             return Err(HostError::Refused(format!(
-                "you play {own}: to resign, write `resign {}` (naming your own power confirms it)",
-                own.to_lowercase()
+                "you play {own}: to resign, write `resign {}` (naming your own {} confirms it)",
+                own.to_lowercase(),
+                if small { "seat" } else { "power" }
             )));
         }
         drop(g);
+        let vacant = if small {
+            "at each deadline the game's defaults play for it (as for a player who sent nothing)"
+        } else {
+            "its units hold, and in Winter civil disorder applies"
+        };
         let (name, outcome) = self.seats(&game, &SeatChange::Resign { seat: own }, now)?;
         let SeatOutcome::Resigned { seat, .. } = outcome else { unreachable!() };
         let lower = seat.to_lowercase();
@@ -340,8 +399,8 @@ impl JudgeHost {
                 &c.address,
                 format!("{name}: {seat} is vacant"),
                 format!(
-                    "{seat}'s player has resigned from {name}; {seat} is vacant: its units hold, and in Winter civil disorder \
-                     applies, until someone takes it over. To ask for it: `takeover {lower}@{name} PASSWORD` (a \
+                    "{seat}'s player has resigned from {name}; {seat} is vacant: {vacant}, until someone takes \
+                     it over. To ask for it: `takeover {lower}@{name} PASSWORD` (a \
                      password of your own).{master}\n"
                 ),
             ));

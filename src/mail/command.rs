@@ -53,7 +53,8 @@ How to write to this judge:
   absence 2026-12-20 to 2026-12-27      away those days (your time zone): a deadline
                                         inside moves to the end (capped by the game)
   resign france                         give up your power (naming it confirms); it is
-                                        vacant until someone takes it over
+                                        vacant until someone takes it over (a small
+                                        game: resign ann, your seat's name)
   SIGNOFF                               end; another SIGNON may follow
 Without signing on:
   list                                  the judge's games (list mygame: one game)
@@ -61,7 +62,7 @@ Without signing on:
   join mygame PASSWORD prefer fra eng   optionally the powers you prefer, best first
   leave mygame PASSWORD                 leave an open seat before the game starts
   observe mygame                        receive the game's results and broadcasts
-  takeover france@mygame PASSWORD       ask for a vacant power
+  takeover france@mygame PASSWORD       ask for a vacant power (a small game: ann@mygame)
   create mygame variant shadow-worlds   open a new game (game masters named by the judge)
 Game master only: process, pause, resume, replace POWER ADDRESS (a small
   game: replace PLAYER ADDRESS),

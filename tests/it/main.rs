@@ -11,6 +11,7 @@ mod game_engine;
 mod game_files;
 mod game_life;
 mod game_seats;
+mod game_seats_small;
 mod grammar;
 mod hardening;
 mod harness;

@@ -6,7 +6,8 @@ use serde_json::{json, Value};
 
 use super::{
     pretty, usage, Ack, AckOrder, AckProblem, Answer, ByMail, Clock, Contact, Desk, GameError, GameSession, History,
-    HistoryRow, MailingOutcome, MailingPlan, Outcome, OwedMail, OwedResults, Role, SeatRecord, Submit, Timed, Who,
+    HistoryRow, MailingOutcome, MailingPlan, Outcome, OwedMail, OwedResults, Role, SeatChange, SeatOutcome,
+    SeatRecord, Seats, Submit, Timed, Who,
 };
 use crate::diplomacy::report::{deadline_text, format_deadline};
 use crate::game::by_mail::{self, names_master};
@@ -45,6 +46,7 @@ fn describe(g: &OpenTurnGame, at: usize) -> String {
         ),
         TurnEntry::Wait { player, wait: true } => format!("{player} waits for the deadline"),
         TurnEntry::Wait { player, wait: false } => format!("{player} no longer waits"),
+        TurnEntry::Seats { event } => event.describe(),
         TurnEntry::Released { step } => {
             format!("every input in and nobody waiting: went on early; {}", count(step.rolls.len(), "roll", "rolls"))
         }
@@ -106,6 +108,10 @@ impl GameSession for OpenTurnGame {
 
     fn public(&self) -> crate::game::public::PublicGame {
         crate::game::public::of_turn_game(self)
+    }
+
+    fn seats(&mut self) -> Option<&mut dyn Seats> {
+        Some(self)
     }
 
     fn submit(&mut self, submit: Submit<'_>, now: DateTime<Utc>) -> Result<Answer, GameError> {
@@ -322,7 +328,7 @@ impl ByMail for OpenTurnGame {
         let p = self.player_settings(who).ok_or_else(|| self.player_names())?;
         Ok(SeatRecord {
             role: Role::Seat(p.name.clone()),
-            address: Some(p.email.clone()),
+            address: Some(p.email.clone()).filter(|_| !self.is_vacant(&p.name)),
             timezone: by_mail::zone(p.timezone.as_deref()),
             password_hash: p.password_hash.clone(),
         })
@@ -390,7 +396,12 @@ impl ByMail for OpenTurnGame {
 
     fn contacts(&self) -> Vec<Contact> {
         let s = &self.settings;
-        let seats = s.players.iter().map(|p| (p.name.clone(), p.email.as_str(), p.timezone.as_deref()));
+        // A vacant seat is mailed nothing: its player resigned.
+        let seats = s
+            .players
+            .iter()
+            .filter(|p| !self.is_vacant(&p.name))
+            .map(|p| (p.name.clone(), p.email.as_str(), p.timezone.as_deref()));
         by_mail::contacts(seats, &s.observers, &s.master)
     }
 
@@ -532,6 +543,33 @@ impl OwedResults for OpenTurnGame {
     fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {
         // An address no mail can be built for is given up, not retried.
         self.record_reported(seq, outcome, now)
+    }
+}
+
+impl Seats for OpenTurnGame {
+    fn listing(&self) -> crate::game::seating::Listing {
+        let (seats, vacant) = super::small_lobby::seat_lines(self);
+        let observers = self.settings.observers.len();
+        let notes = if observers > 0 { vec![format!("Observers: {observers}.")] } else { Vec::new() };
+        crate::game::seating::Listing {
+            name: self.settings.name.clone(),
+            kind: self.meta.game.clone(),
+            step: self.game.step_label(),
+            deadline: self.meta.deadline,
+            over: self.game.ending().is_some(),
+            open: None,
+            vacant,
+            seats,
+            notes,
+        }
+    }
+
+    fn change_seats(&mut self, change: &SeatChange<'_>, now: DateTime<Utc>) -> Result<SeatOutcome, GameError> {
+        super::small_lobby::change_seats(self, change, now)
+    }
+
+    fn joined_hash(&self, _email: &str) -> Option<String> {
+        None
     }
 }
 

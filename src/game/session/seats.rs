@@ -26,9 +26,17 @@ struct SeedFile {
 /// The powers given out when the last seat was filled.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Started {
-    /// (address, power name), in the order they joined.
+    /// (address, power name; a small game: seat name), in the order they joined.
     pub powers: Vec<(String, String)>,
     pub deadline: Option<DateTime<Utc>>,
+    /// For each of `powers`: the lines a player might send first (their own units' orders,
+    /// a small game's turn lines), or empty when the first input is not theirs.
+    pub examples: Vec<String>,
+    /// The commitment of the seed the dice roll with, published when the game opened.
+    pub commitment: String,
+    /// A small game: seated in the order they joined, played by turn lines; the seed is
+    /// revealed at the end (Diplomacy: it is revealed now, with the assignment).
+    pub turn_lines: bool,
 }
 
 /// What a join did.
@@ -195,7 +203,9 @@ impl OpenGame {
         );
         self.game.state.deadline = deadline;
         self.record(lock, now, Entry::DeadlineSet { deadline })?;
-        Ok(Started { powers, deadline })
+        let examples = assigned.iter().map(|(_, key)| self.example_orders(key)).collect();
+        let commitment = self.seats_commitment().unwrap_or_default();
+        Ok(Started { powers, deadline, examples, commitment, turn_lines: false })
     }
 
     /// `leave` before the start.
@@ -253,6 +263,34 @@ impl OpenGame {
             self.write_seats(&mut lock, now, settings)?;
         }
         Ok(player.email)
+    }
+
+    /// Orders a power might send first, from its own units: on each board (Shadow Worlds:
+    /// under its `Board A` heading), the first unit moves to an empty neighbour and the
+    /// next holds.
+    pub fn example_orders(&self, power_key: &str) -> String {
+        let map = &self.game.map;
+        let Some(power) = map.lookup_power(power_key) else { return String::new() };
+        let boards = &self.game.state.boards;
+        let mut out = Vec::new();
+        for (b, board) in boards.iter().enumerate() {
+            if boards.len() > 1 {
+                out.push(format!("Board {}", (b'A' + b as u8) as char));
+            }
+            let own: Vec<_> = board.units.iter().filter(|u| u.power == power).take(2).collect();
+            for (i, unit) in own.iter().enumerate() {
+                let taken = |r: crate::map::RegionId| {
+                    let province = map.region(r).province;
+                    board.units.iter().any(|u| map.region(u.region).province == province)
+                };
+                let to = map.neighbours(unit.kind, unit.region).find(|r| !taken(*r));
+                out.push(match (i, to) {
+                    (0, Some(to)) => format!("{} - {}", unit.describe(map), map.region_name(to)),
+                    _ => format!("{} H", unit.describe(map)),
+                });
+            }
+        }
+        out.join("\n")
     }
 
     fn power_label(&self, key: &str) -> String {

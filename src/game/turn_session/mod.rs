@@ -19,6 +19,7 @@
 //! [`crate::games`] and the [`TurnGame`] trait.
 
 mod deadlines;
+pub mod lobby;
 mod open;
 mod owed;
 mod replay;
@@ -37,6 +38,7 @@ use serde::{Deserialize, Serialize};
 use crate::dice::{self, Dice, Roll, Seed};
 use crate::game::journal::{particulars_changes, Particulars, ReplayError};
 use crate::game::schedule::DeadlinePolicy;
+use crate::game::seating::{SeatEvent, Seating};
 use crate::game::session::GameError;
 use crate::game::settings::Master;
 use crate::game::state_patch;
@@ -84,6 +86,10 @@ pub struct TurnSettings {
     /// does not hold are flagged for the game master. No game needs one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub word_list: Option<String>,
+    /// Open seats filled by `join`, seats left vacant by `resign` and the takeovers asked
+    /// for (see [`crate::game::seating`]); empty in a game whose players the master named.
+    #[serde(default, skip_serializing_if = "Seating::is_empty")]
+    pub seats: Seating,
 }
 
 /// What one change did, as journaled: the rolls, the events, where the game stands after
@@ -153,6 +159,9 @@ pub enum TurnEntry {
     /// gives the seat to a new player), `time zone` or `password` (as a fingerprint).
     /// The values live in game.toml; this is their record. Changes no state.
     PlayerChanged { who: String, what: String, old: Option<String>, new: Option<String> },
+    /// A change of who plays or watches (see [`lobby`]): changes no state; no rollback
+    /// undoes it.
+    Seats { event: SeatEvent },
 }
 
 impl TurnEntry {
@@ -166,6 +175,7 @@ impl TurnEntry {
             TurnEntry::DeadlineSet { .. }
             | TurnEntry::Revealed { .. }
             | TurnEntry::Wait { .. }
+            | TurnEntry::Seats { .. }
             | TurnEntry::PlayerChanged { .. } => None,
         }
     }
@@ -180,6 +190,7 @@ impl TurnEntry {
             TurnEntry::DeadlineSet { .. }
             | TurnEntry::Revealed { .. }
             | TurnEntry::Wait { .. }
+            | TurnEntry::Seats { .. }
             | TurnEntry::PlayerChanged { .. } => None,
         }
     }
@@ -215,7 +226,7 @@ pub struct OwedReport {
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SeedFile {
+pub(super) struct SeedFile {
     seed: String,
 }
 

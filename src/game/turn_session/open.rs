@@ -31,6 +31,24 @@ pub fn create(
         return Err(GameError::Invalid(format!("unknown game `{}`: the judge runs {}", settings.game, games::names())));
     }
     settings.deadlines.check().map_err(|e| GameError::Invalid(format!("[deadlines]: {e}")))?;
+    let dir = GameDir::create(path, settings)?;
+    let mut book = Book::read(dir.clone())?;
+    let lock = book.lock()?;
+    lock.write_private_side(SEED_FILE, &SeedFile { seed: seed.to_hex() })?;
+    begin(dir, book, lock, settings, options, seed, now)
+}
+
+/// The game's first entry (the setup rolls and the commitment) in a directory that holds
+/// its settings and seed: a game just created, or one whose open seats were all filled.
+pub(super) fn begin(
+    dir: GameDir,
+    mut book: Book<TurnEntry>,
+    mut lock: GameLock,
+    settings: &TurnSettings,
+    options: &Options,
+    seed: Seed,
+    now: DateTime<Utc>,
+) -> Result<OpenTurnGame, GameError> {
     let players: Vec<String> = settings.players.iter().map(|p| p.name.clone()).collect();
     let mut dice = Dice::new(seed.clone(), &settings.name, 0);
     let mut ctx = TurnContext { dice: &mut dice, now, hold: false };
@@ -57,10 +75,6 @@ pub fn create(
         commitment: seed.commitment(),
         step: step.clone(),
     };
-    let dir = GameDir::create(path, settings)?;
-    let mut book = Book::read(dir.clone())?;
-    let mut lock = book.lock()?;
-    lock.write_private_side(SEED_FILE, &SeedFile { seed: seed.to_hex() })?;
     let seq = lock.last_seq() + 1;
     let meta = TurnState {
         game: settings.game.clone(),
@@ -74,6 +88,7 @@ pub fn create(
         state: step.state.clone(),
         waiting: Vec::new(),
     };
+    lock.write_settings(settings)?;
     book.record(&mut lock, now, entry.clone(), &meta)?;
     drop(lock);
     let warnings = book.take_warnings();

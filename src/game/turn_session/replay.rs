@@ -90,7 +90,7 @@ pub fn replay(
                         m.deadline_seq = seq;
                     }
                     TurnEntry::Revealed { seed: revealed } => m.revealed = Some(revealed.clone()),
-                    TurnEntry::PlayerChanged { .. } => {}
+                    TurnEntry::PlayerChanged { .. } | TurnEntry::Seats { .. } => {}
                     TurnEntry::Created { .. } => unreachable!("matched above"),
                 }
             }

@@ -64,7 +64,7 @@ pub fn parse_turn_players(text: &str, file: &str) -> Result<Vec<TurnPlayer>, Str
 }
 
 /// The seats' particulars as game.toml keeps them (the master's and every player's).
-fn seats(settings: &TurnSettings) -> Vec<Particulars> {
+pub(super) fn seats(settings: &TurnSettings) -> Vec<Particulars> {
     let master = Particulars {
         who: MASTER.to_string(),
         address: settings.master.email.clone(),

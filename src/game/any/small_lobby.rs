@@ -1,0 +1,357 @@
+//! [`GameSession`] for a small game that waits for players ([`Lobby`]): it lists, takes
+//! `join`, `leave` and `observe`, and refuses everything else until the last seat is
+//! filled and the game begins.
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use serde_json::{json, Value};
+
+use super::{
+    usage, Ack, Answer, ByMail, Clock, Contact, Desk, GameError, GameSession, History, HistoryRow, MailingOutcome,
+    Outcome, OwedMail, OwedResults, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Started, Submit, Timed,
+};
+use crate::game::by_mail::{self, names_master};
+use crate::game::public::{PublicBoard, PublicGame};
+use crate::game::seating::Listing;
+use crate::game::turn_session::lobby::{JoinDone, Lobby};
+use crate::store::TaskLock;
+
+impl Lobby {
+    fn waiting(&self) -> String {
+        format!(
+            "{} waits for players: {} of {} seats taken. Players join by mail with `join {} PASSWORD`; the game \
+             begins when the last seat is filled.",
+            self.settings.name,
+            self.settings.seats.joined.len(),
+            self.size(),
+            self.settings.name
+        )
+    }
+
+    fn not_yet(&self) -> GameError {
+        usage(format!("{} has not begun: it waits for players", self.settings.name))
+    }
+}
+
+impl GameSession for Lobby {
+    fn kind(&self) -> String {
+        self.settings.game.clone()
+    }
+
+    fn is_over(&self) -> bool {
+        false
+    }
+
+    fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    fn warnings(&self) -> &[String] {
+        &[]
+    }
+
+    fn carry_out(&mut self, _tag: Option<String>) {}
+
+    fn has_message(&self, _tag: &str) -> bool {
+        false
+    }
+
+    fn status_text(&self) -> String {
+        let mut text = format!("{}\n", self.waiting());
+        text.push_str(&format!("Dice commitment (sha256 of the secret seed): {}\n", self.commitment));
+        for a in &self.settings.seats.joined {
+            text.push_str(&format!("  joined: {}\n", a.email));
+        }
+        text
+    }
+
+    fn status_json(&self) -> Value {
+        json!({
+            "name": self.settings.name,
+            "game": self.settings.game,
+            "open": true,
+            "seats": self.size(),
+            "joined": self.settings.seats.joined.iter().map(|a| a.email.clone()).collect::<Vec<_>>(),
+            "commitment": self.commitment,
+        })
+    }
+
+    fn history(&self) -> Result<History, GameError> {
+        let rows: Vec<HistoryRow> = Vec::new();
+        Ok(History { step_key: "step", rows })
+    }
+
+    fn submit(&mut self, _submit: Submit<'_>, _now: DateTime<Utc>) -> Result<Answer, GameError> {
+        Err(self.not_yet())
+    }
+
+    fn adjudicate(&mut self, _force: bool, _by_mail: bool, _now: DateTime<Utc>) -> Result<Answer, GameError> {
+        Err(self.not_yet())
+    }
+
+    fn name(&self) -> String {
+        self.settings.name.clone()
+    }
+
+    fn public(&self) -> PublicGame {
+        PublicGame {
+            name: self.settings.name.clone(),
+            kind: self.settings.game.clone(),
+            step: "waiting for players".into(),
+            deadline: None,
+            over: None,
+            seats: Vec::new(),
+            board: PublicBoard::Text(self.waiting()),
+            steps: Vec::new(),
+            press: Vec::new(),
+        }
+    }
+
+    fn seats(&mut self) -> Option<&mut dyn Seats> {
+        Some(self)
+    }
+}
+
+impl Desk for Lobby {
+    fn preview(&self) -> Result<Answer, GameError> {
+        Err(self.not_yet())
+    }
+
+    fn results(&self, _which: Option<&str>) -> Result<Answer, GameError> {
+        Err(self.not_yet())
+    }
+
+    fn rollback(&mut self, _to: &str, _now: DateTime<Utc>) -> Result<String, GameError> {
+        Err(self.not_yet())
+    }
+
+    fn verify(&self) -> Result<Answer, GameError> {
+        Err(self.not_yet())
+    }
+
+    fn reveal(&mut self, _now: DateTime<Utc>) -> Result<Answer, GameError> {
+        Err(self.not_yet())
+    }
+
+    fn set_early(&mut self, _on: bool, _now: DateTime<Utc>) -> Result<(String, bool), GameError> {
+        Err(self.not_yet())
+    }
+
+    fn replace(
+        &mut self,
+        _seat: &str,
+        _address: &str,
+        _password_hash: &str,
+        _now: DateTime<Utc>,
+    ) -> Result<String, GameError> {
+        Err(self.not_yet())
+    }
+
+    fn process(&mut self, _expected: Option<&str>, _now: DateTime<Utc>) -> Result<String, GameError> {
+        Err(self.not_yet())
+    }
+}
+
+impl ByMail for Lobby {
+    fn seat(&self, who: &str) -> Result<SeatRecord, Vec<String>> {
+        if names_master(who) {
+            return Ok(by_mail::master_seat(&self.settings.master));
+        }
+        Err(Vec::new())
+    }
+
+    fn plays_turn_lines(&self) -> bool {
+        true
+    }
+
+    fn receive(&mut self, _role: &Role, _text: &str, _now: DateTime<Utc>) -> Result<(Ack, bool), GameError> {
+        Err(self.not_yet())
+    }
+
+    fn status_for(&self, _role: &Role, _zone: Option<Tz>) -> String {
+        self.status_text()
+    }
+
+    fn recent_history(&self, _role: &Role) -> Result<String, GameError> {
+        Ok(self.status_text())
+    }
+
+    fn contacts(&self) -> Vec<Contact> {
+        by_mail::contacts(std::iter::empty(), &self.settings.observers, &self.settings.master)
+    }
+
+    fn set_particulars(
+        &mut self,
+        _role: &Role,
+        _password_hash: Option<&str>,
+        _zone: Option<&str>,
+        _now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        Err(self.not_yet())
+    }
+
+    fn set_wait(&mut self, _role: &Role, _wait: bool, _now: DateTime<Utc>) -> Result<(String, bool), GameError> {
+        Err(self.not_yet())
+    }
+}
+
+impl Timed for Lobby {
+    fn deadline(&self) -> Option<DateTime<Utc>> {
+        None
+    }
+
+    fn scheduled_deadline(&self, _now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {
+        Err(self.not_yet())
+    }
+
+    fn set_deadline(&mut self, _deadline: Option<DateTime<Utc>>, _now: DateTime<Utc>) -> Result<(), GameError> {
+        Err(usage(format!(
+            "{} has no deadline until its last seat is filled: the first runs from then",
+            self.settings.name
+        )))
+    }
+
+    fn go_on_early(&mut self, _now: DateTime<Utc>) -> Result<Option<String>, GameError> {
+        Ok(None)
+    }
+
+    fn clock(&self) -> Option<Clock> {
+        None
+    }
+
+    fn late_extension(&mut self, _expected: &str, _now: DateTime<Utc>) -> Result<Option<Outcome>, GameError> {
+        Ok(None)
+    }
+
+    fn keep_glance(&self, _clock: Option<&Clock>) {}
+}
+
+impl OwedResults for Lobby {
+    fn owed(&self) -> Result<Vec<OwedMail>, GameError> {
+        Ok(Vec::new())
+    }
+
+    fn lock_mailing(&self, wait: bool) -> Result<Option<TaskLock>, GameError> {
+        Ok(self.dir.lock_task(crate::game::session::MAILING_TASK, wait)?)
+    }
+
+    fn record_mailed(&mut self, _seq: u64, _outcome: &MailingOutcome, _now: DateTime<Utc>) -> Result<(), GameError> {
+        Ok(())
+    }
+}
+
+impl Seats for Lobby {
+    fn listing(&self) -> Listing {
+        Listing {
+            name: self.settings.name.clone(),
+            kind: self.settings.game.clone(),
+            step: String::new(),
+            deadline: None,
+            over: false,
+            open: Some((self.settings.seats.joined.len(), self.size())),
+            vacant: Vec::new(),
+            seats: Vec::new(),
+            notes: vec![format!("Dice commitment (sha256 of the secret seed): {}", self.commitment)],
+        }
+    }
+
+    fn change_seats(&mut self, change: &SeatChange<'_>, now: DateTime<Utc>) -> Result<SeatOutcome, GameError> {
+        match change {
+            SeatChange::Join { email, password_hash, prefer } => {
+                if !prefer.is_empty() {
+                    return Err(usage(format!(
+                        "{} is a {}: its seats have no powers to prefer; write `join {} PASSWORD`",
+                        self.settings.name, self.settings.game, self.settings.name
+                    )));
+                }
+                Ok(match self.join(email, password_hash, now)? {
+                    JoinDone::Waiting { again, seats_left } => SeatOutcome::Joined { again, seats_left, started: None },
+                    JoinDone::Began { again, seated, game } => {
+                        let awaiting = game.game.awaiting();
+                        let examples = (0..seated.seats.len())
+                            .map(|i| {
+                                let lines = game.game.candidate_lines(i);
+                                match lines.first() {
+                                    Some(first) if awaiting.players.contains(&i) => first.trim().to_string(),
+                                    _ => String::new(),
+                                }
+                            })
+                            .collect();
+                        SeatOutcome::Joined {
+                            again,
+                            seats_left: 0,
+                            started: Some(Started {
+                                powers: seated.seats,
+                                deadline: seated.deadline,
+                                examples,
+                                commitment: seated.commitment,
+                                turn_lines: true,
+                            }),
+                        }
+                    }
+                })
+            }
+            SeatChange::Leave { email } => Ok(SeatOutcome::Left { seats_left: self.leave(email)? }),
+            SeatChange::Observe { email } => Ok(SeatOutcome::Observing { new: self.observe(email)? }),
+            SeatChange::Resign { .. } | SeatChange::Takeover { .. } | SeatChange::Approve { .. } => {
+                Err(usage(format!(
+                    "{} has not begun: a player who joined leaves with `leave {} PASSWORD`",
+                    self.settings.name, self.settings.name
+                )))
+            }
+        }
+    }
+
+    fn joined_hash(&self, email: &str) -> Option<String> {
+        Lobby::joined_hash(self, email)
+    }
+}
+
+/// The seats of a small game under way as `list NAME` shows them.
+pub(super) fn seat_lines(g: &crate::game::turn_session::OpenTurnGame) -> (Vec<String>, Vec<String>) {
+    let mut lines = Vec::new();
+    let mut vacant = Vec::new();
+    for p in &g.settings.players {
+        if g.is_vacant(&p.name) {
+            vacant.push(p.name.clone());
+            lines.push(format!("{:<12} vacant", p.name));
+        } else {
+            lines.push(format!("{:<12} played", p.name));
+        }
+    }
+    (lines, vacant)
+}
+
+/// A change of who plays or watches a small game under way.
+pub(super) fn change_seats(
+    g: &mut crate::game::turn_session::OpenTurnGame,
+    change: &SeatChange<'_>,
+    now: DateTime<Utc>,
+) -> Result<SeatOutcome, GameError> {
+    let name = g.settings.name.clone();
+    match change {
+        SeatChange::Join { .. } => Err(usage(format!(
+            "{name} has begun and has no open seats; a vacant seat is asked for with `takeover SEAT@{name} PASSWORD`"
+        ))),
+        SeatChange::Leave { .. } => Err(usage(format!(
+            "{name} has begun: a player leaves a game under way with `resign` and their seat's name"
+        ))),
+        SeatChange::Observe { email } => Ok(SeatOutcome::Observing { new: g.observe(email, now)? }),
+        SeatChange::Resign { seat } => {
+            let (seat, email) = g.resign(seat, now)?;
+            Ok(SeatOutcome::Resigned { seat, email })
+        }
+        SeatChange::Takeover { seat, email, password_hash } => {
+            let (seat, at_once) = g.ask_takeover(seat, email, password_hash, now)?;
+            Ok(if at_once {
+                SeatOutcome::TakenOver { seat, email: email.to_string() }
+            } else {
+                SeatOutcome::Asked { seat }
+            })
+        }
+        SeatChange::Approve { seat } => {
+            let (seat, email) = g.approve(seat, now)?;
+            Ok(SeatOutcome::TakenOver { seat, email })
+        }
+    }
+}

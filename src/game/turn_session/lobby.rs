@@ -1,0 +1,402 @@
+//! The seats of a small game as mail changes them (see [`crate::game::seating`]).
+//!
+//! A game made with open seats ([`create_open`]) is a directory with its game.toml
+//! (`[seats] open`, the number of seats, the rules options, who has joined) and its dice
+//! seed, whose commitment is published at once; its journal is empty until the last seat
+//! is filled. Then the players are seated in the order they joined, each named by their
+//! address (the part before the `@`), and the game begins as if the master had named them
+//! ([`Lobby::join`]).
+//!
+//! Once the game runs, a player may `resign`: the seat is vacant (nobody signs on with
+//! it, nobody is mailed for it) and plays the deadline defaults until someone takes it
+//! over (`takeover`, then the master's `approve`, or at once with `takeover =
+//! "at_once"`). Each change after the start is a journal entry (`TurnEntry::Seats`),
+//! made before game.toml is written; no rollback undoes it.
+
+use chrono::{DateTime, Utc};
+
+use super::{
+    open::begin, particulars_changes, seats::seats, OpenTurnGame, SeedFile, TurnEntry, TurnPlayer, TurnSettings,
+    SEED_FILE,
+};
+use crate::dice::{Dice, Seed};
+use crate::game::seating::{Applicant, Ask, SeatEvent, Takeover};
+use crate::game::session::GameError;
+use crate::games::{self, Options};
+use crate::store::{Book, GameDir, GameLock};
+use crate::turn::TurnContext;
+
+fn refuse(text: impl Into<String>) -> GameError {
+    GameError::Invalid(text.into())
+}
+
+/// A small game waiting for its players: no journal yet, only its settings and seed.
+#[derive(Debug)]
+pub struct Lobby {
+    pub dir: GameDir,
+    pub settings: TurnSettings,
+    /// The commitment of the seed the game's dice will roll with.
+    pub commitment: String,
+    /// Repairs the store made on opening.
+    pub notes: Vec<String>,
+}
+
+/// The seats' places when the last is filled: the players in the order they joined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seated {
+    /// (address, seat name).
+    pub seats: Vec<(String, String)>,
+    pub deadline: Option<DateTime<Utc>>,
+    pub commitment: String,
+}
+
+/// What a join did.
+#[derive(Debug)]
+pub enum JoinDone {
+    /// Still waiting: whether the address had joined before, the seats left.
+    Waiting { again: bool, seats_left: usize },
+    /// That was the last seat: the game began.
+    Began { again: bool, game: Box<OpenTurnGame>, seated: Seated },
+}
+
+/// Whether the small game at `path` waits for players (its seats are open).
+pub fn is_open(settings: &TurnSettings) -> bool {
+    settings.seats.open
+}
+
+/// A seat name from an address: the letters, digits, `-` and `_` before the `@`, not one
+/// already `taken` (a number is added) nor a word the judge keeps.
+pub fn seat_name(email: &str, taken: &[String]) -> String {
+    let local = email.split('@').next().unwrap_or("");
+    let mut base: String =
+        local.chars().filter(|c| c.is_alphanumeric() || *c == '-' || *c == '_').take(24).collect::<String>();
+    base = base.to_lowercase();
+    if !super::plausible_player_name(&base) {
+        base = format!("player{base}");
+    }
+    let free = |n: &str| !taken.iter().any(|t| t.eq_ignore_ascii_case(n));
+    if free(&base) {
+        return base;
+    }
+    (2..).map(|i| format!("{base}{i}")).find(|n| free(n)).expect("some number is free")
+}
+
+/// Create a small game of `settings.game` whose `size` seats are filled by `join`. The
+/// options and the number of seats are checked now, as the game would check them.
+pub fn create_open(
+    path: &std::path::Path,
+    mut settings: TurnSettings,
+    size: usize,
+    options: &Options,
+    seed: Seed,
+) -> Result<Lobby, GameError> {
+    if !games::is_known(&settings.game) {
+        return Err(refuse(format!("unknown game `{}`: the judge runs {}", settings.game, games::names())));
+    }
+    settings.deadlines.check().map_err(|e| refuse(format!("[deadlines]: {e}")))?;
+    // A trial set-up with stand-in names and dice: the game says what it thinks of the
+    // number of players and the options.
+    let names: Vec<String> = (1..=size).map(|i| format!("p{i}")).collect();
+    let mut trial = Dice::new(Seed::from_bytes([0; 32]), &settings.name, 0);
+    let mut ctx = TurnContext { dice: &mut trial, now: chrono::DateTime::UNIX_EPOCH, hold: false };
+    games::create(&settings.game, names, options, &mut ctx).map_err(|e| refuse(format!("{size} seats: {e}")))?;
+    settings.players.clear();
+    settings.seats.open = true;
+    settings.seats.size = Some(size);
+    settings.seats.options = options.clone();
+    let commitment = seed.commitment();
+    let dir = GameDir::create(path, &settings)?;
+    let lock = dir.lock()?;
+    lock.write_private_side(SEED_FILE, &SeedFile { seed: seed.to_hex() })?;
+    drop(lock);
+    Ok(Lobby { dir, settings, commitment, notes: Vec::new() })
+}
+
+impl Lobby {
+    /// Open a small game that waits for players (`None`: it does not wait).
+    pub fn open(path: &std::path::Path, write: bool) -> Result<Option<Lobby>, GameError> {
+        let dir = if write { GameDir::open(path)? } else { GameDir::open_for_reading(path)? };
+        let notes = dir.recovered().iter().map(|r| r.to_string()).collect();
+        let settings: TurnSettings = dir.read_settings()?;
+        if !is_open(&settings) {
+            return Ok(None);
+        }
+        let seed = read_seed(&dir)?;
+        Ok(Some(Lobby { dir, commitment: seed.commitment(), settings, notes }))
+    }
+
+    /// The number of seats.
+    pub fn size(&self) -> usize {
+        self.settings.seats.size.unwrap_or(0)
+    }
+
+    pub fn seats_left(&self) -> usize {
+        self.size().saturating_sub(self.settings.seats.joined.len())
+    }
+
+    /// Read the settings again under the lock (another message may have joined since).
+    fn relock(&mut self) -> Result<GameLock, GameError> {
+        let lock = self.dir.lock()?;
+        self.settings = self.dir.read_settings()?;
+        if !is_open(&self.settings) {
+            return Err(refuse(format!("{} has started: its seats are no longer open", self.settings.name)));
+        }
+        Ok(lock)
+    }
+
+    /// `join`: take a seat; the last one begins the game.
+    pub fn join(&mut self, email: &str, password_hash: &str, now: DateTime<Utc>) -> Result<JoinDone, GameError> {
+        let lock = self.relock()?;
+        let mut settings = self.settings.clone();
+        let joined = &mut settings.seats.joined;
+        let again = joined.iter().any(|a| a.email.eq_ignore_ascii_case(email));
+        let applicant =
+            Applicant { email: email.to_string(), password_hash: password_hash.to_string(), prefer: Vec::new() };
+        match joined.iter_mut().find(|a| a.email.eq_ignore_ascii_case(email)) {
+            Some(known) => *known = applicant,
+            None => joined.push(applicant),
+        }
+        if joined.len() < self.size() {
+            lock.write_settings(&settings)?;
+            self.settings = settings;
+            return Ok(JoinDone::Waiting { again, seats_left: self.seats_left() });
+        }
+        let (game, seated) = self.begin(lock, settings, now)?;
+        Ok(JoinDone::Began { again, game: Box::new(game), seated })
+    }
+
+    /// Seat everyone who joined, in the order they joined, and begin the game.
+    fn begin(
+        &mut self,
+        lock: GameLock,
+        mut settings: TurnSettings,
+        now: DateTime<Utc>,
+    ) -> Result<(OpenTurnGame, Seated), GameError> {
+        let seed = read_seed(&self.dir)?;
+        let mut names: Vec<String> = Vec::new();
+        for a in &settings.seats.joined {
+            let name = seat_name(&a.email, &names);
+            names.push(name.clone());
+            settings.players.push(TurnPlayer {
+                name,
+                email: a.email.clone(),
+                timezone: None,
+                password_hash: Some(a.password_hash.clone()),
+            });
+        }
+        let seats: Vec<(String, String)> = settings.players.iter().map(|p| (p.email.clone(), p.name.clone())).collect();
+        let options = std::mem::take(&mut settings.seats.options);
+        settings.seats.open = false;
+        settings.seats.size = None;
+        settings.seats.joined.clear();
+        drop(lock);
+        let mut book = Book::read(self.dir.clone())?;
+        let lock = book.lock()?;
+        let mut game = begin(self.dir.clone(), book, lock, &settings, &options, seed.clone(), now)?;
+        let event = SeatEvent::Seated { seats: seats.iter().map(|(e, n)| (n.clone(), e.clone())).collect() };
+        let mut lock = game.relock()?;
+        game.record(&mut lock, now, TurnEntry::Seats { event })?;
+        drop(lock);
+        self.settings = settings;
+        let deadline = game.meta.deadline;
+        Ok((game, Seated { seats, deadline, commitment: seed.commitment() }))
+    }
+
+    /// `leave` before the start: the seats left.
+    pub fn leave(&mut self, email: &str) -> Result<usize, GameError> {
+        let lock = self.relock()?;
+        let mut settings = self.settings.clone();
+        if !settings.seats.joined.iter().any(|a| a.email.eq_ignore_ascii_case(email)) {
+            return Err(refuse(format!("{email} has not joined {}", settings.name)));
+        }
+        settings.seats.joined.retain(|a| !a.email.eq_ignore_ascii_case(email));
+        lock.write_settings(&settings)?;
+        self.settings = settings;
+        Ok(self.seats_left())
+    }
+
+    /// `observe`: whether the address was new.
+    pub fn observe(&mut self, email: &str) -> Result<bool, GameError> {
+        let lock = self.relock()?;
+        let mut settings = self.settings.clone();
+        if settings.observers.iter().any(|o| o.eq_ignore_ascii_case(email)) {
+            return Ok(false);
+        }
+        settings.observers.push(email.to_string());
+        lock.write_settings(&settings)?;
+        self.settings = settings;
+        Ok(true)
+    }
+
+    /// The password hash an address joined with.
+    pub fn joined_hash(&self, email: &str) -> Option<String> {
+        let joined = &self.settings.seats.joined;
+        joined.iter().find(|a| a.email.eq_ignore_ascii_case(email)).map(|a| a.password_hash.clone())
+    }
+}
+
+fn read_seed(dir: &GameDir) -> Result<Seed, GameError> {
+    let path = dir.path().join(SEED_FILE);
+    let file: SeedFile = dir
+        .read_side(SEED_FILE)?
+        .ok_or_else(|| GameError::Damaged(format!("{}: the dice's seed file is missing", path.display())))?;
+    Seed::from_hex(&file.seed).map_err(|e| GameError::Damaged(format!("{}: {e}", path.display())))
+}
+
+impl OpenTurnGame {
+    /// The seat named `who` (any case): its index in game.toml.
+    fn seat_at(&self, who: &str) -> Result<usize, GameError> {
+        self.settings.players.iter().position(|p| p.name.eq_ignore_ascii_case(who.trim())).ok_or_else(|| {
+            refuse(format!(
+                "no player `{}`; the players are {}",
+                crate::text::header_safe(who, 40),
+                self.player_names().join(", ")
+            ))
+        })
+    }
+
+    /// Whether the seat named `name` is vacant (its player resigned).
+    pub fn is_vacant(&self, name: &str) -> bool {
+        self.settings.seats.vacant.iter().any(|v| v.eq_ignore_ascii_case(name))
+    }
+
+    /// Journal `event`, then write `settings` (with a record of each particular changed),
+    /// under the held lock; nothing twice for a message carried out again.
+    fn change_seats_locked(
+        &mut self,
+        mut lock: GameLock,
+        event: SeatEvent,
+        settings: TurnSettings,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        if self.book.done_before() {
+            return Ok(());
+        }
+        self.record(&mut lock, now, TurnEntry::Seats { event })?;
+        for (who, what, old, new) in particulars_changes(&seats(&self.settings), &seats(&settings)) {
+            self.record(&mut lock, now, TurnEntry::PlayerChanged { who, what, old, new })?;
+        }
+        lock.write_settings(&settings)?;
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// `observe`: whether the address was new.
+    pub fn observe(&mut self, email: &str, now: DateTime<Utc>) -> Result<bool, GameError> {
+        let lock = self.relock()?;
+        let mut settings = self.settings.clone();
+        if settings.observers.iter().any(|o| o.eq_ignore_ascii_case(email)) {
+            return Ok(false);
+        }
+        settings.observers.push(email.to_string());
+        self.change_seats_locked(lock, SeatEvent::Observer { email: email.to_string() }, settings, now)?;
+        Ok(true)
+    }
+
+    /// `resign`: the seat is vacant until someone takes it over. (seat, address it had)
+    pub fn resign(&mut self, who: &str, now: DateTime<Utc>) -> Result<(String, String), GameError> {
+        let lock = self.relock()?;
+        if self.game.ending().is_some() {
+            return Err(GameError::Over);
+        }
+        let at = self.seat_at(who)?;
+        let mut settings = self.settings.clone();
+        let p = &mut settings.players[at];
+        let (name, email) = (p.name.clone(), p.email.clone());
+        if self.is_vacant(&name) && !self.book.done_before() {
+            return Err(refuse(format!("{name} is already vacant")));
+        }
+        p.password_hash = None;
+        settings.seats.vacant.push(name.clone());
+        let event = SeatEvent::Resigned { power: name.clone(), email: email.clone() };
+        self.change_seats_locked(lock, event, settings, now)?;
+        Ok((name, email))
+    }
+
+    /// `takeover`: ask for a vacant seat; whether it went through at once.
+    pub fn ask_takeover(
+        &mut self,
+        who: &str,
+        email: &str,
+        password_hash: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(String, bool), GameError> {
+        let lock = self.relock()?;
+        if self.game.ending().is_some() {
+            return Err(GameError::Over);
+        }
+        let at = self.seat_at(who)?;
+        let name = self.settings.players[at].name.clone();
+        let done = self.book.done_before();
+        if !self.is_vacant(&name) && !done {
+            return Err(refuse(format!("{name} has a player; only a vacant seat can be taken over")));
+        }
+        let plays = |p: &TurnPlayer| p.email.eq_ignore_ascii_case(email) && !self.is_vacant(&p.name);
+        if self.settings.players.iter().any(plays) && !done {
+            return Err(refuse(format!("{email} already plays in {}", self.settings.name)));
+        }
+        let mut settings = self.settings.clone();
+        let at_once = settings.seats.takeover == Takeover::AtOnce;
+        if at_once {
+            let event = take_over(&mut settings, at, email, password_hash, false);
+            self.change_seats_locked(lock, event, settings, now)?;
+        } else {
+            settings.seats.asks.retain(|a| !(a.power == name && a.email.eq_ignore_ascii_case(email)));
+            settings.seats.asks.push(Ask {
+                power: name.clone(),
+                email: email.to_string(),
+                password_hash: password_hash.to_string(),
+            });
+            let event = SeatEvent::TakeoverAsked { power: name.clone(), email: email.to_string() };
+            self.change_seats_locked(lock, event, settings, now)?;
+        }
+        Ok((name, at_once))
+    }
+
+    /// `approve`: the master gives a vacant seat to whoever asked for it last. (seat,
+    /// the new player's address)
+    pub fn approve(&mut self, who: &str, now: DateTime<Utc>) -> Result<(String, String), GameError> {
+        let lock = self.relock()?;
+        let at = self.seat_at(who)?;
+        let name = self.settings.players[at].name.clone();
+        let done = self.book.done_before();
+        if done {
+            return Ok((name, self.settings.players[at].email.clone()));
+        }
+        if !self.is_vacant(&name) {
+            return Err(refuse(format!("{name} has a player; there is nothing to approve")));
+        }
+        let Some(ask) = self.settings.seats.asks.iter().rev().find(|a| a.power == name).cloned() else {
+            return Err(refuse(format!("nobody has asked to take over {name}")));
+        };
+        let mut settings = self.settings.clone();
+        let event = take_over(&mut settings, at, &ask.email, &ask.password_hash, true);
+        self.change_seats_locked(lock, event, settings, now)?;
+        Ok((name, ask.email))
+    }
+}
+
+/// Give the seat at `at` to a new player; the event that says so.
+fn take_over(settings: &mut TurnSettings, at: usize, email: &str, password_hash: &str, by_master: bool) -> SeatEvent {
+    let p = &mut settings.players[at];
+    let name = p.name.clone();
+    p.email = email.to_string();
+    p.password_hash = Some(password_hash.to_string());
+    p.timezone = None;
+    settings.seats.vacant.retain(|v| !v.eq_ignore_ascii_case(&name));
+    settings.seats.asks.retain(|a| a.power != name);
+    SeatEvent::TakenOver { power: name, email: email.to_string(), by_master }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_is_named_by_the_address_and_never_twice() {
+        assert_eq!(seat_name("Ann.Lee@example.org", &[]), "annlee");
+        assert_eq!(seat_name("ann@example.org", &["Ann".into()]), "ann2");
+        assert_eq!(seat_name("master@example.org", &[]), "playermaster");
+        assert_eq!(seat_name("@x", &[]), "player");
+    }
+}

@@ -1,0 +1,149 @@
+//! A small game's life by mail: open seats filled by `join` mails (seated in the order
+//! they joined), `leave`, `observe`, a resignation that leaves the seat vacant and an
+//! approved takeover, each in the history and kept by a rollback.
+
+use std::path::{Path, PathBuf};
+
+use crate::harness::Run;
+use crate::judge_dir::{judge_cli, message, Eml, Outbox};
+
+const NOW: &str = "2026-03-01T12:00:00Z";
+const GAME: &str = "duel";
+
+/// A judge directory with an open Duplexity game whose master is gm@example.org.
+fn open_game(extra: &[&str]) -> (tempfile::TempDir, PathBuf, Run) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("judge");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("judge.toml"), "[mail]\naddress = \"judge@example.org\"\n").unwrap();
+    let mut args = vec!["new", GAME, "--judge", ".", "--open", "--master", "gm@example.org"];
+    args.extend_from_slice(extra);
+    let out = judge_cli(NOW, &root, &args);
+    (tmp, root, out)
+}
+
+fn send(root: &Path, from: &str, id: &str, body: &str) -> Vec<Eml> {
+    let raw = message(from, id, body);
+    let home = [("SHADOWJUDGE_HOME", root.to_str().unwrap())];
+    crate::harness::shadowjudge_at(NOW, Some(root), &["mail", "ingest"], Some(raw.as_bytes()), &home).ok();
+    Vec::new()
+}
+
+fn to<'a>(mails: &'a [Eml], address: &str) -> Vec<&'a Eml> {
+    mails.iter().filter(|m| m.to == address).collect()
+}
+
+fn master_password(root: &Path) -> String {
+    let out = judge_cli(NOW, root, &["mail", "password", GAME, "master"]).ok();
+    out.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().to_string()
+}
+
+#[test]
+fn a_small_game_is_opened_with_a_number_of_seats_the_game_takes() {
+    let (_tmp, _root, out) = open_game(&["--game", "duplexity", "--seats", "3"]);
+    assert_ne!(out.code, 0);
+    assert!(out.stderr.contains("3 seats:"), "{}", out.stderr);
+    let (_tmp, root, out) = open_game(&["--game", "overdue", "--seats", "4", "--option", "rounds=3"]);
+    assert!(out.stdout.contains("with 4 open seats"), "{}", out.stdout);
+    assert!(out.stdout.contains("Dice commitment"), "{}", out.stdout);
+    let listed = judge_cli(NOW, &root, &["list"]).ok().stdout;
+    assert!(listed.contains("waiting for players: 0 of 4 seats taken"), "{listed}");
+    // Diplomacy has seven seats, one per power.
+    let (_tmp, _root, out) = open_game(&["--seats", "4"]);
+    assert_ne!(out.code, 0);
+    assert!(out.stderr.contains("--seats"), "{}", out.stderr);
+}
+
+#[test]
+fn a_small_game_filled_by_join_mails_begins_and_a_vacant_seat_is_taken_over() {
+    let (_tmp, root, out) = open_game(&["--game", "duplexity"]);
+    assert!(out.stdout.contains("with 2 open seats"), "{}{}", out.stdout, out.stderr);
+    let dir = root.join("games").join(GAME);
+    let mut outbox = Outbox::default();
+    let mut mail = |from: &str, id: &str, body: &str| {
+        send(&root, from, id, body);
+        outbox.new_mails(&root)
+    };
+
+    // Joining, leaving, observing before the start; a preference list makes no sense.
+    let reply = &mail("ann@example.org", "j0@x", &format!("join {GAME} annsecret prefer france\n"))[0].body;
+    assert!(reply.contains("its seats have no powers to prefer"), "{reply}");
+    let reply = &mail("zed@example.org", "j2@x", &format!("join {GAME} zedsecret\nleave {GAME} zedsecret\n"))[0].body;
+    assert!(reply.contains("You left duel; 2 seats are open."), "{reply}");
+    let reply = &mail("ann@example.org", "j1@x", &format!("join {GAME} annsecret\nlist {GAME}\n"))[0].body;
+    assert!(reply.contains("You joined duel"), "{reply}");
+    assert!(reply.contains("1 seat is still open"), "{reply}");
+    assert!(reply.contains("Waiting for players: 1 of 2 seats taken"), "{reply}");
+    assert!(reply.contains("Dice commitment"), "{reply}");
+    let reply = &mail("obs@example.org", "o0@x", &format!("observe {GAME}\n"))[0].body;
+    assert!(reply.contains("You observe duel"), "{reply}");
+    let commitment = {
+        let status = judge_cli(NOW, &root, &["status", dir.to_str().unwrap()]).ok().stdout;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("Dice commitment (sha256 of the secret seed): "))
+            .unwrap()
+            .to_string()
+    };
+
+    // The last seat: the game begins; each player is mailed their seat, how to send a
+    // turn and the commitment; the master gets who plays what.
+    let mails = mail("Bob.B@example.org", "j3@x", &format!("join {GAME} bobsecret\n"));
+    let reply = &to(&mails, "Bob.B@example.org");
+    assert!(reply.iter().any(|m| m.body.contains("That was the last seat")), "{mails:#?}");
+    for (address, seat) in [("ann@example.org", "ann"), ("Bob.B@example.org", "bobb")] {
+        let start = to(&mails, address).into_iter().find(|m| m.subject.contains("you play")).unwrap();
+        assert_eq!(start.subject, format!("{GAME}: you play {seat}"));
+        assert!(start.body.contains(&format!("SIGNON {seat}@{GAME} yourpassword")), "{}", start.body);
+        assert!(start.body.contains(&commitment), "{}", start.body);
+        assert!(start.body.contains("First deadline: "), "{}", start.body);
+        assert!(!start.body.contains("A par"), "{}", start.body);
+    }
+    let gm = to(&mails, "gm@example.org");
+    assert!(gm.iter().any(|m| m.body.contains("ann   ann@example.org")), "{gm:#?}");
+    let obs = to(&mails, "obs@example.org");
+    assert!(obs.iter().any(|m| m.subject.contains("has started") && !m.body.contains("@example.org")), "{obs:#?}");
+    let reply = &mail("ann@example.org", "s0@x", &format!("SIGNON ann@{GAME} annsecret\nstatus\n"))[0].body;
+    assert!(reply.contains("You play ann"), "{reply}");
+
+    // Bob resigns (naming his seat confirms it): the seat is vacant, everyone is told,
+    // his password signs on no more.
+    let reply = &mail("Bob.B@example.org", "r0@x", &format!("SIGNON bobb@{GAME} bobsecret\nresign ann\n"))[0].body;
+    assert!(reply.contains("to resign, write `resign bobb`"), "{reply}");
+    let mails = mail("Bob.B@example.org", "r1@x", &format!("SIGNON bobb@{GAME} bobsecret\nresign bobb\n"));
+    assert!(to(&mails, "Bob.B@example.org")[0].body.contains("You resigned bobb"), "{mails:#?}");
+    for who in ["ann@example.org", "obs@example.org", "gm@example.org"] {
+        let told = to(&mails, who);
+        assert!(told.iter().any(|m| m.body.contains("the game's defaults play for it")), "{who}: {mails:#?}");
+    }
+    let reply = &mail("Bob.B@example.org", "s1@x", &format!("SIGNON bobb@{GAME} bobsecret\nstatus\n"))[0].body;
+    assert!(!reply.contains("signed on as"), "{reply}");
+
+    // Cy asks for it; the master approves; one mail each.
+    let mails = mail("cy@example.org", "t0@x", &format!("list {GAME}\ntakeover bobb@{GAME} cysecret1\n"));
+    let reply = &to(&mails, "cy@example.org")[0].body;
+    assert!(reply.contains("Vacant: bobb (the deadline defaults play for it)"), "{reply}");
+    assert!(reply.contains("You asked to take over bobb"), "{reply}");
+    assert!(to(&mails, "gm@example.org")[0].body.contains("approve bobb"), "{mails:#?}");
+    let pw = master_password(&root);
+    let mails = mail("gm@example.org", "a0@x", &format!("SIGNON master@{GAME} {pw}\napprove bobb\n"));
+    assert_eq!(to(&mails, "gm@example.org").len(), 1, "{mails:#?}");
+    assert!(to(&mails, "cy@example.org")[0].subject.contains("you now play bobb"), "{mails:#?}");
+    assert!(to(&mails, "ann@example.org")[0].subject.contains("bobb is played again"), "{mails:#?}");
+    let reply = &mail("cy@example.org", "s2@x", &format!("SIGNON bobb@{GAME} cysecret1\nstatus\n"))[0].body;
+    assert!(reply.contains("You play bobb"), "{reply}");
+
+    // Every change is in the history, and a rollback keeps it.
+    judge_cli(NOW, &root, &["rollback", dir.to_str().unwrap(), "0"]).ok();
+    let history = judge_cli(NOW, &root, &["history", dir.to_str().unwrap()]).ok().stdout;
+    for said in [
+        "seated in the order they joined: ann ann@example.org, bobb Bob.B@example.org",
+        "bobb resigned (Bob.B@example.org); bobb is vacant",
+        "cy@example.org asks to take over bobb",
+        "bobb taken over by cy@example.org (approved by the master)",
+    ] {
+        assert!(history.contains(said), "{said}: {history}");
+    }
+    let reply = &mail("cy@example.org", "s3@x", &format!("SIGNON bobb@{GAME} cysecret1\nstatus\n"))[0].body;
+    assert!(reply.contains("You play bobb"), "{reply}");
+}
