@@ -279,7 +279,7 @@ impl OpenGame {
             }
             let own: Vec<_> = board.units.iter().filter(|u| u.power == power).take(2).collect();
             for (i, unit) in own.iter().enumerate() {
-                let taken = |r: crate::map::RegionId| {
+                let taken = |r: crate::diplomacy::map::RegionId| {
                     let province = map.region(r).province;
                     board.units.iter().any(|u| map.region(u.region).province == province)
                 };
