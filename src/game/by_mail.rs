@@ -155,6 +155,9 @@ pub struct OwedMail {
     /// `None`: owed to everyone who receives results; else only to these addresses (an
     /// earlier mailing failed for them).
     pub only_to: Option<Vec<String>>,
+    /// Addresses no longer in the game that are owed them all the same (a player the
+    /// step declared vacant, told so by them).
+    pub also_to: Vec<String>,
 }
 
 /// A game that draws its board in the results mails: what the picture layer draws from.

@@ -55,6 +55,9 @@ pub struct OwedResults {
     pub only_to: Option<Vec<String>>,
     /// The phase was processed early (every order in before the deadline).
     pub early: bool,
+    /// The players it declared vacant (`abandon_after`): no longer in the game, they are
+    /// owed these results all the same, which tell them.
+    pub abandoned: Vec<String>,
 }
 
 /// Why a game command could not be carried out.
@@ -954,6 +957,20 @@ impl OpenGame {
             let index = o.seq as usize - 1;
             let Entry::Adjudicated { report, early, .. } = &self.entries[index] else { continue };
             let current = !self.entries[index + 1..].iter().any(journal::moves_the_game);
+            let after = self.entries[index + 1..].iter().take_while(|e| !journal::moves_the_game(e));
+            let mut vacated: Vec<String> = Vec::new();
+            let mut abandoned = Vec::new();
+            for e in after {
+                match e {
+                    Entry::Abandoned { power, .. } => vacated.push(power.to_lowercase()),
+                    Entry::PlayerChanged { who, what, old: Some(address), new: None }
+                        if what == "address" && vacated.contains(&who.to_lowercase()) =>
+                    {
+                        abandoned.push(address.clone())
+                    }
+                    _ => {}
+                }
+            }
             let next_deadline = self.game.state.deadline.filter(|_| current && self.game.state.end.is_none());
             results.push(OwedResults {
                 seq: o.seq,
@@ -961,6 +978,7 @@ impl OpenGame {
                 next_deadline,
                 only_to: o.only_to,
                 early: *early,
+                abandoned,
             });
         }
         Ok(results)

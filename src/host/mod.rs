@@ -379,6 +379,13 @@ impl JudgeHost {
         pictures_off: &[String],
     ) -> Vec<OutgoingMail> {
         let mut recipients = any::recipients(g.contacts());
+        if owed.only_to.is_none() {
+            for a in &owed.also_to {
+                if !recipients.iter().any(|c| c.address.eq_ignore_ascii_case(a)) {
+                    recipients.push(Contact { role: ContactRole::Observer, address: a.clone(), timezone: None });
+                }
+            }
+        }
         if let Some(only) = &owed.only_to {
             recipients.retain(|c| only.iter().any(|a| a.eq_ignore_ascii_case(&c.address)));
             // Owed to an address that is no longer in the game: mailed all the same.

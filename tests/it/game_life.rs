@@ -276,6 +276,9 @@ fn a_late_power_gets_one_extension_and_is_declared_vacant_after_missed_phases() 
         results.body
     );
     assert!(life.journal().iter().any(|e| matches!(e, Entry::Abandoned { power, missed: 2 } if power == "germany")));
+    // Germany's player is told too, by the same results, though no longer in the game.
+    let told = mails.iter().find(|m| m.to == "cy@example.org" && m.subject.contains("results")).expect("told");
+    assert!(told.body.contains("Germany sent no orders for 2 phases in a row"), "{}", told.body);
     let game = life.game();
     assert!(game.game.settings.players.iter().all(|p| p.power != "germany"));
     // A vacant power has no vote: France and Italy alone draw the game, Germany in it.

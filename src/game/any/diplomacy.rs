@@ -496,6 +496,7 @@ impl OwedResults for OpenGame {
                     text,
                     next_deadline: owed.next_deadline,
                     only_to: owed.only_to,
+                    also_to: owed.abandoned,
                 }
             })
             .collect())
