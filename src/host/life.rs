@@ -61,6 +61,11 @@ fn list_line(l: &Listing) -> String {
     format!("  {:<16} {:<14} {what}", l.name, l.kind)
 }
 
+/// Whether a game of this kind is Diplomacy (its seats are powers).
+fn diplomacy(kind: &str) -> bool {
+    kind == "standard" || kind == "shadow-worlds"
+}
+
 /// One game in full, for `list NAME`.
 fn list_game(l: &Listing) -> String {
     let mut out = String::new();
@@ -69,12 +74,16 @@ fn list_game(l: &Listing) -> String {
     if l.over {
         let _ = writeln!(out, "The game is over.");
     } else if let Some((taken, all)) = l.open {
+        let prefer = if diplomacy(&l.kind) {
+            format!(", or `join {} PASSWORD prefer france england ...` (the powers you prefer, best first)", l.name)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "Waiting for players: {taken} of {all} seats taken. Join with `join {} PASSWORD`, or \
-             `join {} PASSWORD prefer france england ...` (the powers you prefer, best first); the game \
+            "Waiting for players: {taken} of {all} seats taken. Join with `join {} PASSWORD`{prefer}; the game \
              starts when the last seat is filled.",
-            l.name, l.name
+            l.name
         );
     } else {
         let _ = match l.deadline {
@@ -88,7 +97,7 @@ fn list_game(l: &Listing) -> String {
     if !l.vacant.is_empty() && !l.over {
         let first = l.vacant[0].to_lowercase();
         // A small game's seats are named by its players; a power's units hold.
-        let what = if l.kind == "standard" || l.kind == "shadow-worlds" {
+        let what = if diplomacy(&l.kind) {
             "units hold; civil disorder in Winter"
         } else {
             "the deadline defaults play for it"

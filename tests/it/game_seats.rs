@@ -31,7 +31,22 @@ fn open_game() -> (tempfile::TempDir, PathBuf) {
     .ok();
     assert!(out.stdout.contains("7 open seats"), "{}", out.stdout);
     assert!(out.stdout.contains("commitment"), "{}", out.stdout);
+    let commitment = out.stdout.split("commitment ").nth(1).unwrap().trim().trim_end_matches('.').to_string();
+    std::fs::write(root.join("commitment.txt"), commitment).unwrap();
     (tmp, root)
+}
+
+/// Each power's home centers: its own units stand there at the start.
+fn homes(power: &str) -> &'static [&'static str] {
+    match power {
+        "Austria" => &["vie", "bud", "tri"],
+        "England" => &["lon", "edi", "lvp"],
+        "France" => &["bre", "par", "mar"],
+        "Germany" => &["kie", "ber", "mun"],
+        "Italy" => &["ven", "rom", "nap"],
+        "Russia" => &["mos", "war", "sev", "stp"],
+        _ => &["con", "ank", "smy"],
+    }
 }
 
 fn send(root: &Path, from: &str, id: &str, body: &str) -> Run {
@@ -81,9 +96,36 @@ fn fill(root: &Path, outbox: &mut Outbox) -> (Vec<Eml>, Vec<(String, String)>) {
                     "{}",
                     start.body
                 );
+                // The example orders are the player's own units', on both boards; the
+                // commitment is there to check the assignment by.
+                let example: Vec<&str> = start
+                    .body
+                    .lines()
+                    .skip_while(|l| !l.contains("SIGNON"))
+                    .skip(1)
+                    .take_while(|l| !l.is_empty())
+                    .collect();
+                assert_eq!(example.iter().filter(|l| l.trim().starts_with("Board ")).count(), 2, "{}", start.body);
+                let orders: Vec<&&str> = example.iter().filter(|l| !l.trim().starts_with("Board ")).collect();
+                assert!(!orders.is_empty(), "{}", start.body);
+                for order in orders {
+                    let unit = order.split_whitespace().nth(1).unwrap();
+                    assert!(homes(&power).iter().any(|h| unit.starts_with(h)), "{power}: {order}");
+                }
+                let commitment = std::fs::read_to_string(root.join("commitment.txt")).unwrap();
+                assert!(start.body.contains(&commitment), "{}", start.body);
+                assert!(start.body.contains("shadowjudge verify"), "{}", start.body);
                 powers.push((player(j), power));
             }
-            assert!(to(&mails, "gm@example.org").iter().any(|m| m.subject.contains("has started")));
+            let started = to(&mails, "gm@example.org").into_iter().find(|m| m.subject.contains("has started")).unwrap();
+            // The master's mail says who plays which power.
+            for (email, power) in &powers {
+                assert!(
+                    started.body.lines().any(|l| l.contains(power.as_str()) && l.contains(email.as_str())),
+                    "{}",
+                    started.body
+                );
+            }
             return (mails, powers);
         }
     }
@@ -208,7 +250,9 @@ fn a_resignation_leaves_a_vacant_power_and_the_master_approves_a_takeover() {
     send(&root, "gm@example.org", "a0@x", &format!("SIGNON master@{GAME} {master_pw}\napprove {lower}\n")).ok();
     let mails = outbox.new_mails(&root);
     let gm = to(&mails, "gm@example.org");
-    assert!(gm.iter().any(|m| m.body.contains(&format!("{power} is now played by new@example.org"))), "{gm:#?}");
+    // One mail to the master: the answer to `approve`, not the news for everyone too.
+    assert_eq!(gm.len(), 1, "{gm:#?}");
+    assert!(gm[0].body.contains(&format!("{power} is now played by new@example.org")), "{gm:#?}");
     assert!(to(&mails, &powers[0].0).iter().any(|m| m.subject == format!("{GAME}: {power} is played again")));
     assert!(to(&mails, "new@example.org")[0].subject.contains(&format!("you now play {power}")), "{mails:#?}");
     send(&root, "new@example.org", "s0@x", &format!("SIGNON {lower}@{GAME} newpassword\nstatus\n")).ok();
@@ -244,4 +288,123 @@ fn a_preview_goes_to_the_master_only_and_keeps_nothing() {
     assert!(mails[0].body.contains("PREVIEW: the results if the phase were processed now"), "{}", mails[0].body);
     assert!(mails[0].body.contains("Spring 1901"), "{}", mails[0].body);
     assert_eq!(journal(&dir).len(), before, "a preview journals nothing");
+}
+
+fn send_at(root: &Path, now: &str, from: &str, id: &str, body: &str) -> Vec<Eml> {
+    let raw = message(from, id, body);
+    let home = [("SHADOWJUDGE_HOME", root.to_str().unwrap())];
+    let out = crate::harness::shadowjudge_at(now, Some(root), &["mail", "ingest"], Some(raw.as_bytes()), &home);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    Vec::new()
+}
+
+fn tick_at(root: &Path, now: &str) {
+    let out = judge_cli(now, root, &["mail", "tick"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
+/// The lines a start mail shows to send: the sign-on and the example orders.
+fn example(start: &Eml, password: &str) -> String {
+    start
+        .body
+        .lines()
+        .skip_while(|l| !l.contains("SIGNON"))
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| format!("{}\n", l.trim().replace("yourpassword", password)))
+        .collect()
+}
+
+#[test]
+fn a_whole_shadow_worlds_game_by_mail_from_seven_joins_to_a_draw() {
+    let (_tmp, root) = open_game();
+    let mut outbox = Outbox::default();
+    send(&root, "obs@example.org", "obs@x", &format!("observe {GAME}\n")).ok();
+    outbox.new_mails(&root);
+    let (mails, mut powers) = fill(&root, &mut outbox);
+    let mut passwords: Vec<String> = (0..7).map(|i| format!("pass{i}word")).collect();
+    let everyone = |powers: &[(String, String)]| -> Vec<String> {
+        let mut all: Vec<String> = powers.iter().map(|(e, _)| e.clone()).collect();
+        all.extend(["obs@example.org".to_string(), "gm@example.org".to_string()]);
+        all
+    };
+
+    // Spring 1901: each player sends what their start mail shows, as it stands; every
+    // order is taken.
+    let t1 = "2026-03-02T12:00:00Z";
+    for (i, (email, _)) in powers.iter().enumerate() {
+        let start = to(&mails, email).into_iter().find(|m| m.subject.contains("you play")).unwrap();
+        send_at(&root, t1, email, &format!("o{i}@x"), &example(start, &passwords[i]));
+        let reply = outbox.new_mails(&root);
+        let reply = &to(&reply, email)[0].body;
+        assert!(!reply.contains("refused") && !reply.contains("not understood"), "{reply}");
+        assert!(reply.contains("Orders"), "{reply}");
+    }
+    // The tick after the deadline processes it: results to every player, observer, master.
+    tick_at(&root, "2026-04-01T12:00:00Z");
+    let mails = outbox.new_mails(&root);
+    for who in everyone(&powers) {
+        assert!(to(&mails, &who).iter().any(|m| m.subject.contains("Spring 1901")), "{who}: {mails:#?}");
+    }
+
+    // Italy's player (whoever it is) resigns; a newcomer asks for it; the master approves.
+    let at = powers.iter().position(|(_, p)| p == "Italy").unwrap();
+    let (email, power) = powers[at].clone();
+    let t2 = "2026-04-01T13:00:00Z";
+    send_at(&root, t2, &email, "r@x", &format!("SIGNON italy@{GAME} {}\nresign italy\n", passwords[at]));
+    let mails = outbox.new_mails(&root);
+    assert!(to(&mails, "obs@example.org").iter().any(|m| m.subject.contains("Italy is vacant")), "{mails:#?}");
+    send_at(&root, t2, "newcomer@example.org", "t@x", &format!("takeover italy@{GAME} newcomer1\n"));
+    outbox.new_mails(&root);
+    let master_pw = {
+        let out = judge_cli(NOW, &root, &["mail", "password", GAME, "master"]).ok();
+        out.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().to_string()
+    };
+    send_at(&root, t2, "gm@example.org", "a@x", &format!("SIGNON master@{GAME} {master_pw}\napprove italy\n"));
+    let mails = outbox.new_mails(&root);
+    assert!(to(&mails, "newcomer@example.org")[0].subject.contains("you now play Italy"), "{mails:#?}");
+    powers[at] = ("newcomer@example.org".to_string(), power);
+    passwords[at] = "newcomer1".to_string();
+    assert!(!everyone(&powers).contains(&email));
+
+    // Fall 1901: the newcomer holds; the others send nothing; the tick processes it.
+    let t3 = "2026-04-02T12:00:00Z";
+    send_at(
+        &root,
+        t3,
+        "newcomer@example.org",
+        "f@x",
+        "SIGNON italy@open1 newcomer1\nBoard A\nA ven H\nBoard B\nA ven H\n",
+    );
+    let reply = outbox.new_mails(&root);
+    assert!(reply[0].body.contains("A ven H"), "{reply:#?}");
+    // A tick shortly before the deadline and one after it (ticks far apart are an outage).
+    tick_at(&root, "2026-04-03T11:00:00Z");
+    tick_at(&root, "2026-04-03T12:30:00Z");
+    let mails = outbox.new_mails(&root);
+    for who in everyone(&powers) {
+        assert!(to(&mails, &who).iter().any(|m| m.subject.contains("Fall 1901")), "{who}: {mails:#?}");
+    }
+
+    // Every survivor votes for a draw by mail; the last vote ends the game, and the final
+    // results (the result, the centers of every power) reach every player, the observer
+    // and the master; the player who resigned is no longer mailed.
+    let t4 = "2026-04-03T13:00:00Z";
+    for (i, (email, power)) in powers.iter().enumerate() {
+        let lower = power.to_lowercase();
+        send_at(&root, t4, email, &format!("d{i}@x"), &format!("SIGNON {lower}@{GAME} {}\ndraw\n", passwords[i]));
+    }
+    let mails = outbox.new_mails(&root);
+    for who in everyone(&powers) {
+        let over = to(&mails, &who).into_iter().find(|m| m.subject == format!("{GAME}: the game is over"));
+        let over = over.unwrap_or_else(|| panic!("{who}: {mails:#?}"));
+        assert!(over.body.contains("Every surviving power voted for it."), "{}", over.body);
+        assert!(over.body.to_lowercase().contains("draw"), "{}", over.body);
+        for (_, power) in &powers {
+            assert!(over.body.lines().any(|l| l.trim_start().starts_with(power.as_str())), "{power}: {}", over.body);
+        }
+    }
+    assert!(to(&mails, &email).is_empty(), "{mails:#?}");
+    // After the end, an order is refused with the reason.
+    send_at(&root, t4, "newcomer@example.org", "x@x", "SIGNON italy@open1 newcomer1\nBoard A\nA ven H\n");
+    assert!(outbox.new_mails(&root)[0].body.contains("over"));
 }

@@ -147,3 +147,47 @@ fn a_small_game_filled_by_join_mails_begins_and_a_vacant_seat_is_taken_over() {
     let reply = &mail("cy@example.org", "s3@x", &format!("SIGNON bobb@{GAME} cysecret1\nstatus\n"))[0].body;
     assert!(reply.contains("You play bobb"), "{reply}");
 }
+
+#[test]
+fn a_small_game_by_mail_from_the_joins_to_its_end() {
+    let (_tmp, root, out) = open_game(&["--game", "overdue", "--seats", "3", "--option", "rounds=1"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mut outbox = Outbox::default();
+    let mut mail = |from: &str, id: &str, body: &str| {
+        send(&root, from, id, body);
+        outbox.new_mails(&root)
+    };
+    // `list` of a small game offers no preference list (there are no powers).
+    let reply = &mail("obs@example.org", "o0@x", &format!("observe {GAME}\nlist {GAME}\n"))[0].body;
+    assert!(reply.contains(&format!("Join with `join {GAME} PASSWORD`;")), "{reply}");
+    assert!(!reply.contains("prefer"), "{reply}");
+    for (i, who) in ["ann", "bob", "cy"].iter().enumerate() {
+        mail(&format!("{who}@example.org"), &format!("j{i}@x"), &format!("join {GAME} {who}secret\n"));
+    }
+    // Every player cashes at once; the master processes what is left to the end.
+    let pw = master_password(&root);
+    for (i, who) in ["ann", "bob", "cy"].iter().enumerate() {
+        mail(&format!("{who}@example.org"), &format!("c{i}@x"), &format!("SIGNON {who}@{GAME} {who}secret\ncash\n"));
+    }
+    let mut last = String::new();
+    let mut mails = Vec::new();
+    for i in 0..20 {
+        let got = mail("gm@example.org", &format!("p{i}@x"), &format!("SIGNON master@{GAME} {pw}\nprocess\n"));
+        last = got.iter().find(|m| m.subject.starts_with("Re:")).map(|m| m.body.clone()).unwrap_or_default();
+        mails.extend(got);
+        if last.contains("Now: round 1, over") || last.contains("not done") || last.contains("is over") {
+            break;
+        }
+    }
+    // The step that ended the game says how it was processed.
+    assert!(last.contains("processed (by the game master"), "{last}");
+    let tick = judge_cli(NOW, &root, &["mail", "tick"]);
+    assert_eq!(tick.code, 0, "{}", tick.stderr);
+    mails.extend(outbox.new_mails(&root));
+    for who in ["ann@example.org", "bob@example.org", "cy@example.org", "obs@example.org", "gm@example.org"] {
+        let end = to(&mails, who).into_iter().find(|m| m.body.contains("The game is over:"));
+        let end = end.unwrap_or_else(|| panic!("{who}: {mails:#?}"));
+        assert!(end.body.contains("Final totals"), "{}", end.body);
+        assert!(end.body.contains("seed revealed"), "{}", end.body);
+    }
+}

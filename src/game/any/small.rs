@@ -266,7 +266,9 @@ impl Desk for OpenTurnGame {
         let before = self.game.step_label();
         // No step expected: the game master's `process`; else the tick at the deadline.
         self.force(true, expected, now)?;
-        let why = self.forcing(self.entries.len() - 1).map(Forcing::brief).unwrap_or_default();
+        // The step processed, not what followed it (the seed revealed at the end).
+        let forced = self.entries.iter().rposition(|(_, _, e)| matches!(e, TurnEntry::Forced { .. }));
+        let why = forced.and_then(|at| self.forcing(at)).map(Forcing::brief).unwrap_or_default();
         Ok(format!(
             "{before} processed ({why}); the report goes to {}. Now: {}.",
             count(by_mail::recipients(ByMail::contacts(self)).len(), "address", "addresses"),
@@ -527,6 +529,7 @@ impl OwedResults for OpenTurnGame {
                     text: format!("{what}\n{board}"),
                     next_deadline: None,
                     only_to: owed.only_to,
+                    also_to: Vec::new(),
                 }
             })
             .collect())
