@@ -64,6 +64,15 @@ pub fn header_safe(text: &str, max: usize) -> String {
     out.chars().take(max).collect::<String>().trim_end().to_string()
 }
 
+/// Items as a sentence lists them: `a`, `a and b`, `a, b and c`.
+pub fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// `text` as the start of a sentence: its first letter a capital.
 pub fn sentence(text: &str) -> String {
     let mut chars = text.chars();

@@ -274,10 +274,12 @@ impl JudgeHost {
         } else {
             format!(
                 "The powers were assigned from the players' preferences by the verifiable dice, from a secret seed \
-                 whose commitment (its sha256) was published when the game opened:\n\n  {}\n\nThe seed is now \
-                 in the game's history (`history`), with every roll: anyone can redo the assignment, and \
-                 `shadowjudge verify` on the game checks it.",
-                started.commitment
+                 whose commitment (its sha256) was published when the game opened:\n\n  {}\n\nThe seed, revealed \
+                 now:\n\n  {}\n\nAnyone can check that its sha256 is the commitment and redo the assignment from \
+                 the joins (README, \"A game's life by mail\"); `shadowjudge verify` on the game's directory does \
+                 both.",
+                started.commitment,
+                started.seed.as_deref().unwrap_or("")
             )
         };
         for (i, (email, power)) in started.powers.iter().enumerate() {

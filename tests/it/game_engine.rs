@@ -19,7 +19,8 @@ fn a_draw_needs_every_surviving_power() {
         assert_eq!(g.vote_draw(*p), None);
     }
     let notice = g.vote_draw(powers[6]).expect("the last vote draws the game");
-    assert!(notice.starts_with("The game is drawn between Austria and England"), "{notice}");
+    assert!(notice.starts_with("The game is drawn between Austria, England, France"), "{notice}");
+    assert!(notice.ends_with(", Russia and Turkey."), "{notice}");
     assert!(matches!(g.state.end, Some(GameEnd::Draw(ref ps)) if ps.len() == 7));
 }
 

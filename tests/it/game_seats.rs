@@ -114,6 +114,11 @@ fn fill(root: &Path, outbox: &mut Outbox) -> (Vec<Eml>, Vec<(String, String)>) {
                 }
                 let commitment = std::fs::read_to_string(root.join("commitment.txt")).unwrap();
                 assert!(start.body.contains(&commitment), "{}", start.body);
+                // The seed is revealed with the assignment: its sha256 is the commitment.
+                let seed =
+                    start.body.split("The seed, revealed now:").nth(1).unwrap().split_whitespace().next().unwrap();
+                let seed = shadowjudge::dice::Seed::from_hex(seed).unwrap();
+                assert_eq!(seed.commitment(), commitment, "{}", start.body);
                 assert!(start.body.contains("shadowjudge verify"), "{}", start.body);
                 powers.push((player(j), power));
             }

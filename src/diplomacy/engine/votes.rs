@@ -27,7 +27,7 @@ impl Game {
             GameEnd::Victory(p) => format!("{} wins the game.", self.power_name(*p)),
             GameEnd::Draw(ps) => {
                 let names: Vec<String> = ps.iter().map(|p| self.power_name(*p)).collect();
-                format!("The game is drawn between {}.", names.join(" and "))
+                format!("The game is drawn between {}.", crate::text::and_list(&names))
             }
         }
     }

@@ -286,6 +286,7 @@ impl Seats for Lobby {
                                 examples,
                                 commitment: seated.commitment,
                                 turn_lines: true,
+                                seed: None,
                             }),
                         }
                     }

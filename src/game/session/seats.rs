@@ -37,6 +37,8 @@ pub struct Started {
     /// A small game: seated in the order they joined, played by turn lines; the seed is
     /// revealed at the end (Diplomacy: it is revealed now, with the assignment).
     pub turn_lines: bool,
+    /// Diplomacy: the seed the powers were assigned with, revealed now.
+    pub seed: Option<String>,
 }
 
 /// What a join did.
@@ -205,7 +207,7 @@ impl OpenGame {
         self.record(lock, now, Entry::DeadlineSet { deadline })?;
         let examples = assigned.iter().map(|(_, key)| self.example_orders(key)).collect();
         let commitment = self.seats_commitment().unwrap_or_default();
-        Ok(Started { powers, deadline, examples, commitment, turn_lines: false })
+        Ok(Started { powers, deadline, examples, commitment, turn_lines: false, seed: Some(seed.to_hex()) })
     }
 
     /// `leave` before the start.
