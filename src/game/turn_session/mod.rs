@@ -348,6 +348,7 @@ mod toy {
             players: players.to_vec(),
             master: Master::default(),
             word_list: None,
+            seats: Default::default(),
         };
         let options = Options::from([("pile".to_string(), "9".to_string())]);
         create(dir, &settings, &options, Seed::from_bytes([7; 32]), at(0)).expect("a game of pebbles")
