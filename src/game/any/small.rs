@@ -6,8 +6,8 @@ use serde_json::{json, Value};
 
 use super::{
     pretty, usage, Ack, AckOrder, AckProblem, Answer, ByMail, Clock, Contact, Desk, GameError, GameSession, History,
-    HistoryRow, MailingOutcome, MailingPlan, Outcome, OwedMail, OwedResults, Role, SeatChange, SeatOutcome,
-    SeatRecord, Seats, Submit, Timed, Who,
+    HistoryRow, MailingOutcome, MailingPlan, Outcome, OwedMail, OwedResults, Role, SeatChange, SeatOutcome, SeatRecord,
+    Seats, Submit, Timed, Who,
 };
 use crate::diplomacy::report::{deadline_text, format_deadline};
 use crate::game::by_mail::{self, names_master};

@@ -8,7 +8,8 @@ use serde_json::{json, Value};
 
 use super::{
     usage, Ack, Answer, ByMail, Clock, Contact, Desk, GameError, GameSession, History, HistoryRow, MailingOutcome,
-    Outcome, OwedMail, OwedResults, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Started, Submit, Timed,
+    MailingPlan, Outcome, OwedMail, OwedResults, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Started, Submit,
+    Timed,
 };
 use crate::game::by_mail::{self, names_master};
 use crate::game::public::{PublicBoard, PublicGame};
@@ -227,6 +228,10 @@ impl Timed for Lobby {
 }
 
 impl OwedResults for Lobby {
+    fn begin_mailing(&mut self, _seq: u64, _to: &[String], _now: DateTime<Utc>) -> Result<MailingPlan, GameError> {
+        Err(self.not_yet())
+    }
+
     fn owed(&self) -> Result<Vec<OwedMail>, GameError> {
         Ok(Vec::new())
     }
