@@ -5,7 +5,9 @@
 //! seed, whose commitment is published at once; its journal is empty until the last seat
 //! is filled. Then the players are seated in the order they joined, each named by their
 //! address (the part before the `@`), and the game begins as if the master had named them
-//! ([`Lobby::join`]).
+//! ([`Lobby::join`]). The last join is kept in game.toml first, then the game's first entry
+//! is journaled, then game.toml says it began: a start cut short by a crash loses no join
+//! and is finished by the next open (or by that join, carried out again).
 //!
 //! Once the game runs, a player may `resign`: the seat is vacant (nobody signs on with
 //! it, nobody is mailed for it) and plays the deadline defaults until someone takes it
@@ -112,6 +114,28 @@ pub fn create_open(
     Ok(Lobby { dir, settings, commitment, notes: Vec::new() })
 }
 
+/// The settings of an open game whose seats are all taken, as it begins: everyone who
+/// joined, seated in the order they joined and named by their address; and the rules
+/// options it was opened with.
+pub fn seated(mut settings: TurnSettings) -> (TurnSettings, Options) {
+    let mut names: Vec<String> = Vec::new();
+    for a in &settings.seats.joined {
+        let name = seat_name(&a.email, &names);
+        names.push(name.clone());
+        settings.players.push(TurnPlayer {
+            name,
+            email: a.email.clone(),
+            timezone: None,
+            password_hash: Some(a.password_hash.clone()),
+        });
+    }
+    let options = std::mem::take(&mut settings.seats.options);
+    settings.seats.open = false;
+    settings.seats.size = None;
+    settings.seats.joined.clear();
+    (settings, options)
+}
+
 impl Lobby {
     /// Open a small game that waits for players (`None`: it does not wait).
     pub fn open(path: &std::path::Path, write: bool) -> Result<Option<Lobby>, GameError> {
@@ -119,6 +143,18 @@ impl Lobby {
         let notes = dir.recovered().iter().map(|r| r.to_string()).collect();
         let settings: TurnSettings = dir.read_settings()?;
         if !is_open(&settings) {
+            return Ok(None);
+        }
+        if Book::<TurnEntry>::read(dir.clone())?.last_seq() > 0 {
+            // The last join began the game, which was cut short before game.toml said so:
+            // finish writing it (the game's own open reads it seated meanwhile).
+            if write {
+                let lock = dir.lock()?;
+                let settings: TurnSettings = dir.read_settings()?;
+                if is_open(&settings) && Book::<TurnEntry>::read(dir.clone())?.last_seq() > 0 {
+                    lock.write_settings(&seated(settings).0)?;
+                }
+            }
             return Ok(None);
         }
         let seed = read_seed(&dir)?;
@@ -150,14 +186,21 @@ impl Lobby {
         let mut settings = self.settings.clone();
         let joined = &mut settings.seats.joined;
         let again = joined.iter().any(|a| a.email.eq_ignore_ascii_case(email));
+        if !again && joined.len() >= self.size() {
+            // Every seat was taken by a join whose start was cut short: that join, carried
+            // out again, begins the game.
+            return Err(refuse(format!("all {} seats of {} are taken", self.size(), self.settings.name)));
+        }
         let applicant =
             Applicant { email: email.to_string(), password_hash: password_hash.to_string(), prefer: Vec::new() };
         match joined.iter_mut().find(|a| a.email.eq_ignore_ascii_case(email)) {
             Some(known) => *known = applicant,
             None => joined.push(applicant),
         }
-        if joined.len() < self.size() {
-            lock.write_settings(&settings)?;
+        let full = joined.len() >= self.size();
+        // Kept before anything else: the join is not lost if the start is cut short.
+        lock.write_settings(&settings)?;
+        if !full {
             self.settings = settings;
             return Ok(JoinDone::Waiting { again, seats_left: self.seats_left() });
         }
@@ -169,29 +212,17 @@ impl Lobby {
     fn begin(
         &mut self,
         lock: GameLock,
-        mut settings: TurnSettings,
+        settings: TurnSettings,
         now: DateTime<Utc>,
     ) -> Result<(OpenTurnGame, Seated), GameError> {
         let seed = read_seed(&self.dir)?;
-        let mut names: Vec<String> = Vec::new();
-        for a in &settings.seats.joined {
-            let name = seat_name(&a.email, &names);
-            names.push(name.clone());
-            settings.players.push(TurnPlayer {
-                name,
-                email: a.email.clone(),
-                timezone: None,
-                password_hash: Some(a.password_hash.clone()),
-            });
-        }
+        let (settings, options) = seated(settings);
         let seats: Vec<(String, String)> = settings.players.iter().map(|p| (p.email.clone(), p.name.clone())).collect();
-        let options = std::mem::take(&mut settings.seats.options);
-        settings.seats.open = false;
-        settings.seats.size = None;
-        settings.seats.joined.clear();
-        drop(lock);
-        let mut book = Book::read(self.dir.clone())?;
-        let lock = book.lock()?;
+        // Still under the lock that saw the last seat taken: no other join gets in, and the
+        // journal read now is the one on disk. The first entry is journaled before
+        // game.toml says the game began; a start cut short between them is finished by
+        // the next open ([`Lobby::open`]).
+        let book = Book::read(self.dir.clone())?;
         let mut game = begin(self.dir.clone(), book, lock, &settings, &options, seed.clone(), now)?;
         let event = SeatEvent::Seated { seats: seats.iter().map(|(e, n)| (n.clone(), e.clone())).collect() };
         let mut lock = game.relock()?;
@@ -391,6 +422,106 @@ fn take_over(settings: &mut TurnSettings, at: usize, email: &str, password_hash:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::game::settings::Master;
+    use crate::store::JOURNAL_FILE;
+
+    fn at(minute: i64) -> DateTime<Utc> {
+        chrono::DateTime::from_timestamp(1_800_000_000 + minute * 60, 0).unwrap()
+    }
+
+    /// An open game of Pebbles (the toy game) for three, with a pile of 7; ann and bob
+    /// have joined. Its path.
+    fn lobby_of_two(root: &std::path::Path) -> std::path::PathBuf {
+        let path = root.join("toy");
+        let settings = TurnSettings {
+            name: "toy".into(),
+            game: "pebbles".into(),
+            observers: Vec::new(),
+            deadlines: Default::default(),
+            players: Vec::new(),
+            master: Master::default(),
+            word_list: None,
+            seats: Default::default(),
+        };
+        let options = Options::from([("pile".to_string(), "7".to_string())]);
+        let mut lobby = create_open(&path, settings, 3, &options, Seed::from_bytes([3; 32])).unwrap();
+        for (n, who) in ["ann", "bob"].iter().enumerate() {
+            let done = lobby.join(&format!("{who}@example.org"), "hash", at(n as i64)).unwrap();
+            assert!(matches!(done, JoinDone::Waiting { .. }));
+        }
+        path
+    }
+
+    /// Write game.toml as the last join keeps it before the game begins: cat has joined.
+    fn cat_joined(path: &std::path::Path) {
+        let dir = GameDir::open(path).unwrap();
+        let lock = dir.lock().unwrap();
+        let mut settings: TurnSettings = dir.read_settings().unwrap();
+        assert!(is_open(&settings));
+        settings.seats.joined.push(Applicant {
+            email: "cat@example.org".into(),
+            password_hash: "hash".into(),
+            prefer: Vec::new(),
+        });
+        lock.write_settings(&settings).unwrap();
+    }
+
+    #[test]
+    fn a_start_cut_short_after_its_first_entry_is_finished_by_the_next_open() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = lobby_of_two(tmp.path());
+        let before = std::fs::read(path.join(crate::store::SETTINGS_FILE)).unwrap();
+        let mut lobby = Lobby::open(&path, true).unwrap().unwrap();
+        assert!(matches!(lobby.join("cat@example.org", "hash", at(5)).unwrap(), JoinDone::Began { .. }));
+        // As a crash would leave it: the first entry journaled, game.toml still the lobby's
+        // with everyone joined.
+        let journal = std::fs::read_to_string(path.join(JOURNAL_FILE)).unwrap();
+        std::fs::write(path.join(JOURNAL_FILE), format!("{}\n", journal.lines().next().unwrap())).unwrap();
+        let _ = std::fs::remove_file(path.join(crate::store::STATE_FILE));
+        std::fs::write(path.join(crate::store::SETTINGS_FILE), before).unwrap();
+        cat_joined(&path);
+
+        // Read only: the game as it began, game.toml untouched.
+        let g = super::super::open_read_only(&path).unwrap();
+        let players: Vec<&str> = g.settings.players.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(players, ["ann", "bob", "cat"]);
+        assert!(is_open(&g.dir.read_settings::<TurnSettings>().unwrap()));
+        // Opened to write: game.toml is finished, and the options are the lobby's.
+        assert!(Lobby::open(&path, true).unwrap().is_none());
+        let settings: TurnSettings = g.dir.read_settings().unwrap();
+        assert!(!is_open(&settings));
+        assert_eq!(settings.players.len(), 3);
+        let g = super::super::open(&path).unwrap();
+        match &g.entries[0].2 {
+            TurnEntry::Created { options, players, .. } => {
+                assert_eq!(options.get("pile").map(String::as_str), Some("7"));
+                assert_eq!(players, &["ann", "bob", "cat"]);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_start_cut_short_before_its_first_entry_begins_with_the_last_join_again() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = lobby_of_two(tmp.path());
+        // As a crash would leave it: cat's join kept, nothing journaled.
+        cat_joined(&path);
+        let mut lobby = Lobby::open(&path, true).unwrap().expect("still waiting");
+        assert_eq!(lobby.seats_left(), 0);
+        let late = lobby.join("dan@example.org", "hash", at(6)).unwrap_err();
+        assert!(late.to_string().contains("all 3 seats of toy are taken"), "{late}");
+        // Cat's message, carried out again, begins the game with the three who joined.
+        match lobby.join("cat@example.org", "hash", at(7)).unwrap() {
+            JoinDone::Began { again, seated, .. } => {
+                assert!(again);
+                let names: Vec<&str> = seated.seats.iter().map(|(_, n)| n.as_str()).collect();
+                assert_eq!(names, ["ann", "bob", "cat"]);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 
     #[test]
     fn a_seat_is_named_by_the_address_and_never_twice() {

@@ -88,8 +88,10 @@ pub(super) fn begin(
         state: step.state.clone(),
         waiting: Vec::new(),
     };
-    lock.write_settings(settings)?;
+    // The entry first: game.toml already says what it says (a new game), or still shows
+    // the open seats (a lobby's last join), which the next open finishes from the journal.
     book.record(&mut lock, now, entry.clone(), &meta)?;
+    lock.write_settings(settings)?;
     drop(lock);
     let warnings = book.take_warnings();
     Ok(OpenTurnGame {
@@ -118,7 +120,12 @@ pub fn open_read_only(path: &Path) -> Result<OpenTurnGame, GameError> {
 }
 
 fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenTurnGame, GameError> {
-    let settings: TurnSettings = dir.read_settings()?;
+    let mut settings: TurnSettings = dir.read_settings()?;
+    if super::lobby::is_open(&settings) {
+        // A start cut short after its first entry (see `lobby::Lobby::open`): the game
+        // began with everyone who joined.
+        settings = super::lobby::seated(settings).0;
+    }
     settings.deadlines.check().map_err(|e| {
         GameError::Damaged(format!("{}: [deadlines]: {e}", dir.path().join(crate::store::SETTINGS_FILE).display()))
     })?;
