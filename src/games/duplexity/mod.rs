@@ -2,8 +2,8 @@
 //! rulings read it (docs/duplexity.md).
 //!
 //! - [`board`]: the 8 x 5 board, spaces, pieces and the invariant.
-//! - [`rules`]: the game state and every rule: setup, the round, actions, landing, the
-//!   deadline defaults. A typed API for programs that play.
+//! - [`rules`]: the game state and every rule, one file each: setup, the round, actions,
+//!   landing, the deadline defaults. A typed API for programs that play.
 //! - [`turnfile`]: the nom grammar of turn-file lines.
 //! - [`report`]: the grid report and `status --json`.
 //!
