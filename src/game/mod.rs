@@ -7,6 +7,7 @@ pub mod by_mail;
 pub mod conformance;
 pub mod journal;
 pub mod public;
+pub mod roster;
 pub mod schedule;
 pub mod script;
 pub mod seating;

@@ -271,36 +271,18 @@ impl Settings {
 /// time zone, is optional); `#` starts a comment.
 pub fn parse_players(text: &str, file: &str, map: &Map) -> Result<Vec<Player>, String> {
     let mut players: Vec<Player> = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let at = format!("{file}:{}", i + 1);
-        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        if fields.len() < 3 || fields.len() > 4 {
-            return Err(format!("{at}: expected `power, name, email` (and optionally a time zone), found `{line}`"));
-        }
+    for l in super::roster::lines(text, file, 3, 4, "`power, name, email` (and optionally a time zone)")? {
+        let (at, fields) = (&l.at, &l.fields);
         let power = map.lookup_power(fields[0]).ok_or_else(|| format!("{at}: unknown power `{}`", fields[0]))?;
         let key = map.power(power).key.clone();
         if players.iter().any(|p| p.power == key) {
             return Err(format!("{at}: {} has two players", map.power(power).name));
         }
-        let email = fields[2];
-        if !email.contains('@') || email.contains(char::is_whitespace) {
-            return Err(format!("{at}: `{email}` is not an email address"));
-        }
-        let timezone = match fields.get(3) {
-            Some(tz) if tz.parse::<chrono_tz::Tz>().is_err() => {
-                return Err(format!("{at}: unknown time zone `{tz}` (write it like Europe/Paris)"))
-            }
-            Some(tz) => Some(tz.to_string()),
-            None => None,
-        };
+        let (email, timezone) = (l.email(2)?, l.timezone(3)?);
         players.push(Player {
             power: key,
             name: fields[1].to_string(),
-            email: email.to_string(),
+            email,
             timezone,
             password_hash: None,
             pictures: true,

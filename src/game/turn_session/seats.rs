@@ -2,6 +2,7 @@
 //! game.toml still names the players the game was created for.
 
 use super::*;
+use crate::game::roster;
 
 /// A seat: the player's name (one word; what they sign on with), address, zone, password.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,17 +29,8 @@ pub fn plausible_player_name(name: &str) -> bool {
 /// order = file order; `#` starts a comment.
 pub fn parse_turn_players(text: &str, file: &str) -> Result<Vec<TurnPlayer>, String> {
     let mut players: Vec<TurnPlayer> = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let at = format!("{file}:{}", i + 1);
-        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        if fields.len() < 2 || fields.len() > 3 {
-            return Err(format!("{at}: expected `name, email` (and optionally a time zone), found `{line}`"));
-        }
-        let name = fields[0];
+    for l in roster::lines(text, file, 2, 3, "`name, email` (and optionally a time zone)")? {
+        let (at, name) = (&l.at, l.fields[0]);
         if !plausible_player_name(name) {
             return Err(format!(
                 "{at}: `{name}` cannot be a player's name: one word of letters, digits, `-` or `_` (players sign on with it)"
@@ -47,18 +39,8 @@ pub fn parse_turn_players(text: &str, file: &str) -> Result<Vec<TurnPlayer>, Str
         if players.iter().any(|p| p.name.eq_ignore_ascii_case(name)) {
             return Err(format!("{at}: two players are called `{name}`"));
         }
-        let email = fields[1];
-        if !email.contains('@') || email.contains(char::is_whitespace) {
-            return Err(format!("{at}: `{email}` is not an email address"));
-        }
-        let timezone = match fields.get(2) {
-            Some(tz) if tz.parse::<chrono_tz::Tz>().is_err() => {
-                return Err(format!("{at}: unknown time zone `{tz}` (write it like Europe/Paris)"))
-            }
-            Some(tz) => Some(tz.to_string()),
-            None => None,
-        };
-        players.push(TurnPlayer { name: name.to_string(), email: email.to_string(), timezone, password_hash: None });
+        let (email, timezone) = (l.email(1)?, l.timezone(2)?);
+        players.push(TurnPlayer { name: name.to_string(), email, timezone, password_hash: None });
     }
     Ok(players)
 }
