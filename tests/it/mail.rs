@@ -58,6 +58,8 @@ pub(crate) struct FakeHost {
     calls: Vec<String>,
     /// Failed sign-ons per role, as a host keeps them.
     failed: HashMap<String, Vec<DateTime<Utc>>>,
+    /// The game's files refused just now: `wait` and `pictures` answer "try later".
+    files_refused: bool,
 }
 
 impl FakeHost {
@@ -86,6 +88,7 @@ impl FakeHost {
             deadline: Utc.with_ymd_and_hms(2025, 3, 3, 18, 0, 0).unwrap(),
             calls: Vec::new(),
             failed: HashMap::new(),
+            files_refused: false,
         }
     }
 
@@ -270,6 +273,9 @@ impl GameHost for FakeHost {
     }
 
     fn set_pictures(&mut self, _who: &Identity, _on: bool, _now: DateTime<Utc>) -> Result<(), HostError> {
+        if self.files_refused {
+            return Err(HostError::TryLater);
+        }
         Err(HostError::Refused("this judge sends no map pictures".into()))
     }
 
@@ -278,6 +284,9 @@ impl GameHost for FakeHost {
     }
 
     fn set_wait(&mut self, _who: &Identity, _wait: bool, _now: DateTime<Utc>) -> Result<String, HostError> {
+        if self.files_refused {
+            return Err(HostError::TryLater);
+        }
         Err(HostError::Refused("this game has no `wait`".into()))
     }
 
@@ -578,6 +587,21 @@ fn password_and_timezone_commands_change_the_game_and_the_reply() {
     let new_hash = host.power("France").hash.clone().unwrap();
     assert!(shadowjudge::mail::password::verify_password("new-secret-1", &new_hash));
     assert!(!shadowjudge::mail::password::verify_password("france-secret", &new_hash));
+}
+
+#[test]
+fn a_wait_or_pictures_line_the_files_refused_just_now_asks_for_a_retry() {
+    for line in ["wait", "map off"] {
+        let mut host = FakeHost::new();
+        host.files_refused = true;
+        let raw = plain("ann@example.org", "w@example.org", &format!("SIGNON france@mygame france-secret\n{line}\n"));
+        let outcome = run(&raw, &mut host);
+        assert!(outcome.must_retry(), "`{line}`: {:?}", outcome.disposition);
+        // Not refused: the same message then goes through.
+        host.files_refused = false;
+        let again = run(&raw, &mut host);
+        assert!(!again.must_retry(), "`{line}`: {:?}", again.disposition);
+    }
 }
 
 #[test]

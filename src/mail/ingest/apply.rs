@@ -116,6 +116,7 @@ pub(super) fn apply(
                     let _ = writeln!(out, "line {line}: {text}");
                 }
                 Err(e) => {
+                    count(&e);
                     let _ = writeln!(out, "line {line}: not done: {e}");
                 }
             },
@@ -192,6 +193,7 @@ pub(super) fn apply(
                     let _ = writeln!(out, "line {line}: your results mails now come {what} the map pictures.");
                 }
                 Err(e) => {
+                    count(&e);
                     let _ = writeln!(out, "line {line}: map pictures not changed: {e}");
                 }
             },
