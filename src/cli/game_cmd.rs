@@ -530,17 +530,7 @@ pub struct RevealArgs {
 
 pub fn reveal(a: RevealArgs) -> Result<ExitCode, CliError> {
     let mut g = open_any(&a.dir)?;
-    // Once revealed (forced earlier), showing the seed again gives nothing new away.
-    let revealed = g.status_json()["dice"]["seed"].is_string();
-    if !a.force && !revealed && crate::games::is_known(&g.kind()) && !g.is_over() {
-        return Err(CliError::Usage(format!(
-            "{} is not over: with the seed revealed now, anyone who has it can foresee every \
-             later roll of the game. Add --force to reveal it all the same; every player is told \
-             in the next report that the rest of the game's rolls are public.",
-            g.name()
-        )));
-    }
-    let answer = g.reveal(now()).map_err(game_error)?;
+    let answer = g.reveal(a.force, now()).map_err(game_error)?;
     warn_any(g.as_ref());
     Ok(print_answer(&answer, false))
 }

@@ -202,8 +202,8 @@ pub trait Desk {
     /// Recompute every roll from the revealed seed (`ok` false on a mismatch).
     fn verify(&self) -> Result<Answer, GameError>;
 
-    /// Reveal the dice seed.
-    fn reveal(&mut self, now: DateTime<Utc>) -> Result<Answer, GameError>;
+    /// Reveal the dice seed; a game with rolls still to come only with `force`.
+    fn reveal(&mut self, force: bool, now: DateTime<Utc>) -> Result<Answer, GameError>;
 
     /// Process the step under way now, with the deadline defaults for what is missing; the
     /// results are owed by mail. With `expected` (a [`Clock`]'s step), only while the game

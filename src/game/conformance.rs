@@ -212,7 +212,7 @@ pub fn check(kind: &GameKind, seed: u64, steps: usize) -> Played {
     }
     played.ended = g.game.ending().is_some();
     if !played.ended {
-        g.reveal(now).expect("the seed can be revealed");
+        g.reveal(true, now).expect("the seed can be revealed");
     }
     let g = turn_session::open_read_only(&dir).expect("the game opens");
     played.rolls_verified = g.verify().unwrap_or_else(|e| panic!("{} seed {seed}: verify: {e:?}", kind.name));

@@ -239,7 +239,7 @@ impl Desk for OpenGame {
         }
     }
 
-    fn reveal(&mut self, _now: DateTime<Utc>) -> Result<Answer, GameError> {
+    fn reveal(&mut self, _force: bool, _now: DateTime<Utc>) -> Result<Answer, GameError> {
         Err(usage("this is a Diplomacy game: it has no dice seed"))
     }
 

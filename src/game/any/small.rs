@@ -252,8 +252,8 @@ impl Desk for OpenTurnGame {
         Ok(Answer { json: pretty(&json!({"verified": ok, "text": text.trim_end()})), text, ok })
     }
 
-    fn reveal(&mut self, now: DateTime<Utc>) -> Result<Answer, GameError> {
-        let seed = OpenTurnGame::reveal(self, now)?;
+    fn reveal(&mut self, force: bool, now: DateTime<Utc>) -> Result<Answer, GameError> {
+        let seed = OpenTurnGame::reveal(self, force, now)?;
         let text = format!(
             "Seed: {seed}\nCommitment: {} (sha256 of the seed)\nAnyone can now check every roll: shadowjudge verify {}\n",
             self.meta.commitment,

@@ -130,7 +130,7 @@ impl Desk for Lobby {
         Err(self.not_yet())
     }
 
-    fn reveal(&mut self, _now: DateTime<Utc>) -> Result<Answer, GameError> {
+    fn reveal(&mut self, _force: bool, _now: DateTime<Utc>) -> Result<Answer, GameError> {
         Err(self.not_yet())
     }
 

@@ -32,11 +32,18 @@ impl OpenTurnGame {
     }
 
     /// Reveal the seed now (the master's `reveal`; the game goes on, its rolls now known).
-    /// Revealing twice journals nothing more.
-    pub fn reveal(&mut self, now: DateTime<Utc>) -> Result<String, GameError> {
+    /// A game not over is refused unless `force`: the seed would let anyone foresee every
+    /// roll to come. Revealing twice journals nothing more and needs no `force`.
+    pub fn reveal(&mut self, force: bool, now: DateTime<Utc>) -> Result<String, GameError> {
         let mut lock = self.relock()?;
         match &self.meta.revealed {
             Some(seed) => Ok(seed.clone()),
+            None if !force && self.game.ending().is_none() => Err(GameError::Invalid(format!(
+                "{} is not over: with the seed revealed now, anyone who has it can foresee every later \
+                 roll of the game. Add --force to reveal it all the same; every player is told in the \
+                 next report that the rest of the game's rolls are public.",
+                self.settings.name
+            ))),
             None => self.reveal_locked(&mut lock, now),
         }
     }
