@@ -7,8 +7,9 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::particulars::player_changes;
 use super::GameError;
-use super::{player_changes, schedule_error, OpenGame};
+use super::{schedule_error, OpenGame};
 use crate::dice::{Dice, Seed};
 use crate::game::journal::Entry;
 use crate::game::seating::{self, Applicant, Ask, SeatEvent, Takeover};

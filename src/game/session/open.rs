@@ -1,0 +1,188 @@
+//! A game made, opened and loaded: its settings, its map (checked against the one it was
+//! made with), the journal, and the state, replayed when the cache is behind.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::glance::GLANCE_STAMPED;
+use super::{schedule_error, GameError, OpenGame};
+use crate::diplomacy::engine::Game;
+use crate::diplomacy::map::Map;
+use crate::diplomacy::state::GameState;
+use crate::game::journal::{self, Entry};
+use crate::game::settings::Settings;
+use crate::store::{Book, GameDir, StoreError};
+
+/// The side file recording which map the game's stored ids belong to.
+pub const MAP_FILE: &str = "map.json";
+
+/// `map.json`: the map a game was created with, and what its ids meant then
+/// ([`Map::id_fingerprint`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapRecord {
+    pub map: String,
+    pub fingerprint: String,
+}
+
+/// The game's map: `standard`, or a map file. A relative path is taken from the game's
+/// directory (the same rule when the game is created and when it is opened), and the file
+/// is read through the store.
+/// Maps are built once per process and shared (`map::cache`).
+fn load_map(settings: &Settings, dir: &Path) -> Result<Arc<Map>, GameError> {
+    if settings.map == "standard" {
+        return Ok(crate::diplomacy::map::cache::standard());
+    }
+    let path = dir.join(&settings.map);
+    let text = crate::store::read_text(&path)?;
+    Ok(crate::diplomacy::map::cache::from_toml(&text, &path.to_string_lossy())?)
+}
+
+/// Refuse a game whose map's ids no longer mean what they meant when the game was made.
+fn check_map(dir: &GameDir, settings: &Settings, map: &Map) -> Result<(), GameError> {
+    let fingerprint = map.id_fingerprint();
+    match dir.read_side::<MapRecord>(MAP_FILE)? {
+        Some(recorded) if recorded.fingerprint != fingerprint => Err(GameError::Damaged(format!(
+            "{}: this game was created with the map `{}`, and the map `{}` it names now numbers its powers, \
+             provinces or coasts differently; the game's files store those numbers, so it cannot be opened \
+             with this map (put the original map back, or the map name in game.toml)",
+            dir.path().join(MAP_FILE).display(),
+            recorded.map,
+            settings.map
+        ))),
+        // A game made before maps were recorded is taken to be on today's map; `relock`
+        // records it at the next change.
+        _ => Ok(()),
+    }
+}
+
+/// The warning for a `state.json` that could not be written after its journal entry was.
+fn cache_warning(e: &StoreError) -> String {
+    format!(
+        "{e}. The change itself is made (it is in the journal); {} is only a copy and is rebuilt \
+         from the journal the next time the game is opened",
+        crate::store::STATE_FILE
+    )
+}
+
+/// Create a game directory with its settings and first state.
+pub fn create(
+    path: &Path,
+    settings: &Settings,
+    mut state: GameState,
+    now: DateTime<Utc>,
+) -> Result<OpenGame, GameError> {
+    state.deadline = Some(settings.deadlines.schedule.deadline_for(state.phase.kind, now).map_err(schedule_error)?);
+    let map = load_map(settings, path)?;
+    let dir = GameDir::create(path, settings)?;
+    let mut book = Book::read(dir.clone())?;
+    let mut lock = book.lock()?;
+    lock.write_side(MAP_FILE, &MapRecord { map: settings.map.clone(), fingerprint: map.id_fingerprint() })?;
+    let entry = Entry::Created { state: state.clone() };
+    book.record(&mut lock, now, entry.clone(), &state)?;
+    drop(lock);
+    let warnings = book.take_warnings();
+    Ok(OpenGame {
+        dir,
+        game: Game::new(settings.clone(), map, state),
+        entries: vec![entry],
+        notes: Vec::new(),
+        warnings,
+        cache_behind: None,
+        book,
+        stamp: None,
+    })
+}
+
+/// Open a game: settings, map, journal, and the state (replayed if the cache is behind).
+/// A `state.json` behind the journal (a write that failed, say on a full disk) is
+/// rewritten from the journal here, under the lock.
+pub fn open(path: &Path) -> Result<OpenGame, GameError> {
+    let dir = GameDir::open(path)?;
+    let notes = dir.recovered().iter().map(|r| r.to_string()).collect();
+    let mut g = load(dir, notes)?;
+    if let Some(seq) = g.cache_behind {
+        let lock = g.dir.lock()?;
+        let state_file = g.dir.path().join(crate::store::STATE_FILE);
+        match lock.write_state(seq, &g.game.state) {
+            Ok(()) => {
+                g.cache_behind = None;
+                g.notes.push(format!("{}: was behind the journal; rebuilt from it", state_file.display()));
+            }
+            Err(e) => g.warnings.push(cache_warning(&e)),
+        }
+    }
+    Ok(g)
+}
+
+/// Open a game to read it only: no lock is taken and nothing is written (no recovery
+/// either: an interrupted write is skipped, not repaired).
+pub fn open_read_only(path: &Path) -> Result<OpenGame, GameError> {
+    load(GameDir::open_for_reading(path)?, Vec::new())
+}
+
+pub(super) fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
+    // Before anything is read, so a glance kept from this read is never newer than it.
+    let stamp = dir.stamp(&GLANCE_STAMPED).ok();
+    let settings: Settings = dir.read_settings()?;
+    settings.deadlines.check().map_err(|e| {
+        GameError::Damaged(format!("{}: [deadlines]: {e}", dir.path().join(crate::store::SETTINGS_FILE).display()))
+    })?;
+    let map = load_map(&settings, dir.path())?;
+    check_map(&dir, &settings, &map)?;
+    // The cache before the journal: a writer appends to the journal before it rewrites
+    // the cache, so a reader without the lock never sees a cache ahead of the journal
+    // unless the journal really was cut short.
+    let cached: Option<(u64, GameState)> = dir.read_state()?;
+    let book = Book::<Entry>::read(dir.clone())?;
+    let entries: Vec<Entry> = book.records().iter().map(|r| r.entry.clone()).collect();
+    if !matches!(entries.first(), Some(Entry::Created { .. })) {
+        return Err(GameError::Damaged(format!(
+            "{}: the journal {}; the game cannot be rebuilt (a half-created game, or a damaged one)",
+            dir.path().join(crate::store::JOURNAL_FILE).display(),
+            if entries.is_empty() { "is empty" } else { "does not start with the game's creation" }
+        )));
+    }
+    // A placeholder state, replaced below by the cached or replayed one.
+    let start = GameState::start(&map, 1);
+    let mut game = Game::new(settings, map, start);
+    let last = book.last_seq();
+    if let Some((seq, _)) = &cached {
+        book.check_cache(*seq)?;
+    }
+    let boards = game.settings.variant.boards();
+    let state_file = dir.path().join(crate::store::STATE_FILE);
+    if let Some((_, state)) = &cached {
+        state.check(&game.map, boards).map_err(|e| GameError::Damaged(format!("{}: {e}", state_file.display())))?;
+    }
+    let journal_file = dir.path().join(crate::store::JOURNAL_FILE);
+    let in_journal = |e: journal::ReplayError| GameError::Damaged(format!("{}: {e}", journal_file.display()));
+    let cache_behind = match cached {
+        Some((seq, state)) if seq == last => {
+            game.state = state;
+            false
+        }
+        Some((seq, state)) => {
+            game.state = state;
+            journal::replay(&mut game, &entries[seq as usize..]).map_err(in_journal)?;
+            true
+        }
+        None => {
+            journal::replay(&mut game, &entries).map_err(in_journal)?;
+            true
+        }
+    };
+    Ok(OpenGame {
+        dir,
+        game,
+        entries,
+        notes,
+        warnings: Vec::new(),
+        cache_behind: cache_behind.then_some(last),
+        book,
+        stamp,
+    })
+}

@@ -1,0 +1,24 @@
+//! Press: a message between players, kept in the journal.
+
+use chrono::{DateTime, Utc};
+
+use super::{GameError, OpenGame};
+use crate::game::journal::Entry;
+
+impl OpenGame {
+    /// Keep a press message in the journal (it changes no state; the journal is the
+    /// record of who said what to whom).
+    pub fn record_press(
+        &mut self,
+        from: &str,
+        to: Vec<String>,
+        text: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        let mut lock = self.relock()?;
+        if self.done_before() {
+            return Ok(());
+        }
+        self.record(&mut lock, now, Entry::Press { from: from.to_string(), to, text: text.to_string() })
+    }
+}
