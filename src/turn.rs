@@ -14,6 +14,7 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::answer::{Nouns, Receipt, Refusal, Taken};
 use crate::dice::Dice;
 
 /// What an engine gets for one call: the game's dice and the time the input counts as
@@ -71,28 +72,29 @@ impl TurnAck {
         self.lines.iter().any(|l| l.accepted)
     }
 
-    /// The answer for people, one line each (a refused one with its column, reason and
-    /// hint), then what the turn caused: the one rendering of a turn file's answer on
-    /// the command line, whatever the game, sent or only checked.
-    pub fn to_text(&self) -> String {
-        let mut text = String::new();
-        for l in &self.lines {
-            if l.accepted {
-                text.push_str(&format!("line {}: {}\n", l.line, l.text));
-            } else {
-                text.push_str(&format!("line {}:{}: refused: {}\n", l.line, l.column, l.text));
-                if let Some(h) = &l.hint {
-                    text.push_str(&format!("    hint: {h}\n"));
-                }
-            }
+    /// What the turn caused, to be rendered ([`Receipt::render`]): `who` sent it for
+    /// `step`; `awaited` is what the game awaits now (`None`: not said).
+    pub fn receipt(&self, who: &str, step: &str, awaited: Option<Vec<String>>) -> Receipt {
+        let (taken, refused): (Vec<&LineAnswer>, Vec<&LineAnswer>) = self.lines.iter().partition(|l| l.accepted);
+        Receipt {
+            who: who.to_string(),
+            step: step.to_string(),
+            taken: taken.into_iter().map(|l| Taken { line: l.line, words: l.text.clone(), note: None }).collect(),
+            refused: refused
+                .into_iter()
+                .map(|l| Refusal { line: l.line, column: l.column, reason: l.text.clone(), hint: l.hint.clone() })
+                .collect(),
+            events: self.events.clone(),
+            awaited,
+            nouns: Nouns::TURN,
         }
-        if self.lines.is_empty() {
-            text.push_str("The turn file says nothing the judge can take.\n");
-        }
-        for e in &self.events {
-            text.push_str(&format!("  {e}\n"));
-        }
-        text
+    }
+}
+
+/// A refusal, as a line's answer (the line it names).
+impl From<Refusal> for LineAnswer {
+    fn from(r: Refusal) -> LineAnswer {
+        LineAnswer { line: r.line, column: r.column, text: r.reason, accepted: false, hint: r.hint }
     }
 }
 
@@ -242,18 +244,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_turn_answer_reads_the_same_sent_or_checked_in_every_game() {
+    fn a_turn_answer_keeps_every_line_and_event_in_its_receipt() {
         let ack = TurnAck {
             lines: vec![
                 LineAnswer::accepted(1, "P3: shift +1 to NF3"),
-                LineAnswer::refused(2, 7, "no space `Z9`").with_hint("spaces are A1 to H5"),
+                Refusal::at(7, "no space `Z9`").hint("spaces are A1 to H5").on(2).into(),
             ],
             events: vec!["Ann rolls 4".into()],
         };
-        assert_eq!(
-            ack.to_text(),
-            "line 1: P3: shift +1 to NF3\nline 2:7: refused: no space `Z9`\n    hint: spaces are A1 to H5\n  Ann rolls 4\n"
-        );
-        assert_eq!(TurnAck::default().to_text(), "The turn file says nothing the judge can take.\n");
+        let r = ack.receipt("ann", "round 1, act", None);
+        assert_eq!(r.taken, [Taken { line: 1, words: "P3: shift +1 to NF3".into(), note: None }]);
+        assert_eq!(r.refused, [Refusal::at(7, "no space `Z9`").hint("spaces are A1 to H5").on(2)]);
+        assert_eq!(r.events, ["Ann rolls 4"]);
+        assert_eq!(r.nouns, Nouns::TURN);
+        assert_eq!(LineAnswer::from(r.refused[0].clone()), ack.lines[1]);
     }
 }

@@ -17,9 +17,10 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
+pub use crate::answer::Receipt;
 pub use crate::game::by_mail::{
-    recipients, Ack, AckOrder, AckProblem, Board, Clock, Contact, ContactRole, Notice, Outcome, OwedMail,
-    PlayerCommand, PressDelivery, PressTo, Role, SeatRecord,
+    recipients, Board, Clock, Contact, ContactRole, Notice, Outcome, OwedMail, PlayerCommand, PressDelivery, PressTo,
+    Role, SeatRecord,
 };
 pub use crate::game::public::PublicGame;
 pub use crate::game::schedule::DeadlinePolicy;
@@ -237,7 +238,7 @@ pub trait ByMail {
     /// Take a seat's orders or turn lines as mail brings them (the master's, in a game
     /// that takes them); whether the game went on (a small game's turn: its report is
     /// owed by mail).
-    fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Ack, bool), GameError>;
+    fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Receipt, bool), GameError>;
 
     /// Where the game stands, as `role` may see it, deadlines also in `zone`.
     fn status_for(&self, role: &Role, zone: Option<Tz>) -> String;

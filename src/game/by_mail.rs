@@ -1,7 +1,8 @@
 //! The plain data a game gives and takes when it is played by mail: who sits where
-//! ([`Role`], [`SeatRecord`]), who reads its results ([`Contact`]), the receipt of orders
-//! or turn lines ([`Ack`]), press ([`PressTo`], [`PressDelivery`]), what the deadline tick
-//! sees ([`Clock`]) and the results still owed ([`OwedMail`], [`Board`]).
+//! ([`Role`], [`SeatRecord`]), who reads its results ([`Contact`]), press ([`PressTo`],
+//! [`PressDelivery`]), what the deadline tick sees ([`Clock`]) and the results still owed
+//! ([`OwedMail`], [`Board`]). What orders or turn lines caused is a
+//! [`crate::answer::Receipt`], the same for every game.
 //!
 //! These are the words of [`crate::game::any::GameSession`]'s mail half. The mail layer
 //! uses the same types in its own trait ([`crate::mail::host`] re-exports them), so the
@@ -60,41 +61,6 @@ pub struct Contact {
     pub role: ContactRole,
     pub address: String,
     pub timezone: Option<Tz>,
-}
-
-/// One order or turn line understood, echoed in its canonical form.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AckOrder {
-    /// 1-based line in the text handed over (0: an event the turn caused).
-    pub line: usize,
-    pub order: String,
-}
-
-/// One line not accepted, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AckProblem {
-    /// 1-based line in the text handed over.
-    pub line: usize,
-    pub message: String,
-    pub hint: Option<String>,
-}
-
-/// The answer to a submission by mail: the reply is built from it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ack {
-    /// The phase or step the orders are for (`Spring 1901 movement`).
-    pub phase: String,
-    pub accepted: Vec<AckOrder>,
-    pub problems: Vec<AckProblem>,
-    /// Units or adjustments still without orders (`F bre`), or what a small game awaits.
-    pub missing: Vec<String>,
-    pub deadline: Option<DateTime<Utc>>,
-    /// The answer to a small game's turn lines, not to Diplomacy orders: the reply says
-    /// "turn" and "awaited" where Diplomacy says "orders" and "without orders".
-    pub turn_lines: bool,
-    /// What the reply says when nothing is missing, when the game words it itself
-    /// (Diplomacy: by the phase); `None`: the usual words.
-    pub complete: Option<&'static str>,
 }
 
 /// The recipients of a press message.

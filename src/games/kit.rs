@@ -7,10 +7,10 @@
 //!
 //! A game keeps only its own grammar: it gets each [`Line`] with its number, the text
 //! before the comment and the words with their columns, and answers a line it cannot
-//! read with an [`Unclear`], rendered as a [`LineAnswer`] in one place.
+//! read with a [`crate::answer::Refusal`] at the column where the trouble starts, the one
+//! shape of a refused line in every game.
 
 use crate::span::Span;
-use crate::turn::LineAnswer;
 
 use super::Options;
 
@@ -72,30 +72,6 @@ pub fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
         let words = words(text);
         (!words.is_empty()).then_some(Line { number: i + 1, text, words })
     })
-}
-
-/// A line not understood: where (1-based column), what, and perhaps what was meant.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unclear {
-    pub column: usize,
-    pub message: String,
-    pub hint: Option<String>,
-}
-
-impl Unclear {
-    pub fn new(column: usize, message: impl Into<String>) -> Unclear {
-        Unclear { column, message: message.into(), hint: None }
-    }
-
-    pub fn with_hint(mut self, hint: impl Into<String>) -> Unclear {
-        self.hint = Some(hint.into());
-        self
-    }
-
-    /// The answer to line `line`: refused at the column, with the hint.
-    pub fn answer(self, line: usize) -> LineAnswer {
-        LineAnswer { line, column: self.column, text: self.message, accepted: false, hint: self.hint }
-    }
 }
 
 /// What an option's value may be.

@@ -27,7 +27,7 @@ use crate::game::any::{self, Board, Clock, GameError, GameSession, MailingOutcom
 use crate::mail::deadline::{plan_tick, tick_mails, turn_tick_mails, GameClock, TickLog};
 use crate::mail::home::{HomeError, JudgeHome};
 use crate::mail::host::{
-    Ack, Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, PlayerCommand, PressDelivery, PressTo,
+    Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, PlayerCommand, PressDelivery, PressTo, Receipt,
     Role, SignOnCheck, SignOnError, SignOnRecord,
 };
 use crate::mail::owed::Owed;

@@ -37,7 +37,7 @@ impl GameHost for JudgeHost {
         })
     }
 
-    fn submit_orders(&mut self, who: &Identity, text: &str, now: DateTime<Utc>) -> Result<Ack, HostError> {
+    fn submit_orders(&mut self, who: &Identity, text: &str, now: DateTime<Utc>) -> Result<Receipt, HostError> {
         let (ack, went_on) = self.change(&who.game, |g| g.receive(&who.role, text, now))?;
         if went_on {
             self.owes_mail(who.game.clone());

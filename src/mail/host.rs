@@ -9,9 +9,8 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
-pub use crate::game::by_mail::{
-    Ack, AckOrder, AckProblem, Contact, ContactRole, PlayerCommand, PressDelivery, PressTo, Role, SeatRecord,
-};
+pub use crate::answer::{Nouns, Receipt, Refusal, Taken};
+pub use crate::game::by_mail::{Contact, ContactRole, PlayerCommand, PressDelivery, PressTo, Role, SeatRecord};
 
 /// What a host error says when the operating system refused a read, write or lock of the
 /// game's files (not the judge user's files, say): the message is retried, not answered.
@@ -151,7 +150,7 @@ pub trait GameHost {
 
     /// Submit a power's orders (the whole text of its order lines) and say what was
     /// understood. Text that is not an order is the host's to report as a problem.
-    fn submit_orders(&mut self, who: &Identity, text: &str, now: DateTime<Utc>) -> Result<Ack, HostError>;
+    fn submit_orders(&mut self, who: &Identity, text: &str, now: DateTime<Utc>) -> Result<Receipt, HostError>;
 
     /// Whether the game is played by turn lines (a small game) rather than Diplomacy
     /// orders: the game master's lines that are not commands go to the game too (the

@@ -83,7 +83,7 @@ fn cli_submit_check_keeps_nothing() {
     assert!(run.stdout.contains("line   1: A par - bur"), "{}", run.stdout);
     // What would still be missing if these orders were kept.
     assert!(run.stdout.contains("Still without orders: A mar"), "{}", run.stdout);
-    assert!(run.stdout.contains("(checked only: nothing was kept)"), "{}", run.stdout);
+    assert!(run.stdout.contains("Checked only: nothing was kept; the game is as it was."), "{}", run.stdout);
     assert_eq!(game.journal_lines(), before);
     assert_eq!(power_status(&game.status_json(), "France")["submitted"], false);
 }
@@ -104,7 +104,11 @@ fn cli_submit_with_a_broken_line_keeps_the_rest_and_exits_1() {
     let (game, _) = TestGame::new();
     let run = game.submit("france", "A par - bur\nF bre - mao\nA mar - xyz\n", &[]);
     assert_eq!(run.code, 1);
-    assert!(run.stdout.contains("line 3, column 9: expected a province after `-`, found `xyz`"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("Not taken:\n  line   3, column 9: expected a province after `-`, found `xyz`"),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.contains("Still without orders: A mar"), "{}", run.stdout);
     assert_eq!(power_status(&game.status_json(), "France")["submitted"], true);
     let report = game.run("adjudicate", &["--force"]);

@@ -44,7 +44,7 @@ fn a_three_player_game_is_played_from_the_cli_to_its_end_and_verified() {
             assert!(r.stdout.contains("not in faceoff"), "{}", r.stdout);
             let junk = run(&["submit", d, "--player", &players[0], "-"], Some("\u{1}junk\nanswer q\n"));
             assert_eq!(junk.code, 1);
-            assert!(junk.stdout.contains("line 1:1: refused"), "{}", junk.stdout);
+            assert!(not_taken(&junk.stdout).contains("line   1: "), "{}", junk.stdout);
             refused_checked = true;
         }
         let word: String = open["letters"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
@@ -88,6 +88,11 @@ fn send(dir: &str, player: &str, at: &str, text: &str) -> Run {
     shadowjudge_at(at, None, &["submit", dir, "--player", player, "--at", at, "-"], Some(text.as_bytes()), &[])
 }
 
+/// The lines of an answer that were not taken.
+fn not_taken(stdout: &str) -> &str {
+    stdout.split_once("\nNot taken:\n").map_or("", |(_, rest)| rest)
+}
+
 fn names(v: &serde_json::Value) -> Vec<String> {
     v.as_array().unwrap().iter().map(|p| p.as_str().unwrap().to_string()).collect()
 }
@@ -105,7 +110,7 @@ fn every_bad_line_gets_its_reason_and_only_legal_lines_are_applied() {
     let refused = |r: &Run, line: usize, why: &str| {
         assert_eq!(r.code, 1, "{}", r.stdout);
         assert!(
-            r.stdout.contains(&format!("line {line}:1: refused: {why}")),
+            not_taken(&r.stdout).contains(&format!("line {line:>3}: {why}")),
             "want `{why}` at line {line}:\n{}",
             r.stdout
         );
@@ -118,15 +123,23 @@ fn every_bad_line_gets_its_reason_and_only_legal_lines_are_applied() {
     let r = send(&d, p, "2026-03-01T13:00:00Z", &format!("answer {first}ooo\n"));
     refused(&r, 1, &format!("{first}ooo has no"));
     let r = send(&d, p, "2026-03-01T13:00:00Z", "\u{1}junk\nvote perhaps\n");
-    assert!(r.stdout.contains("line 1:1: refused") && r.stdout.contains("line 2:"), "{}", r.stdout);
+    assert!(
+        not_taken(&r.stdout).contains("line   1: ") && not_taken(&r.stdout).contains("line   2, column 6: "),
+        "{}",
+        r.stdout
+    );
     assert_eq!(status(), before, "nothing refused was applied");
 
     // A good line among bad ones: only it is applied.
     let r = send(&d, p, "2026-03-01T13:00:00Z", &format!("challenge\nanswer {letters}a\nvote accept\n"));
     assert_eq!(r.code, 1, "a refused line makes the exit 1: {}", r.stdout);
-    assert!(r.stdout.contains("line 1:1: refused: no answer is under consideration to challenge"), "{}", r.stdout);
-    assert!(r.stdout.contains(&format!("line 2: answer {letters}a: received 2026-03-01 13:00:00 UTC")), "{}", r.stdout);
-    assert!(r.stdout.contains("line 3:1: refused: no challenge is open to vote on"), "{}", r.stdout);
+    assert!(not_taken(&r.stdout).contains("line   1: no answer is under consideration to challenge"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(&format!("line   2: answer {letters}a: received 2026-03-01 13:00:00 UTC")),
+        "{}",
+        r.stdout
+    );
+    assert!(not_taken(&r.stdout).contains("line   3: no challenge is open to vote on"), "{}", r.stdout);
     let answers = &status()["open"]["answers"];
     assert_eq!(answers.as_array().unwrap().len(), 1, "{answers}");
 
@@ -268,7 +281,7 @@ fn a_flood_of_answers_takes_three_and_each_entry_is_the_size_of_its_step() {
     let r = send(&d, &players[0], "2026-03-01T13:00:00Z", &flood);
     assert_eq!(r.code, 1, "some lines refused");
     assert!(r.stdout.contains("answers under way: the most one player may have)"), "{}", r.stdout);
-    assert!(r.stdout.contains("line 4:1: refused: you have 3 answers under way in faceoff 1"), "{}", r.stdout);
+    assert!(not_taken(&r.stdout).contains("line   4: you have 3 answers under way in faceoff 1"), "{}", r.stdout);
     assert_eq!(status()["open"]["answers"].as_array().unwrap().len(), 3);
     let state_size = std::fs::metadata(std::path::Path::new(&d).join("state.json")).unwrap().len() as usize;
 

@@ -99,11 +99,11 @@ fn a_winter_ack_says_which_builds_go_unused_and_that_they_are_waived() {
     assert_eq!(ack.missing, ["2 builds not ordered (they will be waived)"]);
     let ack = g.submit(france, "build A par\n", false);
     assert_eq!(ack.missing, ["1 build not ordered (it will be waived)"]);
-    assert!(ack.to_text().contains("Still without orders: 1 build not ordered (it will be waived)"));
-    assert!(!ack.to_text().contains("Every unit has"), "{}", ack.to_text());
+    assert!(ack.receipt().render(None).contains("Still without orders: 1 build not ordered (it will be waived)"));
+    assert!(!ack.receipt().render(None).contains("Every unit has"), "{}", ack.receipt().render(None));
     let ack = g.submit(france, "build A par\nbuild F mar\n", false);
     assert_eq!(ack.missing, Vec::<String>::new());
-    assert!(ack.to_text().contains("Every adjustment has orders."), "{}", ack.to_text());
+    assert!(ack.receipt().render(None).contains("Every adjustment has orders."), "{}", ack.receipt().render(None));
 }
 
 #[test]
@@ -118,7 +118,7 @@ fn a_winter_ack_says_how_many_removals_civil_disorder_will_choose() {
     assert_eq!(ack.missing, ["2 removals not ordered (civil disorder will choose them)"]);
     let ack = g.submit(germany, "remove A mun\n", false);
     assert_eq!(ack.missing, ["1 removal not ordered (civil disorder will choose it)"]);
-    assert!(!ack.to_text().contains("Every"), "{}", ack.to_text());
+    assert!(!ack.receipt().render(None).contains("Every"), "{}", ack.receipt().render(None));
 }
 
 #[test]
@@ -205,7 +205,7 @@ fn a_shadow_winter_awaits_only_powers_with_something_to_adjust() {
     assert!(ack.problems.is_empty(), "{:?}", ack.problems);
     assert_eq!(ack.accepted.len(), 1);
     assert_eq!(ack.accepted[0].board, None, "a waive names no board");
-    assert!(!ack.to_text().contains("no orders understood"), "{}", ack.to_text());
+    assert!(!ack.receipt().render(None).contains("no orders understood"), "{}", ack.receipt().render(None));
     assert_eq!(g.ledger_row(france).delta(), 2);
     assert!(ack.missing.is_empty(), "one line waives both builds: {:?}", ack.missing);
     assert!(!g.waiting_for().contains(&france));
@@ -227,9 +227,9 @@ fn winter_orders_are_worded_alike_in_acks_status_and_results() {
     assert_eq!(g.ledger_row(germany).delta(), -1);
     let ack = g.submit(germany, "Board B\nA boh disband\n", false);
     assert_eq!(ack.accepted[0].order, "remove A boh", "{:?}", ack.accepted);
-    assert!(ack.to_text().contains("[B] remove A boh"), "{}", ack.to_text());
+    assert!(ack.receipt().render(None).contains("[B] remove A boh"), "{}", ack.receipt().render(None));
     assert_eq!(ack.complete_words(), "Every adjustment has orders.");
-    assert!(ack.to_text().contains(ack.complete_words()), "{}", ack.to_text());
+    assert!(ack.receipt().render(None).contains(ack.complete_words()), "{}", ack.receipt().render(None));
     let text = status_text(&g, Some(germany), None);
     assert!(text.lines().any(|l| l.trim() == "[B] remove A boh"), "{text}");
     let report = g.adjudicate();

@@ -13,6 +13,7 @@ const RANKS: &[(&str, u8)] = &[
     ("span", 1),
     ("diplomacy::map", 1),
     ("phase", 1),
+    ("answer", 1),
     ("dice", 1),
     ("store", 1),
     ("game::schedule", 2),

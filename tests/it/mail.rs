@@ -14,8 +14,8 @@ use proptest::prelude::*;
 use shadowjudge::game::schedule::Span;
 use shadowjudge::mail::deadline::{plan_tick, tick_mails, DeadlinePolicy, GameClock, Schedule, TickAction, TickLog};
 use shadowjudge::mail::host::{
-    Ack, AckOrder, AckProblem, Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, PlayerCommand,
-    PressDelivery, PressTo, Role, SignOnCheck, SignOnError, SignOnRecord,
+    Contact, ContactRole, GameHost, HostError, Identity, MasterCommand, Nouns, PlayerCommand, PressDelivery, PressTo,
+    Receipt, Refusal, Role, SignOnCheck, SignOnError, SignOnRecord, Taken,
 };
 use shadowjudge::mail::ingest::{Disposition, MemoryIntake, EX_TEMPFAIL};
 use shadowjudge::mail::lobby::LobbyRequest;
@@ -164,17 +164,17 @@ impl GameHost for FakeHost {
         Ok(SignOnCheck::Wrong { failures: in_window(self) })
     }
 
-    fn submit_orders(&mut self, who: &Identity, text: &str, _now: DateTime<Utc>) -> Result<Ack, HostError> {
+    fn submit_orders(&mut self, who: &Identity, text: &str, _now: DateTime<Utc>) -> Result<Receipt, HostError> {
         let power = power_name(who).to_string();
         self.calls.push(format!("submit {power}: {}", text.trim_end().replace('\n', " | ")));
-        let mut ack = Ack {
-            phase: "Spring 1901 movement".into(),
-            accepted: Vec::new(),
-            problems: Vec::new(),
-            missing: Vec::new(),
-            deadline: Some(self.deadline),
-            turn_lines: false,
-            complete: None,
+        let mut ack = Receipt {
+            who: power.clone(),
+            step: "Spring 1901 movement".into(),
+            taken: Vec::new(),
+            refused: Vec::new(),
+            events: Vec::new(),
+            awaited: None,
+            nouns: Nouns::ORDERS,
         };
         let units = self.power(&power).units.clone();
         let mut ordered = Vec::new();
@@ -182,18 +182,18 @@ impl GameHost for FakeHost {
             let unit = units.iter().find(|u| line.to_ascii_lowercase().starts_with(&u.to_ascii_lowercase()));
             match unit {
                 Some(u) => {
-                    ack.accepted.push(AckOrder { line: i + 1, order: line.trim().to_string() });
+                    ack.taken.push(Taken { line: i + 1, words: line.trim().to_string(), note: None });
                     ordered.push(u.to_string());
                 }
-                None => ack.problems.push(AckProblem {
-                    line: i + 1,
-                    message: format!("{power} has no unit there"),
-                    hint: Some(format!("your units: {}", units.join(", "))),
-                }),
+                None => ack.refused.push(
+                    Refusal::new(format!("{power} has no unit there"))
+                        .hint(format!("your units: {}", units.join(", ")))
+                        .on(i + 1),
+                ),
             }
         }
-        ack.missing = units.iter().filter(|u| !ordered.contains(&u.to_string())).map(|u| u.to_string()).collect();
-        self.orders.entry(power).or_default().extend(ack.accepted.iter().map(|a| a.order.clone()));
+        ack.awaited = Some(units.iter().filter(|u| !ordered.contains(&u.to_string())).map(|u| u.to_string()).collect());
+        self.orders.entry(power).or_default().extend(ack.taken.iter().map(|a| a.words.clone()));
         Ok(ack)
     }
 

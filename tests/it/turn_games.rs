@@ -226,11 +226,11 @@ fn bad_turn_files_get_an_answer_per_line_and_change_nothing() {
     // (A placement from the other player is kept for its turn: a bid is out of turn.)
     let out_of_turn = duel.submit(other, "bid 1\n");
     assert_eq!(out_of_turn.code, 1, "{}", out_of_turn.stdout);
-    assert!(out_of_turn.stdout.contains("line 1"), "{}", out_of_turn.stdout);
+    assert!(out_of_turn.stdout.contains("Not taken:\n  line   1: "), "{}", out_of_turn.stdout);
 
     let junk = duel.submit(&awaited, "\u{0}\u{1}\u{fffd}garbage ### ;;;\nplace Q9\n");
     assert_eq!(junk.code, 1);
-    assert!(junk.stdout.contains("line 2"), "{}", junk.stdout);
+    assert!(junk.stdout.contains("line   2"), "{}", junk.stdout);
 
     let nobody = duel.submit("carol", "place P3\n");
     assert_eq!(nobody.code, 2);
@@ -394,7 +394,7 @@ fn a_wait_holds_the_bids_until_nowait_from_the_cli() {
     let (duel, _) = Duel::new(&[]);
     to_the_bids(|| duel.status(), |who, text| duel.submit(who, text).code == 0);
     let r = duel.submit("ann", "wait\nbid 1\n").ok();
-    assert!(r.stdout.contains("line 1: wait: this step goes on only at its deadline"), "{}", r.stdout);
+    assert!(r.stdout.contains("line   1: wait: this step goes on only at its deadline"), "{}", r.stdout);
     let s = duel.status();
     assert_eq!(s["waiting"], serde_json::json!(["ann"]), "{s}");
     assert_eq!(s["held"], false);

@@ -11,6 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::answer::Refusal;
 use crate::games::kit::{self, Kind, OptionSpec};
 use crate::games::{GameKind, Options};
 use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
@@ -115,7 +116,7 @@ impl TurnGame for Pebbles {
                     format!("not your turn: {} takes next", self.players[self.next]),
                 )
             } else if !word.text.eq_ignore_ascii_case("take") {
-                kit::Unclear::new(word.column, format!("a turn is `take N`, not `{}`", word.text)).answer(line.number)
+                Refusal::at(word.column, format!("a turn is `take N`, not `{}`", word.text)).on(line.number).into()
             } else {
                 match line.words.get(1).map(|w| (w.column, w.text.parse::<u32>())) {
                     Some((_, Ok(n))) if (1..=self.most()).contains(&n) => {

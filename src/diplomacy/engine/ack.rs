@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::answer::{Nouns, Receipt, Refusal, Taken};
 use crate::phase::{Phase, PhaseKind};
 
 /// One order of a submission as the judge understood it.
@@ -39,43 +40,35 @@ pub struct Acknowledgement {
 }
 
 impl Acknowledgement {
-    pub fn to_text(&self) -> String {
-        use std::fmt::Write;
-        let mut out = String::new();
-        let _ = writeln!(out, "Orders for {}, {}:", self.power, self.phase);
-        for a in &self.accepted {
-            let board = a.board.map(|b| format!("[{b}] ")).unwrap_or_default();
-            match &a.note {
-                Some(n) => {
-                    let _ = writeln!(out, "  line {:>3}: {board}{}  ({n})", a.line, a.order);
-                }
-                None => {
-                    let _ = writeln!(out, "  line {:>3}: {board}{}", a.line, a.order);
-                }
-            }
+    /// What the submission caused, to be rendered ([`Receipt::render`]): every line keeps
+    /// its number, an order of one board names it, an illegal (but kept) order its note.
+    pub fn receipt(&self) -> Receipt {
+        Receipt {
+            who: self.power.clone(),
+            step: self.phase.to_string(),
+            taken: self
+                .accepted
+                .iter()
+                .map(|a| Taken {
+                    line: a.line,
+                    words: format!("{}{}", a.board.map(|b| format!("[{b}] ")).unwrap_or_default(), a.order),
+                    note: a.note.clone(),
+                })
+                .collect(),
+            refused: self
+                .problems
+                .iter()
+                .map(|p| Refusal { line: p.line, column: p.column, reason: p.message.clone(), hint: p.hint.clone() })
+                .collect(),
+            events: Vec::new(),
+            awaited: Some(self.missing.clone()),
+            nouns: Nouns { complete: self.complete_words(), ..Nouns::ORDERS },
         }
-        if self.accepted.is_empty() {
-            let _ = writeln!(out, "  no orders understood");
-        }
-        if !self.problems.is_empty() {
-            let _ = writeln!(out, "Not accepted:");
-            for p in &self.problems {
-                let hint = p.hint.as_ref().map(|h| format!(" ({h})")).unwrap_or_default();
-                let _ = writeln!(out, "  line {}, column {}: {}{hint}", p.line, p.column, p.message);
-            }
-        }
-        if self.missing.is_empty() {
-            let _ = writeln!(out, "{}", self.complete_words());
-        } else {
-            let _ = writeln!(out, "Still without orders: {}", self.missing.join(", "));
-        }
-        out
     }
 }
 
 impl Acknowledgement {
-    /// What the acknowledgement says when nothing is missing, the same on the command line
-    /// and by mail.
+    /// What the acknowledgement says when nothing is missing.
     pub fn complete_words(&self) -> &'static str {
         match self.phase.kind {
             PhaseKind::Movement => "Every unit has an order.",

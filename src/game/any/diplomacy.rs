@@ -5,12 +5,12 @@ use chrono_tz::Tz;
 use serde_json::Value;
 
 use super::{
-    parse_phase, pretty, usage, Ack, AckOrder, AckProblem, Answer, Board, ByMail, Clock, Contact, Desk, GameError,
-    GameSession, History, HistoryRow, Listing, MailingOutcome, MailingPlan, Notice, Outcome, OwedMail, OwedResults,
-    Pictures, PlayerCommand, Press, PressDelivery, PressTo, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Submit,
-    Timed, Votes, Who,
+    parse_phase, pretty, usage, Answer, Board, ByMail, Clock, Contact, Desk, GameError, GameSession, History,
+    HistoryRow, Listing, MailingOutcome, MailingPlan, Notice, Outcome, OwedMail, OwedResults, Pictures, PlayerCommand,
+    Press, PressDelivery, PressTo, Receipt, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Submit, Timed, Votes,
+    Who,
 };
-use crate::diplomacy::engine::{Acknowledgement, Game, Vote};
+use crate::diplomacy::engine::{Game, Vote};
 use crate::diplomacy::map::{normalize_name, Map, PowerId};
 use crate::diplomacy::report::deadline_text;
 use crate::game::by_mail::{self, names_master};
@@ -147,9 +147,9 @@ impl GameSession for OpenGame {
         };
         let power = self.game.map.lookup_power(name).ok_or_else(|| usage(format!("unknown power `{name}`")))?;
         let ack = OpenGame::submit(self, power, submit.text, submit.check, now)?;
-        let mut text = ack.to_text();
+        let mut text = ack.receipt().render(None);
         if submit.check {
-            text.push_str("(checked only: nothing was kept)\n");
+            text.push_str("Checked only: nothing was kept; the game is as it was.\n");
         }
         Ok(Answer { text, json: pretty(&ack), ok: ack.problems.is_empty() })
     }
@@ -314,11 +314,11 @@ impl ByMail for OpenGame {
         false
     }
 
-    fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Ack, bool), GameError> {
+    fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Receipt, bool), GameError> {
         let power = power_of(&self.game, role)?;
         let ack = OpenGame::submit(self, power, text, false, now)?;
         // Orders wait for the adjudication: the game does not go on here.
-        Ok((to_ack(&ack, self.game.state.deadline), false))
+        Ok((ack.receipt(), false))
     }
 
     fn status_for(&self, role: &Role, zone: Option<Tz>) -> String {
@@ -1018,32 +1018,6 @@ fn phases_and_results(game: &OpenGame) -> Result<String, GameError> {
         out.push_str(&format!("\nThe last results:\n{}", last.to_text()));
     }
     Ok(out)
-}
-
-/// An engine acknowledgement in the mail's terms: every line keeps its number, an
-/// illegal (but kept) order carries its note.
-fn to_ack(ack: &Acknowledgement, deadline: Option<DateTime<Utc>>) -> Ack {
-    Ack {
-        phase: ack.phase.to_string(),
-        accepted: ack
-            .accepted
-            .iter()
-            .map(|a| {
-                let board = a.board.map(|b| format!("[{b}] ")).unwrap_or_default();
-                let note = a.note.as_ref().map(|n| format!("  ({n})")).unwrap_or_default();
-                AckOrder { line: a.line, order: format!("{board}{}{note}", a.order) }
-            })
-            .collect(),
-        problems: ack
-            .problems
-            .iter()
-            .map(|p| AckProblem { line: p.line, message: p.message.clone(), hint: p.hint.clone() })
-            .collect(),
-        missing: ack.missing.clone(),
-        deadline,
-        turn_lines: false,
-        complete: Some(ack.complete_words()),
-    }
 }
 
 #[cfg(test)]

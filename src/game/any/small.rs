@@ -5,13 +5,15 @@ use chrono_tz::Tz;
 use serde_json::{json, Value};
 
 use super::{
-    pretty, usage, Ack, AckOrder, AckProblem, Answer, ByMail, Clock, Contact, Desk, GameError, GameSession, History,
-    HistoryRow, MailingOutcome, MailingPlan, Outcome, OwedMail, OwedResults, Role, SeatChange, SeatOutcome, SeatRecord,
-    Seats, Submit, Timed, Who,
+    pretty, usage, Answer, ByMail, Clock, Contact, Desk, GameError, GameSession, History, HistoryRow, MailingOutcome,
+    MailingPlan, Outcome, OwedMail, OwedResults, Receipt, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Submit,
+    Timed, Who,
 };
 use crate::diplomacy::report::{deadline_text, format_deadline};
 use crate::game::by_mail::{self, names_master};
-use crate::game::turn_session::{Forcing, OpenTurnGame, Seat, TurnEntry, TurnPlayer, VerifyFailure, MAX_TURN_BYTES};
+use crate::game::turn_session::{
+    Forcing, OpenTurnGame, Seat, Submission, TurnEntry, TurnPlayer, VerifyFailure, MAX_TURN_BYTES,
+};
 use crate::phase::PhaseKind;
 use crate::store::TaskLock;
 use crate::text::count;
@@ -131,6 +133,8 @@ impl GameSession for OpenTurnGame {
         if submit.check {
             return check_turn(self, seat, submit.text, submit.at.unwrap_or(now));
         }
+        // The step the turn was for, not the one it led to.
+        let step = self.game.step_label();
         let sub = OpenTurnGame::submit(self, seat, submit.text, submit.at.unwrap_or(now), now)?;
         let events: Vec<&String> = sub.ack.events.iter().chain(&sub.events).collect();
         let lines: Vec<Value> = sub
@@ -147,10 +151,7 @@ impl GameSession for OpenTurnGame {
             "kept": sub.seq.is_some(),
             "status": OpenTurnGame::status_json(self),
         });
-        // The turn's own events and those of the steps it let run, in one answer.
-        let mut answered = sub.ack.clone();
-        answered.events.extend(sub.events.iter().cloned());
-        let mut text = answered.to_text();
+        let mut text = receipt(self, seat, &step, &sub).render(None);
         if sub.seq.is_none() {
             text.push_str("Nothing was taken; the game is as it was.\n");
         }
@@ -340,40 +341,15 @@ impl ByMail for OpenTurnGame {
         true
     }
 
-    fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Ack, bool), GameError> {
+    fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Receipt, bool), GameError> {
         if text.len() > MAX_TURN_BYTES {
             return Err(usage(format!("a turn is at most {} KiB of text", MAX_TURN_BYTES / 1024)));
         }
         let seat = seat_of(self, role)?;
         // The step the turn was for, not the one it led to.
-        let phase = self.game.step_label();
+        let step = self.game.step_label();
         let sub = OpenTurnGame::submit(self, seat, text, now, now)?;
-        let mut accepted: Vec<AckOrder> = Vec::new();
-        let mut problems: Vec<AckProblem> = Vec::new();
-        for l in &sub.ack.lines {
-            if l.accepted {
-                accepted.push(AckOrder { line: l.line, order: l.text.clone() });
-            } else {
-                problems.push(AckProblem { line: l.line, message: l.text.clone(), hint: l.hint.clone() });
-            }
-        }
-        for e in sub.ack.events.iter().chain(&sub.events) {
-            accepted.push(AckOrder { line: 0, order: e.clone() });
-        }
-        let names = self.awaiting_names();
-        let missing = if let Some(ending) = self.game.ending() {
-            vec![format!("nothing: the game is over ({})", self.ending_text(&ending))]
-        } else if let Some(held) = self.hold_text().filter(|_| names.is_empty()) {
-            vec![format!("nothing more. {held}")]
-        } else if names.is_empty() {
-            Vec::new()
-        } else {
-            // The comma keeps a `what` that ends in words (", if any") apart from the names.
-            vec![format!("{}, from {}", self.game.awaiting().what, names.join(" and "))]
-        };
-        let ack =
-            Ack { phase, accepted, problems, missing, deadline: self.meta.deadline, turn_lines: true, complete: None };
-        Ok((ack, sub.seq.is_some()))
+        Ok((receipt(self, seat, &step, &sub), sub.seq.is_some()))
     }
 
     fn status_for(&self, role: &Role, zone: Option<Tz>) -> String {
@@ -610,7 +586,7 @@ fn status_for_reader(g: &OpenTurnGame, role: &Role, zone: Option<Tz>) -> String 
 /// `submit --check` in a small game: every line's answer, as if sent now, and nothing kept.
 fn check_turn(g: &OpenTurnGame, seat: Seat, text: &str, at: DateTime<Utc>) -> Result<Answer, GameError> {
     let (ack, rolled) = g.check(seat, text, at)?;
-    let mut out = ack.to_text();
+    let mut out = ack.receipt(&seat_name(g, seat), &g.game.step_label(), None).render(None);
     if text.lines().any(|l| matches!(l.trim().to_ascii_lowercase().as_str(), "wait" | "nowait")) {
         out.push_str("(`wait` and `nowait` are not checked: they are taken when the turn is sent.)\n");
     }
@@ -627,6 +603,33 @@ fn check_turn(g: &OpenTurnGame, seat: Seat, text: &str, at: DateTime<Utc>) -> Re
         .collect();
     let json = json!({"lines": lines, "events": ack.events, "kept": false, "checked": true, "stand_in_rolls": rolled});
     Ok(Answer { text: out, json: pretty(&json), ok: ack.lines.iter().all(|l| l.accepted) })
+}
+
+/// What a turn caused: `seat`'s lines for `step`, the turn's own events and those of the
+/// steps it let run, and what the game awaits now.
+fn receipt(g: &OpenTurnGame, seat: Seat, step: &str, sub: &Submission) -> Receipt {
+    let mut ack = sub.ack.clone();
+    ack.events.extend(sub.events.iter().cloned());
+    let names = g.awaiting_names();
+    let awaited = if let Some(ending) = g.game.ending() {
+        vec![format!("nothing: the game is over ({})", g.ending_text(&ending))]
+    } else if let Some(held) = g.hold_text().filter(|_| names.is_empty()) {
+        vec![format!("nothing more. {held}")]
+    } else if names.is_empty() {
+        Vec::new()
+    } else {
+        // The comma keeps a `what` that ends in words (", if any") apart from the names.
+        vec![format!("{}, from {}", g.game.awaiting().what, names.join(" and "))]
+    };
+    ack.receipt(&seat_name(g, seat), step, Some(awaited))
+}
+
+/// How a seat is named in an answer: the player's name, or the game master.
+fn seat_name(g: &OpenTurnGame, seat: Seat) -> String {
+    match seat {
+        Seat::Player(i) => g.player_names().get(i).cloned().unwrap_or_default(),
+        Seat::Master => Role::Master.to_string(),
+    }
 }
 
 /// How many journal entries a `history` mail goes back over.

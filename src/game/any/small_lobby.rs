@@ -7,9 +7,9 @@ use chrono_tz::Tz;
 use serde_json::{json, Value};
 
 use super::{
-    usage, Ack, Answer, ByMail, Clock, Contact, Desk, GameError, GameSession, History, HistoryRow, MailingOutcome,
-    MailingPlan, Outcome, OwedMail, OwedResults, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Started, Submit,
-    Timed,
+    usage, Answer, ByMail, Clock, Contact, Desk, GameError, GameSession, History, HistoryRow, MailingOutcome,
+    MailingPlan, Outcome, OwedMail, OwedResults, Receipt, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Started,
+    Submit, Timed,
 };
 use crate::game::by_mail::{self, names_master};
 use crate::game::public::{PublicBoard, PublicGame};
@@ -165,7 +165,7 @@ impl ByMail for Lobby {
         true
     }
 
-    fn receive(&mut self, _role: &Role, _text: &str, _now: DateTime<Utc>) -> Result<(Ack, bool), GameError> {
+    fn receive(&mut self, _role: &Role, _text: &str, _now: DateTime<Utc>) -> Result<(Receipt, bool), GameError> {
         Err(self.not_yet())
     }
 

@@ -3,7 +3,8 @@
 //! Lenient about case and spacing; a line it does not understand gets the column and the
 //! reason. Blank lines and comments are read as in every small game ([`kit`]).
 
-use crate::games::kit::{self, Unclear};
+use crate::answer::Refusal;
+use crate::games::kit;
 
 /// One line understood.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,8 +25,8 @@ pub enum Line {
 
 const KEYWORDS: &[&str] = &["answer", "challenge", "vote", "uphold", "reject"];
 
-fn unclear(column: usize, reason: impl Into<String>) -> Unclear {
-    Unclear::new(column, reason)
+fn unclear(column: usize, reason: impl Into<String>) -> Refusal {
+    Refusal::at(column, reason)
 }
 
 /// Words of a text with their 1-based columns.
@@ -34,7 +35,7 @@ fn words(text: &str) -> Vec<(usize, &str)> {
 }
 
 /// Read one line that says something (see [`kit::lines`]).
-pub fn parse_line(read: &kit::Line<'_>) -> Result<Line, Unclear> {
+pub fn parse_line(read: &kit::Line<'_>) -> Result<Line, Refusal> {
     let line = read.text;
     let ws = words(line);
     let (col, first) = ws[0];
@@ -68,7 +69,7 @@ pub fn parse_line(read: &kit::Line<'_>) -> Result<Line, Unclear> {
     }
 }
 
-fn answer(line: &str, rest: &[(usize, &str)]) -> Result<Line, Unclear> {
+fn answer(line: &str, rest: &[(usize, &str)]) -> Result<Line, Refusal> {
     let Some(&(col, first)) = rest.first() else {
         let mut u = unclear(line.chars().count() + 1, "an answer needs a word");
         u.hint = Some("write it like `answer LEOPARD`".into());
@@ -129,7 +130,7 @@ mod tests {
     use super::*;
 
     /// Read the one line of `text`; `None` when it says nothing.
-    fn read(text: &str) -> Option<Result<Line, Unclear>> {
+    fn read(text: &str) -> Option<Result<Line, Refusal>> {
         kit::lines(text).next().map(|l| parse_line(&l))
     }
 
@@ -137,7 +138,7 @@ mod tests {
         read(line).unwrap().unwrap()
     }
 
-    fn bad(line: &str) -> Unclear {
+    fn bad(line: &str) -> Refusal {
         read(line).unwrap().unwrap_err()
     }
 
@@ -171,17 +172,17 @@ mod tests {
     fn bad_lines_say_where_and_why() {
         let two = bad("answer New York");
         assert_eq!(two.column, 12);
-        assert!(two.message.contains("one word"));
+        assert!(two.reason.contains("one word"));
         assert!(two.hint.unwrap().contains("answer \"New York\" proper"));
-        assert_eq!(bad("answer").message, "an answer needs a word");
+        assert_eq!(bad("answer").reason, "an answer needs a word");
         let digit = bad("answer r2d2");
         assert_eq!(digit.column, 9);
-        assert!(digit.message.contains("`2`"));
-        assert!(bad("answer \"Rio de").message.contains("closing"));
-        assert!(bad("answer \"Rio\" please").message.contains("only `proper`"));
-        assert!(bad("vote maybe").message.contains("vote accept"));
+        assert!(digit.reason.contains("`2`"));
+        assert!(bad("answer \"Rio de").reason.contains("closing"));
+        assert!(bad("answer \"Rio\" please").reason.contains("only `proper`"));
+        assert!(bad("vote maybe").reason.contains("vote accept"));
         assert_eq!(bad("challenge now").column, 11);
         assert_eq!(bad("anwser cat").hint.as_deref(), Some("did you mean `answer`?"));
-        assert!(bad("\u{0}\u{1}junk").message.contains("not a Duple line"));
+        assert!(bad("\u{0}\u{1}junk").reason.contains("not a Duple line"));
     }
 }

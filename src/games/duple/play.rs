@@ -228,7 +228,7 @@ impl Duple {
         for read in kit::lines(text) {
             let n = read.number;
             match parse_line(&read) {
-                Err(u) => ack.lines.push(u.answer(n)),
+                Err(u) => ack.lines.push(u.on(n).into()),
                 Ok(line) => match self.play(who, line, ctx) {
                     Ok((msg, events)) => {
                         ack.lines.push(LineAnswer::accepted(n, msg));

@@ -21,11 +21,12 @@ pub mod turnfile;
 #[cfg(test)]
 mod tests;
 
+use crate::answer::Refusal;
 use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
 
 pub use self::board::{Space, Zone};
 pub use self::rules::{Action, Bid, Duplexity, Log, Order, Settings, Stage, Token, Way};
-use self::turnfile::{parse_line, Command, Diagnostic};
+use self::turnfile::{parse_line, Command};
 use super::kit::{self, Kind, OptionSpec};
 use super::Options;
 
@@ -114,7 +115,7 @@ impl DuplexityGame {
         command: Command,
         ctx: &mut TurnContext<'_>,
         log: &mut Log,
-    ) -> Result<String, rules::Refusal> {
+    ) -> Result<String, Refusal> {
         let g = &mut self.game;
         match command {
             Command::Place(s) => g.place(player, s, log),
@@ -153,17 +154,13 @@ impl TurnGame for DuplexityGame {
                 continue;
             }
             match parse_line(read.text) {
-                Err(d) => lines.push(Diagnostic { message: format!("not understood: {}", d.message), ..d }.answer(n)),
+                Err(d) => lines.push(Refusal { reason: format!("not understood: {}", d.reason), ..d }.on(n).into()),
                 Ok(command) => match self.apply(seat, command, ctx, &mut log) {
                     Ok(done) => {
                         lines.push(LineAnswer::accepted(n, done));
                         self.settle(ctx, &mut log);
                     }
-                    Err(r) => {
-                        let mut answer = LineAnswer::refused(n, 1, format!("illegal: {}", r.reason));
-                        answer.hint = r.hint;
-                        lines.push(answer);
-                    }
+                    Err(r) => lines.push(Refusal { reason: format!("illegal: {}", r.reason), ..r }.on(n).into()),
                 },
             }
         }

@@ -1,5 +1,5 @@
 //! The Duplexity turn-file grammar: one line of a turn file -> a [`Command`], or a
-//! [`Diagnostic`] saying where (column) and what was expected.
+//! [`Refusal`] saying where (column) and what was expected.
 //!
 //! | line | means |
 //! |---|---|
@@ -52,7 +52,7 @@ pub enum Command {
 }
 
 /// A line not understood: where (column, in characters), and what was expected.
-pub use crate::games::kit::Unclear as Diagnostic;
+use crate::answer::Refusal;
 
 /// What the judge understands, as the hint of a line it does not.
 pub const LINE_SHAPES: &str =
@@ -298,7 +298,7 @@ fn found(at: &In<'_>) -> String {
 
 /// Read one line of a turn file (without its end of line; its comment already cut, see
 /// [`crate::games::kit`]).
-pub fn parse_line(line: &str) -> Result<Command, Diagnostic> {
+pub fn parse_line(line: &str) -> Result<Command, Refusal> {
     match command(In::new(line)) {
         Ok((_, c)) => Ok(c),
         Err(NomErr::Error(s) | NomErr::Failure(s)) => {
@@ -309,11 +309,9 @@ pub fn parse_line(line: &str) -> Result<Command, Diagnostic> {
                 (None, None) => format!("not understood at {}", found(&s.at)),
             };
             let hint = s.hint.map(str::to_string).or_else(|| (column == 1).then(|| LINE_SHAPES.to_string()));
-            Err(Diagnostic { column, message, hint })
+            Err(Refusal { line: 0, column, reason: message, hint })
         }
-        Err(NomErr::Incomplete(_)) => {
-            Err(Diagnostic { column: 1, message: "the line ends too soon".into(), hint: Some(LINE_SHAPES.into()) })
-        }
+        Err(NomErr::Incomplete(_)) => Err(Refusal::new("the line ends too soon").hint(LINE_SHAPES)),
     }
 }
 
@@ -380,43 +378,43 @@ mod tests {
     fn bad_lines_say_where_and_what() {
         let d = parse_line("place Q9").unwrap_err();
         assert_eq!(d.column, 7);
-        assert!(d.message.contains("expected a space") && d.message.contains("`Q9`"), "{d:?}");
+        assert!(d.reason.contains("expected a space") && d.reason.contains("`Q9`"), "{d:?}");
         let d = parse_line("place P9").unwrap_err();
-        assert_eq!((d.column, d.message.as_str()), (8, "there is no location 9: the locations are 1 to 8"));
+        assert_eq!((d.column, d.reason.as_str()), (8, "there is no location 9: the locations are 1 to 8"));
         let d = parse_line("bid two").unwrap_err();
         assert_eq!(d.column, 5);
-        assert!(d.message.contains("expected a number"), "{d:?}");
+        assert!(d.reason.contains("expected a number"), "{d:?}");
         let d = parse_line("bid 2 third").unwrap_err();
         assert_eq!(d.column, 7);
-        assert!(d.message.contains("`first`, `second`") && d.message.contains("`third`"), "{d:?}");
+        assert!(d.reason.contains("`first`, `second`") && d.reason.contains("`third`"), "{d:?}");
         let d = parse_line("pawn P3: move + gather").unwrap_err();
         assert_eq!(d.column, 17, "{d:?}");
         let d = parse_line("pawn P3: shift 2").unwrap_err();
-        assert!(d.message.contains("which way"), "{d:?}");
+        assert!(d.reason.contains("which way"), "{d:?}");
         assert_eq!(d.hint.as_deref(), Some(SHIFT_HINT));
         let d = parse_line("pawn P3: jump").unwrap_err();
         assert_eq!(d.column, 10);
-        assert!(d.message.contains("an action"), "{d:?}");
+        assert!(d.reason.contains("an action"), "{d:?}");
         let d = parse_line("pawn P3: alter FF add gold").unwrap_err();
-        assert!(d.message.contains("`hazard` or `haven`") && d.message.contains("`gold`"), "{d:?}");
+        assert!(d.reason.contains("`hazard` or `haven`") && d.reason.contains("`gold`"), "{d:?}");
         let d = parse_line("hello world").unwrap_err();
         assert_eq!(d.column, 1);
         assert_eq!(d.hint.as_deref(), Some(LINE_SHAPES));
         let d = parse_line("bid 99999999999999999999").unwrap_err();
-        assert!(d.message.contains("too large"), "{d:?}");
+        assert!(d.reason.contains("too large"), "{d:?}");
         let d = parse_line("pawn P3: move prefer 3 9").unwrap_err();
-        assert!(d.message.contains("no location 9"), "{d:?}");
+        assert!(d.reason.contains("no location 9"), "{d:?}");
     }
 
     #[test]
     fn issue_27_an_unknown_action_after_a_comma_is_named_with_the_actions() {
         let d = parse_line("pawn P2: shift +1, fly").unwrap_err();
         assert_eq!(d.column, 20, "{d:?}");
-        assert_eq!(d.message, format!("expected {ACTION}, found `fly`"));
+        assert_eq!(d.reason, format!("expected {ACTION}, found `fly`"));
         let d = parse_line("pawn P2: gather then swim").unwrap_err();
-        assert!(d.message.contains("`swim`") && d.message.contains("`move`, `shift`"), "{d:?}");
+        assert!(d.reason.contains("`swim`") && d.reason.contains("`move`, `shift`"), "{d:?}");
         let d = parse_line("to 7, fly").unwrap_err();
-        assert!(d.message.contains("`fly`") && d.message.contains("an action"), "{d:?}");
+        assert!(d.reason.contains("`fly`") && d.reason.contains("an action"), "{d:?}");
     }
 
     #[test]

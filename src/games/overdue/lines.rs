@@ -9,7 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::kit::{self, Unclear, Word};
+use crate::answer::Refusal;
+use crate::games::kit::{self, Word};
 
 /// One turn, as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,18 +83,18 @@ fn quoted(word: &str) -> String {
 }
 
 /// A number in `low..=high` at `column`, or why not; `what` names it in messages.
-fn number(word: &str, column: usize, low: u8, high: u8, what: &str) -> Result<u8, Unclear> {
+fn number(word: &str, column: usize, low: u8, high: u8, what: &str) -> Result<u8, Refusal> {
     if !word.chars().all(|c| c.is_ascii_digit()) {
-        return Err(Unclear::new(column, format!("{} is not a number: {what} is {low} to {high}", quoted(word))));
+        return Err(Refusal::at(column, format!("{} is not a number: {what} is {low} to {high}", quoted(word))));
     }
     match word.parse::<u32>() {
         Ok(n) if (u32::from(low)..=u32::from(high)).contains(&n) => Ok(n as u8),
-        _ => Err(Unclear::new(column, format!("{what} is {low} to {high}, not {}", quoted(word).trim_matches('`')))),
+        _ => Err(Refusal::at(column, format!("{what} is {low} to {high}, not {}", quoted(word).trim_matches('`')))),
     }
 }
 
 /// Read one line that says something (see [`kit::lines`]).
-pub fn parse_line(line: &kit::Line<'_>) -> Result<Line, Unclear> {
+pub fn parse_line(line: &kit::Line<'_>) -> Result<Line, Refusal> {
     let words: Vec<(usize, &str)> = line.words.iter().map(|&Word { column, text }| (column, text)).collect();
     let (col, first) = words[0];
     let end = line.end_column();
@@ -107,7 +108,7 @@ pub fn parse_line(line: &kit::Line<'_>) -> Result<Line, Unclear> {
     let result = if let Some(make) = die_turn {
         let name = WORDS.iter().find(|w| w.starts_with(keyword.as_str())).copied().unwrap_or("score");
         match words.get(1) {
-            None => Err(Unclear::new(end, format!("`{name}` needs the value of one of your dice, like `{name} 5`"))),
+            None => Err(Refusal::at(end, format!("`{name}` needs the value of one of your dice, like `{name} 5`"))),
             Some(&(c, w)) => number(w, c, 1, 6, "a die's value").map(|v| Line::Turn(make(v))),
         }
         .and_then(|l| nothing_after(&words, 2, name).map(|_| l))
@@ -122,29 +123,29 @@ pub fn parse_line(line: &kit::Line<'_>) -> Result<Line, Unclear> {
     result
 }
 
-fn nothing_after(words: &[(usize, &str)], from: usize, what: &str) -> Result<(), Unclear> {
+fn nothing_after(words: &[(usize, &str)], from: usize, what: &str) -> Result<(), Refusal> {
     match words.get(from) {
         None => Ok(()),
-        Some(&(c, w)) => Err(Unclear::new(c, format!("{} after `{what}`: a line holds one turn", quoted(w)))),
+        Some(&(c, w)) => Err(Refusal::at(c, format!("{} after `{what}`: a line holds one turn", quoted(w)))),
     }
 }
 
-fn squeeze(words: &[(usize, &str)], end: usize) -> Result<Line, Unclear> {
+fn squeeze(words: &[(usize, &str)], end: usize) -> Result<Line, Refusal> {
     let Some(&(c, w)) = words.get(1) else {
-        return Err(Unclear::new(end, "`squeeze` needs the number you will roll for, like `squeeze 4 rerolls 2`"));
+        return Err(Refusal::at(end, "`squeeze` needs the number you will roll for, like `squeeze 4 rerolls 2`"));
     };
     let target = number(w, c, 1, 6, "the number to squeeze in on")?;
     let rerolls = match words.get(2) {
         None => 0,
         Some(&(c, w)) => {
             if !matches!(w.to_lowercase().as_str(), "rerolls" | "re-rolls" | "reroll" | "re-roll") {
-                return Err(Unclear::new(
+                return Err(Refusal::at(
                     c,
                     format!("{} after the number: write `rerolls N`, like `squeeze 4 rerolls 2`", quoted(w)),
                 ));
             }
             let Some(&(c, w)) = words.get(3) else {
-                return Err(Unclear::new(end, "`rerolls` needs how many you will buy at most, 0 to 5"));
+                return Err(Refusal::at(end, "`rerolls` needs how many you will buy at most, 0 to 5"));
             };
             let n = number(w, c, 0, MAX_REROLLS, "the number of re-rolls")?;
             nothing_after(words, 4, "rerolls")?;
@@ -154,9 +155,9 @@ fn squeeze(words: &[(usize, &str)], end: usize) -> Result<Line, Unclear> {
     Ok(Line::Squeeze(Squeeze { number: target, rerolls }))
 }
 
-fn unknown_word(column: usize, word: &str) -> Unclear {
+fn unknown_word(column: usize, word: &str) -> Refusal {
     let lower = word.to_lowercase();
-    let mut d = Unclear::new(
+    let mut d = Refusal::at(
         column,
         format!("{} is not a turn: write score, time, discard, cash, pass or squeeze", quoted(word)),
     );
@@ -176,7 +177,7 @@ mod tests {
     use super::*;
 
     /// Read the one line of `text`; `None` when it says nothing.
-    fn read(text: &str) -> Option<Result<Line, Unclear>> {
+    fn read(text: &str) -> Option<Result<Line, Refusal>> {
         kit::lines(text).next().map(|l| parse_line(&l))
     }
 
@@ -184,7 +185,7 @@ mod tests {
         read(text).expect("says something").expect("understood")
     }
 
-    fn bad(text: &str) -> Unclear {
+    fn bad(text: &str) -> Refusal {
         read(text).expect("says something").expect_err("not understood")
     }
 
@@ -209,27 +210,27 @@ mod tests {
     fn bad_lines_say_where_and_what() {
         let d = bad("score 7");
         assert_eq!(d.column, 7);
-        assert!(d.message.contains("1 to 6, not 7"), "{}", d.message);
+        assert!(d.reason.contains("1 to 6, not 7"), "{}", d.reason);
         let d = bad("time");
         assert_eq!(d.column, 5);
-        assert!(d.message.contains("`time 5`"), "{}", d.message);
+        assert!(d.reason.contains("`time 5`"), "{}", d.reason);
         let d = bad("discard five");
         assert_eq!(d.column, 9);
-        assert!(d.message.contains("`five` is not a number"), "{}", d.message);
+        assert!(d.reason.contains("`five` is not a number"), "{}", d.reason);
         let d = bad("cash 5");
         assert_eq!(d.column, 6);
-        assert!(d.message.contains("one turn"), "{}", d.message);
+        assert!(d.reason.contains("one turn"), "{}", d.reason);
         let d = bad("squeeze 9");
-        assert!(d.message.contains("1 to 6, not 9"), "{}", d.message);
+        assert!(d.reason.contains("1 to 6, not 9"), "{}", d.reason);
         let d = bad("squeeze 4 rerolls 6");
         assert_eq!(d.column, 19);
-        assert!(d.message.contains("0 to 5, not 6"), "{}", d.message);
+        assert!(d.reason.contains("0 to 5, not 6"), "{}", d.reason);
         let d = bad("squeeze 4 twice");
-        assert!(d.message.contains("rerolls N"), "{}", d.message);
+        assert!(d.reason.contains("rerolls N"), "{}", d.reason);
         let d = bad("  scroe 5");
         assert_eq!(d.column, 3);
         assert_eq!(d.hint.as_deref(), Some("did you mean `score`?"));
-        assert!(bad("score 99999999999999999999").message.contains("1 to 6"));
+        assert!(bad("score 99999999999999999999").reason.contains("1 to 6"));
     }
 
     #[test]
@@ -238,7 +239,7 @@ mod tests {
             let _ = read(text);
         }
         let long = "x".repeat(10_000);
-        assert!(bad(&long).message.len() < 120);
-        assert!(bad("\u{7}bell").message.contains("`?bell`"));
+        assert!(bad(&long).reason.len() < 120);
+        assert!(bad("\u{7}bell").reason.contains("`?bell`"));
     }
 }

@@ -613,7 +613,7 @@ impl TurnGame for Overdue {
             let answer = match lines::parse_line(&read) {
                 Err(d) => {
                     stopped.get_or_insert_with(|| format!("line {line} was not understood"));
-                    d.answer(line)
+                    d.on(line).into()
                 }
                 Ok(_) if over => LineAnswer::refused(line, 1, "the game is over"),
                 Ok(Line::Squeeze(s)) => {

@@ -1,6 +1,7 @@
 //! Carrying out a signed-on block, item by item, each under its tag, and its answer.
 
 use super::*;
+use crate::answer::{InMessage, Receipt};
 
 /// Carry out a placed block's items; whether anything was changed, and how many items
 /// failed because a game could not be opened just now.
@@ -72,10 +73,10 @@ pub(super) fn apply(
                 }
                 let text: String = lines.iter().map(|l| format!("{}\n", l.text)).collect();
                 match host.submit_orders(&who, &text, now) {
-                    Ok(ack) => {
+                    Ok(receipt) => {
                         // Nothing accepted, nothing kept: the game is as it was.
-                        changed |= !ack.accepted.is_empty();
-                        render_ack(&who.role, &ack, lines, out);
+                        changed |= receipt.took();
+                        render_ack(&receipt, lines, out);
                     }
                     Err(e) => {
                         count(&e);
@@ -271,56 +272,11 @@ fn write_result(out: &mut String, title: &str, result: Result<String, crate::mai
 }
 
 /// The host numbers lines within the text it was given; the player numbers them within
-/// the message. Translate, and quote the line itself.
-fn render_ack(role: &Role, ack: &Ack, lines: &[BodyLine], out: &mut String) {
-    let at = |host_line: usize| lines.get(host_line.wrapping_sub(1));
-    // The words of the game: Diplomacy orders, or a small game's turn lines.
-    let (head, none, complete, still) = if ack.turn_lines {
-        ("Turn from", "no line taken", "Nothing is awaited now.", "Awaited now")
-    } else {
-        ("Orders for", "no orders understood", "Every unit has an order.", "Still without orders")
-    };
-    let _ = writeln!(out, "{head} {}, {}:", role, ack.phase);
-    if ack.accepted.is_empty() {
-        let _ = writeln!(out, "  {none}");
-    }
-    for order in &ack.accepted {
-        if order.line == 0 {
-            // What a small game's turn made happen: under the line that did it.
-            let _ = writeln!(out, "            {}", order.order);
-            continue;
-        }
-        let number = at(order.line).map(|l| l.number).unwrap_or(order.line);
-        let _ = writeln!(out, "  line {number:>3}: {}", order.order);
-    }
-    if !ack.problems.is_empty() {
-        let _ = writeln!(out, "Problems (these lines were not taken):");
-        for p in ack.problems.iter().take(MAX_PROBLEMS_LISTED) {
-            match at(p.line) {
-                Some(l) => {
-                    let _ = writeln!(out, "  line {:>3}: {}: {}", l.number, quote(&l.text), p.message);
-                }
-                None => {
-                    let _ = writeln!(out, "  {}", p.message);
-                }
-            }
-            if let Some(hint) = &p.hint {
-                let _ = writeln!(out, "            hint: {hint}");
-            }
-        }
-        if ack.problems.len() > MAX_PROBLEMS_LISTED {
-            let _ = writeln!(
-                out,
-                "  ... and {} more lines not taken, not listed.",
-                ack.problems.len() - MAX_PROBLEMS_LISTED
-            );
-        }
-    }
-    if ack.missing.is_empty() {
-        let _ = writeln!(out, "{}", ack.complete.unwrap_or(complete));
-    } else {
-        let _ = writeln!(out, "{still}: {}", ack.missing.join(", "));
-    }
+/// the message. The one rendering, told the message's lines: each refused one quoted.
+fn render_ack(receipt: &Receipt, lines: &[BodyLine], out: &mut String) {
+    let lines: Vec<(usize, &str)> = lines.iter().map(|l| (l.number, l.text.as_str())).collect();
+    let message = InMessage { lines: &lines, quote: &quote, most: MAX_PROBLEMS_LISTED };
+    out.push_str(&receipt.render(Some(&message)));
 }
 
 /// A line of the player's, quoted in the reply. A line that looks like a mistyped sign-on

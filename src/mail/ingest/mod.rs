@@ -34,9 +34,7 @@ use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
 
 use crate::mail::command::{parse_script, Block, Item, Script, HELP};
-use crate::mail::host::{
-    Ack, ContactRole, GameHost, HostError, Identity, MasterCommand, Role, SignOnCheck, SignOnError,
-};
+use crate::mail::host::{ContactRole, GameHost, HostError, Identity, MasterCommand, Role, SignOnCheck, SignOnError};
 use crate::mail::inbound::{cap, parse_headers_only, parse_message, BodyLine, Inbound, Silence};
 use crate::mail::password::{hash_password, verify_password};
 use crate::mail::reply::{

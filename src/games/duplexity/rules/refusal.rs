@@ -4,23 +4,8 @@
 use super::super::board::{Space, Zone};
 use super::{Duplexity, Stage, Token, MAX_SHIFT};
 
-/// Why a line was refused: the reason, and perhaps a suggestion.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    pub reason: String,
-    pub hint: Option<String>,
-}
-
-impl Refusal {
-    pub(super) fn new(reason: impl Into<String>) -> Refusal {
-        Refusal { reason: reason.into(), hint: None }
-    }
-
-    pub(super) fn hint(mut self, hint: impl Into<String>) -> Refusal {
-        self.hint = Some(hint.into());
-        self
-    }
-}
+/// Why a line was refused: the one refusal of every game (the line is set by the caller).
+pub use crate::answer::Refusal;
 
 impl Duplexity {
     /// Refused once the game is over.
