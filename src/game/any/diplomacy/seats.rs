@@ -1,0 +1,97 @@
+//! A Diplomacy game's open seats: the listing, joins and leaves, a joined player's password.
+
+use super::*;
+
+impl Seats for OpenGame {
+    fn listing(&self) -> Listing {
+        let (map, settings, state) = (&self.game.map, &self.game.settings, &self.game.state);
+        let played = |p: PowerId| settings.player(map, p).is_some();
+        let open = self.seats_left().map(|left| {
+            let all = map.power_ids().count();
+            (all - left, all)
+        });
+        let vacant: Vec<String> = if open.is_some() {
+            Vec::new()
+        } else {
+            map.power_ids()
+                .filter(|p| !played(*p) && !state.eliminated.contains(p))
+                .map(|p| map.power(p).name.clone())
+                .collect()
+        };
+        let seats = if open.is_some() {
+            Vec::new()
+        } else {
+            map.power_ids()
+                .map(|p| {
+                    let centers: Vec<String> = state.boards.iter().map(|b| b.ownership.count(p).to_string()).collect();
+                    let who = if state.eliminated.contains(&p) {
+                        "out"
+                    } else if played(p) {
+                        "played"
+                    } else {
+                        "vacant"
+                    };
+                    format!("{:<8} {:<7} centers {}", map.power(p).name, who, centers.join("+"))
+                })
+                .collect()
+        };
+        let mut notes = Vec::new();
+        if !settings.observers.is_empty() {
+            notes.push(count(settings.observers.len(), "observer", "observers"));
+        }
+        if !settings.seats.asks.is_empty() {
+            notes.push(format!("{} waiting for the master", count(settings.seats.asks.len(), "takeover", "takeovers")));
+        }
+        crate::game::seating::Listing {
+            name: settings.name.clone(),
+            kind: settings.variant.name().to_string(),
+            step: state.phase.to_string(),
+            deadline: state.deadline,
+            over: state.end.is_some(),
+            open,
+            vacant,
+            seats,
+            notes,
+        }
+    }
+
+    fn change_seats(&mut self, change: &SeatChange<'_>, now: DateTime<Utc>) -> Result<SeatOutcome, GameError> {
+        let map = self.game.map.clone();
+        let key = |written: &str| named_power(&map, written).map(|p| map.power(p).key.clone());
+        let label = |written: &str| named_power(&map, written).map(|p| map.power(p).name.clone());
+        Ok(match change {
+            SeatChange::Join { email, password_hash, prefer } => {
+                let mut keys: Vec<String> = Vec::new();
+                for written in prefer.iter() {
+                    let k = key(written)?;
+                    if !keys.contains(&k) {
+                        keys.push(k);
+                    }
+                }
+                let joined = self.join(email, password_hash, keys, now)?;
+                SeatOutcome::Joined { again: joined.again, seats_left: joined.seats_left, started: joined.started }
+            }
+            SeatChange::Leave { email } => SeatOutcome::Left { seats_left: self.leave(email, now)? },
+            SeatChange::Observe { email } => SeatOutcome::Observing { new: self.observe(email, now)? },
+            SeatChange::Resign { seat } => {
+                let email = self.resign(&key(seat)?, now)?;
+                SeatOutcome::Resigned { seat: label(seat)?, email }
+            }
+            SeatChange::Takeover { seat, email, password_hash } => {
+                if self.ask_takeover(&key(seat)?, email, password_hash, now)? {
+                    SeatOutcome::TakenOver { seat: label(seat)?, email: email.to_string() }
+                } else {
+                    SeatOutcome::Asked { seat: label(seat)? }
+                }
+            }
+            SeatChange::Approve { seat } => {
+                let email = self.approve(&key(seat)?, now)?;
+                SeatOutcome::TakenOver { seat: label(seat)?, email }
+            }
+        })
+    }
+
+    fn joined_hash(&self, email: &str) -> Option<String> {
+        OpenGame::joined_hash(self, email)
+    }
+}
