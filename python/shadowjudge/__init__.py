@@ -4,9 +4,10 @@ from shadowjudge._shadowjudge import (
     Duplexity,
     Game,
     Overdue,
+    ReadOnlyDict,
     __version__,
     random_cases,
     resolve,
 )
 
-__all__ = ["Duplexity", "Game", "Overdue", "__version__", "random_cases", "resolve"]
+__all__ = ["Duplexity", "Game", "Overdue", "ReadOnlyDict", "__version__", "random_cases", "resolve"]

@@ -23,6 +23,7 @@ use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::settings::{Settings, VariantKind};
 use shadowjudge::phase::PhaseKind;
 
+use crate::lazy::{ReadOnlyDict, Serialized};
 use crate::possible::{self, Possible};
 use crate::topy::to_py;
 
@@ -56,7 +57,8 @@ pub(crate) fn standard() -> &'static Standard {
 #[derive(Clone)]
 pub struct Game {
     pub(crate) inner: engine::Game,
-    last: Option<PhaseReport>,
+    /// The last phase's report, shared with what `process` returned.
+    last: Option<Arc<Serialized<PhaseReport>>>,
     /// Every power's possible orders in this position, once asked for (emptied when the
     /// position changes).
     possible: OnceLock<Arc<Possible>>,
@@ -347,12 +349,7 @@ impl Game {
 
     /// Give a power's orders (a list of lines, or one text); a later order for the same
     /// unit replaces the earlier one. Returns what was accepted and what was not.
-    fn set_orders<'py>(
-        &mut self,
-        py: Python<'py>,
-        power: &str,
-        orders: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn set_orders(&mut self, power: &str, orders: &Bound<'_, PyAny>) -> PyResult<ReadOnlyDict> {
         let p = self.power(power)?;
         let text: String = if orders.is_instance_of::<PyString>() {
             orders.extract()?
@@ -363,7 +360,7 @@ impl Game {
             lines.join("\n")
         };
         let ack = self.inner.submit_with(&standard().parser, p, &text, false);
-        to_py(py, &ack)
+        Ok(ReadOnlyDict::new(Serialized(ack)))
     }
 
     /// Forget the orders given this phase, of one power or of all.
@@ -387,15 +384,14 @@ impl Game {
     /// Adjudicate the phase (units without orders hold, missing retreats disband, missing
     /// builds are waived, missing removals go by civil disorder) and move to the next one.
     /// Returns the phase's report; `outcomes` gives its orders.
-    fn process<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    fn process(&mut self) -> PyResult<ReadOnlyDict> {
         if self.inner.state.end.is_some() {
             return Err(value_error("the game is over"));
         }
-        let report = self.inner.adjudicate();
+        let report = Arc::new(Serialized(self.inner.adjudicate()));
         self.possible = OnceLock::new();
-        let out = to_py(py, &report)?;
-        self.last = Some(report);
-        Ok(out)
+        self.last = Some(report.clone());
+        Ok(ReadOnlyDict::new(report))
     }
 
     /// The orders of the last phase processed, each with `power`, `board` (`A`, `B`; None
@@ -404,7 +400,7 @@ impl Game {
     #[getter]
     fn outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let out = PyList::empty(py);
-        let Some(report) = &self.last else { return Ok(out) };
+        let Some(report) = self.last.as_deref().map(|r| &r.0) else { return Ok(out) };
         let shadow = self.shadow();
         let lines = report
             .boards
@@ -425,7 +421,7 @@ impl Game {
 
     /// The text report of the last phase processed, as players read it ('' before any).
     fn report_text(&self) -> String {
-        self.last.as_ref().map(PhaseReport::to_text).unwrap_or_default()
+        self.last.as_ref().map(|r| r.0.to_text()).unwrap_or_default()
     }
 
     /// Shadow Worlds: the combined ledger of both boards, a dict per power (empty in a

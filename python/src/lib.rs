@@ -3,6 +3,7 @@
 use pyo3::prelude::*;
 
 mod game;
+mod lazy;
 mod possible;
 mod resolve;
 mod small;
@@ -13,6 +14,8 @@ fn _shadowjudge(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve::resolve, m)?)?;
     m.add_function(wrap_pyfunction!(resolve::random_cases, m)?)?;
     m.add_class::<game::Game>()?;
+    m.add_class::<lazy::ReadOnlyDict>()?;
+    lazy::ReadOnlyDict::register(m)?;
     m.add_class::<small::DuplexityEnv>()?;
     m.add_class::<small::OverdueEnv>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -24,9 +24,10 @@ def random_orders(game, rng):
 
 
 def same_json(ours, theirs):
-    """The same values with the same keys in the same order, as the command line's JSON."""
+    """The same values with the same keys in the same order, as the command line's JSON
+    (an answer is a read-only mapping: `dict` of it for JSON)."""
     assert ours == theirs
-    assert json.dumps(ours) == json.dumps(theirs)
+    assert json.dumps(dict(ours)) == json.dumps(theirs)
 
 
 def same_report(ours, theirs):

@@ -108,7 +108,8 @@ def test_the_stubs_name_everything_the_module_has():
         if isinstance(named[public], ast.ClassDef):
             cls = named[public]
             members = {m.name for m in cls.body if isinstance(m, ast.FunctionDef)}
-            for base in cls.bases:
+            # A base of this module adds its members (a typing base such as Mapping[...] none).
+            for base in [b for b in cls.bases if isinstance(b, ast.Name)]:
                 members |= {m.name for m in named[base.id].body if isinstance(m, ast.FunctionDef)}
             missing = [m for m in dir(getattr(module, public)) if not m.startswith("_") and m not in members]
             assert missing == [], (public, missing)

@@ -1,0 +1,135 @@
+//! `ReadOnlyDict`: what `set_orders` and `process` return. A read-only mapping (registered
+//! as a `collections.abc.Mapping`) over a Rust value kept as it is: its Python objects,
+//! the same dict `to_py` gives, are made only when it is first read, so a caller that
+//! never looks pays for none of them.
+use std::sync::Arc;
+
+use pyo3::basic::CompareOp;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyType};
+use serde::Serialize;
+
+use crate::topy::to_py;
+
+/// A Rust value that gives a dict when asked.
+pub(crate) trait Source: Send + Sync {
+    fn build<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>>;
+}
+
+/// A value serialized as a struct or a map: its dict as `to_py` gives it.
+pub(crate) struct Serialized<T>(pub T);
+
+impl<T: Serialize + Send + Sync> Source for Serialized<T> {
+    fn build<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        Ok(to_py(py, &self.0)?.cast_into::<PyDict>()?)
+    }
+}
+
+impl<T: Source + ?Sized> Source for Arc<T> {
+    fn build<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        (**self).build(py)
+    }
+}
+
+/// A read-only dict whose contents are made when first read.
+#[pyclass(frozen, mapping, module = "shadowjudge", name = "ReadOnlyDict")]
+pub struct ReadOnlyDict {
+    source: Box<dyn Source>,
+    dict: PyOnceLock<Py<PyDict>>,
+}
+
+impl ReadOnlyDict {
+    pub(crate) fn new(source: impl Source + 'static) -> ReadOnlyDict {
+        ReadOnlyDict { source: Box::new(source), dict: PyOnceLock::new() }
+    }
+
+    /// The contents, made on the first call.
+    fn dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = self.dict.get_or_try_init(py, || self.source.build(py).map(Bound::unbind))?;
+        Ok(d.bind(py).clone())
+    }
+
+    /// Make `collections.abc.Mapping` count this class as one of its own.
+    pub(crate) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+        let py = module.py();
+        let class = py.get_type::<ReadOnlyDict>();
+        py.import("collections.abc")?.getattr("Mapping")?.call_method1("register", (class,))?;
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl ReadOnlyDict {
+    #[allow(non_upper_case_globals)]
+    const __hash__: Option<Py<PyAny>> = None;
+
+    fn __getitem__<'py>(&self, py: Python<'py>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        self.dict(py)?.as_any().get_item(key)
+    }
+
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.dict(py)?.len())
+    }
+
+    fn __contains__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+        self.dict(py)?.contains(key)
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self.dict(py)?.as_any().try_iter()?.into_any())
+    }
+
+    fn keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.dict(py)?.call_method0("keys")
+    }
+
+    fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.dict(py)?.call_method0("values")
+    }
+
+    fn items<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.dict(py)?.call_method0("items")
+    }
+
+    #[pyo3(signature = (key, default = None))]
+    fn get<'py>(
+        &self,
+        py: Python<'py>,
+        key: &Bound<'py, PyAny>,
+        default: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let default = default.unwrap_or_else(|| py.None().into_bound(py));
+        self.dict(py)?.call_method1("get", (key, default))
+    }
+
+    /// A dict of the same contents (a new one, free to change).
+    fn copy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.dict(py)?.copy()
+    }
+
+    fn __richcmp__<'py>(
+        &self,
+        py: Python<'py>,
+        other: &Bound<'py, PyAny>,
+        op: CompareOp,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let other = match other.cast::<ReadOnlyDict>() {
+            Ok(o) => o.get().dict(py)?.into_any(),
+            Err(_) => other.clone(),
+        };
+        match op {
+            CompareOp::Eq | CompareOp::Ne => self.dict(py)?.as_any().rich_compare(other, op),
+            _ => Ok(py.NotImplemented().into_bound(py)),
+        }
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(self.dict(py)?.repr()?.to_string())
+    }
+
+    /// `dict(x)` and `json.dumps(dict(x))` as for a dict; pickled as the dict.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyType>, (Bound<'py, PyDict>,))> {
+        Ok((py.get_type::<PyDict>(), (self.dict(py)?.copy()?,)))
+    }
+}

@@ -1,0 +1,64 @@
+"""What `set_orders` and `process` return: read-only mappings made on first read, equal
+to the dicts earlier versions returned (recorded in data/, see data/record_games.py)."""
+
+import collections.abc
+import copy
+import gzip
+import json
+import pathlib
+import pickle
+
+import pytest
+
+import shadowjudge
+
+RECORDED = pathlib.Path(__file__).parent / "data" / "recorded_games.json.gz"
+
+
+def recorded_games():
+    with gzip.open(RECORDED, "rt") as f:
+        return json.load(f)
+
+
+@pytest.mark.parametrize("index", [0, 1], ids=["standard", "shadow-worlds"])
+def test_replayed_games_answer_as_recorded(index):
+    """The same orders give the same acknowledgements, reports, outcomes and text, key
+    order included, as the dicts recorded before the answers became lazy."""
+    recorded = recorded_games()[index]
+    game = shadowjudge.Game(recorded["variant"])
+    for phase in recorded["phases"]:
+        assert game.phase == phase["phase"]
+        for power, orders in phase["orders"].items():
+            ack = game.set_orders(power, orders)
+            assert json.dumps(dict(ack)) == json.dumps(phase["acks"][power]), (phase["phase"], power)
+        report = game.process()
+        assert json.dumps(dict(report)) == json.dumps(phase["report"]), phase["phase"]
+        assert game.outcomes == phase["outcomes"], phase["phase"]
+        assert game.report_text() == phase["text"], phase["phase"]
+    assert any(a["problems"] for p in recorded["phases"] for a in p["acks"].values())
+    assert any(line.get("note") for p in recorded["phases"] for a in p["acks"].values() for line in a["accepted"])
+
+
+def test_answers_are_read_only_mappings_that_behave_as_dicts():
+    g = shadowjudge.Game()
+    ack = g.set_orders("FRANCE", ["A PAR - BUR", "F BRE - XYZ"])
+    plain = dict(ack)
+    assert isinstance(ack, collections.abc.Mapping) and not isinstance(ack, dict)
+    assert ack == plain and plain == ack and not (ack != plain) and ack != {}
+    assert list(ack) == list(plain) == list(ack.keys()) and len(ack) == len(plain)
+    assert list(ack.values()) == list(plain.values()) and list(ack.items()) == list(plain.items())
+    assert "missing" in ack and "nothing" not in ack
+    assert ack["missing"] == ["F bre", "A mar"] and ack.get("nothing") is None and ack.get("x", 3) == 3
+    assert repr(ack) == repr(plain) and str(ack) == str(plain)
+    assert ack.copy() == plain and pickle.loads(pickle.dumps(ack)) == plain and copy.deepcopy(ack) == plain
+    with pytest.raises(KeyError):
+        ack["nothing"]
+    with pytest.raises(TypeError):
+        ack["power"] = "England"
+    with pytest.raises(TypeError):
+        hash(ack)
+    report = g.process()
+    assert report == json.loads(json.dumps(dict(report))) and report != ack
+    assert report["phase"] == {"year": 1901, "season": "spring", "kind": "movement"}
+    # Read once, the same objects come back.
+    assert report["boards"] is report["boards"]
