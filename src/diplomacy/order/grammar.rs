@@ -3,7 +3,7 @@
 //! A file is read line by line. A line is blank, a comment (`#` or `//` to the end of
 //! the line), a section header (a power: `France`, `France:`, `[France]`; a board:
 //! `Board A`, `World B`, `[A]`, `[Board B]`), or one order, maybe with a power prefix
-//! (`France: A par - bur`) and a board suffix (`Build A ven (B)`). Headers persist until
+//! (`France: A par - bur`) and a board before or after it (`[A] F bre - mao`, `Build A ven (B)`). Headers persist until
 //! the next header of the same kind; a prefix or a suffix holds for its line only.
 //!
 //! What the grammar accepts, any case:
@@ -184,7 +184,11 @@ impl<'m> OrderParser<'m> {
                     Ok(Header::Power(p)) => power = Some(p),
                     Ok(Header::Board(b)) => board = Some(b),
                     Err(header_stuck) => {
-                        let stuck = if looks_like_header(content, &self.names) { header_stuck } else { order_stuck };
+                        // A header's error for a line that means to be one, unless the
+                        // order got further (`[A] A ven - xyz`: a board, then an order).
+                        let header =
+                            looks_like_header(content, &self.names) && header_stuck.offset >= order_stuck.offset;
+                        let stuck = if header { header_stuck } else { order_stuck };
                         let mut d = diagnose(content, stuck, &self.names, line_no, start);
                         if let Some(position) = position {
                             prefer_units(&mut d, content, start, &self.names, position, power);
@@ -382,7 +386,7 @@ fn hint(expected: &str, word: &str, at_line_start: bool, names: &Names) -> Optio
 mod tests {
     use super::*;
     use crate::diplomacy::map::{Coast, UnitType};
-    use crate::diplomacy::order::UnitRef;
+    use crate::diplomacy::order::{Board, UnitRef};
 
     fn place(map: &Map, name: &str) -> Place {
         let region = map.parse_region(name).unwrap();
@@ -432,6 +436,22 @@ mod tests {
             let Order::Move { to, .. } = order else { panic!("{text}: not a move") };
             assert_eq!(to.coast, Some(Coast::North), "{text}");
         }
+    }
+
+    #[test]
+    fn a_board_before_the_order_holds_for_its_line_as_the_judge_writes_units() {
+        let map = Map::standard();
+        let text = "Board B\nItaly: [A] A ven - tri\n[Board A] F nap - ion\nBoard A: A rom H\nA ven H (A)\nF nap H\n";
+        let parsed = parse_orders(text, &map);
+        assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+        let boards: Vec<Option<Board>> = parsed.orders.iter().map(|o| o.board).collect();
+        assert_eq!(boards, [Some(Board::A), Some(Board::A), Some(Board::A), Some(Board::A), Some(Board::B)]);
+        assert_eq!(parsed.orders[0].order.canonical(&map), "A ven - tri");
+        // Two different boards on one line; a bad order after a good board says the order's fault.
+        let parsed = parse_orders("[A] A ven - tri (B)\n[A] A ven - xyzzy\n", &map);
+        assert!(parsed.orders.is_empty());
+        assert!(parsed.diagnostics[0].message.contains("the same board"), "{}", parsed.diagnostics[0].message);
+        assert!(parsed.diagnostics[1].message.contains("province"), "{}", parsed.diagnostics[1].message);
     }
 
     #[test]

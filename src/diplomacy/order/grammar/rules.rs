@@ -80,6 +80,7 @@ pub(super) const HEADER: &str = "a power or a board (`[France]`, `[Board A]`)";
 pub(super) const BOARD_LETTER: &str = "the board `A` or `B`";
 pub(super) const HEADER_END: &str = "the end of the header";
 pub(super) const CLOSE_BRACKET: &str = "`]`";
+pub(super) const SAME_BOARD: &str = "the same board as before the order";
 
 /// A line that is a section header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -431,12 +432,34 @@ fn board_letter(i: In) -> Res<Board> {
     alt((value(Board::A, keyword(&["a"])), value(Board::B, keyword(&["b"]))))(i)
 }
 
-/// A whole order line: `[power:] order [board] [. or ;]`.
+/// `[A] `, `[Board B] `, `Board A: `: a board for this line only, before the order (the
+/// way the judge writes a unit of one board: `[A] F bre`).
+fn board_prefix(i: In) -> Res<Board> {
+    alt((
+        delimited(pair(char('['), ws), board_name, pair(ws, char(']'))),
+        terminated(preceded(pair(keyword(&["board", "world"]), ws), board_letter), pair(ws, char(':'))),
+    ))(i)
+}
+
+/// A whole order line: `[power:] [board] order [board] [. or ;]` (the power and the board
+/// before the order in either order); a board given both
+/// before and after the order must be the same one.
 pub(super) fn order_line(i: In) -> Res<OrderLine> {
     let (i, _) = ws(i)?;
+    // The board first (`Board A:` is no power), or after the power (`France: [A] ...`).
+    let (i, first) = opt(terminated(board_prefix, ws))(i)?;
     let (i, power) = opt(terminated(power_prefix, ws))(i)?;
+    let (i, before) = match first {
+        Some(b) => (i, Some(b)),
+        None => opt(terminated(board_prefix, ws))(i)?,
+    };
     let (i, order) = order(i)?;
-    let (i, board) = opt(preceded(ws, board_suffix))(i)?;
+    let (at, _) = ws(i)?;
+    let (i, after) = opt(preceded(ws, board_suffix))(i)?;
+    let board = match (before, after) {
+        (Some(b), Some(a)) if a != b => return stuck(&at, Some(SAME_BOARD)),
+        (b, a) => b.or(a),
+    };
     let (i, _) = pair(ws, opt(one_of(".;,")))(i)?;
     let (i, _) = preceded(ws, context(END, eof))(i)?;
     Ok((i, OrderLine { power, order, board }))
