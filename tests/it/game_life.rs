@@ -318,3 +318,23 @@ fn a_replayed_vote_counts_among_the_voters_of_its_time() {
     });
     assert_eq!(recorded.next_back().unwrap(), ["france", "germany", "italy"]);
 }
+
+/// The reply to the vote that ends the game shows no next deadline: a finished game has
+/// none (before: the deadline of the phase the vote ended).
+#[test]
+fn the_reply_to_the_vote_that_ends_the_game_shows_no_deadline() {
+    let mut life = Life::new(T0, "", "");
+    let mails = life.send("2026-12-01T13:00:00Z", "france", "draw\n");
+    assert!(Life::reply(&mails, life.n).body.contains("Deadline:"), "{mails:?}");
+    life.send("2026-12-01T13:01:00Z", "italy", "draw\n");
+    let mails = life.send("2026-12-01T13:02:00Z", "germany", "draw\n");
+    assert!(mails.iter().any(|m| m.subject == "g: the game is over"), "{mails:?}");
+    let reply = Life::reply(&mails, life.n);
+    assert!(!reply.body.contains("Deadline:"), "{}", reply.body);
+    // Nor does anything read later.
+    let mails = life.send("2026-12-01T13:03:00Z", "italy", "status\n");
+    let reply = Life::reply(&mails, life.n);
+    assert!(!reply.body.contains("Deadline:"), "{}", reply.body);
+    let list = life.cli("2026-12-01T13:04:00Z", &["list", "--judge", "."]).ok().stdout;
+    assert!(!list.contains("deadline"), "{list}");
+}

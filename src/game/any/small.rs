@@ -418,7 +418,7 @@ impl ByMail for OpenTurnGame {
 
 impl Timed for OpenTurnGame {
     fn deadline(&self) -> Option<DateTime<Utc>> {
-        self.meta.deadline
+        self.meta.deadline.filter(|_| self.game.ending().is_none())
     }
 
     fn scheduled_deadline(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {

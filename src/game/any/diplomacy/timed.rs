@@ -5,7 +5,8 @@ use super::*;
 
 impl Timed for OpenGame {
     fn deadline(&self) -> Option<DateTime<Utc>> {
-        self.game.state.deadline
+        // A finished game (a passed vote ends it where it stands) has no next deadline.
+        self.game.state.deadline.filter(|_| self.game.state.end.is_none())
     }
 
     fn scheduled_deadline(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {
