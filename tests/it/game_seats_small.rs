@@ -191,3 +191,43 @@ fn a_small_game_by_mail_from_the_joins_to_its_end() {
         assert!(end.body.contains("seed revealed"), "{}", end.body);
     }
 }
+
+/// A step that awaits only vacant seats goes on at the next tick, with their defaults,
+/// as early processing does: nobody can send what it waits for (before: it waited for
+/// the whole deadline).
+#[test]
+fn a_step_awaiting_only_vacant_seats_goes_on_at_once() {
+    let (_tmp, root, out) = open_game(&["--game", "duplexity"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let dir = root.join("games").join(GAME);
+    let mut outbox = Outbox::default();
+    let mut mail = |from: &str, id: &str, body: &str| {
+        send(&root, from, id, body);
+        outbox.new_mails(&root)
+    };
+    mail("ann@example.org", "j0@x", &format!("join {GAME} annsecret\n"));
+    mail("bob@example.org", "j1@x", &format!("join {GAME} bobsecret\n"));
+    mail("bob@example.org", "r0@x", &format!("SIGNON bob@{GAME} bobsecret\nresign bob\n"));
+    let status = || judge_cli(NOW, &root, &["status", dir.to_str().unwrap()]).ok().stdout;
+    let reply = |mails: Vec<Eml>| mails.into_iter().find(|m| m.subject.starts_with("Re:")).unwrap().body;
+    let reply = reply(mail("ann@example.org", "p0@x", &format!("SIGNON ann@{GAME} annsecret\nplace P3\n")));
+    assert!(reply.contains("from bob"), "{reply}");
+    // Long before the deadline, the tick plays bob's placement and goes on to the bids.
+    let tick = judge_cli(NOW, &root, &["mail", "tick"]);
+    assert_eq!(tick.code, 0, "{}", tick.stderr);
+    assert!(tick.stdout.contains("only vacant seats"), "{}", tick.stdout);
+    let now = status();
+    assert!(now.contains("Initiative"), "{now}");
+    // Ann's bid leaves only bob's awaited: the next tick opens the bids.
+    let mails = mail("ann@example.org", "b0@x", &format!("SIGNON ann@{GAME} annsecret\nbid 1\n"));
+    let reply = &mails.iter().find(|m| m.subject.starts_with("Re:")).unwrap().body;
+    assert!(reply.contains("from bob"), "{reply}");
+    judge_cli(NOW, &root, &["mail", "tick"]).ok();
+    let now = status();
+    assert!(!now.contains("Initiative"), "{now}");
+    let mails = outbox.new_mails(&root);
+    let report = to(&mails, "ann@example.org").into_iter().find(|m| m.body.contains("Only vacant seats were awaited"));
+    assert!(report.is_some(), "{mails:#?}");
+    let history = judge_cli(NOW, &root, &["history", dir.to_str().unwrap()]).ok().stdout;
+    assert!(history.contains("only vacant seats were awaited"), "{history}");
+}

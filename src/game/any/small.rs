@@ -17,6 +17,9 @@ use crate::game::turn_session::{
 use crate::phase::PhaseKind;
 use crate::store::TaskLock;
 use crate::text::count;
+
+/// The steps one tick plays for vacant seats before it leaves the rest to the next.
+const VACANT_STEPS_PER_TICK: usize = 20;
 use crate::turn::MASTER;
 
 /// One line of history for the journal entry at index `at`.
@@ -457,11 +460,28 @@ impl Timed for OpenTurnGame {
 
     fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
         // A step held only by a setting changed since (game.toml edited by hand) goes on.
-        if !self.game.held() {
-            return Ok(None);
+        let released = if self.game.held() { self.release(now)? } else { None };
+        if let Some(events) = released {
+            return Ok(Some(format!(
+                "every input in and nobody waiting: went on early ({})",
+                count(events.len(), "event", "events")
+            )));
         }
-        Ok(self.release(now)?.map(|events| {
-            format!("every input in and nobody waiting: went on early ({})", count(events.len(), "event", "events"))
+        // Nobody can send what vacant seats are awaited for: their defaults now, step by
+        // step while only they are awaited (a bounded number a tick).
+        let mut steps = 0;
+        let mut events = 0;
+        while steps < VACANT_STEPS_PER_TICK {
+            let Some(done) = self.go_on_for_vacant(now)? else { break };
+            steps += 1;
+            events += done.len();
+        }
+        Ok((steps > 0).then(|| {
+            format!(
+                "only vacant seats were awaited: went on early ({}, {})",
+                count(steps, "step", "steps"),
+                count(events, "event", "events")
+            )
         }))
     }
 

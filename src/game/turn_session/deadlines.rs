@@ -51,8 +51,49 @@ impl OpenTurnGame {
         let mut ctx = TurnContext { dice: &mut dice, now, hold: false };
         let mut events = self.game.force(&mut ctx);
         run_automatic(self.game.as_mut(), &mut ctx, &mut events);
-        self.finish(&mut lock, &mut dice, events.clone(), now, None, |step| TurnEntry::Forced { by_master, step })?;
+        self.finish(&mut lock, &mut dice, events.clone(), now, None, |step| TurnEntry::Forced {
+            by_master,
+            vacant: false,
+            step,
+        })?;
         Ok(events)
+    }
+
+    /// Whether the step under way awaits only seats whose players resigned, while some
+    /// seat is still played: nobody can send what it waits for.
+    pub fn awaits_only_vacant(&self) -> bool {
+        let awaiting = self.game.awaiting();
+        let names = self.game.players();
+        let vacant = |i: &usize| names.get(*i).is_some_and(|n| self.is_vacant(n));
+        self.game.ending().is_none()
+            && !awaiting.master
+            && !awaiting.players.is_empty()
+            && awaiting.players.iter().all(vacant)
+            && !(0..names.len()).all(|i| vacant(&i))
+    }
+
+    /// Early processing of a step that awaits only vacant seats ([`awaits_only_vacant`]):
+    /// their defaults are applied now, as at the deadline, unless early processing is off,
+    /// a player sent `wait` or the game is paused. The events, or `None` when nothing was
+    /// done.
+    ///
+    /// [`awaits_only_vacant`]: Self::awaits_only_vacant
+    pub fn go_on_for_vacant(&mut self, now: DateTime<Utc>) -> Result<Option<Vec<String>>, GameError> {
+        let mut lock = self.relock()?;
+        let runs = self.meta.deadline.is_some() && !self.meta.paused;
+        if !runs || !self.awaits_only_vacant() || !self.settings.deadlines.early || !self.meta.waiting.is_empty() {
+            return Ok(None);
+        }
+        let mut dice = self.dice();
+        let mut ctx = TurnContext { dice: &mut dice, now, hold: false };
+        let mut events = self.game.force(&mut ctx);
+        run_automatic(self.game.as_mut(), &mut ctx, &mut events);
+        self.finish(&mut lock, &mut dice, events.clone(), now, None, |step| TurnEntry::Forced {
+            by_master: false,
+            vacant: true,
+            step,
+        })?;
+        Ok(Some(events))
     }
 
     /// Move the deadline, or clear it (pause: `None`).
@@ -85,7 +126,7 @@ impl OpenTurnGame {
     /// Who or what forced the step of the entry at index `at`, when it is a
     /// [`TurnEntry::Forced`].
     pub fn forcing(&self, at: usize) -> Option<Forcing> {
-        let TurnEntry::Forced { by_master, .. } = self.entries.get(at)?.2 else { return None };
-        Some(Forcing { by_master, window: self.own_deadline_before(at) })
+        let TurnEntry::Forced { by_master, vacant, .. } = self.entries.get(at)?.2 else { return None };
+        Some(Forcing { by_master, window: self.own_deadline_before(at), vacant })
     }
 }

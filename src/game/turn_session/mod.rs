@@ -147,6 +147,9 @@ pub enum TurnEntry {
     Forced {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         by_master: bool,
+        /// Before the deadline: only vacant seats were awaited (nobody could send it).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        vacant: bool,
         step: Step,
     },
     /// The master went back to the start of a round.
@@ -260,11 +263,16 @@ pub const MAX_TURN_BYTES: usize = 64 * 1024;
 pub struct Forcing {
     pub by_master: bool,
     pub window: bool,
+    /// Before the deadline, because only vacant seats were awaited.
+    pub vacant: bool,
 }
 
 impl Forcing {
     /// In a sentence, for history and reports.
     pub fn words(self) -> &'static str {
+        if self.vacant {
+            return "only vacant seats were awaited, so their defaults were applied before the deadline";
+        }
         match (self.by_master, self.window) {
             (true, true) => "the game master closed the window",
             (true, false) => "the game master processed the step; the defaults were applied",
@@ -275,6 +283,9 @@ impl Forcing {
 
     /// In brief, for the log line of the step processed.
     pub fn brief(self) -> &'static str {
+        if self.vacant {
+            return "only vacant seats awaited, defaults applied early";
+        }
         match (self.by_master, self.window) {
             (true, true) => "window closed by the game master",
             (true, false) => "by the game master, deadline defaults applied",
