@@ -332,6 +332,7 @@ fn password(root: &Path, game: &str, who: &str, mail: bool) -> Result<ExitCode, 
     let signon = match &role {
         Role::Master => format!("SIGNON master@{name} {password}"),
         Role::Seat(p) => format!("SIGNON {}@{name} {password}", p.to_ascii_lowercase()),
+        Role::Observer(_) => format!("SIGNON observer@{name} {password}   (from the address that observes)"),
     };
     if !mail {
         println!("New password for {role} in {name}: {password}");
@@ -351,11 +352,19 @@ fn password(root: &Path, game: &str, who: &str, mail: bool) -> Result<ExitCode, 
             (format!("Your password for {name} ({p})"), "your turn lines")
         }
         Role::Seat(p) => (format!("Your password for {name} ({p})"), "your orders"),
+        Role::Observer(_) => (format!("Your observer's password for {name}"), ""),
+    };
+    let then = if what.is_empty() {
+        "Then `status`, `history`, `help`, or press (`press to all`, your text, `endpress`) if the game lets \
+         observers send it."
+            .to_string()
+    } else {
+        format!("Then {what}, one per line, or `status`, or `help`.")
     };
     let body = format!(
         "{whose} was set on the judge.\n\
          Start every message to this judge with:\n\n  {signon}\n\n\
-         Then {what}, one per line, or `status`, or `help`.\n\
+         {then}\n\
          To choose your own password, add a line `password NEWPASSWORD`.\n"
     );
     let letter = OutgoingMail {

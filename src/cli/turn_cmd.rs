@@ -52,6 +52,7 @@ pub fn new(a: NewArgs, kind: &str) -> Result<ExitCode, CliError> {
         name: name.clone(),
         game: kind.clone(),
         observers: a.observer.clone(),
+        observer_passwords: Default::default(),
         deadlines: new.deadlines.clone().unwrap_or_default(),
         players,
         master: Master { email: a.master.clone(), ..Master::default() },

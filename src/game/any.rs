@@ -24,7 +24,7 @@ pub use crate::game::by_mail::{
 };
 pub use crate::game::public::PublicGame;
 pub use crate::game::schedule::DeadlinePolicy;
-pub use crate::game::seating::Listing;
+pub use crate::game::seating::{Listing, ObserverPassword};
 use crate::game::session;
 pub use crate::game::session::Started;
 pub use crate::game::session::{GameError, Glance, MailingOutcome, MailingPlan};
@@ -382,8 +382,9 @@ pub enum SeatChange<'a> {
     Join { email: &'a str, password_hash: &'a str, prefer: &'a [String] },
     /// Leave an open seat before the start.
     Leave { email: &'a str },
-    /// Receive the results and broadcasts.
-    Observe { email: &'a str },
+    /// Receive the results and broadcasts; with a password (its hash), sign on as an
+    /// observer too.
+    Observe { email: &'a str, password_hash: Option<&'a str> },
     /// The player of `seat` gives it up: it is vacant.
     Resign { seat: &'a str },
     /// Ask for a vacant seat.
@@ -404,9 +405,10 @@ pub enum SeatOutcome {
     Left {
         seats_left: usize,
     },
-    /// Observing (`new`: it was not before).
+    /// Observing (`new`: it was not before), and what became of the password.
     Observing {
         new: bool,
+        password: crate::game::seating::ObserverPassword,
     },
     /// The seat is vacant; the address that played it.
     Resigned {

@@ -16,13 +16,16 @@ use crate::game::journal::Entry;
 use crate::game::schedule::DeadlinePolicy;
 use crate::game::settings::Master;
 
-/// Who signed on: a seat of a game (a Diplomacy power, or a small game's player), or its
-/// master.
+/// Who signed on: a seat of a game (a Diplomacy power, or a small game's player), its
+/// master, or one of its observers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Role {
     /// A seat, by its canonical name (`France`, `ann`).
     Seat(String),
     Master,
+    /// An observer, by the address that observes (as game.toml keeps it). Observers read
+    /// and, where the game allows it, send press; nothing else.
+    Observer(String),
 }
 
 impl std::fmt::Display for Role {
@@ -30,9 +33,25 @@ impl std::fmt::Display for Role {
         match self {
             Role::Seat(p) => f.write_str(p),
             Role::Master => f.write_str("the game master"),
+            Role::Observer(address) => write!(f, "the observer {address}"),
         }
     }
 }
+
+impl Role {
+    /// How the journal and history name the role: a seat's name, `master`, or
+    /// `observer ADDRESS`.
+    pub fn key(&self) -> String {
+        match self {
+            Role::Seat(p) => p.clone(),
+            Role::Master => "master".into(),
+            Role::Observer(address) => format!("{OBSERVER_KEY} {address}"),
+        }
+    }
+}
+
+/// The first word of an observer's key in the journal (`observer ann@example.org`).
+pub const OBSERVER_KEY: &str = "observer";
 
 /// A seat (or the master) as a sign-on finds it, before the password is checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,6 +158,56 @@ pub struct Board<'a> {
 /// Whether a sign-on names the game master.
 pub fn names_master(who: &str) -> bool {
     matches!(who.trim().to_ascii_lowercase().as_str(), "master" | "gm")
+}
+
+/// Whether a sign-on names an observer (`observer@mygame`, `obs@mygame`, and the classic
+/// one-letter `SIGNON Omygame`): the observer is then the one at the sender's address.
+pub fn names_observer(who: &str) -> bool {
+    matches!(who.trim().to_ascii_lowercase().as_str(), "observer" | "obs" | "o")
+}
+
+/// The observer at `address` (any case), with the password they observe with (see
+/// [`ObserverPasswords`]); `None` when `address` observes no game here.
+pub fn observer_seat(observers: &[String], passwords: &ObserverPasswords, address: &str) -> Option<SeatRecord> {
+    let address = observers.iter().find(|o| o.eq_ignore_ascii_case(address.trim()))?;
+    Some(SeatRecord {
+        role: Role::Observer(address.clone()),
+        address: Some(address.clone()),
+        timezone: None,
+        password_hash: passwords.get(address).cloned(),
+    })
+}
+
+pub use crate::game::seating::ObserverPasswords;
+
+/// Keep an observer's new password hash; a time zone is refused (observers keep none).
+pub fn set_observer_particulars(
+    passwords: &mut ObserverPasswords,
+    address: &str,
+    password_hash: Option<&str>,
+    zone: Option<&str>,
+) -> Result<(), String> {
+    if zone.is_some() {
+        return Err("an observer keeps no time zone here: deadlines are shown in UTC".into());
+    }
+    if let Some(hash) = password_hash {
+        passwords.insert(address.to_string(), hash.to_string());
+    }
+    Ok(())
+}
+
+/// The observers with a password, as the journal's particulars see them (the address is
+/// in the name, so only a password change is recorded).
+pub fn observer_particulars(passwords: &ObserverPasswords) -> Vec<crate::game::journal::Particulars> {
+    passwords
+        .iter()
+        .map(|(address, hash)| crate::game::journal::Particulars {
+            who: format!("{OBSERVER_KEY} {address}"),
+            address: None,
+            timezone: None,
+            password_hash: Some(hash.clone()),
+        })
+        .collect()
 }
 
 /// A time zone as game.toml keeps it (unknown names: none).

@@ -47,6 +47,7 @@ fn settings(kind: &GameKind, players: usize) -> TurnSettings {
         name: format!("{}-check", kind.name),
         game: kind.name.to_string(),
         observers: Vec::new(),
+        observer_passwords: Default::default(),
         deadlines: Default::default(),
         players: NAMES[..players]
             .iter()

@@ -88,7 +88,7 @@ pub enum PublicStepBody {
 /// A press message sent to everyone.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PublicPress {
-    /// `France`, or `the game master`.
+    /// `France`, `the game master`, `an observer`, or in grey press `an unnamed power`.
     pub from: String,
     /// The phase or step it was sent in.
     pub during: String,
@@ -156,8 +156,13 @@ pub fn of_diplomacy(g: &OpenGame) -> PublicGame {
                 phase = after.phase;
             }
             Entry::Press { from, to, text } if to.iter().any(|t| t == "everyone") => {
+                // As the readers got it: grey press and observers without who sent it
+                // (the site shows no address).
+                let grey = game.settings.press == crate::game::settings::PressRule::Grey;
                 let from = match map.lookup_power(from) {
+                    Some(_) if grey => "an unnamed power".to_string(),
                     Some(p) => map.power(p).name.clone(),
+                    None if from.starts_with(crate::game::by_mail::OBSERVER_KEY) => "an observer".to_string(),
                     None => "the game master".to_string(),
                 };
                 press.push(PublicPress { from, during: phase.to_string(), text: text.clone() });

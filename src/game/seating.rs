@@ -26,6 +26,47 @@ use serde::{Deserialize, Serialize};
 
 use crate::dice::{Dice, Roll};
 
+/// The observers' own passwords (`observe GAME PASSWORD`), as argon2 hashes, by the
+/// address as `observers` lists it: `[observer_passwords]` in game.toml.
+pub type ObserverPasswords = std::collections::BTreeMap<String, String>;
+
+/// What `observe` did with the password it brought.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObserverPassword {
+    /// None was given.
+    NotGiven,
+    /// Kept (as its hash): the observer may sign on with it.
+    Kept,
+    /// The observer had one already: it is not replaced (`password NEW`, signed on,
+    /// changes it), and the one given was not checked.
+    AlreadySet,
+}
+
+/// `observe` from `email`, with the hash of the password it brought, on a game's
+/// observers: whether the address is new, and what became of the password.
+pub fn observe(
+    observers: &mut Vec<String>,
+    passwords: &mut ObserverPasswords,
+    email: &str,
+    password_hash: Option<&str>,
+) -> (bool, ObserverPassword) {
+    let known = observers.iter().find(|o| o.eq_ignore_ascii_case(email)).cloned();
+    let new = known.is_none();
+    let address = known.unwrap_or_else(|| {
+        observers.push(email.to_string());
+        email.to_string()
+    });
+    let password = match password_hash {
+        None => ObserverPassword::NotGiven,
+        Some(_) if passwords.contains_key(&address) => ObserverPassword::AlreadySet,
+        Some(hash) => {
+            passwords.insert(address, hash.to_string());
+            ObserverPassword::Kept
+        }
+    };
+    (new, password)
+}
+
 /// The purpose the order-of-choice rolls are journaled under.
 pub const ORDER_PURPOSE: &str = "order of choice";
 

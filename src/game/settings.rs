@@ -5,6 +5,8 @@
 //! variant = "shadow-worlds"      # or "standard"
 //! map = "standard"               # a shipped map name or a path
 //! observers = ["watcher@example.org"]   # optional: they get every results mail
+//! [observer_passwords]           # set by `observe mygame PASSWORD` (mail), as hashes
+//! "watcher@example.org" = "$argon2id$..."
 //!
 //! [rules]                        # the judge's rulebook (see judge::rulebook)
 //! edition = "2023"
@@ -112,6 +114,9 @@ pub struct Settings {
     /// Addresses that receive every results mail but play no power.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub observers: Vec<String>,
+    /// The passwords observers sign on with (`observe GAME PASSWORD`), as hashes.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub observer_passwords: crate::game::seating::ObserverPasswords,
     /// When phases are due, and how the mail tick treats deadlines.
     #[serde(default)]
     pub deadlines: DeadlinePolicy,
@@ -249,6 +254,7 @@ impl Settings {
             shadow: ShadowOptions::default(),
             victory_centers: None,
             observers: Vec::new(),
+            observer_passwords: Default::default(),
             deadlines: DeadlinePolicy::default(),
             players: Vec::new(),
             master: Master::default(),

@@ -9,7 +9,8 @@ use chrono::{DateTime, Utc};
 
 use super::{player_words, JudgeHost};
 use crate::game::any::{
-    self, ContactRole, DeadlinePolicy, GameError, GameSession, Listing, Master, SeatChange, SeatOutcome, Started,
+    self, ContactRole, DeadlinePolicy, GameError, GameSession, Listing, Master, ObserverPassword, SeatChange,
+    SeatOutcome, Started,
 };
 use crate::mail::host::{HostError, Identity};
 use crate::mail::lobby::LobbyRequest;
@@ -208,14 +209,31 @@ impl JudgeHost {
                 let SeatOutcome::Left { seats_left } = outcome else { unreachable!() };
                 Ok(format!("You left {name}; {} open.", count(seats_left, "seat is", "seats are")))
             }
-            LobbyRequest::Observe { game } => {
-                let (name, outcome) = self.seats(game, &SeatChange::Observe { email: sender }, now)?;
-                let SeatOutcome::Observing { new } = outcome else { unreachable!() };
-                Ok(if new {
+            LobbyRequest::Observe { game, password_hash } => {
+                let change = SeatChange::Observe { email: sender, password_hash: password_hash.as_deref() };
+                let (name, outcome) = self.seats(game, &change, now)?;
+                let SeatOutcome::Observing { new, password } = outcome else { unreachable!() };
+                let mut said = if new {
                     format!("You observe {name}: you will receive its results and broadcasts.")
                 } else {
                     format!("You already observe {name}.")
-                })
+                };
+                said.push(' ');
+                said.push_str(&match password {
+                    ObserverPassword::NotGiven if new => format!(
+                        "With a password of your own (`observe {name} PASSWORD`) you may also sign on as an observer."
+                    ),
+                    ObserverPassword::NotGiven => String::new(),
+                    ObserverPassword::Kept => format!(
+                        "Your password is kept (only as a hash). From this address, sign on with `SIGNON \
+                         observer@{name} PASSWORD` to read `status` and `history` and, where the game allows it, \
+                         send press."
+                    ),
+                    ObserverPassword::AlreadySet => "You have a password already; it is not changed (sign on as an \
+                                                     observer and send `password NEW` to change it)."
+                        .to_string(),
+                });
+                Ok(said.trim_end().to_string())
             }
             LobbyRequest::Takeover { game, seat, password_hash } => {
                 let change = SeatChange::Takeover { seat, email: sender, password_hash };

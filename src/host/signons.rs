@@ -6,6 +6,8 @@ fn who_label(who: &Identity) -> String {
     match &who.role {
         Role::Seat(p) => p.clone(),
         Role::Master => "master".into(),
+        // Not a seat's name (those have no `@`): one observer's failures are their own.
+        Role::Observer(address) => format!("observer {}", address.to_lowercase()),
     }
 }
 

@@ -17,6 +17,9 @@
 //! ```
 //! A power may vote (`draw`, `draw france italy`, `nodraw`, `concede france`,
 //! `noconcede`) and announce an absence (`absence 2026-12-20 to 2026-12-27`).
+//! An observer signs on as `observer@mygame` (`obs@mygame`, `SIGNON Omygame`) from the
+//! address that observes, with the password `observe mygame PASSWORD` kept; it may read
+//! and, where the game allows it, send press.
 //! The master signs on as `master@mygame` (or `gm@mygame`) and may also send `process`,
 //! `extend TIME`, `pause`, `resume`, `replace POWER ADDRESS` and `refuse absence POWER`. Keywords are not
 //! case-sensitive. `help` anywhere asks for this text.
@@ -33,7 +36,9 @@ use crate::mail::inbound::BodyLine;
 pub const HELP: &str = "\
 How to write to this judge:
   SIGNON FRANCE@mygame yourpassword     (also fra@mygame, f@mygame, master@mygame;
-                                        a small game: your name, ann@mygame)
+                                        a small game: your name, ann@mygame; an
+                                        observer: observer@mygame, from the address
+                                        that observes)
   A par - bur                           order lines, one per line (a small game:
                                         its turn lines, e.g. `bid 2`, `score 5`)
   status                                the game as you may see it
@@ -62,6 +67,9 @@ Without signing on:
   join mygame PASSWORD prefer fra eng   optionally the powers you prefer, best first
   leave mygame PASSWORD                 leave an open seat before the game starts
   observe mygame                        receive the game's results and broadcasts
+  observe mygame PASSWORD               ... and sign on as observer@mygame with your own
+                                        password: status, history, and press if the
+                                        game lets observers send it (no orders or votes)
   takeover france@mygame PASSWORD       ask for a vacant power (a small game: ann@mygame)
   create mygame variant shadow-worlds   open a new game (game masters named by the judge)
 Game master only: process, pause, resume, replace POWER ADDRESS (a small

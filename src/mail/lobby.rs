@@ -8,6 +8,7 @@
 //! join mygame PASSWORD prefer fra eng    characters), with the powers you prefer
 //! leave mygame PASSWORD                  leave an open seat before the game starts
 //! observe mygame                         receive the results and broadcasts
+//! observe mygame PASSWORD                ... and sign on as `observer@mygame` with it
 //! takeover france@mygame PASSWORD        ask for a vacant power
 //! create mygame variant shadow-worlds    open a new game (masters named in judge.toml)
 //! ```
@@ -43,6 +44,8 @@ pub enum Request {
     },
     Observe {
         game: String,
+        /// The observer's own password, to sign on with (`observe GAME PASSWORD`).
+        password: Option<String>,
     },
     Takeover {
         game: String,
@@ -70,6 +73,7 @@ impl LobbyItem {
             Ok(
                 Request::Join { password, .. } | Request::Leave { password, .. } | Request::Takeover { password, .. },
             ) => Some(password),
+            Ok(Request::Observe { password, .. }) => password.as_deref(),
             _ => None,
         }
     }
@@ -80,7 +84,7 @@ impl LobbyItem {
 pub enum LobbyRequest {
     Join { game: String, password_hash: String, prefer: Vec<String> },
     Leave { game: String },
-    Observe { game: String },
+    Observe { game: String, password_hash: Option<String> },
     Takeover { game: String, seat: String, password_hash: String },
     Create { game: String, variant: String },
 }
@@ -136,8 +140,16 @@ pub fn parse(words: &[&str], line: &BodyLine) -> Option<LobbyItem> {
             _ => bad(hidden(words[0]), "write `leave GAME PASSWORD` (the password you joined with)"),
         },
         "observe" => match words {
-            [_, game] if game_ok(game) => Ok(Request::Observe { game: game.to_string() }),
-            _ => bad(cap(line.text.trim(), 80), "write `observe GAME`"),
+            [_, game] if game_ok(game) => Ok(Request::Observe { game: game.to_string(), password: None }),
+            [_, game, password] if game_ok(game) => match check_new_password(password) {
+                Ok(()) => Ok(Request::Observe { game: game.to_string(), password: Some(password.to_string()) }),
+                Err(p) => bad(hidden(words[0]), p),
+            },
+            _ => bad(
+                hidden(words[0]),
+                "write `observe GAME`, or `observe GAME PASSWORD` (a password of your own, 6 to 64 characters, \
+                 to sign on as an observer)",
+            ),
         },
         "takeover" => {
             let parts = match words {
@@ -231,7 +243,10 @@ pub fn answer(
                     cap(game, 40)
                 ))),
             },
-            Request::Observe { game } => Ok(LobbyRequest::Observe { game: game.clone() }),
+            Request::Observe { game, password } => match password.as_deref().map(hashed).transpose() {
+                Ok(password_hash) => Ok(LobbyRequest::Observe { game: game.clone(), password_hash }),
+                Err(e) => Err(e),
+            },
             Request::Takeover { game, seat, password } => hashed(password)
                 .map(|password_hash| LobbyRequest::Takeover { game: game.clone(), seat: seat.clone(), password_hash }),
             Request::Create { game, variant } => {
@@ -243,7 +258,7 @@ pub fn answer(
                 let game = match &asked {
                     LobbyRequest::Join { game, .. }
                     | LobbyRequest::Leave { game }
-                    | LobbyRequest::Observe { game }
+                    | LobbyRequest::Observe { game, .. }
                     | LobbyRequest::Takeover { game, .. }
                     | LobbyRequest::Create { game, .. } => game.clone(),
                 };

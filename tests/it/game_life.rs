@@ -338,3 +338,149 @@ fn the_reply_to_the_vote_that_ends_the_game_shows_no_deadline() {
     let list = life.cli("2026-12-01T13:04:00Z", &["list", "--judge", "."]).ok().stdout;
     assert!(!list.contains("deadline"), "{list}");
 }
+
+impl Life {
+    /// `from` mails `body` (no SIGNON added) at `now`; every mail the judge wrote.
+    fn mail_from(&mut self, now: &str, from: &str, body: &str) -> Vec<Eml> {
+        self.n += 1;
+        let raw = crate::judge_dir::message(from, &self.last_id(), body);
+        assert_eq!(self.deliver(now, &raw), 0);
+        self.mails()
+    }
+
+    /// Set a top-level option of game.toml (before its first table).
+    fn set_option(&self, line: &str) {
+        let toml = self.game_dir("g").join("game.toml");
+        let text = std::fs::read_to_string(&toml).unwrap();
+        std::fs::write(&toml, format!("{line}\n{text}")).unwrap();
+    }
+}
+
+const OBS: &str = "obs@example.org";
+
+/// Issue 24, item 8: an observer keeps a password of their own with `observe GAME
+/// PASSWORD`, signs on as `observer@GAME` from the address that observes, and sends press
+/// only when the game's `observer_press` is on; never orders, votes or settings.
+#[test]
+fn an_observer_signs_on_with_their_own_password_and_sends_press_when_the_game_allows_it() {
+    let mut life = Life::new(T0, "", "");
+    let press = "press to all\nGood luck, all of you.\nendpress\n";
+    // Listed by the master without a password: no sign-on yet, and the reply says how.
+    let mails = life.mail_from("2026-12-01T12:10:00Z", OBS, "SIGNON observer@g obssecret1\nstatus\n");
+    let reply = Life::reply(&mails, life.n).body.clone();
+    assert!(reply.contains("observes g without a password yet") && reply.contains("observe g PASSWORD"), "{reply}");
+    let mails = life.mail_from("2026-12-01T12:20:00Z", OBS, "observe g obssecret1\n");
+    let reply = Life::reply(&mails, life.n).body.clone();
+    assert!(reply.contains("You already observe g.") && reply.contains("Your password is kept"), "{reply}");
+    assert!(!reply.contains("obssecret1"), "{reply}");
+    let toml = std::fs::read_to_string(life.game_dir("g").join("game.toml")).unwrap();
+    assert!(toml.contains("[observer_passwords]") && toml.contains("$argon2"), "{toml}");
+    assert!(!toml.contains("obssecret1"), "{toml}");
+    // Signed on, the observer reads; press is refused while observer_press is off, and so
+    // are orders, votes and settings.
+    let body = format!("SIGNON observer@g obssecret1\nstatus\n{press}A par - bur\ndraw\nwait\ntimezone Europe/Paris\n");
+    let mails = life.mail_from("2026-12-01T12:30:00Z", OBS, &body);
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    let reply = &mails[0].body;
+    assert!(reply.contains("signed on as the observer obs@example.org in g"), "{reply}");
+    assert!(reply.contains("Status:"), "{reply}");
+    assert!(reply.contains("observer_press is off"), "{reply}");
+    assert_eq!(reply.matches("an observer sends no orders, votes or settings").count(), 4, "{reply}");
+    assert!(!life.journal().iter().any(|e| matches!(e, Entry::Press { .. } | Entry::Vote { .. })));
+    // With observer_press on, press reaches every player, to all or to the powers named.
+    life.set_option("observer_press = true");
+    let mails = life.mail_from("2026-12-01T13:00:00Z", OBS, &format!("SIGNON observer@g obssecret1\n{press}"));
+    let press_mails: Vec<&Eml> =
+        mails.iter().filter(|m| m.subject == "g: press from an observer (obs@example.org)").collect();
+    let mut to_whom: Vec<&str> = press_mails.iter().map(|m| m.to.as_str()).collect();
+    to_whom.sort();
+    assert_eq!(to_whom, ["ann@example.org", "bob@example.org", "cy@example.org"], "{mails:?}");
+    assert!(press_mails[0].body.contains("Good luck, all of you."), "{}", press_mails[0].body);
+    assert!(Life::reply(&mails, life.n).body.contains("Press sent (to everyone) to 3 readers."), "{mails:?}");
+    // The classic one-letter sign-on too; press to one power goes to its player only.
+    let body = "SIGNON Og obssecret1\npress to italy\nWatch Trieste.\nendpress\n";
+    let mails = life.mail_from("2026-12-01T13:10:00Z", OBS, body);
+    let sent: Vec<&str> = mails.iter().filter(|m| m.subject.contains("press from")).map(|m| m.to.as_str()).collect();
+    assert_eq!(sent, ["bob@example.org"], "{mails:?}");
+    // Journaled like any press, kept by a rollback, and in the master's history.
+    let from_observer = |life: &Life| {
+        life.journal()
+            .iter()
+            .filter(|e| matches!(e, Entry::Press { from, .. } if from == "observer obs@example.org"))
+            .count()
+    };
+    assert_eq!(from_observer(&life), 2);
+    life.send("2026-12-01T13:20:00Z", "master", "process\n");
+    life.cli("2026-12-01T13:30:00Z", &["rollback", "games/g", "S1901M"]).ok();
+    assert_eq!(from_observer(&life), 2);
+    let history = life.cli("2026-12-01T13:40:00Z", &["history", "games/g"]).ok().stdout;
+    assert!(history.contains("press from observer obs@example.org to everyone"), "{history}");
+    // Only from the address that observes.
+    let mails =
+        life.mail_from("2026-12-01T14:00:00Z", "bob@example.org", &format!("SIGNON observer@g obssecret1\n{press}"));
+    let reply = &Life::reply(&mails, life.n).body;
+    assert!(reply.contains("bob@example.org does not observe g"), "{reply}");
+    assert_eq!(mails.len(), 1, "{mails:?}");
+}
+
+/// Grey press shows "an observer" without the address; a gunboat game refuses
+/// observers' press and says why.
+#[test]
+fn an_observers_press_follows_the_games_press_setting() {
+    let mut life = Life::new(T0, "press = \"grey\"\nobserver_press = true", "");
+    life.mail_from("2026-12-01T12:10:00Z", OBS, "observe g obssecret1\n");
+    let body = "SIGNON observer@g obssecret1\npress to all\nPeace in our time.\nendpress\n";
+    let mails = life.mail_from("2026-12-01T12:20:00Z", OBS, body);
+    let ann = to(&mails, "ann@example.org");
+    assert_eq!(ann.len(), 1, "{mails:?}");
+    assert_eq!(ann[0].subject, "g: press from an observer");
+    assert!(ann[0].body.contains("Press from an observer (to everyone)"), "{}", ann[0].body);
+    assert!(!ann[0].body.contains("obs@") && !ann[0].subject.contains("obs@"), "{}", ann[0].body);
+    // The site shows press to everyone as its readers got it: grey press without the
+    // sender's power (before: with it), an observer's without the address.
+    life.send("2026-12-01T12:30:00Z", "france", "press to all\nFrom the west.\nendpress\n");
+    let public = shadowjudge::game::public::of_diplomacy(&life.game());
+    let from: Vec<&str> = public.press.iter().map(|p| p.from.as_str()).collect();
+    assert_eq!(from, ["an observer", "an unnamed power"]);
+
+    let mut life = Life::new(T0, "press = \"none\"\nobserver_press = true", "");
+    life.mail_from("2026-12-01T12:10:00Z", OBS, "observe g obssecret1\n");
+    let mails = life.mail_from("2026-12-01T12:20:00Z", OBS, body);
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert!(mails[0].body.contains("this is a gunboat game"), "{}", mails[0].body);
+}
+
+/// Wrong observer passwords count toward the same sign-on limit as a seat's; an
+/// observer's password is not replaced by another `observe`, only by `password` signed on
+/// (journaled), or by whoever runs the judge.
+#[test]
+fn an_observers_password_is_guarded_as_a_seats() {
+    let mut life = Life::new(T0, "observer_press = true", "");
+    life.mail_from("2026-12-01T12:10:00Z", OBS, "observe g obssecret1\n");
+    // Another `observe` does not replace it, and does not say whether it was right.
+    let mails = life.mail_from("2026-12-01T12:11:00Z", OBS, "observe g guessing1\n");
+    assert!(Life::reply(&mails, life.n).body.contains("it is not changed"), "{mails:?}");
+    for i in 0..5 {
+        let mails = life.mail_from(&format!("2026-12-01T12:2{i}:00Z"), OBS, "SIGNON observer@g wrongpass\nstatus\n");
+        let reply = &Life::reply(&mails, life.n).body;
+        assert!(reply.contains("wrong password for the observer obs@example.org in g"), "{reply}");
+        if i == 4 {
+            let notice = to(&mails, "gm@example.org");
+            assert_eq!(notice.len(), 1, "{mails:?}");
+            assert!(notice[0].body.contains("mail password g obs@example.org --mail"), "{}", notice[0].body);
+        }
+    }
+    let mails = life.mail_from("2026-12-01T12:30:00Z", OBS, "SIGNON observer@g obssecret1\nstatus\n");
+    assert!(Life::reply(&mails, life.n).body.contains("is closed after 5 wrong passwords"), "{mails:?}");
+    // An hour later it opens; `password` changes it, journaled as a fingerprint.
+    let mails = life.mail_from("2026-12-01T13:30:00Z", OBS, "SIGNON observer@g obssecret1\npassword newsecret2\n");
+    assert!(Life::reply(&mails, life.n).body.contains("password changed"), "{mails:?}");
+    assert!(life.journal().iter().any(
+        |e| matches!(e, Entry::PlayerChanged { who, what, .. } if who == "observer obs@example.org" && what == "password")
+    ));
+    let mails = life.mail_from("2026-12-01T13:40:00Z", OBS, "SIGNON obs@g newsecret2\nstatus\n");
+    assert!(Life::reply(&mails, life.n).body.contains("signed on as the observer"), "{mails:?}");
+    // Whoever runs the judge sets one for an observer as for a seat.
+    let out = life.cli("2026-12-01T13:50:00Z", &["mail", "password", "g", OBS]).ok().stdout;
+    assert!(out.contains("SIGNON observer@g "), "{out}");
+}

@@ -231,3 +231,28 @@ fn a_step_awaiting_only_vacant_seats_goes_on_at_once() {
     let history = judge_cli(NOW, &root, &["history", dir.to_str().unwrap()]).ok().stdout;
     assert!(history.contains("only vacant seats were awaited"), "{history}");
 }
+
+/// An observer of a small game signs on with the password `observe` kept: it reads the
+/// game, and is told the game has no press and that it sends no turn.
+#[test]
+fn an_observer_of_a_small_game_signs_on_and_reads() {
+    let (_tmp, root, out) = open_game(&["--game", "duplexity"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mut outbox = Outbox::default();
+    let mut mail = |from: &str, id: &str, body: &str| {
+        send(&root, from, id, body);
+        outbox.new_mails(&root)
+    };
+    let reply = &mail("obs@example.org", "o0@x", &format!("observe {GAME} obssecret1\n"))[0].body;
+    assert!(reply.contains("Your password is kept"), "{reply}");
+    mail("ann@example.org", "j0@x", &format!("join {GAME} annsecret\n"));
+    mail("bob@example.org", "j1@x", &format!("join {GAME} bobsecret\n"));
+    let body = format!("SIGNON observer@{GAME} obssecret1\nstatus\nplace P3\npress to all\nhi\nendpress\n");
+    let mails = mail("obs@example.org", "s0@x", &body);
+    let reply = &mails.iter().find(|m| m.subject.starts_with("Re:")).unwrap().body;
+    assert!(reply.contains("signed on as the observer obs@example.org in duel"), "{reply}");
+    assert!(reply.contains("Status:") && reply.contains("setup"), "{reply}");
+    assert!(reply.contains("an observer sends no orders"), "{reply}");
+    assert!(reply.contains("press not sent"), "{reply}");
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+}

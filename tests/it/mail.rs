@@ -106,6 +106,7 @@ fn power_name(who: &Identity) -> &str {
     match &who.role {
         Role::Seat(p) => p,
         Role::Master => "master",
+        Role::Observer(address) => address,
     }
 }
 

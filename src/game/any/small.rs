@@ -331,6 +331,10 @@ impl ByMail for OpenTurnGame {
         if names_master(who) {
             return Ok(by_mail::master_seat(&self.settings.master));
         }
+        if who.contains('@') {
+            let s = &self.settings;
+            return by_mail::observer_seat(&s.observers, &s.observer_passwords, who).ok_or_else(|| self.player_names());
+        }
         let p = self.player_settings(who).ok_or_else(|| self.player_names())?;
         Ok(SeatRecord {
             role: Role::Seat(p.name.clone()),
@@ -403,6 +407,10 @@ impl ByMail for OpenTurnGame {
                         .find(|p| p.name.eq_ignore_ascii_case(name))
                         .ok_or_else(|| usage(format!("no player `{name}`")))?;
                     (&mut p.password_hash, &mut p.timezone)
+                }
+                Role::Observer(address) => {
+                    return by_mail::set_observer_particulars(&mut s.observer_passwords, address, password_hash, zone)
+                        .map_err(usage);
                 }
             };
             by_mail::set_particulars(hash, tz, password_hash, zone);
@@ -662,5 +670,6 @@ fn seat_of(g: &OpenTurnGame, role: &Role) -> Result<Seat, GameError> {
             g.player_index(name).map(Seat::Player).ok_or_else(|| usage(format!("no player `{name}` in this game")))
         }
         Role::Master => Ok(Seat::Master),
+        Role::Observer(_) => Err(usage("an observer plays no seat: observers read `status` and `history`")),
     }
 }

@@ -158,7 +158,10 @@ impl ByMail for Lobby {
         if names_master(who) {
             return Ok(by_mail::master_seat(&self.settings.master));
         }
-        Err(Vec::new())
+        let s = &self.settings;
+        by_mail::observer_seat(&s.observers, &s.observer_passwords, who)
+            .filter(|_| who.contains('@'))
+            .ok_or_else(Vec::new)
     }
 
     fn plays_turn_lines(&self) -> bool {
@@ -298,7 +301,10 @@ impl Seats for Lobby {
                 })
             }
             SeatChange::Leave { email } => Ok(SeatOutcome::Left { seats_left: self.leave(email)? }),
-            SeatChange::Observe { email } => Ok(SeatOutcome::Observing { new: self.observe(email)? }),
+            SeatChange::Observe { email, password_hash } => {
+                let (new, password) = self.observe(email, *password_hash)?;
+                Ok(SeatOutcome::Observing { new, password })
+            }
             SeatChange::Resign { .. } | SeatChange::Takeover { .. } | SeatChange::Approve { .. } => {
                 Err(usage(format!(
                     "{} has not begun: a player who joined leaves with `leave {} PASSWORD`",
@@ -342,7 +348,10 @@ pub(super) fn change_seats(
         SeatChange::Leave { .. } => Err(usage(format!(
             "{name} has begun: a player leaves a game under way with `resign` and their seat's name"
         ))),
-        SeatChange::Observe { email } => Ok(SeatOutcome::Observing { new: g.observe(email, now)? }),
+        SeatChange::Observe { email, password_hash } => {
+            let (new, password) = g.observe(email, *password_hash, now)?;
+            Ok(SeatOutcome::Observing { new, password })
+        }
         SeatChange::Resign { seat } => {
             let (seat, email) = g.resign(seat, now)?;
             Ok(SeatOutcome::Resigned { seat, email })

@@ -26,7 +26,8 @@ pub(super) fn player_changes(map: &Map, old: &Settings, new: &Settings) -> Vec<E
                 password_hash: p.password_hash.clone(),
             })
         });
-        std::iter::once(master).chain(players).collect()
+        let observers = crate::game::by_mail::observer_particulars(&s.observer_passwords);
+        std::iter::once(master).chain(players).chain(observers).collect()
     };
     journal::particulars_changes(&seats(old), &seats(new))
         .into_iter()

@@ -12,7 +12,7 @@ use super::GameError;
 use super::{schedule_error, OpenGame};
 use crate::dice::{Dice, Seed};
 use crate::game::journal::Entry;
-use crate::game::seating::{self, Applicant, Ask, SeatEvent, Takeover};
+use crate::game::seating::{self, Applicant, Ask, ObserverPassword, SeatEvent, Takeover};
 use crate::game::settings::{Player, Settings};
 
 /// The side file that keeps the seed the powers are assigned with, until they are.
@@ -232,20 +232,27 @@ impl OpenGame {
         Ok(self.seats_left().unwrap_or(0))
     }
 
-    /// `observe`: the address gets every results mail and broadcast. Whether it was new.
-    pub fn observe(&mut self, email: &str, now: DateTime<Utc>) -> Result<bool, GameError> {
+    /// `observe`: the address gets every results mail and broadcast, and with a password
+    /// (its hash) may sign on as an observer. Whether it was new, and what became of the
+    /// password.
+    pub fn observe(
+        &mut self,
+        email: &str,
+        password_hash: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(bool, ObserverPassword), GameError> {
         let mut lock = self.relock()?;
         let mut settings = self.game.settings.clone();
-        if settings.observers.iter().any(|o| o.eq_ignore_ascii_case(email)) {
-            return Ok(false);
+        let (new, password) =
+            seating::observe(&mut settings.observers, &mut settings.observer_passwords, email, password_hash);
+        if settings == self.game.settings {
+            return Ok((new, password));
         }
-        if self.done_before() {
-            return Ok(true);
+        if new && !self.done_before() {
+            self.record(&mut lock, now, Entry::Seats { event: SeatEvent::Observer { email: email.to_string() } })?;
         }
-        settings.observers.push(email.to_string());
-        self.record(&mut lock, now, Entry::Seats { event: SeatEvent::Observer { email: email.to_string() } })?;
         self.write_seats(&mut lock, now, settings)?;
-        Ok(true)
+        Ok((new, password))
     }
 
     /// `resign`: the power's player leaves it; it is vacant (its units hold, civil

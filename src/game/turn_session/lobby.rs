@@ -22,7 +22,7 @@ use super::{
     SEED_FILE,
 };
 use crate::dice::{Dice, Seed};
-use crate::game::seating::{Applicant, Ask, SeatEvent, Takeover};
+use crate::game::seating::{self, Applicant, Ask, ObserverPassword, SeatEvent, Takeover};
 use crate::game::session::GameError;
 use crate::games::{self, Options};
 use crate::store::{Book, GameDir, GameLock};
@@ -246,17 +246,18 @@ impl Lobby {
         Ok(self.seats_left())
     }
 
-    /// `observe`: whether the address was new.
-    pub fn observe(&mut self, email: &str) -> Result<bool, GameError> {
+    /// `observe`, with the hash of the password it brought: whether the address was new,
+    /// and what became of the password.
+    pub fn observe(&mut self, email: &str, password_hash: Option<&str>) -> Result<(bool, ObserverPassword), GameError> {
         let lock = self.relock()?;
         let mut settings = self.settings.clone();
-        if settings.observers.iter().any(|o| o.eq_ignore_ascii_case(email)) {
-            return Ok(false);
+        let (new, password) =
+            seating::observe(&mut settings.observers, &mut settings.observer_passwords, email, password_hash);
+        if settings != self.settings {
+            lock.write_settings(&settings)?;
+            self.settings = settings;
         }
-        settings.observers.push(email.to_string());
-        lock.write_settings(&settings)?;
-        self.settings = settings;
-        Ok(true)
+        Ok((new, password))
     }
 
     /// The password hash an address joined with.
@@ -304,6 +305,16 @@ impl OpenTurnGame {
             return Ok(());
         }
         self.record(&mut lock, now, TurnEntry::Seats { event })?;
+        self.write_particulars_locked(lock, settings, now)
+    }
+
+    /// Journal each particular `settings` changes, then write it, under the held lock.
+    fn write_particulars_locked(
+        &mut self,
+        mut lock: GameLock,
+        settings: TurnSettings,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
         for (who, what, old, new) in particulars_changes(&seats(&self.settings), &seats(&settings)) {
             self.record(&mut lock, now, TurnEntry::PlayerChanged { who, what, old, new })?;
         }
@@ -312,16 +323,24 @@ impl OpenTurnGame {
         Ok(())
     }
 
-    /// `observe`: whether the address was new.
-    pub fn observe(&mut self, email: &str, now: DateTime<Utc>) -> Result<bool, GameError> {
+    /// `observe`, with the hash of the password it brought: whether the address was new,
+    /// and what became of the password.
+    pub fn observe(
+        &mut self,
+        email: &str,
+        password_hash: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(bool, ObserverPassword), GameError> {
         let lock = self.relock()?;
         let mut settings = self.settings.clone();
-        if settings.observers.iter().any(|o| o.eq_ignore_ascii_case(email)) {
-            return Ok(false);
+        let (new, password) =
+            seating::observe(&mut settings.observers, &mut settings.observer_passwords, email, password_hash);
+        if new {
+            self.change_seats_locked(lock, SeatEvent::Observer { email: email.to_string() }, settings, now)?;
+        } else if settings != self.settings {
+            self.write_particulars_locked(lock, settings, now)?;
         }
-        settings.observers.push(email.to_string());
-        self.change_seats_locked(lock, SeatEvent::Observer { email: email.to_string() }, settings, now)?;
-        Ok(true)
+        Ok((new, password))
     }
 
     /// `resign`: the seat is vacant until someone takes it over. (seat, address it had)
@@ -438,6 +457,7 @@ mod tests {
             name: "toy".into(),
             game: "pebbles".into(),
             observers: Vec::new(),
+            observer_passwords: Default::default(),
             deadlines: Default::default(),
             players: Vec::new(),
             master: Master::default(),

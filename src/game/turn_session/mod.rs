@@ -76,6 +76,9 @@ pub struct TurnSettings {
     /// Addresses that get every report but play no seat.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub observers: Vec<String>,
+    /// The passwords observers sign on with (`observe GAME PASSWORD`), as hashes.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub observer_passwords: crate::game::seating::ObserverPasswords,
     /// When input is due: every awaited input gets the schedule's movement deadline.
     #[serde(default)]
     pub deadlines: DeadlinePolicy,
@@ -355,6 +358,7 @@ mod toy {
             name: "toy".into(),
             game: "pebbles".into(),
             observers: Vec::new(),
+            observer_passwords: Default::default(),
             deadlines: Default::default(),
             players: players.to_vec(),
             master: Master::default(),

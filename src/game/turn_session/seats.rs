@@ -59,7 +59,8 @@ pub(super) fn seats(settings: &TurnSettings) -> Vec<Particulars> {
         timezone: p.timezone.clone(),
         password_hash: p.password_hash.clone(),
     });
-    std::iter::once(master).chain(players).collect()
+    let observers = crate::game::by_mail::observer_particulars(&settings.observer_passwords);
+    std::iter::once(master).chain(players).chain(observers).collect()
 }
 
 /// Refuse a game.toml whose players are not the ones the game was created for (seats are

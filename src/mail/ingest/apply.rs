@@ -58,6 +58,14 @@ pub(super) fn apply(
             );
             continue;
         }
+        if let (Role::Observer(_), Some(line)) = (&who.role, played_line(item)) {
+            let _ = writeln!(
+                out,
+                "line {line}: not done: an observer sends no orders, votes or settings; observers read `status` \
+                 and `history`, change their `password` and, where the game allows it, send press."
+            );
+            continue;
+        }
         host.carry_out(Some(tag));
         match item {
             Item::Orders(lines) => {
@@ -237,6 +245,20 @@ pub(super) fn apply(
         }
     }
     (changed, failed)
+}
+
+/// The line of an item only a player (or the master) sends: orders or turn lines, `wait`,
+/// votes and absences, `resign`, a time zone, map pictures. `None` for the rest.
+fn played_line(item: &Item) -> Option<usize> {
+    match item {
+        Item::Orders(lines) => lines.first().map(|l| l.number),
+        Item::Wait { line, .. }
+        | Item::Player { line, .. }
+        | Item::Resign { line, .. }
+        | Item::Timezone { line, .. }
+        | Item::Pictures { line, .. } => Some(*line),
+        _ => None,
+    }
 }
 
 /// The answer to one line that the host carries out with a sentence: the sentence, or

@@ -2,6 +2,7 @@
 //! anything in it is carried out.
 
 use super::*;
+use crate::game::by_mail::names_observer;
 
 /// What one message may still ask for.
 pub(super) struct Budget {
@@ -36,7 +37,38 @@ pub(super) fn place(
         }
     };
     let shown = format!("SIGNON {}@{}", cap(&signon.who, 40), cap(&signon.game, 40));
-    let record = match host.sign_on(&signon.game, &signon.who) {
+    let mut found = host.sign_on(&signon.game, &signon.who);
+    // `observer@mygame` (no seat of that name): the observer at the sender's address.
+    if matches!(found, Err(SignOnError::NoSuchSeat { .. })) && names_observer(&signon.who) {
+        let sender = inbound.answer_to().filter(|a| a.contains('@'));
+        found = match sender.map(|address| (address, host.sign_on(&signon.game, address))) {
+            Some((_, Ok(record))) => Ok(record),
+            Some((address, Err(SignOnError::NoSuchSeat { .. }))) => {
+                let _ = writeln!(
+                    out,
+                    "{shown} (line {}): {} does not observe {}: an observer signs on from the address that \
+                     observes. To observe, send `observe {} PASSWORD` (a password of your own) without a \
+                     SIGNON. Nothing was done.",
+                    block.line,
+                    cap(address, 80),
+                    cap(&signon.game, 40),
+                    cap(&signon.game, 40)
+                );
+                return Placed::No;
+            }
+            Some((_, Err(e))) => Err(e),
+            None => {
+                let _ = writeln!(
+                    out,
+                    "{shown} (line {}): the message has no sender address, and an observer is known by it. \
+                     Nothing was done.",
+                    block.line
+                );
+                return Placed::No;
+            }
+        };
+    }
+    let record = match found {
         Ok(r) => r,
         Err(SignOnError::NoSuchGame) => {
             let _ = writeln!(
@@ -81,6 +113,15 @@ pub(super) fn place(
     };
     let who = &record.identity;
     let Some(hash) = record.password_hash.as_deref() else {
+        if let Role::Observer(address) = &who.role {
+            let _ = writeln!(
+                out,
+                "{shown} (line {}): {address} observes {} without a password yet. Send `observe {} PASSWORD` (a \
+                 password of your own, without a SIGNON) to keep one, then sign on with it. Nothing was done.",
+                block.line, who.game, who.game
+            );
+            return Placed::No;
+        }
         // The master's own password is set by whoever keeps the judge (`mail password`).
         let from = if who.role == Role::Master { "whoever runs the judge" } else { "the game master" };
         let _ = writeln!(
@@ -160,6 +201,11 @@ fn lockout_notices(host: &impl GameHost, who: &Identity, inbound: &Inbound, open
              with `shadowjudge mail password {} {} --mail`.",
             who.game,
             p.to_lowercase()
+        ),
+        Role::Observer(address) => format!(
+            "If the observer has lost the password, whoever runs the judge sets and mails a new one \
+             with `shadowjudge mail password {} {address} --mail`.",
+            who.game
         ),
     };
     host.contacts(&who.game)

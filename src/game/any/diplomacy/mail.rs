@@ -9,6 +9,10 @@ impl ByMail for OpenGame {
         if names_master(who) {
             return Ok(by_mail::master_seat(&settings.master));
         }
+        if who.contains('@') {
+            return by_mail::observer_seat(&settings.observers, &settings.observer_passwords, who)
+                .ok_or_else(|| power_names(map));
+        }
         let power = resolve_power(map, who).ok_or_else(|| power_names(map))?;
         let player = settings.player(map, power);
         Ok(SeatRecord {
@@ -69,6 +73,10 @@ impl ByMail for OpenGame {
                 Role::Seat(name) => {
                     let player = player_mut(&map, s, name)?;
                     (&mut player.password_hash, &mut player.timezone)
+                }
+                Role::Observer(address) => {
+                    return by_mail::set_observer_particulars(&mut s.observer_passwords, address, password_hash, zone)
+                        .map_err(usage);
                 }
             };
             by_mail::set_particulars(hash, tz, password_hash, zone);

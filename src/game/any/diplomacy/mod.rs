@@ -252,8 +252,13 @@ fn power_of(game: &Game, role: &Role) -> Result<PowerId, GameError> {
             game.map.lookup_power(name).ok_or_else(|| usage(format!("there is no power `{name}` in this game")))
         }
         Role::Master => Err(usage("the game master plays no power")),
+        Role::Observer(_) => Err(usage(OBSERVER_PLAYS_NOTHING)),
     }
 }
+
+/// Why an observer's orders, votes or settings are refused.
+const OBSERVER_PLAYS_NOTHING: &str = "an observer plays no power: observers read `status` and `history` and, where \
+                                      the game allows it, send press";
 
 /// The player of a power, to change their particulars.
 fn player_mut<'s>(map: &Map, settings: &'s mut Settings, name: &str) -> Result<&'s mut Player, GameError> {

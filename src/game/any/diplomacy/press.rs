@@ -7,10 +7,20 @@ impl Press for OpenGame {
         let me = power_of(&self.game, from).ok();
         let map = self.game.map.clone();
         let settings = &self.game.settings;
-        if me.is_some() && settings.press == PressRule::Gunboat {
+        let observer = match from {
+            Role::Observer(address) => Some(address.clone()),
+            _ => None,
+        };
+        if (me.is_some() || observer.is_some()) && settings.press == PressRule::Gunboat {
             return Err(usage(
-                "this is a gunboat game (press = \"none\"): players send no press; only the game master writes to \
-                 everyone",
+                "this is a gunboat game (press = \"none\"): players and observers send no press; only the game \
+                 master writes to everyone",
+            ));
+        }
+        if observer.is_some() && !settings.observer_press {
+            return Err(usage(
+                "observers send no press in this game (its option observer_press is off; the game master may turn \
+                 it on in game.toml)",
             ));
         }
         let players: Vec<(PowerId, String)> = settings
@@ -22,7 +32,8 @@ impl Press for OpenGame {
         let (to_label, names, addresses) = match to {
             PressTo::All => {
                 let mut addresses: Vec<String> = players.iter().map(|(_, a)| a.clone()).collect();
-                addresses.extend(settings.observers.iter().cloned());
+                let others = settings.observers.iter().filter(|o| Some(*o) != observer.as_ref());
+                addresses.extend(others.cloned());
                 ("to everyone".to_string(), vec!["everyone".to_string()], addresses)
             }
             PressTo::Powers(written) => {
@@ -41,16 +52,15 @@ impl Press for OpenGame {
         if addresses.is_empty() {
             return Err(usage("nobody plays the powers named, so no one would read it"));
         }
-        let from_key = match from {
-            Role::Seat(p) => p.clone(),
-            Role::Master => "master".into(),
-        };
-        self.record_press(&from_key, names, text, now)?;
-        let from_label = match me {
+        self.record_press(&from.key(), names, text, now)?;
+        let grey = self.game.settings.press == PressRule::Grey;
+        let from_label = match (me, observer) {
             // Grey press: the journal keeps the sender; the readers are not told.
-            Some(_) if self.game.settings.press == PressRule::Grey => "an unnamed power".into(),
-            Some(p) => map.power(p).name.clone(),
-            None => "the game master".into(),
+            (Some(_), _) if grey => "an unnamed power".into(),
+            (Some(p), _) => map.power(p).name.clone(),
+            (None, Some(_)) if grey => "an observer".into(),
+            (None, Some(address)) => format!("an observer ({address})"),
+            (None, None) => "the game master".into(),
         };
         Ok(PressDelivery { from_label, to_label, addresses })
     }

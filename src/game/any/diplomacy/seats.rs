@@ -72,7 +72,10 @@ impl Seats for OpenGame {
                 SeatOutcome::Joined { again: joined.again, seats_left: joined.seats_left, started: joined.started }
             }
             SeatChange::Leave { email } => SeatOutcome::Left { seats_left: self.leave(email, now)? },
-            SeatChange::Observe { email } => SeatOutcome::Observing { new: self.observe(email, now)? },
+            SeatChange::Observe { email, password_hash } => {
+                let (new, password) = self.observe(email, *password_hash, now)?;
+                SeatOutcome::Observing { new, password }
+            }
             SeatChange::Resign { seat } => {
                 let email = self.resign(&key(seat)?, now)?;
                 SeatOutcome::Resigned { seat: label(seat)?, email }
