@@ -51,6 +51,21 @@ fn issue_27_adjudicate_without_force_says_what_the_game_waits_for_in_its_words()
 }
 
 #[test]
+fn a_turn_taken_is_followed_by_the_board_once_and_a_turn_refused_by_no_board() {
+    let (_tmp, dir) = new_game("duplexity", &["ann", "bob"], &[]);
+    let d = dir.to_str().unwrap();
+    let first = status(&dir)["awaiting"][0].as_str().unwrap().to_string();
+    let refused = run(&["submit", d, "--player", &first, "-"], Some("place Q9\n"));
+    assert_eq!(refused.code, 1, "{}", refused.stdout);
+    assert!(refused.stdout.ends_with("Nothing was taken; the game is as it was.\n"), "{}", refused.stdout);
+    assert!(!refused.stdout.contains("Waiting for"), "no board after nothing taken: {}", refused.stdout);
+    let taken = run(&["submit", d, "--player", &first, "-"], Some("place P3\n")).ok();
+    assert!(taken.stdout.contains("line   1: place P3"), "{}", taken.stdout);
+    let said = taken.stdout.matches("Awaited now").count() + taken.stdout.matches("Waiting for").count();
+    assert_eq!(said, 1, "what is awaited is said once: {}", taken.stdout);
+}
+
+#[test]
 fn issue_27_submit_check_answers_every_line_and_keeps_nothing() {
     let (_tmp, dir) = new_game("duplexity", &["ann", "bob"], &[]);
     let d = dir.to_str().unwrap();

@@ -154,12 +154,20 @@ impl GameSession for OpenTurnGame {
             "kept": sub.seq.is_some(),
             "status": OpenTurnGame::status_json(self),
         });
-        let mut text = receipt(self, seat, &step, &sub).render(None);
-        if sub.seq.is_none() {
+        let mut receipt = receipt(self, seat, &step, &sub);
+        let taken = sub.seq.is_some();
+        if taken {
+            // The report that follows says what is awaited now: once is enough.
+            receipt.awaited = None;
+        }
+        let mut text = receipt.render(None);
+        if taken {
+            text.push('\n');
+            text.push_str(&self.report_text());
+        } else {
+            // Nothing changed: the board is as `status` shows it.
             text.push_str("Nothing was taken; the game is as it was.\n");
         }
-        text.push('\n');
-        text.push_str(&self.report_text());
         Ok(Answer { text, json: pretty(&json), ok: sub.ack.lines.iter().all(|l| l.accepted) })
     }
 
