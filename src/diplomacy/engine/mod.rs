@@ -11,6 +11,7 @@
 mod ack;
 mod orders;
 mod phases;
+pub mod possible;
 pub mod rules;
 mod shadow_worlds;
 mod standard;

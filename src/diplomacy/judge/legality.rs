@@ -490,7 +490,13 @@ pub fn sea_route_exists(
 /// Is the fleet in `fleet` necessary for some convoy route from `from` to `to` (DATC
 /// 4.E.1, 6.G.19)? It is when it lies on a route that no fleet can be left out of: a
 /// chain of fleet-held seas where each sea touches only its neighbours in the chain.
-fn necessary_for_a_route(map: &Map, fleets: &[bool], from: ProvinceId, to: ProvinceId, fleet: ProvinceId) -> bool {
+pub(crate) fn necessary_for_a_route(
+    map: &Map,
+    fleets: &[bool],
+    from: ProvinceId,
+    to: ProvinceId,
+    fleet: ProvinceId,
+) -> bool {
     struct Search<'a> {
         map: &'a Map,
         fleets: &'a [bool],

@@ -8,6 +8,7 @@ pub mod adjustment;
 pub mod batch;
 pub mod legality;
 pub mod movement;
+pub mod possible;
 pub mod random;
 pub mod retreat;
 pub mod rulebook;

@@ -375,5 +375,6 @@ fn build(l: &Loader, raw: RawMap) -> Result<Map, MapError> {
         graph,
         place_names,
         power_names,
+        reach: Default::default(),
     })
 }

@@ -9,6 +9,7 @@
 
 pub mod cache;
 mod load;
+pub mod reach;
 pub use load::{MAX_MAP_BYTES, MAX_REGIONS};
 
 use std::collections::HashMap;
@@ -184,6 +185,8 @@ pub struct Map {
     place_names: HashMap<String, ProvinceId>,
     /// Normalized name, adjective, abbreviation or alias -> power.
     power_names: HashMap<String, PowerId>,
+    /// Who reaches what, as sets of provinces: made when first asked for.
+    reach: std::sync::OnceLock<reach::Reach>,
 }
 
 /// Lower-case a name, drop dots and apostrophes, treat `-` and `_` as spaces and collapse
@@ -335,6 +338,11 @@ impl Map {
         let n = self.regions.len();
         let row = &self.crossing[region.0 as usize * n..(region.0 as usize + 1) * n];
         row.iter().enumerate().filter(move |(_, c)| c.allows(unit)).map(|(i, _)| RegionId(i as u16))
+    }
+
+    /// Who reaches what, as sets of provinces (made once, when first asked for).
+    pub fn reach(&self) -> &reach::Reach {
+        self.reach.get_or_init(|| reach::Reach::new(self))
     }
 
     /// The border graph: one node per region, one edge per border, weighted by who may
