@@ -21,7 +21,6 @@ use shadowjudge::diplomacy::order::Board;
 use shadowjudge::diplomacy::report::PhaseReport;
 use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::settings::{Settings, VariantKind};
-use shadowjudge::phase::PhaseKind;
 
 use crate::lazy::{ReadOnlyDict, Serialized};
 use crate::possible::{self, Possible};
@@ -317,15 +316,7 @@ impl Game {
     fn get_orderable_locations<'py>(&self, py: Python<'py>, power: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
         let powers = self.powers_asked(power)?;
         let all = self.possible();
-        let places = |p: PowerId| {
-            let mut mine: Vec<possible::Text> = Vec::new();
-            for (_, loc, _) in all.iter().filter(|(q, _, _)| *q == p) {
-                if !mine.contains(loc) {
-                    mine.push(*loc);
-                }
-            }
-            possible::py_texts(py, &mine)
-        };
+        let places = |p: PowerId| possible::orderable(py, &all, p);
         match power {
             Some(_) => Ok(PyList::new(py, places(powers[0]))?.into_any()),
             None => {
@@ -340,11 +331,7 @@ impl Game {
 
     /// Every order each orderable place may be given this phase, as a dict by place.
     fn get_all_possible_orders<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for (place, orders) in possible::by_place(py, &self.possible()) {
-            d.set_item(place, PyList::new(py, orders)?)?;
-        }
-        Ok(d)
+        possible::by_place(py, &self.possible())
     }
 
     /// Give a power's orders (a list of lines, or one text); a later order for the same
@@ -515,9 +502,4 @@ impl Game {
     fn __repr__(&self) -> String {
         format!("<Game {} {}>", self.variant(), self.phase())
     }
-}
-
-/// The phase kind, for the possible-orders module.
-pub(crate) fn kind(g: &Game) -> PhaseKind {
-    g.inner.state.phase.kind
 }
