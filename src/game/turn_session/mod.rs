@@ -10,7 +10,7 @@
 //! the events, and the state after it (after the creation, as the difference from the
 //! state before: an entry costs what its step changed); the state cache is written after
 //! the journal is durable. Replaying a journal re-runs every submission with the same dice and checks each
-//! roll and each state against the record ([`replay`]). A rollback restores the state and
+//! roll and each state against the record ([`replay()`]). A rollback restores the state and
 //! the dice counter recorded at the start of a round, so the rounds replay with the same
 //! rolls. When the game ends the seed is revealed in the journal; `verify` recomputes every
 //! roll from it.
@@ -170,35 +170,34 @@ pub enum TurnEntry {
     Seats { event: SeatEvent },
 }
 
+/// The step an entry carries, if it carries one: the one match behind [`TurnEntry::step`]
+/// and [`TurnEntry::step_mut`] (it borrows as the entry is borrowed).
+macro_rules! step_of {
+    ($entry:expr) => {
+        match $entry {
+            TurnEntry::Created { step, .. }
+            | TurnEntry::Submitted { step, .. }
+            | TurnEntry::Forced { step, .. }
+            | TurnEntry::Released { step }
+            | TurnEntry::RolledBack { step, .. } => Some(step),
+            TurnEntry::DeadlineSet { .. }
+            | TurnEntry::Revealed { .. }
+            | TurnEntry::Wait { .. }
+            | TurnEntry::Seats { .. }
+            | TurnEntry::PlayerChanged { .. } => None,
+        }
+    };
+}
+
 impl TurnEntry {
     fn step_mut(&mut self) -> Option<&mut Step> {
-        match self {
-            TurnEntry::Created { step, .. }
-            | TurnEntry::Submitted { step, .. }
-            | TurnEntry::Forced { step, .. }
-            | TurnEntry::Released { step }
-            | TurnEntry::RolledBack { step, .. } => Some(step),
-            TurnEntry::DeadlineSet { .. }
-            | TurnEntry::Revealed { .. }
-            | TurnEntry::Wait { .. }
-            | TurnEntry::Seats { .. }
-            | TurnEntry::PlayerChanged { .. } => None,
-        }
+        step_of!(self)
     }
 
+    /// The step this entry made (a turn, a deadline, a release, the creation, a
+    /// rollback); `None` for an entry that changes no state.
     pub fn step(&self) -> Option<&Step> {
-        match self {
-            TurnEntry::Created { step, .. }
-            | TurnEntry::Submitted { step, .. }
-            | TurnEntry::Forced { step, .. }
-            | TurnEntry::Released { step }
-            | TurnEntry::RolledBack { step, .. } => Some(step),
-            TurnEntry::DeadlineSet { .. }
-            | TurnEntry::Revealed { .. }
-            | TurnEntry::Wait { .. }
-            | TurnEntry::Seats { .. }
-            | TurnEntry::PlayerChanged { .. } => None,
-        }
+        step_of!(self)
     }
 }
 
