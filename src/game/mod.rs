@@ -1,7 +1,8 @@
-//! The game: phases, positions, settings, the phase machine and the game on disk.
+//! A game on disk, whatever it plays (ARCHITECTURE.md, `game`).
 //!
-//! `engine` decides (pure); `session` puts the engine over the store (journal first, then
-//! the state cache); `journal` rebuilds any state from the journal.
+//! `any` is the contract every game is reached through and opens the right store;
+//! `session` is Diplomacy's store (the engine over the journal, then the state cache) and
+//! `journal` rebuilds any state from its entries; `turn_session` is the small games' store.
 pub mod any;
 pub mod by_mail;
 pub mod conformance;
@@ -16,11 +17,3 @@ pub mod settings;
 pub mod state_patch;
 pub mod status;
 pub mod turn_session;
-
-/// Phases live below every layer that names them ([`crate::phase`]); this path stays for
-/// the code that reached them here.
-pub use crate::phase;
-
-/// The turn-game contract moved to [`crate::turn`]; this path stays until every caller
-/// names it there.
-pub use crate::turn;
