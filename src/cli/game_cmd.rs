@@ -64,7 +64,7 @@ pub struct NewArgs {
     /// The rulebook edition: 2023 (default), 2000, 1982 or 1971.
     #[arg(long)]
     pub rulebook: Option<String>,
-    /// Create the game in JUDGE/games/DIR, with judge.toml's [deadlines] as its policy.
+    /// Create the game in JUDGE/games/DIR, with judge.toml's `[deadlines]` as its policy.
     #[arg(long, value_name = "JUDGE")]
     pub judge: Option<PathBuf>,
     /// The game master's address (results, outage notices; `SIGNON master@game`).

@@ -1,10 +1,10 @@
 //! A game on disk, whatever it plays: the one contract through which the command line
 //! reaches every game.
 //!
-//! The rules of each game are a [`TurnGame`] (Diplomacy's engine as well as the small
-//! games). A game on disk is one of two stores over such an engine: Diplomacy's
-//! [`session`] (its journal predates the small games and keeps phases, press, draws and
-//! owed results) and the generic [`turn_session`] (every small game). [`GameSession`] is
+//! The rules of a small game are a [`TurnGame`](crate::turn::TurnGame); Diplomacy's are
+//! its engine ([`crate::diplomacy::engine`]). A game on disk is one of two stores over
+//! them: Diplomacy's [`session`] (its journal predates the small games and keeps phases,
+//! press, draws and owed results) and the generic [`turn_session`] (every small game). [`GameSession`] is
 //! what both stores offer the layers above, so that `submit`, `adjudicate`, `status`,
 //! `history`, `results`, `rollback`, `verify` and `reveal` are one command each, written
 //! once, whatever the game. [`open`] picks the store by what game.toml names.
@@ -433,7 +433,7 @@ pub fn glance(path: &Path) -> Option<Glance> {
 }
 
 /// Whether the game at `path` is played by turn lines (see
-/// [`GameSession::plays_turn_lines`]), from its game.toml alone.
+/// [`ByMail::plays_turn_lines`]), from its game.toml alone.
 pub fn plays_turn_lines(path: &Path) -> bool {
     matches!(turn_session::kind_of(path), Ok(Some(_)))
 }

@@ -11,10 +11,12 @@
 //! Commands that produce mail for others (a new player's password after `replace`, the
 //! tick's reminders) put it in [`JudgeHost::take_mails`]; the caller sends it with the
 //! replies. Results are different: a step journals that its results are owed
-//! ([`GameSession::owed`]), and [`JudgeHost::mail_results`] mails what is owed, through
+//! ([`OwedResults::owed`]), and [`JudgeHost::mail_results`] mails what is owed, through
 //! a sender the caller gives, and records it per address. A crash between the two only
 //! delays the results to the next `mail tick`, which mails whatever is still owed.
 //! Nothing here reads the clock or opens a transport.
+//!
+//! [`OwedResults::owed`]: crate::game::any::OwedResults::owed
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;

@@ -146,7 +146,7 @@ fn idle_at_a_glance(name: &str, path: &Path, now: DateTime<Utc>, log: &mut TickL
 
 /// Everything one `mail tick` does over the judge directory `home`: under the tick lock,
 /// carry out the messages an interrupted run left half-done, plan and act for every game
-/// ([`JudgeHost::tick`]), then [`deliver`] everything owed in any game and the judge
+/// ([`JudgeHost::tick`]), then [`deliver()`] everything owed in any game and the judge
 /// (results, replies, reminders, notices; what just happened and what earlier runs could
 /// not send), and record the tick in `tick.json`. Returns what was done, line by line.
 /// Running it twice does nothing twice.

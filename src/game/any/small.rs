@@ -1,4 +1,4 @@
-//! [`GameSession`] for the small games' store ([`turn_session`]).
+//! [`GameSession`] for the small games' store ([`turn_session`](crate::game::turn_session)).
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;

@@ -9,7 +9,7 @@
 //! calls [`TurnGame::force`] when it passes.
 //!
 //! The decks are face down: the state holds which cards are still in them, never their
-//! order ([`draw`]). Every draw is made with the game's dice when the card is drawn.
+//! order (`draw`). Every draw is made with the game's dice when the card is drawn.
 //! This module does no IO and reads no clock but `ctx.now`.
 
 mod deck;

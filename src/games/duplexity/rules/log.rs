@@ -6,6 +6,11 @@ use super::Token;
 /// nothing formatted), for programs that play many games; the answers of the typed API
 /// ([`Duplexity::place`], [`Duplexity::bid`], [`Duplexity::activate`],
 /// [`Duplexity::choose`]) are then empty too. Refusals are always written.
+///
+/// [`Duplexity::place`]: super::Duplexity::place
+/// [`Duplexity::bid`]: super::Duplexity::bid
+/// [`Duplexity::activate`]: super::Duplexity::activate
+/// [`Duplexity::choose`]: super::Duplexity::choose
 #[derive(Debug, Default)]
 pub struct Log {
     pub lines: Vec<String>,
