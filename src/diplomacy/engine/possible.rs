@@ -4,7 +4,7 @@
 //! removal and waive the judge would accept from the power alone).
 //!
 //! Found from the position directly: the movement phase's by
-//! [`movement_orders`](crate::diplomacy::judge::possible::movement_orders), a Winter's
+//! [`movement_orders`], a Winter's
 //! from the home centers, their owners and the units, as the adjustment rules decide.
 
 use crate::diplomacy::judge::adjustment::build_is_legal;
