@@ -5,6 +5,8 @@
 //! abbreviation in capitals (`PAR`, `STP/SC`), units as `A PAR`. In Shadow Worlds a name
 //! asked for without a board carries its board at the end (`A PAR (A)`), which is also how
 //! an order names its board.
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use pyo3::exceptions::{PyKeyError, PyValueError};
@@ -16,8 +18,8 @@ use sha2::{Digest, Sha256};
 use shadowjudge::diplomacy::engine;
 use shadowjudge::diplomacy::judge::rulebook::{Edition, Rulebook};
 use shadowjudge::diplomacy::map::{cache, Map, PowerId, ProvinceId, RegionId};
-use shadowjudge::diplomacy::order::grammar::OrderParser;
-use shadowjudge::diplomacy::order::Board;
+use shadowjudge::diplomacy::order::grammar::{OrderParser, ParsedFile, ParsedOrder};
+use shadowjudge::diplomacy::order::{Board, Order, Place};
 use shadowjudge::diplomacy::report::PhaseReport;
 use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::settings::{Settings, VariantKind};
@@ -338,15 +340,17 @@ impl Game {
     /// unit replaces the earlier one. Returns what was accepted and what was not.
     fn set_orders(&mut self, power: &str, orders: &Bound<'_, PyAny>) -> PyResult<ReadOnlyDict> {
         let p = self.power(power)?;
-        let text: String = if orders.is_instance_of::<PyString>() {
-            orders.extract()?
+        let (text, parsed) = if orders.is_instance_of::<PyString>() {
+            (orders.extract()?, None)
         } else {
             let lines: Vec<String> = orders
                 .extract()
                 .map_err(|_| PyValueError::new_err("orders are a list of order lines or one text of them"))?;
-            lines.join("\n")
+            (lines.join("\n"), read_again(&lines))
         };
-        let ack = self.inner.submit_with(&standard().parser, p, &text, false);
+        let parsed =
+            parsed.unwrap_or_else(|| standard().parser.parse_orders_on(&text, &self.inner.unit_places(), Some(p)));
+        let ack = self.inner.submit_parsed(p, &text, &parsed, false);
         Ok(ReadOnlyDict::new(Serialized(ack)))
     }
 
@@ -502,4 +506,66 @@ impl Game {
     fn __repr__(&self) -> String {
         format!("<Game {} {}>", self.variant(), self.phase())
     }
+}
+
+/// An order line read alone: the order, the power and board it names, and where it
+/// stands in the line (bytes).
+#[derive(Clone, Copy)]
+struct ReadLine {
+    order: Order<Place>,
+    power: Option<PowerId>,
+    board: Option<Board>,
+    span: (usize, usize),
+}
+
+/// The grammar's reading of order lines, when every line is one order read before: each
+/// line's reading is kept by its text (bots send the same lines again and again). `None`
+/// when a line is not one order alone (a header, a blank line, a line not understood):
+/// the caller then reads the whole text, which is what this gives when it gives anything.
+fn read_again(lines: &[String]) -> Option<ParsedFile> {
+    thread_local! {
+        static READ: RefCell<HashMap<String, Option<ReadLine>>> = RefCell::new(HashMap::new());
+    }
+    READ.with(|read| {
+        let mut read = read.borrow_mut();
+        if read.len() > 100_000 {
+            read.clear();
+        }
+        let mut file = ParsedFile::default();
+        let mut start = 0;
+        for (index, line) in lines.iter().enumerate() {
+            // Lines the whole text would split, or open with a byte-order mark, are left
+            // to it.
+            if line.contains(['\n', '\r', '\u{feff}']) {
+                return None;
+            }
+            let known = match read.get(line.as_str()) {
+                Some(known) => *known,
+                None => {
+                    let alone = standard().parser.parse_orders(line);
+                    let known = match (&alone.orders[..], alone.diagnostics.is_empty()) {
+                        ([o], true) => Some(ReadLine {
+                            order: o.order,
+                            power: o.power,
+                            board: o.board,
+                            span: (o.span.start, o.span.end),
+                        }),
+                        _ => None,
+                    };
+                    read.insert(line.clone(), known);
+                    known
+                }
+            };
+            let known = known?;
+            file.orders.push(ParsedOrder {
+                order: known.order,
+                power: known.power,
+                board: known.board,
+                line: index + 1,
+                span: start + known.span.0..start + known.span.1,
+            });
+            start += line.len() + 1;
+        }
+        Some(file)
+    })
 }

@@ -7,6 +7,7 @@ import gzip
 import json
 import pathlib
 import pickle
+import random
 
 import pytest
 
@@ -62,3 +63,25 @@ def test_answers_are_read_only_mappings_that_behave_as_dicts():
     assert report["phase"] == {"year": 1901, "season": "spring", "kind": "movement"}
     # Read once, the same objects come back.
     assert report["boards"] is report["boards"]
+
+
+def test_order_lines_read_before_are_read_as_the_whole_text_is():
+    """A list of lines (each line's reading kept from the last time it was sent) is
+    acknowledged as the same lines sent as one text, read by the grammar in full."""
+    rng = random.Random(4)
+    odd = ["", "  A PAR - BUR  ", "France:", "[A]", "# a comment", "A PAR-BUR // note", "\ufeffA PAR H",
+           "F BRE - XYZ", "A MAR S A PAR", "A MAR - SPA\nA PAR H", "GERMANY: A MUN - RUH", "Board B"]
+    for variant in ["standard", "shadow-worlds"]:
+        game = shadowjudge.Game(variant)
+        for _ in range(12):
+            if game.is_game_done:
+                break
+            possible = game.get_all_possible_orders()
+            for power, locs in game.get_orderable_locations().items():
+                lines = [rng.choice(possible[loc]) for loc in locs]
+                for _ in range(2):  # the second time, every line has been read before
+                    sent = lines + rng.sample(odd, rng.choice([0, 0, 1, 2]))
+                    as_text = game.clone().set_orders(power, "\n".join(sent))
+                    assert game.clone().set_orders(power, sent) == as_text, (game.phase, power, sent)
+                game.set_orders(power, lines)
+            game.process()

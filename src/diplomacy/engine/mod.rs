@@ -152,22 +152,7 @@ impl Game {
     /// vacant owned home centers for) and removals not ordered (civil disorder chooses
     /// them), per board in Shadow Worlds.
     fn winter_shortfall(&self, power: PowerId) -> Vec<String> {
-        let (unused_builds, removals) = self.rules().winter_shortfall(self, power);
-        let mut out = Vec::new();
-        match unused_builds {
-            0 => {}
-            1 => out.push("1 build not ordered (it will be waived)".to_string()),
-            n => out.push(format!("{n} builds not ordered (they will be waived)")),
-        }
-        for (board, n) in removals {
-            let board = board.map(|c| format!("[{c}] ")).unwrap_or_default();
-            match n {
-                0 => {}
-                1 => out.push(format!("{board}1 removal not ordered (civil disorder will choose it)")),
-                n => out.push(format!("{board}{n} removals not ordered (civil disorder will choose them)")),
-            }
-        }
-        out
+        shortfall_words(self.rules().winter_shortfall(self, power))
     }
 
     /// Can the phase be adjudicated now (every power with something to order has sent orders)?
@@ -257,6 +242,26 @@ impl Game {
             })
             .collect()
     }
+}
+
+/// What Winter orders leave undone, in words: the builds to be waived, the removals civil
+/// disorder will choose (per board where boards are labelled).
+fn shortfall_words((unused_builds, removals): (usize, Vec<(Option<char>, usize)>)) -> Vec<String> {
+    let mut out = Vec::new();
+    match unused_builds {
+        0 => {}
+        1 => out.push("1 build not ordered (it will be waived)".to_string()),
+        n => out.push(format!("{n} builds not ordered (they will be waived)")),
+    }
+    for (board, n) in removals {
+        let board = board.map(|c| format!("[{c}] ")).unwrap_or_default();
+        match n {
+            0 => {}
+            1 => out.push(format!("{board}1 removal not ordered (civil disorder will choose it)")),
+            n => out.push(format!("{board}{n} removals not ordered (civil disorder will choose them)")),
+        }
+    }
+    out
 }
 
 /// One line naming the rulebook edition and any option set apart from it.

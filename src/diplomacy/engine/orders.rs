@@ -6,7 +6,7 @@ use super::Game;
 use crate::diplomacy::judge::legality::resolve_main_order;
 use crate::diplomacy::judge::Unit;
 use crate::diplomacy::map::{PowerId, ProvinceId};
-use crate::diplomacy::order::grammar::{OrderParser, ParsedOrder};
+use crate::diplomacy::order::grammar::{OrderParser, ParsedFile, ParsedOrder};
 use crate::diplomacy::order::{Board, Order, Place, UnitRef};
 use crate::diplomacy::state::StoredOrder;
 use crate::phase::PhaseKind;
@@ -45,6 +45,18 @@ impl Game {
         check_only: bool,
     ) -> Acknowledgement {
         let parsed = parser.parse_orders_on(text, &self.unit_places(), Some(power));
+        self.submit_parsed(power, text, &parsed, check_only)
+    }
+
+    /// [`Game::submit_with`] with `text` already parsed (`parsed` must be what the parser
+    /// makes of it: a caller that has read these lines before gives what it kept).
+    pub fn submit_parsed(
+        &mut self,
+        power: PowerId,
+        text: &str,
+        parsed: &ParsedFile,
+        check_only: bool,
+    ) -> Acknowledgement {
         let mut problems: Vec<Problem> = parsed
             .diagnostics
             .iter()
@@ -93,20 +105,25 @@ impl Game {
         // The game as it is with these orders kept, put back below for a check.
         self.state.orders = orders;
         // Winter: preview the outcome of each kept order, so the player sees at once what the
-        // judge will do with it.
-        if kind == PhaseKind::Adjustments && !accepted.is_empty() {
-            let outcomes = self.winter_outcomes(power);
-            for (a, o) in accepted.iter_mut().zip(outcomes) {
-                if !o.0 {
-                    a.note = Some(o.1);
+        // judge will do with it, and what is still missing (one adjudication for both).
+        let mut winter_missing = None;
+        if kind == PhaseKind::Adjustments {
+            let duty = self.has_duty(power);
+            if duty || !accepted.is_empty() {
+                let (outcomes, shortfall) = self.rules().winter_preview(self, power);
+                for (a, o) in accepted.iter_mut().zip(outcomes) {
+                    if !o.0 {
+                        a.note = Some(o.1);
+                    }
                 }
+                winter_missing = Some(if duty { super::shortfall_words(shortfall) } else { Vec::new() });
             }
         }
         if !accepted.is_empty() && !self.state.submitted.contains(&power) {
             self.state.submitted.push(power);
         }
         // A check answers "what if I sent this?": what would still be missing once kept.
-        let missing = self.missing_orders(power);
+        let missing = winter_missing.unwrap_or_else(|| self.missing_orders(power));
         if let Some((orders, submitted)) = before {
             self.state.orders = orders;
             self.state.submitted = submitted;

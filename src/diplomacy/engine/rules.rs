@@ -50,6 +50,12 @@ pub trait Rules: Sync {
     /// Each of a power's Winter orders: (accepted, what the judge will do).
     fn winter_outcomes(&self, game: &Game, power: PowerId) -> Vec<(bool, String)>;
 
+    /// [`Rules::winter_outcomes`] and [`Rules::winter_shortfall`] at once (a variant that
+    /// works both out from one adjudication says so here).
+    fn winter_preview(&self, game: &Game, power: PowerId) -> WinterPreview {
+        (self.winter_outcomes(game, power), self.winter_shortfall(game, power))
+    }
+
     /// Is a Winter held this year?
     fn winter_needed(&self, game: &Game) -> bool;
 
@@ -67,6 +73,11 @@ pub trait Rules: Sync {
 }
 
 /// The rules the variant gives.
+/// A power's Winter orders as the judge would carry them out now: each order's outcome
+/// (accepted, what the judge will do), and what they leave undone (see
+/// [`Rules::winter_shortfall`]).
+pub type WinterPreview = (Vec<(bool, String)>, (usize, Vec<(Option<char>, usize)>));
+
 pub fn of(variant: VariantKind) -> &'static dyn Rules {
     match variant {
         VariantKind::Standard => &Standard,

@@ -1,7 +1,9 @@
 //! Standard Diplomacy's rules where the phase machine asks: one board, a Winter only when
 //! someone can adjust, victory at the map's (or the game's) center count.
 
-use crate::diplomacy::judge::adjustment::{adjudicate_adjustments, AdjustmentOrderResult, DefaultAdjustment};
+use crate::diplomacy::judge::adjustment::{
+    adjudicate_adjustments, AdjustmentOrderResult, AdjustmentResult, DefaultAdjustment,
+};
 use crate::diplomacy::map::PowerId;
 use crate::diplomacy::order::{Board, Order, Place};
 use crate::diplomacy::report::{BoardReport, LedgerLine, PhaseReport};
@@ -9,7 +11,7 @@ use crate::diplomacy::state::GameEnd;
 use crate::phase::PhaseKind;
 use crate::text::count;
 
-use super::rules::Rules;
+use super::rules::{Rules, WinterPreview};
 use super::Game;
 
 /// Standard Diplomacy.
@@ -73,46 +75,16 @@ impl Rules for Standard {
     }
 
     fn winter_shortfall(&self, game: &Game, power: PowerId) -> (usize, Vec<(Option<char>, usize)>) {
-        let b = &game.state.boards[0];
-        let orders: Vec<(PowerId, Order<Place>)> =
-            game.state.orders.iter().filter(|o| o.power == power).map(|o| (o.power, o.order)).collect();
-        let result = adjudicate_adjustments(&game.map, &b.units, &b.ownership, &orders, game.adjustment_rules());
-        let waived = result
-            .defaults
-            .iter()
-            .find_map(|d| match d {
-                DefaultAdjustment::BuildsWaived { power: p, count } if *p == power => Some(*count),
-                _ => None,
-            })
-            .unwrap_or(0);
-        let sites = game
-            .map
-            .home_centers(power)
-            .iter()
-            .filter(|h| b.ownership.owner(**h) == Some(power))
-            .filter(|h| !result.units.iter().any(|u| game.map.province_of(u.region) == **h))
-            .count();
-        let removals = result
-            .defaults
-            .iter()
-            .filter(|d| matches!(d, DefaultAdjustment::CivilDisorderRemoval { power: p, .. } if *p == power))
-            .count();
-        (waived.min(sites), vec![(None, removals)])
+        shortfall(game, power, &winter_result(game, power))
     }
 
     fn winter_outcomes(&self, game: &Game, power: PowerId) -> Vec<(bool, String)> {
-        let b = &game.state.boards[0];
-        let orders: Vec<(PowerId, Order<Place>)> =
-            game.state.orders.iter().filter(|o| o.power == power).map(|o| (o.power, o.order)).collect();
-        let result = adjudicate_adjustments(&game.map, &b.units, &b.ownership, &orders, game.adjustment_rules());
-        result
-            .outcomes
-            .iter()
-            .map(|o| {
-                let ok = !matches!(o.result, AdjustmentOrderResult::Illegal(_) | AdjustmentOrderResult::TooMany);
-                (ok, o.result.describe(&game.map))
-            })
-            .collect()
+        outcomes(game, &winter_result(game, power))
+    }
+
+    fn winter_preview(&self, game: &Game, power: PowerId) -> WinterPreview {
+        let result = winter_result(game, power);
+        (outcomes(game, &result), shortfall(game, power, &result))
     }
 
     /// Skipped, as other judges do, when no power can adjust: no removal due and every
@@ -195,4 +167,51 @@ impl Game {
         };
         delta < 0 || (delta > 0 && site())
     }
+}
+
+/// A power's Winter orders adjudicated alone, as they stand.
+fn winter_result(game: &Game, power: PowerId) -> AdjustmentResult {
+    let b = &game.state.boards[0];
+    let orders: Vec<(PowerId, Order<Place>)> =
+        game.state.orders.iter().filter(|o| o.power == power).map(|o| (o.power, o.order)).collect();
+    adjudicate_adjustments(&game.map, &b.units, &b.ownership, &orders, game.adjustment_rules())
+}
+
+/// The builds to be waived (no more than the free home centers) and the removals civil
+/// disorder will choose.
+fn shortfall(game: &Game, power: PowerId, result: &AdjustmentResult) -> (usize, Vec<(Option<char>, usize)>) {
+    let b = &game.state.boards[0];
+    let waived = result
+        .defaults
+        .iter()
+        .find_map(|d| match d {
+            DefaultAdjustment::BuildsWaived { power: p, count } if *p == power => Some(*count),
+            _ => None,
+        })
+        .unwrap_or(0);
+    let sites = game
+        .map
+        .home_centers(power)
+        .iter()
+        .filter(|h| b.ownership.owner(**h) == Some(power))
+        .filter(|h| !result.units.iter().any(|u| game.map.province_of(u.region) == **h))
+        .count();
+    let removals = result
+        .defaults
+        .iter()
+        .filter(|d| matches!(d, DefaultAdjustment::CivilDisorderRemoval { power: p, .. } if *p == power))
+        .count();
+    (waived.min(sites), vec![(None, removals)])
+}
+
+/// Each order: (accepted, what the judge will do).
+fn outcomes(game: &Game, result: &AdjustmentResult) -> Vec<(bool, String)> {
+    result
+        .outcomes
+        .iter()
+        .map(|o| {
+            let ok = !matches!(o.result, AdjustmentOrderResult::Illegal(_) | AdjustmentOrderResult::TooMany);
+            (ok, o.result.describe(&game.map))
+        })
+        .collect()
 }
