@@ -396,6 +396,8 @@ fn an_observer_signs_on_with_their_own_password_and_sends_press_when_the_game_al
     to_whom.sort();
     assert_eq!(to_whom, ["ann@example.org", "bob@example.org", "cy@example.org"], "{mails:?}");
     assert!(press_mails[0].body.contains("Good luck, all of you."), "{}", press_mails[0].body);
+    let head = "Press from an observer (obs@example.org), to everyone:";
+    assert!(press_mails[0].body.starts_with(head), "{}", press_mails[0].body);
     assert!(Life::reply(&mails, life.n).body.contains("Press sent (to everyone) to 3 readers."), "{mails:?}");
     // The classic one-letter sign-on too; press to one power goes to its player only.
     let body = "SIGNON Og obssecret1\npress to italy\nWatch Trieste.\nendpress\n";
@@ -434,7 +436,7 @@ fn an_observers_press_follows_the_games_press_setting() {
     let ann = to(&mails, "ann@example.org");
     assert_eq!(ann.len(), 1, "{mails:?}");
     assert_eq!(ann[0].subject, "g: press from an observer");
-    assert!(ann[0].body.contains("Press from an observer (to everyone)"), "{}", ann[0].body);
+    assert!(ann[0].body.contains("Press from an observer, to everyone:"), "{}", ann[0].body);
     assert!(!ann[0].body.contains("obs@") && !ann[0].subject.contains("obs@"), "{}", ann[0].body);
     // The site shows press to everyone as its readers got it: grey press without the
     // sender's power (before: with it), an observer's without the address.

@@ -151,10 +151,7 @@ pub(super) fn apply(
                             mails.push(OutgoingMail {
                                 to: address.clone(),
                                 subject: header_safe(&format!("{}: press from {}", who.game, delivery.from_label), 120),
-                                body: format!(
-                                    "Press from {} ({}):\n\n{}",
-                                    delivery.from_label, delivery.to_label, text
-                                ),
+                                body: format!("Press from {}, {}:\n\n{}", delivery.from_label, delivery.to_label, text),
                                 in_reply_to: None,
                                 references: Vec::new(),
                                 kind: MailKind::Generated,
