@@ -487,6 +487,29 @@ pub fn open_read_only(path: &Path) -> Result<Box<dyn GameSession>, GameError> {
     })
 }
 
+/// A `password` or `timezone` change by mail, for whoever sent it: the master's, a
+/// seat's (found by `seat`, as each game names its seats), or an observer's, kept under
+/// its address.
+fn set_role_particulars<'s>(
+    role: &Role,
+    master: &'s mut Master,
+    observers: &'s mut crate::game::seating::ObserverPasswords,
+    seat: impl FnOnce(&str) -> Result<(&'s mut Option<String>, &'s mut Option<String>), GameError>,
+    password_hash: Option<&str>,
+    zone: Option<&str>,
+) -> Result<(), GameError> {
+    let (hash, tz) = match role {
+        Role::Master => (&mut master.password_hash, &mut master.timezone),
+        Role::Seat(name) => seat(name)?,
+        Role::Observer(address) => {
+            return crate::game::by_mail::set_observer_particulars(observers, address, password_hash, zone)
+                .map_err(usage);
+        }
+    };
+    crate::game::by_mail::set_particulars(hash, tz, password_hash, zone);
+    Ok(())
+}
+
 fn usage(text: impl Into<String>) -> GameError {
     GameError::Invalid(text.into())
 }

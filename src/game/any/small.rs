@@ -5,9 +5,9 @@ use chrono_tz::Tz;
 use serde_json::{json, Value};
 
 use super::{
-    pretty, usage, Answer, ByMail, Clock, Contact, Desk, GameError, GameSession, History, HistoryRow, MailingOutcome,
-    MailingPlan, Outcome, OwedMail, OwedResults, Receipt, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Submit,
-    Timed, Who,
+    pretty, set_role_particulars, usage, Answer, ByMail, Clock, Contact, Desk, GameError, GameSession, History,
+    HistoryRow, MailingOutcome, MailingPlan, Outcome, OwedMail, OwedResults, Receipt, Role, SeatChange, SeatOutcome,
+    SeatRecord, Seats, Submit, Timed, Who,
 };
 use crate::diplomacy::report::{deadline_text, format_deadline};
 use crate::game::by_mail::{self, names_master};
@@ -406,23 +406,21 @@ impl ByMail for OpenTurnGame {
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         self.update_settings(now, |s| {
-            let (hash, tz) = match role {
-                Role::Master => (&mut s.master.password_hash, &mut s.master.timezone),
-                Role::Seat(name) => {
-                    let p = s
-                        .players
+            let players = &mut s.players;
+            set_role_particulars(
+                role,
+                &mut s.master,
+                &mut s.observer_passwords,
+                move |name: &str| {
+                    let p = players
                         .iter_mut()
                         .find(|p| p.name.eq_ignore_ascii_case(name))
                         .ok_or_else(|| usage(format!("no player `{name}`")))?;
-                    (&mut p.password_hash, &mut p.timezone)
-                }
-                Role::Observer(address) => {
-                    return by_mail::set_observer_particulars(&mut s.observer_passwords, address, password_hash, zone)
-                        .map_err(usage);
-                }
-            };
-            by_mail::set_particulars(hash, tz, password_hash, zone);
-            Ok(())
+                    Ok((&mut p.password_hash, &mut p.timezone))
+                },
+                password_hash,
+                zone,
+            )
         })
     }
 

@@ -68,19 +68,18 @@ impl ByMail for OpenGame {
     ) -> Result<(), GameError> {
         let map = self.game.map.clone();
         self.update_settings(now, |s| {
-            let (hash, tz) = match role {
-                Role::Master => (&mut s.master.password_hash, &mut s.master.timezone),
-                Role::Seat(name) => {
-                    let player = player_mut(&map, s, name)?;
-                    (&mut player.password_hash, &mut player.timezone)
-                }
-                Role::Observer(address) => {
-                    return by_mail::set_observer_particulars(&mut s.observer_passwords, address, password_hash, zone)
-                        .map_err(usage);
-                }
-            };
-            by_mail::set_particulars(hash, tz, password_hash, zone);
-            Ok(())
+            let players = &mut s.players;
+            set_role_particulars(
+                role,
+                &mut s.master,
+                &mut s.observer_passwords,
+                move |name: &str| {
+                    let player = player_in(&map, players, name)?;
+                    Ok((&mut player.password_hash, &mut player.timezone))
+                },
+                password_hash,
+                zone,
+            )
         })
     }
 

@@ -15,10 +15,10 @@ use chrono_tz::Tz;
 use serde_json::Value;
 
 use super::{
-    parse_phase, pretty, usage, Answer, Board, ByMail, Clock, Contact, Desk, GameError, GameSession, History,
-    HistoryRow, Listing, MailingOutcome, MailingPlan, Notice, Outcome, OwedMail, OwedResults, Pictures, PlayerCommand,
-    Press, PressDelivery, PressTo, Receipt, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Submit, Timed, Votes,
-    Who,
+    parse_phase, pretty, set_role_particulars, usage, Answer, Board, ByMail, Clock, Contact, Desk, GameError,
+    GameSession, History, HistoryRow, Listing, MailingOutcome, MailingPlan, Notice, Outcome, OwedMail, OwedResults,
+    Pictures, PlayerCommand, Press, PressDelivery, PressTo, Receipt, Role, SeatChange, SeatOutcome, SeatRecord, Seats,
+    Submit, Timed, Votes, Who,
 };
 use crate::diplomacy::engine::{Game, Vote};
 use crate::diplomacy::map::{normalize_name, Map, PowerId};
@@ -262,9 +262,13 @@ const OBSERVER_PLAYS_NOTHING: &str = "an observer plays no power: observers read
 
 /// The player of a power, to change their particulars.
 fn player_mut<'s>(map: &Map, settings: &'s mut Settings, name: &str) -> Result<&'s mut Player, GameError> {
+    player_in(map, &mut settings.players, name)
+}
+
+/// The player of the power `name` among `players`.
+fn player_in<'s>(map: &Map, players: &'s mut [Player], name: &str) -> Result<&'s mut Player, GameError> {
     let power = map.lookup_power(name).ok_or_else(|| usage(format!("no power `{name}`")))?;
-    settings
-        .players
+    players
         .iter_mut()
         .find(|p| map.lookup_power(&p.power) == Some(power))
         .ok_or_else(|| usage(format!("nobody plays {name} in this game")))
