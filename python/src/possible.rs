@@ -5,9 +5,8 @@
 //!
 //! The judge finds them (`possible_orders` of its game) as a few numbers each; each
 //! order's words are written once per process and kept as a Python string under those
-//! numbers packed into one key, so a call hands out strings already made.
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+//! numbers packed into one key, in a small table per unit, so a call hands out strings
+//! already made and one unit's are found near each other.
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use pyo3::prelude::*;
@@ -21,7 +20,7 @@ use crate::game::{standard, Game};
 
 /// Every power's possible orders in one position, place by place.
 pub struct Possible {
-    places: Vec<PlaceOrders>,
+    pub places: Vec<PlaceOrders>,
     /// Names end in their board (Shadow Worlds).
     boards: bool,
 }
@@ -71,27 +70,6 @@ fn order_key(o: Order, end: Suffix) -> u64 {
     tag | (end as u64) << 4 | k1 << 6 | k2 << 7 | r1 << 8 | r2 << 20 | to << 32
 }
 
-/// An order's words, as MILA writes them.
-fn write(o: Order, end: Suffix) -> String {
-    let s = standard();
-    let region = |r: RegionId| s.regions[r.0 as usize].as_str();
-    let province = |p: ProvinceId| s.provinces[p.0 as usize].as_str();
-    let unit = |k: UnitType, r: RegionId| format!("{} {}", k.letter(), region(r));
-    let end = ending(end);
-    match o {
-        Order::Hold(k, r) => format!("{} H{end}", unit(k, r)),
-        Order::Move(k, r, to) => format!("{} - {}{end}", unit(k, r), region(to)),
-        Order::Via(k, r, to) => format!("{} - {} VIA{end}", unit(k, r), province(to)),
-        Order::SupportHold(k, r, k2, r2) => format!("{} S {}{end}", unit(k, r), unit(k2, r2)),
-        Order::SupportMove(k, r, k2, r2, to) => format!("{} S {} - {}{end}", unit(k, r), unit(k2, r2), province(to)),
-        Order::Convoy(k, r, k2, r2, to) => format!("{} C {} - {}{end}", unit(k, r), unit(k2, r2), province(to)),
-        Order::Retreat(k, r, to) => format!("{} R {}{end}", unit(k, r), region(to)),
-        Order::Disband(k, r) => format!("{} D{end}", unit(k, r)),
-        Order::Build(k, r) => format!("{} B{end}", unit(k, r)),
-        Order::Waive => "WAIVE".into(),
-    }
-}
-
 fn ending(end: Suffix) -> &'static str {
     match end {
         1 => " (A)",
@@ -100,39 +78,8 @@ fn ending(end: Suffix) -> &'static str {
     }
 }
 
-/// A hash of one key: a multiply, folded so that every bit counts in the low ones.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        let h = self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        h ^ (h >> 29)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = self.0.rotate_left(8) ^ *b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 ^= n;
-    }
-}
-
-type Texts = HashMap<u64, Py<PyString>, BuildHasherDefault<KeyHasher>>;
-
-/// Every string written so far in this process, by key.
-fn texts() -> MutexGuard<'static, Texts> {
-    static TEXTS: OnceLock<Mutex<Texts>> = OnceLock::new();
-    TEXTS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner())
-}
-
 fn place_words(p: ProvinceId, end: Suffix) -> String {
     format!("{}{}", standard().provinces[p.0 as usize], ending(end))
-}
-
-fn place_text<'py>(py: Python<'py>, memo: &mut Texts, p: ProvinceId, end: Suffix) -> Bound<'py, PyString> {
-    memo.entry(place_key(p, end)).or_insert_with(|| PyString::new(py, &place_words(p, end)).unbind()).bind(py).clone()
 }
 
 /// Each province's place in the alphabetical order of the names.
@@ -150,16 +97,221 @@ fn alphabetical(p: ProvinceId) -> usize {
     })[p.0 as usize]
 }
 
+/// An order's words, as MILA writes them, added to `out`.
+fn write_into(out: &mut Vec<u8>, o: Order, end: Suffix) {
+    let s = standard();
+    let region = |out: &mut Vec<u8>, r: RegionId| out.extend_from_slice(s.regions[r.0 as usize].as_bytes());
+    let province = |out: &mut Vec<u8>, p: ProvinceId| out.extend_from_slice(s.provinces[p.0 as usize].as_bytes());
+    let unit = |out: &mut Vec<u8>, k: UnitType, r: RegionId| {
+        out.push(k.letter() as u8);
+        out.push(b' ');
+        region(out, r);
+    };
+    match o {
+        Order::Hold(k, r) => {
+            unit(out, k, r);
+            out.extend_from_slice(b" H");
+        }
+        Order::Move(k, r, to) => {
+            unit(out, k, r);
+            out.extend_from_slice(b" - ");
+            region(out, to);
+        }
+        Order::Via(k, r, to) => {
+            unit(out, k, r);
+            out.extend_from_slice(b" - ");
+            province(out, to);
+            out.extend_from_slice(b" VIA");
+        }
+        Order::SupportHold(k, r, k2, r2) => {
+            unit(out, k, r);
+            out.extend_from_slice(b" S ");
+            unit(out, k2, r2);
+        }
+        Order::SupportMove(k, r, k2, r2, to) => {
+            unit(out, k, r);
+            out.extend_from_slice(b" S ");
+            unit(out, k2, r2);
+            out.extend_from_slice(b" - ");
+            province(out, to);
+        }
+        Order::Convoy(k, r, k2, r2, to) => {
+            unit(out, k, r);
+            out.extend_from_slice(b" C ");
+            unit(out, k2, r2);
+            out.extend_from_slice(b" - ");
+            province(out, to);
+        }
+        Order::Retreat(k, r, to) => {
+            unit(out, k, r);
+            out.extend_from_slice(b" R ");
+            region(out, to);
+        }
+        Order::Disband(k, r) => {
+            unit(out, k, r);
+            out.extend_from_slice(b" D");
+        }
+        Order::Build(k, r) => {
+            unit(out, k, r);
+            out.extend_from_slice(b" B");
+        }
+        Order::Waive => {
+            out.extend_from_slice(b"WAIVE");
+            return;
+        }
+    }
+    out.extend_from_slice(ending(end).as_bytes());
+}
+
+/// Strings by key: an open-addressed table of (key, string) pairs, so that a key's
+/// place is known before it is read (and can be fetched ahead).
+struct Strings {
+    /// `u64::MAX` marks an empty place (no key is that large).
+    slots: Vec<(u64, *mut pyo3::ffi::PyObject)>,
+    len: usize,
+    shift: u32,
+}
+
+// SAFETY: the strings are only touched with the GIL held (behind the lock below).
+unsafe impl Send for Strings {}
+
+const EMPTY: u64 = u64::MAX;
+
+impl Strings {
+    fn new(bits: u32) -> Strings {
+        Strings { slots: vec![(EMPTY, std::ptr::null_mut()); 1 << bits], len: 0, shift: 64 - bits }
+    }
+
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    }
+
+    /// The string kept under `key`, made by `make` (and kept for good) the first time.
+    fn get(&mut self, key: u64, make: impl FnOnce() -> Py<PyString>) -> *mut pyo3::ffi::PyObject {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let (k, s) = self.slots[i];
+            if k == key {
+                return s;
+            }
+            if k == EMPTY {
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+        let s = make().into_ptr();
+        self.slots[i] = (key, s);
+        self.len += 1;
+        if self.len * 2 > self.slots.len() {
+            self.grow();
+        }
+        s
+    }
+
+    fn grow(&mut self) {
+        let size = self.slots.len() * 2;
+        let old = std::mem::replace(&mut self.slots, vec![(EMPTY, std::ptr::null_mut()); size]);
+        self.shift -= 1;
+        let mask = self.slots.len() - 1;
+        for (k, s) in old.into_iter().filter(|(k, _)| *k != EMPTY) {
+            let mut i = self.home(k);
+            while self.slots[i].0 != EMPTY {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = (k, s);
+        }
+    }
+}
+
+/// Ask for the line at `p` to be fetched, without waiting for it.
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing; any address is allowed.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p as *const i8)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// The strings by unit (board ending, kind, region): one small table each, so one
+/// unit's orders are found near each other.
+struct Rows {
+    regions: usize,
+    rows: Vec<Strings>,
+}
+
+impl Rows {
+    /// The row of an order's key (see [`order_key`]); places and `WAIVE` share the
+    /// first rows.
+    fn row(&self, key: u64) -> usize {
+        let end = (key >> 4 & 3) as usize;
+        let kind = (key >> 6 & 1) as usize;
+        let region = (key >> 8 & 0xfff) as usize;
+        ((end * 2 + kind) * self.regions + region) % self.rows.len()
+    }
+
+    /// Ask for the place of `key` in its row to be fetched.
+    fn prefetch(&self, key: u64) {
+        let row = &self.rows[self.row(key)];
+        prefetch(row.slots.as_ptr().wrapping_add(row.home(key)));
+    }
+
+    fn get(&mut self, key: u64, make: impl FnOnce() -> Py<PyString>) -> *mut pyo3::ffi::PyObject {
+        let row = self.row(key);
+        self.rows[row].get(key, make)
+    }
+}
+
+/// Every string written so far in this process.
+fn rows() -> MutexGuard<'static, Rows> {
+    static ROWS: OnceLock<Mutex<Rows>> = OnceLock::new();
+    ROWS.get_or_init(|| {
+        let regions = standard().map.region_count();
+        Mutex::new(Rows { regions, rows: (0..3 * 2 * regions).map(|_| Strings::new(4)).collect() })
+    })
+    .lock()
+    .unwrap_or_else(|e| e.into_inner())
+}
+
+/// A new string (kept for good by the caller).
+fn make(py: Python<'_>, words: &[u8]) -> Py<PyString> {
+    // The names are ASCII.
+    PyString::new(py, std::str::from_utf8(words).expect("names are ASCII")).unbind()
+}
+
+/// A place's string (`PAR`, `PAR (A)`).
+fn place<'py>(py: Python<'py>, table: &mut Rows, p: ProvinceId, end: Suffix) -> *mut pyo3::ffi::PyObject {
+    table.get(place_key(p, end), || make(py, place_words(p, end).as_bytes()))
+}
+
+/// An order's string.
+fn order<'py>(py: Python<'py>, table: &mut Rows, buf: &mut Vec<u8>, o: Order, end: Suffix) -> *mut pyo3::ffi::PyObject {
+    table.get(order_key(o, end), || {
+        buf.clear();
+        write_into(buf, o, end);
+        make(py, buf)
+    })
+}
+
+/// A string of the table as a Python object.
+fn bound<'py>(py: Python<'py>, s: *mut pyo3::ffi::PyObject) -> Bound<'py, PyString> {
+    // SAFETY: the table holds a reference to each of its strings for good.
+    unsafe { Bound::from_borrowed_ptr(py, s).cast_into_unchecked() }
+}
+
 /// The places a power may order, in the order of its units (each place once).
 pub fn orderable<'py>(py: Python<'py>, possible: &Possible, power: PowerId) -> Vec<Bound<'py, PyString>> {
-    let mut memo = texts();
+    let mut table = rows();
     let mut seen: Vec<(ProvinceId, Suffix)> = Vec::new();
     let mut out = Vec::new();
     for p in possible.places.iter().filter(|p| p.power == power) {
-        let place = (p.place, possible.suffix(p));
-        if !seen.contains(&place) {
-            seen.push(place);
-            out.push(place_text(py, &mut memo, place.0, place.1));
+        let at = (p.place, possible.suffix(p));
+        if !seen.contains(&at) {
+            seen.push(at);
+            out.push(bound(py, place(py, &mut table, at.0, at.1)));
         }
     }
     out
@@ -169,36 +321,45 @@ pub fn orderable<'py>(py: Python<'py>, possible: &Possible, power: PowerId) -> V
 /// before `PAR (A)` before `PAR (B)`), as `get_all_possible_orders` gives them; a place
 /// listed twice has its orders joined.
 pub fn by_place<'py>(py: Python<'py>, possible: &Possible) -> PyResult<Bound<'py, PyDict>> {
-    let mut memo = texts();
+    let mut table = rows();
     let places = &possible.places;
     let rank = |p: &PlaceOrders| (alphabetical(p.place), possible.suffix(p));
     let mut sorted: Vec<&PlaceOrders> = places.iter().collect();
     sorted.sort_by_key(|p| rank(p));
-    // The strings are found (made the first time) in one pass, each place's key before
-    // its orders' keys, then each is read once, then handed out. Between two positions
-    // they go cold in memory: found one after another in a short loop, many are fetched
-    // at once instead of one by one.
+    let new_place = |i: usize| i == 0 || rank(sorted[i - 1]) != rank(sorted[i]);
+    // Between two calls the table and the strings go cold in memory (a caller's own
+    // work evicts them): every key's place in the table is asked for first, then each
+    // string once its place is read, so that they are fetched many at a time.
     let mut keys: Vec<u64> = Vec::with_capacity(places.iter().map(|p| p.orders.len() + 1).sum());
-    let mut starts: Vec<usize> = Vec::with_capacity(places.len() + 1);
     for (i, p) in sorted.iter().enumerate() {
         let end = possible.suffix(p);
-        if i == 0 || rank(sorted[i - 1]) != rank(p) {
-            starts.push(keys.len());
-            let key = place_key(p.place, end);
-            keys.push(key);
-            memo.entry(key).or_insert_with(|| PyString::new(py, &place_words(p.place, end)).unbind());
+        if new_place(i) {
+            keys.push(place_key(p.place, end));
         }
-        for o in &p.orders {
-            let key = order_key(*o, end);
-            keys.push(key);
-            memo.entry(key).or_insert_with(|| PyString::new(py, &write(*o, end)).unbind());
-        }
+        keys.extend(p.orders.iter().map(|o| order_key(*o, end)));
     }
-    starts.push(keys.len());
-    let found: Vec<&Bound<'py, PyString>> = keys.iter().map(|k| memo[k].bind(py)).collect();
+    for k in &keys {
+        table.prefetch(*k);
+    }
+    let mut found: Vec<*mut pyo3::ffi::PyObject> = Vec::with_capacity(keys.len());
+    let mut starts: Vec<usize> = Vec::with_capacity(places.len() + 1);
+    let mut buf = Vec::with_capacity(64);
+    for (i, p) in sorted.iter().enumerate() {
+        let end = possible.suffix(p);
+        if new_place(i) {
+            starts.push(found.len());
+            found.push(place(py, &mut table, p.place, end));
+        }
+        found.extend(p.orders.iter().map(|o| order(py, &mut table, &mut buf, *o, end)));
+    }
+    starts.push(found.len());
+    drop(table);
     for s in &found {
-        s.len()?;
+        prefetch(*s);
     }
+    // SAFETY: the table holds a reference to each of its strings for good.
+    let found: Vec<Borrowed<'_, 'py, PyAny>> =
+        found.into_iter().map(|s| unsafe { Borrowed::from_ptr(py, s) }).collect();
     let d = PyDict::new(py);
     for w in starts.windows(2) {
         let list = PyList::new(py, &found[w[0] + 1..w[1]])?;
