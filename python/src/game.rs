@@ -5,9 +5,8 @@
 //! abbreviation in capitals (`PAR`, `STP/SC`), units as `A PAR`. In Shadow Worlds a name
 //! asked for without a board carries its board at the end (`A PAR (A)`), which is also how
 //! an order names its board.
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
@@ -15,7 +14,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use shadowjudge::diplomacy::engine;
+use shadowjudge::diplomacy::engine::{self, Submission};
 use shadowjudge::diplomacy::judge::rulebook::{Edition, Rulebook};
 use shadowjudge::diplomacy::map::{cache, Map, PowerId, ProvinceId, RegionId};
 use shadowjudge::diplomacy::order::grammar::{OrderParser, ParsedFile, ParsedOrder};
@@ -24,7 +23,8 @@ use shadowjudge::diplomacy::report::PhaseReport;
 use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::settings::{Settings, VariantKind};
 
-use crate::lazy::{ReadOnlyDict, Serialized};
+use crate::keyhash::KeyMap;
+use crate::lazy::{ReadOnlyDict, Serialized, Source};
 use crate::possible::{self, Possible};
 use crate::topy::to_py;
 
@@ -340,18 +340,16 @@ impl Game {
     /// unit replaces the earlier one. Returns what was accepted and what was not.
     fn set_orders(&mut self, power: &str, orders: &Bound<'_, PyAny>) -> PyResult<ReadOnlyDict> {
         let p = self.power(power)?;
+        let whole = |text: &str| standard().parser.parse_orders_on(text, &self.inner.unit_places(), Some(p));
         let (text, parsed) = if orders.is_instance_of::<PyString>() {
-            (orders.extract()?, None)
+            let text: String = orders.extract()?;
+            let parsed = whole(&text);
+            (text, parsed)
         } else {
-            let lines: Vec<String> = orders
-                .extract()
-                .map_err(|_| PyValueError::new_err("orders are a list of order lines or one text of them"))?;
-            (lines.join("\n"), read_again(&lines))
+            read_lines(orders, whole)?
         };
-        let parsed =
-            parsed.unwrap_or_else(|| standard().parser.parse_orders_on(&text, &self.inner.unit_places(), Some(p)));
-        let ack = self.inner.submit_parsed(p, &text, &parsed, false);
-        Ok(ReadOnlyDict::new(Serialized(ack)))
+        let submission = self.inner.decide(p, &text, &parsed, false);
+        Ok(ReadOnlyDict::new(Words { submission, map: self.inner.map.clone() }))
     }
 
     /// Forget the orders given this phase, of one power or of all.
@@ -508,6 +506,18 @@ impl Game {
     }
 }
 
+/// A submission's acknowledgement, worded when first read.
+struct Words {
+    submission: Submission,
+    map: Arc<Map>,
+}
+
+impl Source for Words {
+    fn build<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        Ok(to_py(py, &self.submission.words(&self.map))?.cast_into::<PyDict>()?)
+    }
+}
+
 /// An order line read alone: the order, the power and board it names, and where it
 /// stands in the line (bytes).
 #[derive(Clone, Copy)]
@@ -518,54 +528,102 @@ struct ReadLine {
     span: (usize, usize),
 }
 
-/// The grammar's reading of order lines, when every line is one order read before: each
-/// line's reading is kept by its text (bots send the same lines again and again). `None`
-/// when a line is not one order alone (a header, a blank line, a line not understood):
-/// the caller then reads the whole text, which is what this gives when it gives anything.
-fn read_again(lines: &[String]) -> Option<ParsedFile> {
-    thread_local! {
-        static READ: RefCell<HashMap<String, Option<ReadLine>>> = RefCell::new(HashMap::new());
-    }
-    READ.with(|read| {
-        let mut read = read.borrow_mut();
-        if read.len() > 100_000 {
-            read.clear();
+/// A line's string object seen before, kept alive so that its address names it alone.
+struct Seen {
+    _alive: Py<PyString>,
+    text: Box<str>,
+    read: ReadLine,
+}
+
+/// The order lines read so far in this process: by their text, and by the string object
+/// that carried them (bots send the very strings `get_all_possible_orders` gave them, again
+/// and again: one of those is known by its address, without reading its characters).
+#[derive(Default)]
+struct LinesRead {
+    by_text: HashMap<String, Option<ReadLine>>,
+    by_object: KeyMap<usize, Seen>,
+}
+
+fn lines_read() -> MutexGuard<'static, LinesRead> {
+    static READ: OnceLock<Mutex<LinesRead>> = OnceLock::new();
+    READ.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl LinesRead {
+    /// A line read alone: `None` when it is not one order alone (a header, a blank line, a
+    /// line not understood), or when the whole text would split it or it opens with a
+    /// byte-order mark: those are left to the whole text.
+    fn read(&mut self, line: &str) -> Option<ReadLine> {
+        if line.contains(['\n', '\r', '\u{feff}']) {
+            return None;
         }
-        let mut file = ParsedFile::default();
-        let mut start = 0;
-        for (index, line) in lines.iter().enumerate() {
-            // Lines the whole text would split, or open with a byte-order mark, are left
-            // to it.
-            if line.contains(['\n', '\r', '\u{feff}']) {
-                return None;
+        if let Some(known) = self.by_text.get(line) {
+            return *known;
+        }
+        let alone = standard().parser.parse_orders(line);
+        let known = match (&alone.orders[..], alone.diagnostics.is_empty()) {
+            ([o], true) => {
+                Some(ReadLine { order: o.order, power: o.power, board: o.board, span: (o.span.start, o.span.end) })
             }
-            let known = match read.get(line.as_str()) {
-                Some(known) => *known,
-                None => {
-                    let alone = standard().parser.parse_orders(line);
-                    let known = match (&alone.orders[..], alone.diagnostics.is_empty()) {
-                        ([o], true) => Some(ReadLine {
-                            order: o.order,
-                            power: o.power,
-                            board: o.board,
-                            span: (o.span.start, o.span.end),
-                        }),
-                        _ => None,
-                    };
-                    read.insert(line.clone(), known);
-                    known
-                }
-            };
-            let known = known?;
-            file.orders.push(ParsedOrder {
-                order: known.order,
-                power: known.power,
-                board: known.board,
-                line: index + 1,
-                span: start + known.span.0..start + known.span.1,
-            });
-            start += line.len() + 1;
+            _ => None,
+        };
+        if self.by_text.len() > 100_000 {
+            self.by_text.clear();
         }
-        Some(file)
-    })
+        self.by_text.insert(line.to_string(), known);
+        known
+    }
+}
+
+/// Order lines given as a list (any iterable of strings): their text, one line each, and
+/// the grammar's reading of it. When every line is one order read before, its reading is
+/// put together from what was kept; otherwise `whole` reads the text.
+fn read_lines(orders: &Bound<'_, PyAny>, whole: impl FnOnce(&str) -> ParsedFile) -> PyResult<(String, ParsedFile)> {
+    let wrong = || PyValueError::new_err("orders are a list of order lines or one text of them");
+    let mut memo = lines_read();
+    if memo.by_object.len() > 100_000 {
+        memo.by_object.clear();
+    }
+    let mut text = String::new();
+    let mut file = ParsedFile::default();
+    let mut alone = true;
+    for (index, item) in orders.try_iter().map_err(|_| wrong())?.enumerate() {
+        let item = item?;
+        let line = item.cast::<PyString>().map_err(|_| wrong())?;
+        if index > 0 {
+            text.push('\n');
+        }
+        let start = text.len();
+        let read = match memo.by_object.get(&(line.as_ptr() as usize)) {
+            Some(seen) => {
+                text.push_str(&seen.text);
+                Some(seen.read)
+            }
+            None => {
+                let words = line.to_cow()?;
+                text.push_str(&words);
+                let read = memo.read(&words);
+                if let Some(read) = read {
+                    let seen = Seen { _alive: line.clone().unbind(), text: words.into(), read };
+                    memo.by_object.insert(line.as_ptr() as usize, seen);
+                }
+                read
+            }
+        };
+        match read {
+            Some(read) if alone => file.orders.push(ParsedOrder {
+                order: read.order,
+                power: read.power,
+                board: read.board,
+                line: index + 1,
+                span: start + read.span.0..start + read.span.1,
+            }),
+            _ => alone = false,
+        }
+    }
+    drop(memo);
+    if !alone {
+        file = whole(&text);
+    }
+    Ok((text, file))
 }

@@ -3,6 +3,7 @@
 use pyo3::prelude::*;
 
 mod game;
+mod keyhash;
 mod lazy;
 mod possible;
 mod resolve;

@@ -138,7 +138,9 @@ fn illegal_orders(game: &Game, parsed: &ParsedFile) -> Vec<Illegal> {
         };
         match game.check_order(power, po) {
             Err(message) => out.push(illegal(message)),
-            Ok((_, _, Some(note))) => out.push(illegal(note.trim_start_matches("illegal, ").to_string())),
+            Ok((_, _, Some(note))) => {
+                out.push(illegal(note.words(&game.map).trim_start_matches("illegal, ").to_string()))
+            }
             Ok(_) if game.state.phase.kind == PhaseKind::Adjustments => winter.push((power, po)),
             Ok(_) => {}
         }

@@ -4,6 +4,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::answer::{Nouns, Receipt, Refusal, Taken};
+use crate::diplomacy::judge::legality::Illegal;
+use crate::diplomacy::judge::Unit;
+use crate::diplomacy::map::{Map, PowerId};
+use crate::diplomacy::order::{Order, Place};
 use crate::phase::{Phase, PhaseKind};
 
 /// One order of a submission as the judge understood it.
@@ -74,6 +78,111 @@ impl Acknowledgement {
             PhaseKind::Movement => "Every unit has an order.",
             PhaseKind::Retreats => "Every dislodged unit has an order.",
             PhaseKind::Adjustments => "Every adjustment has orders.",
+        }
+    }
+}
+
+/// A submission as the judge decided it, in values: what was kept (and how each kept order
+/// stands), what was refused, what is still missing. Its words ([`Submission::words`]) are
+/// made only when asked: a program that submits again and again need not pay for them.
+#[derive(Clone, Debug)]
+pub struct Submission {
+    pub power: PowerId,
+    pub phase: Phase,
+    pub accepted: Vec<Kept>,
+    pub problems: Vec<Problem>,
+    pub missing: Missing,
+}
+
+/// One order of a submission, kept.
+#[derive(Clone, Debug)]
+pub struct Kept {
+    pub line: usize,
+    /// The board as the acknowledgement names it (Shadow Worlds; none for a waive).
+    pub board: Option<char>,
+    pub order: Order<Place>,
+    pub note: Option<Note>,
+}
+
+/// Why an order kept will not be carried out as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// A movement order the rules do not allow: the unit holds.
+    Illegal(Illegal),
+    /// A retreat to a place the unit may not retreat to: it is disbanded.
+    NoRetreat,
+    /// How a Winter order stands, as the Winter preview words it.
+    Winter(String),
+}
+
+impl Note {
+    pub fn words(&self, map: &Map) -> String {
+        match self {
+            Note::Illegal(illegal) => format!("illegal, the unit will hold: {}", illegal.describe(map)),
+            Note::NoRetreat => "illegal, the unit will be disbanded: it cannot retreat there".into(),
+            Note::Winter(words) => words.clone(),
+        }
+    }
+}
+
+/// What a power still has to order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Missing {
+    /// Units without orders: each with its board's name (Shadow Worlds), and whether it is
+    /// a dislodged unit (a retreat phase).
+    Units(Vec<(Option<char>, Unit, bool)>),
+    /// A Winter's shortfall, worded by the adjustment rules.
+    Words(Vec<String>),
+}
+
+impl Missing {
+    pub fn words(&self, map: &Map) -> Vec<String> {
+        match self {
+            Missing::Units(units) => units
+                .iter()
+                .map(|(board, unit, dislodged)| {
+                    let mut line = board.map(|c| format!("[{c}] ")).unwrap_or_default();
+                    unit.push_describe(&mut line, map);
+                    if *dislodged {
+                        line.push_str(" (dislodged)");
+                    }
+                    line
+                })
+                .collect(),
+            Missing::Words(words) => words.clone(),
+        }
+    }
+}
+
+/// An order as acknowledgements, `status` and Winter reports show it: a Winter removal as
+/// `remove A par`, anything else in its canonical form.
+pub fn order_words(map: &Map, kind: PhaseKind, order: &Order<Place>) -> String {
+    match (kind, order) {
+        (PhaseKind::Adjustments, Order::Disband { .. }) => {
+            format!("remove {}", order.canonical(map).trim_end_matches(" disband"))
+        }
+        _ => order.canonical(map),
+    }
+}
+
+impl Submission {
+    /// The acknowledgement in words.
+    pub fn words(&self, map: &Map) -> Acknowledgement {
+        Acknowledgement {
+            power: map.power(self.power).name.clone(),
+            phase: self.phase,
+            accepted: self
+                .accepted
+                .iter()
+                .map(|k| AckLine {
+                    line: k.line,
+                    board: k.board,
+                    order: order_words(map, self.phase.kind, &k.order),
+                    note: k.note.as_ref().map(|n| n.words(map)),
+                })
+                .collect(),
+            problems: self.problems.clone(),
+            missing: self.missing.words(map),
         }
     }
 }

@@ -19,7 +19,7 @@ mod votes;
 
 use std::sync::Arc;
 
-pub use ack::{AckLine, Acknowledgement, Problem};
+pub use ack::{order_words, AckLine, Acknowledgement, Kept, Missing, Note, Problem, Submission};
 pub use votes::Vote;
 
 use crate::diplomacy::judge::adjustment::AdjustmentRules;
@@ -107,44 +107,38 @@ impl Game {
 
     /// Units (or adjustments) of a power still without orders.
     pub fn missing_orders(&self, power: PowerId) -> Vec<String> {
+        self.missing(power).words(&self.map)
+    }
+
+    /// [`Game::missing_orders`] as values.
+    pub fn missing(&self, power: PowerId) -> Missing {
         let rules = self.rules();
-        let label = |b: usize| rules.board_label(Board(b as u8)).map(|c| format!("[{c}] ")).unwrap_or_default();
+        let kind = self.state.phase.kind;
+        if kind == PhaseKind::Adjustments {
+            return Missing::Words(if self.has_duty(power) { self.winter_shortfall(power) } else { Vec::new() });
+        }
         let ordered = |b: usize, u: &Unit| {
+            let at = self.map.province_of(u.region);
             self.state.orders.iter().any(|o| {
-                o.power == power
-                    && o.board.0 as usize == b
-                    && o.order.unit().is_some_and(|r| r.at.province == self.map.province_of(u.region))
+                o.power == power && o.board.0 as usize == b && o.order.unit().is_some_and(|r| r.at.province == at)
             })
         };
         let mut missing = Vec::new();
-        match self.state.phase.kind {
-            PhaseKind::Movement => {
-                for (b, board) in self.state.boards.iter().enumerate() {
-                    for u in board.units.iter().filter(|u| u.power == power && !ordered(b, u)) {
-                        missing.push(format!("{}{}", label(b), u.describe(&self.map)));
-                    }
+        for (b, board) in self.state.boards.iter().enumerate() {
+            let label = rules.board_label(Board(b as u8));
+            if kind == PhaseKind::Movement {
+                for u in board.units.iter().filter(|u| u.power == power && !ordered(b, u)) {
+                    missing.push((label, *u, false));
                 }
-            }
-            PhaseKind::Retreats => {
-                for (b, board) in self.state.boards.iter().enumerate() {
-                    for r in board.retreating.iter().filter(|r| r.dislodgement.unit.power == power) {
-                        if !ordered(b, &r.dislodgement.unit) {
-                            missing.push(format!(
-                                "{}{} (dislodged)",
-                                label(b),
-                                r.dislodgement.unit.describe(&self.map)
-                            ));
-                        }
+            } else {
+                for r in board.retreating.iter().filter(|r| r.dislodgement.unit.power == power) {
+                    if !ordered(b, &r.dislodgement.unit) {
+                        missing.push((label, r.dislodgement.unit, true));
                     }
-                }
-            }
-            PhaseKind::Adjustments => {
-                if self.has_duty(power) {
-                    missing = self.winter_shortfall(power);
                 }
             }
         }
-        missing
+        Missing::Units(missing)
     }
 
     /// What a power's Winter orders so far leave undone, as the adjudication would settle

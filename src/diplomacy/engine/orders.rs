@@ -1,7 +1,7 @@
 //! Orders: a submission checked and kept, the board and phase each order is for, and
 //! the orders kept as the player sees them.
 
-use super::ack::{AckLine, Acknowledgement, Problem};
+use super::ack::{order_words, Acknowledgement, Kept, Missing, Note, Problem, Submission};
 use super::Game;
 use crate::diplomacy::judge::legality::resolve_main_order;
 use crate::diplomacy::judge::Unit;
@@ -57,6 +57,12 @@ impl Game {
         parsed: &ParsedFile,
         check_only: bool,
     ) -> Acknowledgement {
+        self.decide(power, text, parsed, check_only).words(&self.map)
+    }
+
+    /// [`Game::submit_parsed`] without the words: what was kept, refused and is still
+    /// missing, as values ([`Submission::words`] words them when asked).
+    pub fn decide(&mut self, power: PowerId, text: &str, parsed: &ParsedFile, check_only: bool) -> Submission {
         let mut problems: Vec<Problem> = parsed
             .diagnostics
             .iter()
@@ -68,7 +74,8 @@ impl Game {
         let mut orders = std::mem::take(&mut self.state.orders);
         let before = check_only.then(|| (orders.clone(), self.state.submitted.clone()));
         let kind = self.state.phase.kind;
-        let lines: Vec<&str> = text.lines().collect();
+        let mut lines = text.lines();
+        let mut line_no = 0;
         let mut winter_replaced = false;
         if self.state.end.is_some() {
             problems.push(Problem { line: 1, column: 1, message: "the game is over".into(), hint: None });
@@ -81,7 +88,6 @@ impl Game {
                     continue;
                 }
             };
-            let (label, canonical) = self.shown_order(board, &order);
             match order.unit() {
                 Some(unit_ref) if kind != PhaseKind::Adjustments => {
                     let province = unit_ref.at.province;
@@ -98,9 +104,18 @@ impl Game {
                     }
                 }
             }
-            let text_line = lines.get(po.line.saturating_sub(1)).map(|l| l.trim().to_string()).unwrap_or_default();
-            orders.push(StoredOrder { power, board, order, text: text_line });
-            accepted.push(AckLine { line: po.line, board: label, order: canonical, note });
+            // The orders come in the order of their lines: the text is read once.
+            let written = if po.line > line_no {
+                let skipped = po.line - line_no - 1;
+                line_no = po.line;
+                lines.nth(skipped)
+            } else {
+                text.lines().nth(po.line.saturating_sub(1))
+            };
+            let written = written.map(|l| l.trim().to_string()).unwrap_or_default();
+            orders.push(StoredOrder { power, board, order, text: written });
+            let label = if order == Order::Waive { None } else { self.rules().board_label(board) };
+            accepted.push(Kept { line: po.line, board: label, order, note });
         }
         // The game as it is with these orders kept, put back below for a check.
         self.state.orders = orders;
@@ -113,34 +128,31 @@ impl Game {
                 let (outcomes, shortfall) = self.rules().winter_preview(self, power);
                 for (a, o) in accepted.iter_mut().zip(outcomes) {
                     if !o.0 {
-                        a.note = Some(o.1);
+                        a.note = Some(Note::Winter(o.1));
                     }
                 }
-                winter_missing = Some(if duty { super::shortfall_words(shortfall) } else { Vec::new() });
+                winter_missing =
+                    Some(Missing::Words(if duty { super::shortfall_words(shortfall) } else { Vec::new() }));
             }
         }
         if !accepted.is_empty() && !self.state.submitted.contains(&power) {
             self.state.submitted.push(power);
         }
         // A check answers "what if I sent this?": what would still be missing once kept.
-        let missing = winter_missing.unwrap_or_else(|| self.missing_orders(power));
+        let missing = winter_missing.unwrap_or_else(|| self.missing(power));
         if let Some((orders, submitted)) = before {
             self.state.orders = orders;
             self.state.submitted = submitted;
         }
         problems.sort_by_key(|p| p.line);
-        Acknowledgement { power: self.power_name(power), phase: self.state.phase, accepted, problems, missing }
+        Submission { power, phase: self.state.phase, accepted, problems, missing }
     }
 
     /// Check one parsed order of `power` against the phase and the position: the board it
     /// is for, the order as the phase reads it (a move in a retreat phase is a retreat),
     /// and a note when it is understood but illegal (it is kept: the unit holds or
     /// disbands, and the report says why). `Err` when the order cannot be kept at all.
-    pub fn check_order(
-        &self,
-        power: PowerId,
-        po: &ParsedOrder,
-    ) -> Result<(Board, Order<Place>, Option<String>), String> {
+    pub fn check_order(&self, power: PowerId, po: &ParsedOrder) -> Result<(Board, Order<Place>, Option<Note>), String> {
         let kind = self.state.phase.kind;
         if let Some(p) = po.power.filter(|p| *p != power) {
             return Err(format!("this order is for {}; you play {}", self.power_name(p), self.power_name(power)));
@@ -194,18 +206,30 @@ impl Game {
                 self.map.power(unit.power).adjective
             ));
         }
-        let mut note = None;
-        if kind == PhaseKind::Movement {
-            if let Err(illegal) = resolve_main_order(&self.map, &b.units, Some(power), &order, &self.settings.rules) {
-                note = Some(format!("illegal, the unit will hold: {}", illegal.describe(&self.map)));
-            }
-        } else if let Order::Retreat { to, .. } = order {
-            let r = b.retreating.iter().find(|r| r.dislodgement.unit == *unit).expect("found above");
-            if !r.options.iter().any(|o| self.map.province_of(*o) == to.province) {
-                note = Some("illegal, the unit will be disbanded: it cannot retreat there".into());
-            }
-        }
+        let note = self.note(board, power, &order);
         Ok((board, order, note))
+    }
+
+    /// Why a movement or retreat order of `power` on `board` will not be carried out as
+    /// written, if it will not.
+    fn note(&self, board: Board, power: PowerId, order: &Order<Place>) -> Option<Note> {
+        let b = &self.state.boards[board.0 as usize];
+        match (self.state.phase.kind, order) {
+            (PhaseKind::Movement, _) => {
+                resolve_main_order(&self.map, &b.units, Some(power), order, &self.settings.rules)
+                    .err()
+                    .map(Note::Illegal)
+            }
+            (PhaseKind::Retreats, Order::Retreat { unit, to }) => {
+                let r = b
+                    .retreating
+                    .iter()
+                    .find(|r| self.map.province_of(r.dislodgement.unit.region) == unit.at.province)?;
+                let can = r.options.iter().any(|o| self.map.province_of(*o) == to.province);
+                (!can).then_some(Note::NoRetreat)
+            }
+            _ => None,
+        }
     }
 
     /// The power an order is meant for when the text does not say: the owner of the unit
@@ -252,32 +276,16 @@ impl Game {
 
     /// The note of each of a power's kept orders, in order (see [`Game::kept_orders`]).
     fn kept_notes(&self, power: PowerId) -> impl Iterator<Item = Option<String>> {
-        let mine: Vec<&StoredOrder> = self.state.orders.iter().filter(|o| o.power == power).collect();
         let notes: Vec<Option<String>> = match self.state.phase.kind {
             PhaseKind::Adjustments => {
                 self.winter_outcomes(power).into_iter().map(|(ok, why)| (!ok).then_some(why)).collect()
             }
-            PhaseKind::Movement => mine
+            _ => self
+                .state
+                .orders
                 .iter()
-                .map(|o| {
-                    let units = &self.state.boards[o.board.0 as usize].units;
-                    resolve_main_order(&self.map, units, Some(power), &o.order, &self.settings.rules)
-                        .err()
-                        .map(|illegal| format!("illegal, the unit will hold: {}", illegal.describe(&self.map)))
-                })
-                .collect(),
-            PhaseKind::Retreats => mine
-                .iter()
-                .map(|o| {
-                    let Order::Retreat { unit, to } = o.order else { return None };
-                    let b = &self.state.boards[o.board.0 as usize];
-                    let r = b
-                        .retreating
-                        .iter()
-                        .find(|r| self.map.province_of(r.dislodgement.unit.region) == unit.at.province)?;
-                    let can = r.options.iter().any(|x| self.map.province_of(*x) == to.province);
-                    (!can).then(|| "illegal, the unit will be disbanded: it cannot retreat there".to_string())
-                })
+                .filter(|o| o.power == power)
+                .map(|o| self.note(o.board, power, &o.order).map(|n| n.words(&self.map)))
                 .collect(),
         };
         notes.into_iter().chain(std::iter::repeat(None))
@@ -287,18 +295,11 @@ impl Game {
     /// (a waive has none), a Winter removal as the results word it (`remove A par`).
     pub(super) fn shown_order(&self, board: Board, order: &Order<Place>) -> (Option<char>, String) {
         let label = if *order == Order::Waive { None } else { self.rules().board_label(board) };
-        let text = match self.state.phase.kind {
-            PhaseKind::Adjustments => self.winter_text(order),
-            _ => order.canonical(&self.map),
-        };
-        (label, text)
+        (label, order_words(&self.map, self.state.phase.kind, order))
     }
 
     /// A Winter order as reports print it: a disband is a removal there.
     pub(super) fn winter_text(&self, order: &Order<Place>) -> String {
-        match order {
-            Order::Disband { .. } => format!("remove {}", order.canonical(&self.map).trim_end_matches(" disband")),
-            o => o.canonical(&self.map),
-        }
+        order_words(&self.map, PhaseKind::Adjustments, order)
     }
 }
