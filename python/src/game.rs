@@ -575,6 +575,33 @@ impl LinesRead {
     }
 }
 
+/// Tell `set_orders` what a string it will be given says: `order`, on `board` (Shadow
+/// Worlds). For the strings `get_all_possible_orders` makes: the very objects come back.
+pub(crate) fn know_line(line: &Bound<'_, PyString>, text: String, order: Order<Place>, board: Option<Board>) {
+    let read = ReadLine { order, power: None, board, span: (0, text.len()) };
+    let mut memo = lines_read();
+    memo.by_object.insert(line.as_ptr() as usize, Seen { _alive: line.clone().unbind(), text: text.into(), read });
+}
+
+/// Every line `know_line` was told of, read again by the grammar: how many were, and the
+/// text of each whose reading differs (a test's check that both say the same).
+#[pyfunction]
+pub(crate) fn _known_lines_differ() -> (usize, Vec<String>) {
+    let memo = lines_read();
+    let mut differ = Vec::new();
+    for seen in memo.by_object.values() {
+        let parsed = standard().parser.parse_orders(&seen.text);
+        let same = match (&parsed.orders[..], parsed.diagnostics.is_empty()) {
+            ([o], true) => o.order == seen.read.order && o.power == seen.read.power && o.board == seen.read.board,
+            _ => false,
+        };
+        if !same {
+            differ.push(seen.text.to_string());
+        }
+    }
+    (memo.by_object.len(), differ)
+}
+
 /// Order lines given as a list (any iterable of strings): their text, one line each, and
 /// the grammar's reading of it. When every line is one order read before, its reading is
 /// put together from what was kept; otherwise `whole` reads the text.

@@ -14,6 +14,7 @@ mod topy;
 fn _shadowjudge(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve::resolve, m)?)?;
     m.add_function(wrap_pyfunction!(resolve::random_cases, m)?)?;
+    m.add_function(wrap_pyfunction!(game::_known_lines_differ, m)?)?;
     m.add_class::<game::Game>()?;
     m.add_class::<lazy::ReadOnlyDict>()?;
     lazy::ReadOnlyDict::register(m)?;

@@ -15,8 +15,9 @@ use pyo3::types::{PyDict, PyList, PyString};
 use shadowjudge::diplomacy::engine::possible::PlaceOrders;
 use shadowjudge::diplomacy::judge::possible::Possible as Order;
 use shadowjudge::diplomacy::map::{PowerId, ProvinceId, RegionId, UnitType};
+use shadowjudge::diplomacy::order::Board;
 
-use crate::game::{standard, Game};
+use crate::game::{self, standard, Game};
 
 /// Every power's possible orders in one position, place by place.
 pub struct Possible {
@@ -287,12 +288,21 @@ fn place<'py>(py: Python<'py>, table: &mut Rows, p: ProvinceId, end: Suffix) -> 
     table.get(place_key(p, end), || make(py, place_words(p, end).as_bytes()))
 }
 
-/// An order's string.
+/// An order's string. `set_orders` is told what it says, so that when it is given back it
+/// need not be read again.
 fn order<'py>(py: Python<'py>, table: &mut Rows, buf: &mut Vec<u8>, o: Order, end: Suffix) -> *mut pyo3::ffi::PyObject {
     table.get(order_key(o, end), || {
         buf.clear();
         write_into(buf, o, end);
-        make(py, buf)
+        let string = make(py, buf);
+        let board = match end {
+            1 => Some(Board::A),
+            2 => Some(Board::B),
+            _ => None,
+        };
+        let words = String::from_utf8_lossy(buf).into_owned();
+        game::know_line(string.bind(py), words, o.order(&standard().map), board);
+        string
     })
 }
 

@@ -206,3 +206,31 @@ def test_possible_orders_are_kept_per_position_but_never_shared():
     moved = g.get_all_possible_orders()
     assert "BUR" in moved and "PAR" not in moved
     assert "A BUR - PAR" in moved["BUR"]
+
+
+@pytest.mark.parametrize("variant", ["standard", "shadow-worlds"])
+def test_possible_orders_given_back_are_read_as_the_grammar_reads_them(variant):
+    # set_orders knows the strings get_all_possible_orders made without reading them again:
+    # each must mean what the grammar makes of its text.
+    rng = random.Random(7)
+    for _ in range(4):
+        game = shadowjudge.Game(variant)
+        for _ in range(24):
+            if game.is_game_done:
+                break
+            for power, orders in random_orders(game, rng).items():
+                game.set_orders(power, orders)
+            game.process()
+    known, differ = shadowjudge._shadowjudge._known_lines_differ()
+    assert known > 1000
+    assert differ == []
+
+
+def test_a_possible_order_given_back_is_the_same_as_its_text_typed():
+    typed, given = shadowjudge.Game(), shadowjudge.Game()
+    possible = given.get_all_possible_orders()
+    line = next(o for o in possible["MAR"] if " S " in o)
+    again = line.encode().decode()
+    assert again is not line
+    assert given.set_orders("FRANCE", [line]) == typed.set_orders("FRANCE", [again])
+    assert given.get_orders() == typed.get_orders()
