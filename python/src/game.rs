@@ -8,7 +8,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
-use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
+use pyo3::sync::PyOnceLock;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use serde::{Deserialize, Serialize};
@@ -53,6 +54,15 @@ pub(crate) fn standard() -> &'static Standard {
     })
 }
 
+/// The powers' names in capitals, made once: the keys of every dict by power.
+fn power_strings(py: Python<'_>) -> &'static [(PowerId, Py<PyString>)] {
+    static NAMES: PyOnceLock<Vec<(PowerId, Py<PyString>)>> = PyOnceLock::new();
+    NAMES.get_or_init(py, || {
+        let map = &standard().map;
+        map.power_ids().map(|p| (p, PyString::new(py, &map.power(p).name.to_uppercase()).unbind())).collect()
+    })
+}
+
 /// A Diplomacy game in memory.
 #[pyclass(module = "shadowjudge", name = "Game")]
 #[derive(Clone)]
@@ -63,6 +73,21 @@ pub struct Game {
     /// Every power's possible orders in this position, once asked for (emptied when the
     /// position changes).
     possible: OnceLock<Arc<Possible>>,
+    /// Orders given and not yet decided on, in the order given (see [`Game::settle`]).
+    pending: Vec<Pending>,
+}
+
+/// Orders given to `set_orders`, read, and waiting to be decided on: the judge decides on
+/// them all at once when anything asks (the game's orders, `process`, a copy, the
+/// acknowledgement itself), in the order they were given, so the outcome is the same as
+/// deciding at once. Deciding seven powers' orders in one go, instead of in seven calls
+/// with a bot's work between them, finds the map and the position in memory once.
+#[derive(Clone)]
+struct Pending {
+    power: PowerId,
+    text: String,
+    parsed: ParsedFile,
+    decided: Arc<OnceLock<Submission>>,
 }
 
 /// What `to_json` writes: the game's settings as in game.toml and its state as in
@@ -117,6 +142,22 @@ impl Game {
             let known: Vec<String> = self.map().power_ids().map(|p| self.power_name(p)).collect();
             PyKeyError::new_err(format!("no power called `{name}`: the powers are {}", known.join(", ")))
         })
+    }
+
+    /// The power a name given to a method names: one of the name strings this module hands
+    /// out is known by its address.
+    fn power_given(&self, power: &Bound<'_, PyAny>) -> PyResult<PowerId> {
+        if let Some((p, _)) = power_strings(power.py()).iter().find(|(_, s)| s.as_ptr() == power.as_ptr()) {
+            return Ok(*p);
+        }
+        let name = power.cast::<PyString>().map_err(|_| PyTypeError::new_err("a power is named by a string"))?;
+        self.power(&name.to_cow()?)
+    }
+
+    /// A power's name as the dicts by power give it (`FRANCE`): one string object per power.
+    fn power_key<'py>(&self, py: Python<'py>, p: PowerId) -> &Bound<'py, PyString> {
+        let names = power_strings(py);
+        names.iter().find(|(q, _)| *q == p).map(|(_, s)| s.bind(py)).expect("every power of the standard map is named")
     }
 
     fn powers_asked(&self, power: Option<&str>) -> PyResult<Vec<PowerId>> {
@@ -194,7 +235,7 @@ impl Game {
             None => {
                 let d = PyDict::new(py);
                 for p in self.map().power_ids() {
-                    d.set_item(self.power_name(p), each(p))?;
+                    d.set_item(self.power_key(py, p), each(p))?;
                 }
                 Ok(d.into_any())
             }
@@ -209,6 +250,14 @@ impl Game {
                 Arc::new(possible::orders(self, &powers))
             })
             .clone()
+    }
+
+    /// Decide on every order given and not yet decided on, in the order given.
+    fn settle(&mut self) {
+        for p in std::mem::take(&mut self.pending) {
+            let submission = self.inner.decide(p.power, &p.text, &p.parsed, false);
+            let _ = p.decided.set(submission);
+        }
     }
 
     /// The position alone, as hashed: phase, units, owners, dislodged units, standoffs,
@@ -241,7 +290,7 @@ impl Game {
         settings.shadow.short_game = short_game;
         let map = standard().map.clone();
         let state = GameState::start(&map, kind.boards());
-        Ok(Game { inner: engine::Game::new(settings, map, state), last: None, possible: OnceLock::new() })
+        Ok(Game { inner: engine::Game::new(settings, map, state), last: None, possible: OnceLock::new(), pending: Vec::new() })
     }
 
     /// `standard` or `shadow-worlds`.
@@ -324,7 +373,7 @@ impl Game {
             None => {
                 let d = PyDict::new(py);
                 for p in powers {
-                    d.set_item(self.power_name(p), places(p))?;
+                    d.set_item(self.power_key(py, p), places(p))?;
                 }
                 Ok(d.into_any())
             }
@@ -338,9 +387,10 @@ impl Game {
 
     /// Give a power's orders (a list of lines, or one text); a later order for the same
     /// unit replaces the earlier one. Returns what was accepted and what was not.
-    fn set_orders(&mut self, power: &str, orders: &Bound<'_, PyAny>) -> PyResult<ReadOnlyDict> {
-        let p = self.power(power)?;
-        let whole = |text: &str| standard().parser.parse_orders_on(text, &self.inner.unit_places(), Some(p));
+    fn set_orders(slf: &Bound<'_, Self>, power: &Bound<'_, PyAny>, orders: &Bound<'_, PyAny>) -> PyResult<ReadOnlyDict> {
+        let mut me = slf.borrow_mut();
+        let p = me.power_given(power)?;
+        let whole = |text: &str| standard().parser.parse_orders_on(text, &me.inner.unit_places(), Some(p));
         let (text, parsed) = if orders.is_instance_of::<PyString>() {
             let text: String = orders.extract()?;
             let parsed = whole(&text);
@@ -348,14 +398,17 @@ impl Game {
         } else {
             read_lines(orders, whole)?
         };
-        let submission = self.inner.decide(p, &text, &parsed, false);
-        Ok(ReadOnlyDict::new(Words { submission, map: self.inner.map.clone() }))
+        let decided = Arc::new(OnceLock::new());
+        me.pending.push(Pending { power: p, text, parsed, decided: decided.clone() });
+        let map = me.inner.map.clone();
+        Ok(ReadOnlyDict::new(Words { game: slf.clone().unbind(), decided, map }))
     }
 
     /// Forget the orders given this phase, of one power or of all.
     #[pyo3(signature = (power = None))]
     fn clear_orders(&mut self, power: Option<&str>) -> PyResult<()> {
         let powers = self.powers_asked(power)?;
+        self.settle();
         let s = &mut self.inner.state;
         s.orders.retain(|o| !powers.contains(&o.power));
         s.submitted.retain(|p| !powers.contains(p));
@@ -364,7 +417,8 @@ impl Game {
 
     /// The orders given this phase (in capitals), of one power or as a dict by power.
     #[pyo3(signature = (power = None))]
-    fn get_orders<'py>(&self, py: Python<'py>, power: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+    fn get_orders<'py>(&mut self, py: Python<'py>, power: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+        self.settle();
         self.by_power(py, power, |p| {
             self.inner.kept_orders(p).into_iter().map(|(text, _)| text.to_uppercase()).collect()
         })
@@ -374,6 +428,7 @@ impl Game {
     /// builds are waived, missing removals go by civil disorder) and move to the next one.
     /// Returns the phase's report; `outcomes` gives its orders.
     fn process(&mut self) -> PyResult<ReadOnlyDict> {
+        self.settle();
         if self.inner.state.end.is_some() {
             return Err(value_error("the game is over"));
         }
@@ -438,7 +493,7 @@ impl Game {
                     mine.set_item(format!("{} {}{suffix}", u.kind.letter(), self.region_name(u.region)), options)?;
                 }
             }
-            retreats.set_item(self.power_name(p), mine)?;
+            retreats.set_item(self.power_key(py, p), mine)?;
         }
         d.set_item("retreats", retreats)?;
         if self.shadow() {
@@ -459,16 +514,17 @@ impl Game {
     }
 
     /// An independent copy (for search: play ahead on it, the original is untouched).
-    fn clone(&self) -> Game {
+    fn clone(&mut self) -> Game {
+        self.settle();
         Clone::clone(self)
     }
 
-    fn __copy__(&self) -> Game {
-        Clone::clone(self)
+    fn __copy__(&mut self) -> Game {
+        self.clone()
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
-        Clone::clone(self)
+    fn __deepcopy__(&mut self, _memo: &Bound<'_, PyAny>) -> Game {
+        self.clone()
     }
 
     /// A 64-bit hash of the position (variant, phase, units, owners, dislodged units,
@@ -481,7 +537,8 @@ impl Game {
 
     /// The game as JSON: its settings as in game.toml and its state as in state.json
     /// (orders given so far included).
-    fn to_json(&self) -> String {
+    fn to_json(&mut self) -> String {
+        self.settle();
         let saved = Saved { settings: self.inner.settings.clone(), state: self.inner.state.clone() };
         serde_json::to_string(&saved).expect("a game serializes")
     }
@@ -498,7 +555,7 @@ impl Game {
         }
         let map = standard().map.clone();
         saved.state.check(&map, saved.settings.variant.boards()).map_err(|e| value_error(format!("state: {e}")))?;
-        Ok(Game { inner: engine::Game::new(saved.settings, map, saved.state), last: None, possible: OnceLock::new() })
+        Ok(Game { inner: engine::Game::new(saved.settings, map, saved.state), last: None, possible: OnceLock::new(), pending: Vec::new() })
     }
 
     fn __repr__(&self) -> String {
@@ -506,15 +563,20 @@ impl Game {
     }
 }
 
-/// A submission's acknowledgement, worded when first read.
+/// A submission's acknowledgement, decided on (see [`Pending`]) and worded when first read.
 struct Words {
-    submission: Submission,
+    game: Py<Game>,
+    decided: Arc<OnceLock<Submission>>,
     map: Arc<Map>,
 }
 
 impl Source for Words {
     fn build<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        Ok(to_py(py, &self.submission.words(&self.map))?.cast_into::<PyDict>()?)
+        if self.decided.get().is_none() {
+            self.game.bind(py).try_borrow_mut()?.settle();
+        }
+        let submission = self.decided.get().expect("settled orders are decided on");
+        Ok(to_py(py, &submission.words(&self.map))?.cast_into::<PyDict>()?)
     }
 }
 
