@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
-use pyo3::sync::PyOnceLock;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -255,7 +255,7 @@ impl Game {
     /// Decide on every order given and not yet decided on, in the order given.
     fn settle(&mut self) {
         for p in std::mem::take(&mut self.pending) {
-            let submission = self.inner.decide(p.power, &p.text, &p.parsed, false);
+            let submission = self.inner.take_orders(p.power, &p.text, &p.parsed, false);
             let _ = p.decided.set(submission);
         }
     }
@@ -290,7 +290,12 @@ impl Game {
         settings.shadow.short_game = short_game;
         let map = standard().map.clone();
         let state = GameState::start(&map, kind.boards());
-        Ok(Game { inner: engine::Game::new(settings, map, state), last: None, possible: OnceLock::new(), pending: Vec::new() })
+        Ok(Game {
+            inner: engine::Game::new(settings, map, state),
+            last: None,
+            possible: OnceLock::new(),
+            pending: Vec::new(),
+        })
     }
 
     /// `standard` or `shadow-worlds`.
@@ -387,7 +392,11 @@ impl Game {
 
     /// Give a power's orders (a list of lines, or one text); a later order for the same
     /// unit replaces the earlier one. Returns what was accepted and what was not.
-    fn set_orders(slf: &Bound<'_, Self>, power: &Bound<'_, PyAny>, orders: &Bound<'_, PyAny>) -> PyResult<ReadOnlyDict> {
+    fn set_orders(
+        slf: &Bound<'_, Self>,
+        power: &Bound<'_, PyAny>,
+        orders: &Bound<'_, PyAny>,
+    ) -> PyResult<ReadOnlyDict> {
         let mut me = slf.borrow_mut();
         let p = me.power_given(power)?;
         let whole = |text: &str| standard().parser.parse_orders_on(text, &me.inner.unit_places(), Some(p));
@@ -537,6 +546,8 @@ impl Game {
 
     /// The game as JSON: its settings as in game.toml and its state as in state.json
     /// (orders given so far included).
+    // Python's name; `&mut` only to decide on the orders given first.
+    #[allow(clippy::wrong_self_convention)]
     fn to_json(&mut self) -> String {
         self.settle();
         let saved = Saved { settings: self.inner.settings.clone(), state: self.inner.state.clone() };
@@ -555,7 +566,12 @@ impl Game {
         }
         let map = standard().map.clone();
         saved.state.check(&map, saved.settings.variant.boards()).map_err(|e| value_error(format!("state: {e}")))?;
-        Ok(Game { inner: engine::Game::new(saved.settings, map, saved.state), last: None, possible: OnceLock::new(), pending: Vec::new() })
+        Ok(Game {
+            inner: engine::Game::new(saved.settings, map, saved.state),
+            last: None,
+            possible: OnceLock::new(),
+            pending: Vec::new(),
+        })
     }
 
     fn __repr__(&self) -> String {

@@ -57,12 +57,12 @@ impl Game {
         parsed: &ParsedFile,
         check_only: bool,
     ) -> Acknowledgement {
-        self.decide(power, text, parsed, check_only).words(&self.map)
+        self.take_orders(power, text, parsed, check_only).words(&self.map)
     }
 
     /// [`Game::submit_parsed`] without the words: what was kept, refused and is still
     /// missing, as values ([`Submission::words`] words them when asked).
-    pub fn decide(&mut self, power: PowerId, text: &str, parsed: &ParsedFile, check_only: bool) -> Submission {
+    pub fn take_orders(&mut self, power: PowerId, text: &str, parsed: &ParsedFile, check_only: bool) -> Submission {
         let mut problems: Vec<Problem> = parsed
             .diagnostics
             .iter()
