@@ -234,3 +234,18 @@ def test_a_possible_order_given_back_is_the_same_as_its_text_typed():
     assert again is not line
     assert given.set_orders("FRANCE", [line]) == typed.set_orders("FRANCE", [again])
     assert given.get_orders() == typed.get_orders()
+
+
+def test_an_answer_read_late_says_what_it_said_when_the_orders_were_given():
+    # set_orders leaves the deciding until something asks: the answer must not change.
+    sends = [("FRANCE", ["A PAR - BUR"]), ("GERMANY", ["A MUN - BUR", "F KIE - HOL"]), ("FRANCE", ["F BRE - MAO"])]
+    now, late = shadowjudge.Game(), shadowjudge.Game()
+    read_now = [dict(now.set_orders(power, lines)) for power, lines in sends]
+    answers = [late.set_orders(power, lines) for power, lines in sends]
+    copy_ = late.clone()
+    assert copy_.get_orders() == now.get_orders() == late.get_orders()
+    late.process()
+    assert [dict(a) for a in answers] == read_now
+    # The first answer still misses the fleet the third one ordered.
+    assert "F bre" in read_now[0]["missing"] and "F bre" not in read_now[2]["missing"]
+    assert copy_.process() == now.process()
