@@ -175,6 +175,7 @@ struct Strings {
 
 // SAFETY: the strings are only touched with the GIL held (behind the lock below).
 unsafe impl Send for Strings {}
+unsafe impl Send for Scratch {}
 
 const EMPTY: u64 = u64::MAX;
 
@@ -242,6 +243,16 @@ fn prefetch<T>(p: *const T) {
 struct Rows {
     regions: usize,
     rows: Vec<Strings>,
+    /// What a call works in, kept from one call to the next (not asked for anew).
+    scratch: Scratch,
+}
+
+#[derive(Default)]
+struct Scratch {
+    keys: Vec<u64>,
+    found: Vec<*mut pyo3::ffi::PyObject>,
+    starts: Vec<usize>,
+    words: Vec<u8>,
 }
 
 impl Rows {
@@ -271,7 +282,11 @@ fn rows() -> MutexGuard<'static, Rows> {
     static ROWS: OnceLock<Mutex<Rows>> = OnceLock::new();
     ROWS.get_or_init(|| {
         let regions = standard().map.region_count();
-        Mutex::new(Rows { regions, rows: (0..3 * 2 * regions).map(|_| Strings::new(4)).collect() })
+        Mutex::new(Rows {
+            regions,
+            rows: (0..3 * 2 * regions).map(|_| Strings::new(4)).collect(),
+            scratch: Scratch::default(),
+        })
     })
     .lock()
     .unwrap_or_else(|e| e.into_inner())
@@ -332,6 +347,8 @@ pub fn orderable<'py>(py: Python<'py>, possible: &Possible, power: PowerId) -> V
 /// listed twice has its orders joined.
 pub fn by_place<'py>(py: Python<'py>, possible: &Possible) -> PyResult<Bound<'py, PyDict>> {
     let mut table = rows();
+    let mut scratch = std::mem::take(&mut table.scratch);
+    let Scratch { keys, found, starts, words } = &mut scratch;
     let places = &possible.places;
     let rank = |p: &PlaceOrders| (alphabetical(p.place), possible.suffix(p));
     let mut sorted: Vec<&PlaceOrders> = places.iter().collect();
@@ -340,7 +357,7 @@ pub fn by_place<'py>(py: Python<'py>, possible: &Possible) -> PyResult<Bound<'py
     // Between two calls the table and the strings go cold in memory (a caller's own
     // work evicts them): every key's place in the table is asked for first, then each
     // string once its place is read, so that they are fetched many at a time.
-    let mut keys: Vec<u64> = Vec::with_capacity(places.iter().map(|p| p.orders.len() + 1).sum());
+    keys.clear();
     for (i, p) in sorted.iter().enumerate() {
         let end = possible.suffix(p);
         if new_place(i) {
@@ -348,32 +365,32 @@ pub fn by_place<'py>(py: Python<'py>, possible: &Possible) -> PyResult<Bound<'py
         }
         keys.extend(p.orders.iter().map(|o| order_key(*o, end)));
     }
-    for k in &keys {
+    for k in keys.iter() {
         table.prefetch(*k);
     }
-    let mut found: Vec<*mut pyo3::ffi::PyObject> = Vec::with_capacity(keys.len());
-    let mut starts: Vec<usize> = Vec::with_capacity(places.len() + 1);
-    let mut buf = Vec::with_capacity(64);
+    found.clear();
+    starts.clear();
     for (i, p) in sorted.iter().enumerate() {
         let end = possible.suffix(p);
         if new_place(i) {
             starts.push(found.len());
             found.push(place(py, &mut table, p.place, end));
         }
-        found.extend(p.orders.iter().map(|o| order(py, &mut table, &mut buf, *o, end)));
+        found.extend(p.orders.iter().map(|o| order(py, &mut table, words, *o, end)));
     }
     starts.push(found.len());
+    // Python may run code of its own while the lists are made: the table is let go.
     drop(table);
-    for s in &found {
+    for s in found.iter() {
         prefetch(*s);
     }
     // SAFETY: the table holds a reference to each of its strings for good.
-    let found: Vec<Borrowed<'_, 'py, PyAny>> =
-        found.into_iter().map(|s| unsafe { Borrowed::from_ptr(py, s) }).collect();
+    let string = |s: &*mut pyo3::ffi::PyObject| unsafe { Borrowed::from_ptr(py, *s) };
     let d = PyDict::new(py);
     for w in starts.windows(2) {
-        let list = PyList::new(py, &found[w[0] + 1..w[1]])?;
-        d.set_item(found[w[0]], list)?;
+        let list = PyList::new(py, found[w[0] + 1..w[1]].iter().map(string))?;
+        d.set_item(string(&found[w[0]]), list)?;
     }
+    rows().scratch = scratch;
     Ok(d)
 }

@@ -30,7 +30,8 @@ impl Game {
     /// units), in a Winter one per place a power owing an adjustment may build in (each
     /// build, then `waive`) or remove from. Nothing once the game is over.
     pub fn possible_orders(&self, powers: &[PowerId]) -> Vec<PlaceOrders> {
-        let mut out = Vec::new();
+        let units: usize = self.state.boards.iter().map(|b| b.units.len()).sum();
+        let mut out = Vec::with_capacity(units);
         if self.state.end.is_some() {
             return out;
         }

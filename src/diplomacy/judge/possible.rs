@@ -275,7 +275,7 @@ pub fn movement_orders(map: &Map, units: &[Unit], wanted: impl Fn(&Unit) -> bool
     let words = board.words;
     // Per convoyable army, once needed: the fleets necessary to each destination.
     let mut necessary: Vec<Option<Option<Vec<u64>>>> = vec![None; units.len()];
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(units.len());
     let mut dests = vec![0u64; words];
     for (i, u) in units.iter().enumerate().filter(|(_, u)| wanted(u)) {
         let (k, r, at) = (u.kind, u.region, board.at[i]);
@@ -305,10 +305,8 @@ pub fn movement_orders(map: &Map, units: &[Unit], wanted: impl Fn(&Unit) -> bool
                 for (w, d) in dests.iter_mut().enumerate() {
                     *d = mine[w] & wide(w) & board.steps[mover * words + w];
                 }
-                let by_sea = units[mover].kind == UnitType::Army
-                    && map.province(from).terrain == Terrain::Coast
-                    && board.fleets.iter().any(|f| *f != 0);
-                if by_sea {
+                // An army on a coast, with fleets at sea: it could go by sea.
+                if board.convoyable[mover] {
                     let through_me = at_sea && contains(board.row(&board.seas, mover), at);
                     let coasts = if mover == j && convoyed && !through_me {
                         // The wide net's landings are where it can go by sea.
