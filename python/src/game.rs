@@ -20,12 +20,11 @@ use shadowjudge::diplomacy::judge::rulebook::{Edition, Rulebook};
 use shadowjudge::diplomacy::map::{cache, Map, PowerId, ProvinceId, RegionId};
 use shadowjudge::diplomacy::order::grammar::{OrderParser, ParsedFile, ParsedOrder};
 use shadowjudge::diplomacy::order::{Board, Order, Place};
-use shadowjudge::diplomacy::report::PhaseReport;
 use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::settings::{Settings, VariantKind};
 
 use crate::keyhash::KeyMap;
-use crate::lazy::{ReadOnlyDict, Serialized, Source};
+use crate::lazy::{ReadOnlyDict, Report, Source};
 use crate::possible::{self, Possible};
 use crate::topy::to_py;
 
@@ -68,8 +67,11 @@ fn power_strings(py: Python<'_>) -> &'static [(PowerId, Py<PyString>)] {
 #[derive(Clone)]
 pub struct Game {
     pub(crate) inner: engine::Game,
-    /// The last phase's report, shared with what `process` returned.
-    last: Option<Arc<Serialized<PhaseReport>>>,
+    /// The game's settings, shared with the reports `process` returns (they never change
+    /// once the game is made).
+    settings: Arc<Settings>,
+    /// The last phase as decided, shared with what `process` returned.
+    last: Option<Arc<Report>>,
     /// Every power's possible orders in this position, once asked for (emptied when the
     /// position changes).
     possible: OnceLock<Arc<Possible>>,
@@ -125,6 +127,16 @@ fn rulebook(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Rulebook> {
 }
 
 impl Game {
+    fn made(settings: Settings, map: Arc<Map>, state: GameState) -> Game {
+        Game {
+            settings: Arc::new(settings.clone()),
+            inner: engine::Game::new(settings, map, state),
+            last: None,
+            possible: OnceLock::new(),
+            pending: Vec::new(),
+        }
+    }
+
     fn map(&self) -> &Map {
         &self.inner.map
     }
@@ -290,12 +302,7 @@ impl Game {
         settings.shadow.short_game = short_game;
         let map = standard().map.clone();
         let state = GameState::start(&map, kind.boards());
-        Ok(Game {
-            inner: engine::Game::new(settings, map, state),
-            last: None,
-            possible: OnceLock::new(),
-            pending: Vec::new(),
-        })
+        Ok(Game::made(settings, map, state))
     }
 
     /// `standard` or `shadow-worlds`.
@@ -441,7 +448,8 @@ impl Game {
         if self.inner.state.end.is_some() {
             return Err(value_error("the game is over"));
         }
-        let report = Arc::new(Serialized(self.inner.adjudicate()));
+        let decided = self.inner.decide();
+        let report = Arc::new(Report::new(decided, self.settings.clone(), self.inner.map.clone()));
         self.possible = OnceLock::new();
         self.last = Some(report.clone());
         Ok(ReadOnlyDict::new(report))
@@ -453,7 +461,7 @@ impl Game {
     #[getter]
     fn outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let out = PyList::empty(py);
-        let Some(report) = self.last.as_deref().map(|r| &r.0) else { return Ok(out) };
+        let Some(report) = self.last.as_deref().map(Report::get) else { return Ok(out) };
         let shadow = self.shadow();
         let lines = report
             .boards
@@ -474,7 +482,7 @@ impl Game {
 
     /// The text report of the last phase processed, as players read it ('' before any).
     fn report_text(&self) -> String {
-        self.last.as_ref().map(|r| r.0.to_text()).unwrap_or_default()
+        self.last.as_ref().map(|r| r.get().to_text()).unwrap_or_default()
     }
 
     /// Shadow Worlds: the combined ledger of both boards, a dict per power (empty in a
@@ -566,12 +574,7 @@ impl Game {
         }
         let map = standard().map.clone();
         saved.state.check(&map, saved.settings.variant.boards()).map_err(|e| value_error(format!("state: {e}")))?;
-        Ok(Game {
-            inner: engine::Game::new(saved.settings, map, saved.state),
-            last: None,
-            possible: OnceLock::new(),
-            pending: Vec::new(),
-        })
+        Ok(Game::made(saved.settings, map, saved.state))
     }
 
     fn __repr__(&self) -> String {

@@ -2,13 +2,17 @@
 //! as a `collections.abc.Mapping`) over a Rust value kept as it is: its Python objects,
 //! the same dict `to_py` gives, are made only when it is first read, so a caller that
 //! never looks pays for none of them.
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyType};
-use serde::Serialize;
+
+use shadowjudge::diplomacy::engine::Adjudicated;
+use shadowjudge::diplomacy::map::Map;
+use shadowjudge::diplomacy::report::PhaseReport;
+use shadowjudge::game::settings::Settings;
 
 use crate::topy::to_py;
 
@@ -17,12 +21,28 @@ pub(crate) trait Source: Send + Sync {
     fn build<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>>;
 }
 
-/// A value serialized as a struct or a map: its dict as `to_py` gives it.
-pub(crate) struct Serialized<T>(pub T);
+/// A phase as `process` decided it, worded (the judge's report) when first read.
+pub(crate) struct Report {
+    decided: Adjudicated,
+    settings: Arc<Settings>,
+    map: Arc<Map>,
+    words: OnceLock<PhaseReport>,
+}
 
-impl<T: Serialize + Send + Sync> Source for Serialized<T> {
+impl Report {
+    pub(crate) fn new(decided: Adjudicated, settings: Arc<Settings>, map: Arc<Map>) -> Report {
+        Report { decided, settings, map, words: OnceLock::new() }
+    }
+
+    /// The report, made on the first call.
+    pub(crate) fn get(&self) -> &PhaseReport {
+        self.words.get_or_init(|| self.decided.report(&self.settings, &self.map))
+    }
+}
+
+impl Source for Report {
     fn build<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        Ok(to_py(py, &self.0)?.cast_into::<PyDict>()?)
+        Ok(to_py(py, self.get())?.cast_into::<PyDict>()?)
     }
 }
 

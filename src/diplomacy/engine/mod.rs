@@ -9,6 +9,7 @@
 //! Pure: no IO and no clock; the store journals what this module decides.
 
 mod ack;
+pub mod adjudicated;
 mod orders;
 mod phases;
 pub mod possible;
@@ -20,6 +21,8 @@ mod votes;
 use std::sync::Arc;
 
 pub use ack::{order_words, AckLine, Acknowledgement, Kept, Missing, Note, Problem, Submission};
+pub use adjudicated::Adjudicated;
+use adjudicated::{Count, Told};
 pub use votes::Vote;
 
 use crate::diplomacy::judge::adjustment::AdjustmentRules;
@@ -27,7 +30,7 @@ use crate::diplomacy::judge::rulebook::Rulebook;
 use crate::diplomacy::judge::Unit;
 use crate::diplomacy::map::{Map, PowerId};
 use crate::diplomacy::order::Board;
-use crate::diplomacy::report::{LedgerLine, PhaseReport, Standing};
+use crate::diplomacy::report::{LedgerLine, PhaseReport};
 use crate::diplomacy::state::GameState;
 use crate::game::settings::Settings;
 use crate::phase::{PhaseKind, Season};
@@ -154,26 +157,21 @@ impl Game {
         self.state.end.is_none() && self.waiting_for().is_empty()
     }
 
-    /// Adjudicate the current phase and move to the next one.
+    /// Adjudicate the current phase and move to the next one; the phase's report.
     pub fn adjudicate(&mut self) -> PhaseReport {
+        self.decide().report(&self.settings, &self.map)
+    }
+
+    /// Adjudicate the current phase and move to the next one, keeping what was decided
+    /// without words ([`Adjudicated::report`] words it, as [`Game::adjudicate`] does).
+    pub fn decide(&mut self) -> Adjudicated {
         let phase = self.state.phase;
-        let mut report = PhaseReport {
-            game: self.settings.name.clone(),
-            variant: self.rules().title().into(),
-            options: self.option_lines(),
-            phase,
-            boards: Vec::new(),
-            ledger: Vec::new(),
-            adjustments: Vec::new(),
-            standings: Vec::new(),
-            defaults: Vec::new(),
-            next_phase: None,
-            notices: Vec::new(),
-        };
+        let mut boards = Vec::with_capacity(self.boards());
+        let mut told = Told::default();
         match phase.kind {
-            PhaseKind::Movement => self.adjudicate_movement(&mut report),
-            PhaseKind::Retreats => self.adjudicate_retreats(&mut report),
-            PhaseKind::Adjustments => self.rules().adjudicate_winter(self, &mut report),
+            PhaseKind::Movement => self.adjudicate_movement(&mut boards),
+            PhaseKind::Retreats => self.adjudicate_retreats(&mut boards),
+            PhaseKind::Adjustments => self.rules().adjudicate_winter(self, &mut told),
         }
         self.state.orders.clear();
         self.state.submitted.clear();
@@ -185,10 +183,14 @@ impl Game {
             PhaseKind::Retreats => true,
             PhaseKind::Adjustments => false,
         };
+        let mut year_end = None;
         let next = if phase.kind == PhaseKind::Movement && any_retreats {
             Some(phase.retreats())
         } else if season_over && phase.season == Season::Fall {
-            self.end_of_year(&mut report);
+            let year = self.end_of_year();
+            // The ledger after the Fall (Shadow Worlds; none in a standard game).
+            told.ledger = self.rules().ledger(self);
+            year_end = Some(year);
             if self.state.end.is_some() {
                 None
             } else if self.rules().winter_needed(self) {
@@ -204,16 +206,20 @@ impl Game {
         if let Some(n) = next {
             self.state.phase = n;
         }
-        report.next_phase = next;
-        report.standings = self.standings();
-        report
+        Adjudicated {
+            phase,
+            boards,
+            told,
+            year_end,
+            board_count: self.boards(),
+            standings: self.standings(),
+            next_phase: next,
+        }
     }
 
     /// The options in force, for report headers.
     pub fn option_lines(&self) -> Vec<String> {
-        let mut lines = vec![format!("rules: {}", describe_rulebook(&self.settings.rules))];
-        lines.push(self.rules().option_line(self));
-        lines
+        adjudicated::option_lines(&self.settings, &self.map)
     }
 
     fn adjustment_rules(&self) -> AdjustmentRules {
@@ -224,15 +230,20 @@ impl Game {
         self.settings.victory_centers.unwrap_or(self.map.victory_centers)
     }
 
-    fn standings(&self) -> Vec<Standing> {
+    /// Each power still in the game: its centers and units per board, and its adjustment
+    /// when a Winter comes next.
+    fn standings(&self) -> Vec<Count> {
         let fall_over = self.state.phase.kind == PhaseKind::Adjustments;
         self.active_powers()
             .into_iter()
             .map(|p| {
-                let centers = self.state.boards.iter().map(|b| b.ownership.count(p)).collect();
-                let units = self.state.boards.iter().map(|b| b.units.iter().filter(|u| u.power == p).count()).collect();
-                let adjustment = fall_over.then(|| self.rules().adjustment(self, p));
-                Standing { power: self.power_name(p), centers, units, adjustment }
+                let mut count = Count { power: p, centers: [0; 2], units: [0; 2], adjustment: None };
+                for (b, board) in self.state.boards.iter().enumerate() {
+                    count.centers[b] = board.ownership.count(p);
+                    count.units[b] = board.units.iter().filter(|u| u.power == p).count();
+                }
+                count.adjustment = fall_over.then(|| self.rules().adjustment(self, p));
+                count
             })
             .collect()
     }

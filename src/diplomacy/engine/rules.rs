@@ -1,13 +1,14 @@
 //! What differs between the variants, for the phase machine: each variant gives one
 //! [`Rules`] value, and the rest of the engine asks it instead of naming the variant.
 
-use crate::diplomacy::map::PowerId;
+use crate::diplomacy::map::{Map, PowerId};
 use crate::diplomacy::order::{Board, Order, Place};
-use crate::diplomacy::report::{LedgerLine, PhaseReport};
+use crate::diplomacy::report::LedgerLine;
 use crate::diplomacy::state::GameEnd;
-use crate::game::settings::VariantKind;
+use crate::game::settings::{Settings, VariantKind};
 use crate::phase::PhaseKind;
 
+use super::adjudicated::Told;
 use super::shadow_worlds::ShadowWorlds;
 use super::standard::Standard;
 use super::Game;
@@ -59,17 +60,18 @@ pub trait Rules: Sync {
     /// Is a Winter held this year?
     fn winter_needed(&self, game: &Game) -> bool;
 
-    /// Carry out the Winter's orders and defaults.
-    fn adjudicate_winter(&self, game: &mut Game, report: &mut PhaseReport);
+    /// Carry out the Winter's orders and defaults, telling them (with the ledger, where
+    /// the variant keeps one).
+    fn adjudicate_winter(&self, game: &mut Game, told: &mut Told);
 
     /// Is this power out of the game (after the Fall)?
     fn is_out(&self, game: &Game, power: PowerId) -> bool;
 
     /// Who won, if anyone (after the Fall's eliminations).
-    fn victory(&self, game: &Game, report: &mut PhaseReport) -> Option<GameEnd>;
+    fn victory(&self, game: &Game) -> Option<GameEnd>;
 
     /// The variant's own line among the options in report headers.
-    fn option_line(&self, game: &Game) -> String;
+    fn option_line(&self, settings: &Settings, map: &Map) -> String;
 }
 
 /// The rules the variant gives.

@@ -2,14 +2,16 @@
 //! every year settled over both boards, and victory by the control list
 //! ([`crate::diplomacy::variant::shadow`] does the arithmetic).
 
-use crate::diplomacy::map::{PowerId, ProvinceId};
+use crate::diplomacy::map::{Map, PowerId, ProvinceId};
 use crate::diplomacy::order::{Board, Order, Place};
-use crate::diplomacy::report::{LedgerLine, PhaseReport};
+use crate::diplomacy::report::LedgerLine;
 use crate::diplomacy::state::{GameEnd, StoredOrder};
 use crate::diplomacy::variant::shadow::{self, WinterOrder, WinterOutcome};
+use crate::game::settings::Settings;
 use crate::phase::PhaseKind;
 use crate::text::count;
 
+use super::adjudicated::{order_line, Told};
 use super::rules::Rules;
 use super::Game;
 
@@ -104,8 +106,8 @@ impl Rules for ShadowWorlds {
         true
     }
 
-    fn adjudicate_winter(&self, game: &mut Game, report: &mut PhaseReport) {
-        report.ledger = self.ledger(game);
+    fn adjudicate_winter(&self, game: &mut Game, told: &mut Told) {
+        told.ledger = self.ledger(game);
         let (a, b) = (game.state.boards[0].clone(), game.state.boards[1].clone());
         let mut results = Vec::new();
         for p in game.active_powers() {
@@ -134,7 +136,8 @@ impl Rules for ShadowWorlds {
                     WinterOutcome::RemovalCancelled { .. } => ("cancelled", out.reason()),
                     WinterOutcome::CivilDisorder { .. } => ("default", out.reason()),
                 };
-                report.adjustments.push(game.order_line(
+                told.adjustments.push(order_line(
+                    &game.map,
                     p,
                     wo.board.map(|b| b.letter()),
                     game.winter_text(&wo.order),
@@ -144,7 +147,8 @@ impl Rules for ShadowWorlds {
             }
             for cd in &w.civil_disorder {
                 if let WinterOutcome::CivilDisorder { board, unit, .. } = cd {
-                    report.adjustments.push(game.order_line(
+                    told.adjustments.push(order_line(
+                        &game.map,
                         p,
                         Some(board.letter()),
                         format!("remove {}", unit.describe(&game.map)),
@@ -154,14 +158,14 @@ impl Rules for ShadowWorlds {
                 }
             }
             if !w.civil_disorder.is_empty() {
-                report.defaults.push(format!(
+                told.defaults.push(format!(
                     "{}: {} removed by civil disorder",
                     game.power_name(p),
                     count(w.civil_disorder.len(), "unit", "units")
                 ));
             }
             if w.builds_waived > 0 {
-                report.defaults.push(format!(
+                told.defaults.push(format!(
                     "{}: {} waived",
                     game.power_name(p),
                     count(w.builds_waived, "build", "builds")
@@ -180,9 +184,8 @@ impl Rules for ShadowWorlds {
         game.ledger_row(power).is_out()
     }
 
-    fn victory(&self, game: &Game, report: &mut PhaseReport) -> Option<GameEnd> {
+    fn victory(&self, game: &Game) -> Option<GameEnd> {
         let rows: Vec<shadow::LedgerRow> = game.active_powers().into_iter().map(|p| game.ledger_row(p)).collect();
-        report.ledger = self.ledger(game);
         match shadow::check_victory(&game.map, &game.settings.shadow, &rows) {
             shadow::VictoryCheck::None => None,
             shadow::VictoryCheck::Victory(p) => Some(GameEnd::Victory(p)),
@@ -190,8 +193,8 @@ impl Rules for ShadowWorlds {
         }
     }
 
-    fn option_line(&self, game: &Game) -> String {
-        game.settings.shadow.describe(&game.map)
+    fn option_line(&self, settings: &Settings, map: &Map) -> String {
+        settings.shadow.describe(map)
     }
 }
 

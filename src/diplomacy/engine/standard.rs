@@ -4,13 +4,15 @@
 use crate::diplomacy::judge::adjustment::{
     adjudicate_adjustments, AdjustmentOrderResult, AdjustmentResult, DefaultAdjustment,
 };
-use crate::diplomacy::map::PowerId;
+use crate::diplomacy::map::{Map, PowerId};
 use crate::diplomacy::order::{Board, Order, Place};
-use crate::diplomacy::report::{BoardReport, LedgerLine, PhaseReport};
+use crate::diplomacy::report::{BoardReport, LedgerLine};
 use crate::diplomacy::state::GameEnd;
+use crate::game::settings::Settings;
 use crate::phase::PhaseKind;
 use crate::text::count;
 
+use super::adjudicated::{order_line, Told};
 use super::rules::{Rules, WinterPreview};
 use super::Game;
 
@@ -93,10 +95,11 @@ impl Rules for Standard {
         game.active_powers().iter().any(|p| game.can_adjust_standard(*p))
     }
 
-    fn adjudicate_winter(&self, game: &mut Game, report: &mut PhaseReport) {
-        let b = game.state.boards[0].clone();
+    fn adjudicate_winter(&self, game: &mut Game, told: &mut Told) {
+        let b = &game.state.boards[0];
         let orders: Vec<(PowerId, Order<Place>)> = game.state.orders.iter().map(|o| (o.power, o.order)).collect();
         let result = adjudicate_adjustments(&game.map, &b.units, &b.ownership, &orders, game.adjustment_rules());
+        let map = &game.map;
         let mut lines = Vec::new();
         for o in &result.outcomes {
             let res = match o.result {
@@ -104,27 +107,28 @@ impl Rules for Standard {
                 AdjustmentOrderResult::TooMany => "ignored",
                 _ => "succeeds",
             };
-            let reason = if res == "succeeds" { String::new() } else { o.result.describe(&game.map) };
-            lines.push((o.power, game.order_line(o.power, None, game.winter_text(&o.order), res, reason)));
+            let reason = if res == "succeeds" { String::new() } else { o.result.describe(map) };
+            lines.push((o.power, order_line(map, o.power, None, game.winter_text(&o.order), res, reason)));
         }
         for d in &result.defaults {
             if let DefaultAdjustment::CivilDisorderRemoval { power, unit } = d {
                 lines.push((
                     *power,
-                    game.order_line(
+                    order_line(
+                        map,
                         *power,
                         None,
-                        format!("remove {}", unit.describe(&game.map)),
+                        format!("remove {}", unit.describe(map)),
                         "default",
                         "civil disorder".into(),
                     ),
                 ));
             }
-            report.defaults.push(d.describe(&game.map));
+            told.defaults.push(d.describe(map));
         }
         lines.sort_by_key(|(p, _)| *p);
         let lines = lines.into_iter().map(|(_, l)| l).collect();
-        report.boards.push(BoardReport {
+        told.boards.push(BoardReport {
             board: None,
             orders: lines,
             dislodged: Vec::new(),
@@ -138,7 +142,7 @@ impl Rules for Standard {
         b.ownership.count(power) == 0 && !b.units.iter().any(|u| u.power == power)
     }
 
-    fn victory(&self, game: &Game, _report: &mut PhaseReport) -> Option<GameEnd> {
+    fn victory(&self, game: &Game) -> Option<GameEnd> {
         let target = game.victory_centers();
         let winners: Vec<PowerId> =
             game.active_powers().into_iter().filter(|p| game.state.boards[0].ownership.count(*p) >= target).collect();
@@ -149,8 +153,8 @@ impl Rules for Standard {
         }
     }
 
-    fn option_line(&self, game: &Game) -> String {
-        format!("victory at {} centers", game.victory_centers())
+    fn option_line(&self, settings: &Settings, map: &Map) -> String {
+        format!("victory at {} centers", settings.victory_centers.unwrap_or(map.victory_centers))
     }
 }
 

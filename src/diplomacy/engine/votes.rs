@@ -23,13 +23,7 @@ pub enum Vote {
 impl Game {
     /// "Italy wins the game." / "The game is drawn between France and Italy."
     pub fn end_notice(&self, end: &GameEnd) -> String {
-        match end {
-            GameEnd::Victory(p) => format!("{} wins the game.", self.power_name(*p)),
-            GameEnd::Draw(ps) => {
-                let names: Vec<String> = ps.iter().map(|p| self.power_name(*p)).collect();
-                format!("The game is drawn between {}.", crate::text::and_list(&names))
-            }
-        }
+        super::adjudicated::end_notice(&self.map, end)
     }
 
     /// Declare a draw between the surviving powers (the game master's decision).
