@@ -3,6 +3,7 @@
 //! costs little; the report (each order spelled, each reason worded) is made only when
 //! someone reads it.
 
+use crate::diplomacy::judge::adjustment::{AdjustmentOrderResult, AdjustmentOutcome, DefaultAdjustment};
 use crate::diplomacy::judge::legality::MainOrder;
 use crate::diplomacy::judge::movement::{OrderOutcome, Reason};
 use crate::diplomacy::judge::retreat::{RetreatFate, RetreatOutcome};
@@ -12,8 +13,9 @@ use crate::diplomacy::order::{Board, Order, Place};
 use crate::diplomacy::report::{BoardReport, DislodgedLine, LedgerLine, OrderLine, PhaseReport, Standing};
 use crate::diplomacy::state::{GameEnd, Retreating};
 use crate::game::settings::Settings;
-use crate::phase::Phase;
+use crate::phase::{Phase, PhaseKind};
 
+use super::ack::order_words;
 use super::rules::{self, Rules};
 
 /// One adjudicated phase, as decided: no words yet.
@@ -22,7 +24,8 @@ pub struct Adjudicated {
     pub phase: Phase,
     /// The movement or retreats of each board that had any, in board order.
     pub boards: Vec<Decided>,
-    /// What is told in words at once: the Winter's orders and defaults, the ledger.
+    /// What is told in words at once: a Shadow Worlds Winter's orders and defaults, the
+    /// ledger.
     pub told: Told,
     /// After the Fall: the ownership update, eliminations and the end.
     pub year_end: Option<YearEnd>,
@@ -38,6 +41,8 @@ pub struct Adjudicated {
 pub enum Decided {
     Movement(MovementBoard),
     Retreats(RetreatBoard),
+    /// A standard Winter (Shadow Worlds words its Winter at once: see [`Told`]).
+    Winter(WinterBoard),
 }
 
 /// A board's movement: the units as they were and what became of each.
@@ -63,11 +68,17 @@ pub struct RetreatBoard {
     pub written: Vec<Option<Order<Place>>>,
 }
 
-/// The words a phase makes at once: the Winter's (the variants adjudicate and word it
-/// together) and the Shadow Worlds ledger.
+/// A one-board Winter: each order's outcome and the defaults applied.
+#[derive(Clone, Debug)]
+pub struct WinterBoard {
+    pub outcomes: Vec<AdjustmentOutcome>,
+    pub defaults: Vec<DefaultAdjustment>,
+}
+
+/// The words a phase makes at once: the Shadow Worlds Winter's (adjudicated and worded
+/// together, power by power) and ledger.
 #[derive(Clone, Debug, Default)]
 pub struct Told {
-    pub boards: Vec<BoardReport>,
     pub adjustments: Vec<OrderLine>,
     pub defaults: Vec<String>,
     pub ledger: Vec<LedgerLine>,
@@ -96,7 +107,7 @@ impl Adjudicated {
     /// The phase's report: the words of what was decided, in a game of these settings on
     /// this map.
     pub fn report(&self, settings: &Settings, map: &Map) -> PhaseReport {
-        let rules = rules::of(settings.variant);
+        let rules = rules::of_settings(settings);
         let mut report = PhaseReport {
             game: settings.name.clone(),
             variant: rules.title().into(),
@@ -114,9 +125,9 @@ impl Adjudicated {
             match b {
                 Decided::Movement(m) => movement_words(m, rules, map, &mut report),
                 Decided::Retreats(r) => retreat_words(r, rules, map, &mut report),
+                Decided::Winter(w) => winter_words(w, map, &mut report),
             }
         }
-        report.boards.extend(self.told.boards.iter().cloned());
         report.defaults.extend(self.told.defaults.iter().cloned());
         if let Some(y) = &self.year_end {
             for (bi, changes) in y.changes.iter().enumerate() {
@@ -249,6 +260,33 @@ fn retreat_words(r: &RetreatBoard, rules: &dyn Rules, map: &Map, report: &mut Ph
     });
 }
 
+fn winter_words(w: &WinterBoard, map: &Map, report: &mut PhaseReport) {
+    let mut lines = Vec::with_capacity(w.outcomes.len() + w.defaults.len());
+    for o in &w.outcomes {
+        let res = match o.result {
+            AdjustmentOrderResult::Illegal(_) => "illegal",
+            AdjustmentOrderResult::TooMany => "ignored",
+            _ => "succeeds",
+        };
+        let reason = if res == "succeeds" { String::new() } else { o.result.describe(map) };
+        lines.push((o.power, order_line(map, o.power, None, order_words(map, PhaseKind::Adjustments, &o.order), res, reason)));
+    }
+    for d in &w.defaults {
+        if let DefaultAdjustment::CivilDisorderRemoval { power, unit } = d {
+            let order = format!("remove {}", unit.describe(map));
+            lines.push((*power, order_line(map, *power, None, order, "default", "civil disorder".into())));
+        }
+        report.defaults.push(d.describe(map));
+    }
+    lines.sort_by_key(|(p, _)| *p);
+    report.boards.push(BoardReport {
+        board: None,
+        orders: lines.into_iter().map(|(_, l)| l).collect(),
+        dislodged: Vec::new(),
+        ownership_changes: Vec::new(),
+    });
+}
+
 /// One order's line of a report.
 pub(super) fn order_line(
     map: &Map,
@@ -271,7 +309,7 @@ pub(super) fn order_line(
 pub(super) fn option_lines(settings: &Settings, map: &Map) -> Vec<String> {
     vec![
         format!("rules: {}", super::describe_rulebook(&settings.rules)),
-        rules::of(settings.variant).option_line(settings, map),
+        rules::of_settings(settings).option_line(settings, map),
     ]
 }
 

@@ -171,7 +171,7 @@ impl Game {
         match phase.kind {
             PhaseKind::Movement => self.adjudicate_movement(&mut boards),
             PhaseKind::Retreats => self.adjudicate_retreats(&mut boards),
-            PhaseKind::Adjustments => self.rules().adjudicate_winter(self, &mut told),
+            PhaseKind::Adjustments => self.rules().adjudicate_winter(self, &mut boards, &mut told),
         }
         self.state.orders.clear();
         self.state.submitted.clear();

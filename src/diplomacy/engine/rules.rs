@@ -8,7 +8,7 @@ use crate::diplomacy::state::GameEnd;
 use crate::game::settings::{Settings, VariantKind};
 use crate::phase::PhaseKind;
 
-use super::adjudicated::Told;
+use super::adjudicated::{Decided, Told};
 use super::shadow_worlds::ShadowWorlds;
 use super::standard::Standard;
 use super::Game;
@@ -60,9 +60,9 @@ pub trait Rules: Sync {
     /// Is a Winter held this year?
     fn winter_needed(&self, game: &Game) -> bool;
 
-    /// Carry out the Winter's orders and defaults, telling them (with the ledger, where
-    /// the variant keeps one).
-    fn adjudicate_winter(&self, game: &mut Game, told: &mut Told);
+    /// Carry out the Winter's orders and defaults: kept as decided (worded when asked),
+    /// or told at once (with the ledger, where the variant keeps one).
+    fn adjudicate_winter(&self, game: &mut Game, decided: &mut Vec<Decided>, told: &mut Told);
 
     /// Is this power out of the game (after the Fall)?
     fn is_out(&self, game: &Game, power: PowerId) -> bool;
@@ -87,9 +87,14 @@ pub fn of(variant: VariantKind) -> &'static dyn Rules {
     }
 }
 
+/// The rules of the variant a game of these settings plays.
+pub fn of_settings(settings: &Settings) -> &'static dyn Rules {
+    of(settings.variant)
+}
+
 impl Game {
     /// The rules of this game's variant.
     pub(super) fn rules(&self) -> &'static dyn Rules {
-        of(self.settings.variant)
+        of_settings(&self.settings)
     }
 }

@@ -11,7 +11,7 @@ use crate::game::settings::Settings;
 use crate::phase::PhaseKind;
 use crate::text::count;
 
-use super::adjudicated::{order_line, Told};
+use super::adjudicated::{order_line, Decided, Told};
 use super::rules::Rules;
 use super::Game;
 
@@ -106,7 +106,7 @@ impl Rules for ShadowWorlds {
         true
     }
 
-    fn adjudicate_winter(&self, game: &mut Game, told: &mut Told) {
+    fn adjudicate_winter(&self, game: &mut Game, _decided: &mut Vec<Decided>, told: &mut Told) {
         told.ledger = self.ledger(game);
         let (a, b) = (game.state.boards[0].clone(), game.state.boards[1].clone());
         let mut results = Vec::new();

@@ -6,13 +6,13 @@ use crate::diplomacy::judge::adjustment::{
 };
 use crate::diplomacy::map::{Map, PowerId};
 use crate::diplomacy::order::{Board, Order, Place};
-use crate::diplomacy::report::{BoardReport, LedgerLine};
+use crate::diplomacy::report::LedgerLine;
 use crate::diplomacy::state::GameEnd;
 use crate::game::settings::Settings;
 use crate::phase::PhaseKind;
 use crate::text::count;
 
-use super::adjudicated::{order_line, Told};
+use super::adjudicated::{Decided, Told, WinterBoard};
 use super::rules::{Rules, WinterPreview};
 use super::Game;
 
@@ -95,46 +95,12 @@ impl Rules for Standard {
         game.active_powers().iter().any(|p| game.can_adjust_standard(*p))
     }
 
-    fn adjudicate_winter(&self, game: &mut Game, told: &mut Told) {
+    fn adjudicate_winter(&self, game: &mut Game, decided: &mut Vec<Decided>, _told: &mut Told) {
         let b = &game.state.boards[0];
         let orders: Vec<(PowerId, Order<Place>)> = game.state.orders.iter().map(|o| (o.power, o.order)).collect();
-        let result = adjudicate_adjustments(&game.map, &b.units, &b.ownership, &orders, game.adjustment_rules());
-        let map = &game.map;
-        let mut lines = Vec::new();
-        for o in &result.outcomes {
-            let res = match o.result {
-                AdjustmentOrderResult::Illegal(_) => "illegal",
-                AdjustmentOrderResult::TooMany => "ignored",
-                _ => "succeeds",
-            };
-            let reason = if res == "succeeds" { String::new() } else { o.result.describe(map) };
-            lines.push((o.power, order_line(map, o.power, None, game.winter_text(&o.order), res, reason)));
-        }
-        for d in &result.defaults {
-            if let DefaultAdjustment::CivilDisorderRemoval { power, unit } = d {
-                lines.push((
-                    *power,
-                    order_line(
-                        map,
-                        *power,
-                        None,
-                        format!("remove {}", unit.describe(map)),
-                        "default",
-                        "civil disorder".into(),
-                    ),
-                ));
-            }
-            told.defaults.push(d.describe(map));
-        }
-        lines.sort_by_key(|(p, _)| *p);
-        let lines = lines.into_iter().map(|(_, l)| l).collect();
-        told.boards.push(BoardReport {
-            board: None,
-            orders: lines,
-            dislodged: Vec::new(),
-            ownership_changes: Vec::new(),
-        });
-        game.state.boards[0].units = result.units;
+        let mut result = adjudicate_adjustments(&game.map, &b.units, &b.ownership, &orders, game.adjustment_rules());
+        game.state.boards[0].units = std::mem::take(&mut result.units);
+        decided.push(Decided::Winter(WinterBoard { outcomes: result.outcomes, defaults: result.defaults }));
     }
 
     fn is_out(&self, game: &Game, power: PowerId) -> bool {
