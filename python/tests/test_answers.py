@@ -40,6 +40,22 @@ def test_replayed_games_answer_as_recorded(index):
     assert any(line.get("note") for p in recorded["phases"] for a in p["acks"].values() for line in a["accepted"])
 
 
+@pytest.mark.parametrize("index", [0, 1], ids=["standard", "shadow-worlds"])
+def test_a_report_read_phases_later_is_the_one_recorded(index):
+    """`process()` keeps what the phase decided and words it when first read: read only
+    after the game has moved on, each report is still its own phase's."""
+    recorded = recorded_games()[index]
+    game = shadowjudge.Game(recorded["variant"])
+    unread = []
+    for phase in recorded["phases"]:
+        for power, orders in phase["orders"].items():
+            game.set_orders(power, orders)
+        unread.append(game.process())
+    assert len(unread) > 10
+    for report, phase in zip(unread, recorded["phases"]):
+        assert json.dumps(dict(report)) == json.dumps(phase["report"]), phase["phase"]
+
+
 def test_answers_are_read_only_mappings_that_behave_as_dicts():
     g = shadowjudge.Game()
     ack = g.set_orders("FRANCE", ["A PAR - BUR", "F BRE - XYZ"])

@@ -269,7 +269,10 @@ fn winter_words(w: &WinterBoard, map: &Map, report: &mut PhaseReport) {
             _ => "succeeds",
         };
         let reason = if res == "succeeds" { String::new() } else { o.result.describe(map) };
-        lines.push((o.power, order_line(map, o.power, None, order_words(map, PhaseKind::Adjustments, &o.order), res, reason)));
+        lines.push((
+            o.power,
+            order_line(map, o.power, None, order_words(map, PhaseKind::Adjustments, &o.order), res, reason),
+        ));
     }
     for d in &w.defaults {
         if let DefaultAdjustment::CivilDisorderRemoval { power, unit } = d {
