@@ -4,10 +4,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::answer::{Nouns, Receipt, Refusal, Taken};
-use crate::diplomacy::judge::legality::Illegal;
+use crate::diplomacy::judge::legality::{resolve_main_order, Illegal};
+use crate::diplomacy::judge::rulebook::Rulebook;
 use crate::diplomacy::judge::Unit;
 use crate::diplomacy::map::{Map, PowerId};
-use crate::diplomacy::order::{Order, Place};
+use crate::diplomacy::order::{Board, Order, Place};
 use crate::phase::{Phase, PhaseKind};
 
 /// One order of a submission as the judge understood it.
@@ -92,13 +93,19 @@ pub struct Submission {
     pub accepted: Vec<Kept>,
     pub problems: Vec<Problem>,
     pub missing: Missing,
+    /// A movement phase: the units of each board as they stood, and the rules, for the
+    /// notes on illegal orders, worked out with the words (the adjudication checks every
+    /// order again: only the acknowledgement needs them now).
+    pub position: Option<(Vec<Vec<Unit>>, Rulebook)>,
 }
 
 /// One order of a submission, kept.
 #[derive(Clone, Debug)]
 pub struct Kept {
     pub line: usize,
-    /// The board as the acknowledgement names it (Shadow Worlds; none for a waive).
+    /// The board the order is for, and as the acknowledgement names it (Shadow Worlds;
+    /// none for a waive).
+    pub on: Board,
     pub board: Option<char>,
     pub order: Order<Place>,
     pub note: Option<Note>,
@@ -166,6 +173,13 @@ pub fn order_words(map: &Map, kind: PhaseKind, order: &Order<Place>) -> String {
 }
 
 impl Submission {
+    /// Why a movement order kept will not be carried out, if it will not.
+    fn illegal(&self, map: &Map, kept: &Kept) -> Option<Note> {
+        let (units, rules) = self.position.as_ref()?;
+        let units = units.get(kept.on.0 as usize)?;
+        resolve_main_order(map, units, Some(self.power), &kept.order, rules).err().map(Note::Illegal)
+    }
+
     /// The acknowledgement in words.
     pub fn words(&self, map: &Map) -> Acknowledgement {
         Acknowledgement {
@@ -178,7 +192,7 @@ impl Submission {
                     line: k.line,
                     board: k.board,
                     order: order_words(map, self.phase.kind, &k.order),
-                    note: k.note.as_ref().map(|n| n.words(map)),
+                    note: k.note.clone().or_else(|| self.illegal(map, k)).map(|n| n.words(map)),
                 })
                 .collect(),
             problems: self.problems.clone(),

@@ -81,7 +81,8 @@ impl Game {
             problems.push(Problem { line: 1, column: 1, message: "the game is over".into(), hint: None });
         }
         for po in parsed.orders.iter().filter(|_| self.state.end.is_none()) {
-            let (board, order, note) = match self.check_order(power, po) {
+            // A movement order's note comes with the words (see `Submission::position`).
+            let (board, order, note) = match self.check_order_with(power, po, kind != PhaseKind::Movement) {
                 Ok(c) => c,
                 Err(message) => {
                     problems.push(Problem { line: po.line, column: 1, message, hint: None });
@@ -115,7 +116,7 @@ impl Game {
             let written = written.map(|l| l.trim().to_string()).unwrap_or_default();
             orders.push(StoredOrder { power, board, order, text: written });
             let label = if order == Order::Waive { None } else { self.rules().board_label(board) };
-            accepted.push(Kept { line: po.line, board: label, order, note });
+            accepted.push(Kept { line: po.line, on: board, board: label, order, note });
         }
         // The game as it is with these orders kept, put back below for a check.
         self.state.orders = orders;
@@ -145,7 +146,9 @@ impl Game {
             self.state.submitted = submitted;
         }
         problems.sort_by_key(|p| p.line);
-        Submission { power, phase: self.state.phase, accepted, problems, missing }
+        let position = (kind == PhaseKind::Movement && !accepted.is_empty())
+            .then(|| (self.state.boards.iter().map(|b| b.units.clone()).collect(), self.settings.rules.clone()));
+        Submission { power, phase: self.state.phase, accepted, problems, missing, position }
     }
 
     /// Check one parsed order of `power` against the phase and the position: the board it
@@ -153,6 +156,16 @@ impl Game {
     /// and a note when it is understood but illegal (it is kept: the unit holds or
     /// disbands, and the report says why). `Err` when the order cannot be kept at all.
     pub fn check_order(&self, power: PowerId, po: &ParsedOrder) -> Result<(Board, Order<Place>, Option<Note>), String> {
+        self.check_order_with(power, po, true)
+    }
+
+    /// [`Game::check_order`], with the note worked out only when `note` is set.
+    fn check_order_with(
+        &self,
+        power: PowerId,
+        po: &ParsedOrder,
+        note: bool,
+    ) -> Result<(Board, Order<Place>, Option<Note>), String> {
         let kind = self.state.phase.kind;
         if let Some(p) = po.power.filter(|p| *p != power) {
             return Err(format!("this order is for {}; you play {}", self.power_name(p), self.power_name(power)));
@@ -206,7 +219,7 @@ impl Game {
                 self.map.power(unit.power).adjective
             ));
         }
-        let note = self.note(board, power, &order);
+        let note = if note { self.note(board, power, &order) } else { None };
         Ok((board, order, note))
     }
 
