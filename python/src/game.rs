@@ -416,8 +416,7 @@ impl Game {
         };
         let decided = Arc::new(OnceLock::new());
         me.pending.push(Pending { power: p, text, parsed, decided: decided.clone() });
-        let map = me.inner.map.clone();
-        Ok(ReadOnlyDict::new(Words { game: slf.clone().unbind(), decided, map }))
+        Ok(ReadOnlyDict::new(Words { game: slf.clone().unbind(), decided }))
     }
 
     /// Forget the orders given this phase, of one power or of all.
@@ -586,16 +585,17 @@ impl Game {
 struct Words {
     game: Py<Game>,
     decided: Arc<OnceLock<Submission>>,
-    map: Arc<Map>,
 }
 
 impl Source for Words {
     fn build<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let game = self.game.bind(py);
         if self.decided.get().is_none() {
-            self.game.bind(py).try_borrow_mut()?.settle();
+            game.try_borrow_mut()?.settle();
         }
         let submission = self.decided.get().expect("settled orders are decided on");
-        Ok(to_py(py, &submission.words(&self.map))?.cast_into::<PyDict>()?)
+        let words = submission.words(&game.try_borrow()?.inner.map);
+        Ok(to_py(py, &words)?.cast_into::<PyDict>()?)
     }
 }
 
