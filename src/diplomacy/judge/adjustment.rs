@@ -230,6 +230,86 @@ impl CivilDisorderRule {
     }
 }
 
+/// Distances from every region to the nearest province that satisfies `target`, by one
+/// breadth-first search outwards from all the targets at once (the border graph is
+/// undirected, so this is [`distance_to`] for every start region). `u32::MAX` where no
+/// target can be reached.
+fn distances_to(
+    map: &Map,
+    target: impl Fn(ProvinceId) -> bool,
+    crossing_ok: impl Fn(Crossing) -> bool,
+    province_steps: bool,
+) -> Vec<u32> {
+    let graph = map.graph();
+    let mut dist = vec![u32::MAX; map.region_count()];
+    let mut queue: Vec<RegionId> = Vec::with_capacity(map.region_count());
+    for &r in graph.node_weights() {
+        if target(map.province_of(r)) {
+            dist[r.0 as usize] = 0;
+            queue.push(r);
+        }
+    }
+    let mut head = 0;
+    while let Some(&r) = queue.get(head) {
+        head += 1;
+        let d = dist[r.0 as usize] + 1;
+        for edge in graph.edges(map.node(r)) {
+            if !crossing_ok(*edge.weight()) {
+                continue;
+            }
+            let next = graph[if edge.source() == map.node(r) { edge.target() } else { edge.source() }];
+            if province_steps {
+                for s in map.regions_of(map.province_of(next)) {
+                    if dist[s.0 as usize] == u32::MAX {
+                        dist[s.0 as usize] = d;
+                        queue.push(s);
+                    }
+                }
+            } else if dist[next.0 as usize] == u32::MAX {
+                dist[next.0 as usize] = d;
+                queue.push(next);
+            }
+        }
+    }
+    dist
+}
+
+/// [`CivilDisorderRule::distance`] for every unit of one power at once: one search per
+/// unit type the rule tells apart, from the centers outwards, made only when asked.
+struct PowerDistances<'a> {
+    map: &'a Map,
+    ownership: &'a Ownership,
+    power: PowerId,
+    rule: CivilDisorderRule,
+    /// Per region; for armies (and every unit under the 2023 rule), then for fleets.
+    tables: [Option<Vec<u32>>; 2],
+}
+
+impl<'a> PowerDistances<'a> {
+    fn new(map: &'a Map, ownership: &'a Ownership, power: PowerId, rule: CivilDisorderRule) -> Self {
+        PowerDistances { map, ownership, power, rule, tables: [None, None] }
+    }
+
+    fn of(&mut self, unit: &Unit) -> u32 {
+        let (map, ownership, power) = (self.map, self.ownership, self.power);
+        let fleet = self.rule == CivilDisorderRule::HomeCenters1971 && unit.kind == UnitType::Fleet;
+        let table = self.tables[fleet as usize].get_or_insert_with(|| match self.rule {
+            CivilDisorderRule::Rulebook2023 => {
+                distances_to(map, |p| ownership.owner(p) == Some(power), |c| c != Crossing::NONE, true)
+            }
+            CivilDisorderRule::HomeCenters1971 => {
+                let homes = map.home_centers(power);
+                if fleet {
+                    distances_to(map, |p| homes.contains(&p), |c| c.allows(UnitType::Fleet), false)
+                } else {
+                    distances_to(map, |p| homes.contains(&p), |c| c != Crossing::NONE, true)
+                }
+            }
+        });
+        table[unit.region.0 as usize]
+    }
+}
+
 /// The distance of the 2023 rule: from the unit's province to the nearest supply center
 /// `power` owns on this board, counting every border whatever the unit's type (an army may
 /// count across water, a fleet across land). `u32::MAX` when the power owns no center the
@@ -262,10 +342,15 @@ pub fn civil_disorder_key(
     power: PowerId,
     rule: CivilDisorderRule,
 ) -> CivilDisorderKey {
+    key_at_distance(map, unit, rule, rule.distance(map, unit, ownership, power))
+}
+
+/// The removal key of one unit, its distance already measured.
+fn key_at_distance(map: &Map, unit: &Unit, rule: CivilDisorderRule, distance: u32) -> CivilDisorderKey {
     let province = map.province(map.province_of(unit.region));
     CivilDisorderKey {
         on_supply_center: rule == CivilDisorderRule::Rulebook2023 && province.supply_center,
-        distance: Reverse(rule.distance(map, unit, ownership, power)),
+        distance: Reverse(distance),
         army: unit.kind == UnitType::Army,
         province_name: province.name.to_lowercase(),
         region: unit.region,
@@ -281,10 +366,11 @@ pub fn civil_disorder_order(
     power: PowerId,
     rule: CivilDisorderRule,
 ) -> Vec<Unit> {
+    let mut distances = PowerDistances::new(map, ownership, power, rule);
     let mut keyed: Vec<(CivilDisorderKey, Unit)> = units
         .iter()
         .filter(|u| u.power == power)
-        .map(|u| (civil_disorder_key(map, u, ownership, power, rule), *u))
+        .map(|u| (key_at_distance(map, u, rule, distances.of(u)), *u))
         .collect();
     keyed.sort();
     keyed.into_iter().map(|(_, u)| u).collect()
@@ -568,6 +654,53 @@ mod tests {
 
     fn unit(map: &Map, power_name: &str, kind: UnitType, at: &str) -> Unit {
         Unit { power: power(map, power_name), kind, region: map.parse_region(at).unwrap() }
+    }
+
+    #[test]
+    fn distances_from_the_centers_match_the_search_from_each_unit() {
+        use rand::{Rng, SeedableRng};
+        let map = Map::standard();
+        let powers: Vec<PowerId> = map.power_ids().collect();
+        let centers: Vec<ProvinceId> = map.supply_centers().collect();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(26);
+        let (mut units_checked, mut unreachable) = (0, 0);
+        for _ in 0..400 {
+            let mut ownership = Ownership::new(&map);
+            let owned_share = rng.gen_range(0.0..1.0);
+            for &c in &centers {
+                let owner = rng.gen_bool(owned_share).then(|| powers[rng.gen_range(0..powers.len())]);
+                ownership.set(c, owner);
+            }
+            let mut units = Vec::new();
+            for &power in &powers {
+                for _ in 0..rng.gen_range(0..6) {
+                    let kind = if rng.gen_bool(0.5) { UnitType::Army } else { UnitType::Fleet };
+                    let stands: Vec<RegionId> =
+                        (0..map.region_count() as u16).map(RegionId).filter(|r| map.unit_can_stand(kind, *r)).collect();
+                    units.push(Unit { power, kind, region: stands[rng.gen_range(0..stands.len())] });
+                }
+            }
+            for rule in [CivilDisorderRule::Rulebook2023, CivilDisorderRule::HomeCenters1971] {
+                for &power in &powers {
+                    let mut table = PowerDistances::new(&map, &ownership, power, rule);
+                    for u in units.iter().filter(|u| u.power == power) {
+                        let searched = rule.distance(&map, u, &ownership, power);
+                        assert_eq!(table.of(u), searched, "{rule:?} {}", map.region_name(u.region));
+                        units_checked += 1;
+                        unreachable += usize::from(searched == u32::MAX);
+                    }
+                    let mut by_search: Vec<(CivilDisorderKey, Unit)> = units
+                        .iter()
+                        .filter(|u| u.power == power)
+                        .map(|u| (civil_disorder_key(&map, u, &ownership, power, rule), *u))
+                        .collect();
+                    by_search.sort();
+                    let by_search: Vec<Unit> = by_search.into_iter().map(|(_, u)| u).collect();
+                    assert_eq!(civil_disorder_order(&map, &units, &ownership, power, rule), by_search);
+                }
+            }
+        }
+        assert!(units_checked > 10_000 && unreachable > 100, "{units_checked} units, {unreachable} unreachable");
     }
 
     #[test]
