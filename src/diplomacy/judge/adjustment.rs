@@ -13,7 +13,7 @@
 //! and never looks at more than one board.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 
 use petgraph::visit::EdgeRef;
 use serde::{Deserialize, Serialize};
@@ -182,27 +182,51 @@ fn distance_to(
     crossing_ok: impl Fn(Crossing) -> bool,
     province_steps: bool,
 ) -> Option<u32> {
+    // Each region is queued at most once; the standard map has 81, so no allocation there.
+    const ON_STACK: usize = 128;
+    let n = map.region_count();
+    if n <= ON_STACK {
+        let (mut dist, mut queue) = ([u32::MAX; ON_STACK], [RegionId(0); ON_STACK]);
+        search(map, from, &target, &crossing_ok, province_steps, &mut dist[..n], &mut queue[..n])
+    } else {
+        search(map, from, &target, &crossing_ok, province_steps, &mut vec![u32::MAX; n], &mut vec![RegionId(0); n])
+    }
+}
+
+/// [`distance_to`] in the buffers given: `dist` all `u32::MAX`, both one per region.
+fn search(
+    map: &Map,
+    from: RegionId,
+    target: &impl Fn(ProvinceId) -> bool,
+    crossing_ok: &impl Fn(Crossing) -> bool,
+    province_steps: bool,
+    dist: &mut [u32],
+    queue: &mut [RegionId],
+) -> Option<u32> {
     let graph = map.graph();
-    let mut dist: Vec<Option<u32>> = vec![None; map.region_count()];
-    let mut queue = VecDeque::new();
-    let reach = |r: RegionId, d: u32, dist: &mut [Option<u32>], queue: &mut VecDeque<(RegionId, u32)>| {
+    let (mut head, mut tail) = (0, 0);
+    let reach = |r: RegionId, d: u32, dist: &mut [u32], queue: &mut [RegionId], tail: &mut usize| {
         let siblings = map.regions_of(map.province_of(r)).filter(|s| province_steps || *s == r);
         for s in siblings {
-            if dist[s.0 as usize].is_none() {
-                dist[s.0 as usize] = Some(d);
-                queue.push_back((s, d));
+            if dist[s.0 as usize] == u32::MAX {
+                dist[s.0 as usize] = d;
+                queue[*tail] = s;
+                *tail += 1;
             }
         }
     };
-    reach(from, 0, &mut dist, &mut queue);
-    while let Some((r, d)) = queue.pop_front() {
+    reach(from, 0, dist, queue, &mut tail);
+    while head < tail {
+        let r = queue[head];
+        head += 1;
+        let d = dist[r.0 as usize];
         if target(map.province_of(r)) {
             return Some(d);
         }
         for edge in graph.edges(map.node(r)) {
             if crossing_ok(*edge.weight()) {
                 let next = if edge.source() == map.node(r) { edge.target() } else { edge.source() };
-                reach(graph[next], d + 1, &mut dist, &mut queue);
+                reach(graph[next], d + 1, dist, queue, &mut tail);
             }
         }
     }
@@ -230,6 +254,7 @@ impl CivilDisorderRule {
     }
 }
 
+#[cfg(test)]
 /// Distances from every region to the nearest province that satisfies `target`, by one
 /// breadth-first search outwards from all the targets at once (the border graph is
 /// undirected, so this is [`distance_to`] for every start region). `u32::MAX` where no
@@ -275,7 +300,9 @@ fn distances_to(
 }
 
 /// [`CivilDisorderRule::distance`] for every unit of one power at once: one search per
-/// unit type the rule tells apart, from the centers outwards, made only when asked.
+/// unit type the rule tells apart, from the centers outwards, made only when asked: slower
+/// than the search from each unit in real games (which stops early), so only a check on it.
+#[cfg(test)]
 struct PowerDistances<'a> {
     map: &'a Map,
     ownership: &'a Ownership,
@@ -285,6 +312,7 @@ struct PowerDistances<'a> {
     tables: [Option<Vec<u32>>; 2],
 }
 
+#[cfg(test)]
 impl<'a> PowerDistances<'a> {
     fn new(map: &'a Map, ownership: &'a Ownership, power: PowerId, rule: CivilDisorderRule) -> Self {
         PowerDistances { map, ownership, power, rule, tables: [None, None] }
@@ -366,11 +394,10 @@ pub fn civil_disorder_order(
     power: PowerId,
     rule: CivilDisorderRule,
 ) -> Vec<Unit> {
-    let mut distances = PowerDistances::new(map, ownership, power, rule);
     let mut keyed: Vec<(CivilDisorderKey, Unit)> = units
         .iter()
         .filter(|u| u.power == power)
-        .map(|u| (key_at_distance(map, u, rule, distances.of(u)), *u))
+        .map(|u| (civil_disorder_key(map, u, ownership, power, rule), *u))
         .collect();
     keyed.sort();
     keyed.into_iter().map(|(_, u)| u).collect()
