@@ -108,58 +108,50 @@ fn write_into(out: &mut Vec<u8>, o: Order, end: Suffix) {
         out.push(b' ');
         region(out, r);
     };
-    match o {
-        Order::Hold(k, r) => {
-            unit(out, k, r);
-            out.extend_from_slice(b" H");
-        }
-        Order::Move(k, r, to) => {
-            unit(out, k, r);
-            out.extend_from_slice(b" - ");
-            region(out, to);
-        }
-        Order::Via(k, r, to) => {
-            unit(out, k, r);
-            out.extend_from_slice(b" - ");
-            province(out, to);
-            out.extend_from_slice(b" VIA");
-        }
-        Order::SupportHold(k, r, k2, r2) => {
-            unit(out, k, r);
-            out.extend_from_slice(b" S ");
-            unit(out, k2, r2);
-        }
-        Order::SupportMove(k, r, k2, r2, to) => {
-            unit(out, k, r);
-            out.extend_from_slice(b" S ");
-            unit(out, k2, r2);
-            out.extend_from_slice(b" - ");
-            province(out, to);
-        }
-        Order::Convoy(k, r, k2, r2, to) => {
-            unit(out, k, r);
-            out.extend_from_slice(b" C ");
-            unit(out, k2, r2);
-            out.extend_from_slice(b" - ");
-            province(out, to);
-        }
-        Order::Retreat(k, r, to) => {
-            unit(out, k, r);
-            out.extend_from_slice(b" R ");
-            region(out, to);
-        }
-        Order::Disband(k, r) => {
-            unit(out, k, r);
-            out.extend_from_slice(b" D");
-        }
-        Order::Build(k, r) => {
-            unit(out, k, r);
-            out.extend_from_slice(b" B");
-        }
+    let (k, r) = match o {
         Order::Waive => {
             out.extend_from_slice(b"WAIVE");
             return;
         }
+        Order::Hold(k, r)
+        | Order::Move(k, r, _)
+        | Order::Via(k, r, _)
+        | Order::SupportHold(k, r, ..)
+        | Order::SupportMove(k, r, ..)
+        | Order::Convoy(k, r, ..)
+        | Order::Retreat(k, r, _)
+        | Order::Disband(k, r)
+        | Order::Build(k, r) => (k, r),
+    };
+    unit(out, k, r);
+    match o {
+        Order::Hold(..) => out.extend_from_slice(b" H"),
+        Order::Move(_, _, to) => {
+            out.extend_from_slice(b" - ");
+            region(out, to);
+        }
+        Order::Via(_, _, to) => {
+            out.extend_from_slice(b" - ");
+            province(out, to);
+            out.extend_from_slice(b" VIA");
+        }
+        Order::SupportHold(_, _, k2, r2) => {
+            out.extend_from_slice(b" S ");
+            unit(out, k2, r2);
+        }
+        Order::SupportMove(_, _, k2, r2, to) | Order::Convoy(_, _, k2, r2, to) => {
+            out.extend_from_slice(if matches!(o, Order::Convoy(..)) { b" C " } else { b" S " });
+            unit(out, k2, r2);
+            out.extend_from_slice(b" - ");
+            province(out, to);
+        }
+        Order::Retreat(_, _, to) => {
+            out.extend_from_slice(b" R ");
+            region(out, to);
+        }
+        Order::Disband(..) => out.extend_from_slice(b" D"),
+        Order::Build(..) => out.extend_from_slice(b" B"),
+        Order::Waive => {}
     }
     out.extend_from_slice(ending(end).as_bytes());
 }

@@ -123,6 +123,11 @@ pub enum Note {
 }
 
 impl Note {
+    /// The note on a movement order given on a board with these units, if it is illegal.
+    pub fn movement(map: &Map, units: &[Unit], power: PowerId, order: &Order<Place>, rules: &Rulebook) -> Option<Note> {
+        resolve_main_order(map, units, Some(power), order, rules).err().map(Note::Illegal)
+    }
+
     pub fn words(&self, map: &Map) -> String {
         match self {
             Note::Illegal(illegal) => format!("illegal, the unit will hold: {}", illegal.describe(map)),
@@ -177,7 +182,7 @@ impl Submission {
     fn illegal(&self, map: &Map, kept: &Kept) -> Option<Note> {
         let (units, rules) = self.position.as_ref()?;
         let units = units.get(kept.on.0 as usize)?;
-        resolve_main_order(map, units, Some(self.power), &kept.order, rules).err().map(Note::Illegal)
+        Note::movement(map, units, self.power, &kept.order, rules)
     }
 
     /// The acknowledgement in words.

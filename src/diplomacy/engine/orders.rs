@@ -3,7 +3,6 @@
 
 use super::ack::{order_words, Acknowledgement, Kept, Missing, Note, Problem, Submission};
 use super::Game;
-use crate::diplomacy::judge::legality::resolve_main_order;
 use crate::diplomacy::judge::Unit;
 use crate::diplomacy::map::{PowerId, ProvinceId};
 use crate::diplomacy::order::grammar::{OrderParser, ParsedFile, ParsedOrder};
@@ -228,11 +227,7 @@ impl Game {
     fn note(&self, board: Board, power: PowerId, order: &Order<Place>) -> Option<Note> {
         let b = &self.state.boards[board.0 as usize];
         match (self.state.phase.kind, order) {
-            (PhaseKind::Movement, _) => {
-                resolve_main_order(&self.map, &b.units, Some(power), order, &self.settings.rules)
-                    .err()
-                    .map(Note::Illegal)
-            }
+            (PhaseKind::Movement, _) => Note::movement(&self.map, &b.units, power, order, &self.settings.rules),
             (PhaseKind::Retreats, Order::Retreat { unit, to }) => {
                 let r = b
                     .retreating
