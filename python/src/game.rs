@@ -264,11 +264,17 @@ impl Game {
             .clone()
     }
 
-    /// Decide on every order given and not yet decided on, in the order given.
+    /// Decide on every order given and not yet decided on, in the order given. An answer
+    /// nobody holds any more (the caller let go of what `set_orders` returned) can never
+    /// be read: its orders are kept and nothing else is worked out.
     fn settle(&mut self) {
         for p in std::mem::take(&mut self.pending) {
-            let submission = self.inner.take_orders(p.power, &p.text, &p.parsed, false);
-            let _ = p.decided.set(submission);
+            if Arc::strong_count(&p.decided) == 1 {
+                self.inner.keep_orders(p.power, &p.text, &p.parsed);
+            } else {
+                let submission = self.inner.take_orders(p.power, &p.text, &p.parsed, false);
+                let _ = p.decided.set(submission);
+            }
         }
     }
 

@@ -56,6 +56,31 @@ def test_a_report_read_phases_later_is_the_one_recorded(index):
         assert json.dumps(dict(report)) == json.dumps(phase["report"]), phase["phase"]
 
 
+@pytest.mark.parametrize("index", [0, 1], ids=["standard", "shadow-worlds"])
+def test_answers_let_go_unread_change_nothing(index):
+    """An answer nobody holds any more is never worked out (its orders are only kept):
+    the orders, the reports, and the answers held beside it and read late are still the
+    recorded ones."""
+    recorded = recorded_games()[index]
+    game, held = shadowjudge.Game(recorded["variant"]), []
+    answered, answers = shadowjudge.Game(recorded["variant"]), []
+    for n, phase in enumerate(recorded["phases"]):
+        for i, (power, orders) in enumerate(phase["orders"].items()):
+            answer = game.set_orders(power, orders)
+            answers.append(answered.set_orders(power, orders))
+            if (n + i) % 2:
+                held.append((answer, phase["acks"][power]))
+            del answer  # the others are let go unread
+        assert game.get_orders() == answered.get_orders(), phase["phase"]
+        answered.process()
+        report = game.process()
+        assert json.dumps(dict(report)) == json.dumps(phase["report"]), phase["phase"]
+        assert game.report_text() == phase["text"], phase["phase"]
+    assert len(held) > 10 and any(phase["phase"].endswith("A") for phase in recorded["phases"])
+    for answer, ack in held:
+        assert json.dumps(dict(answer)) == json.dumps(ack)
+
+
 def test_answers_are_read_only_mappings_that_behave_as_dicts():
     g = shadowjudge.Game()
     ack = g.set_orders("FRANCE", ["A PAR - BUR", "F BRE - XYZ"])

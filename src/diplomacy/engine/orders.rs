@@ -62,29 +62,81 @@ impl Game {
     /// [`Game::submit_parsed`] without the words: what was kept, refused and is still
     /// missing, as values ([`Submission::words`] words them when asked).
     pub fn take_orders(&mut self, power: PowerId, text: &str, parsed: &ParsedFile, check_only: bool) -> Submission {
+        let before = check_only.then(|| (self.state.orders.clone(), self.state.submitted.clone()));
         let mut problems: Vec<Problem> = parsed
             .diagnostics
             .iter()
             .map(|d| Problem { line: d.line, column: d.column, message: d.message.clone(), hint: d.hint.clone() })
             .collect();
         let mut accepted = Vec::new();
-        // The orders as they will be once these are kept (only the orders and who
-        // submitted change: a check copies only them, to put them back).
+        self.keep(power, text, parsed, |po, kept| match kept {
+            Ok(k) => accepted.push(k),
+            Err(message) => problems.push(Problem { line: po.line, column: 1, message, hint: None }),
+        });
+        let kind = self.state.phase.kind;
+        // Winter: preview the outcome of each kept order, so the player sees at once what the
+        // judge will do with it, and what is still missing (one adjudication for both).
+        let mut winter_missing = None;
+        if kind == PhaseKind::Adjustments {
+            let duty = self.has_duty(power);
+            if duty || !accepted.is_empty() {
+                let (outcomes, shortfall) = self.rules().winter_preview(self, power);
+                for (a, o) in accepted.iter_mut().zip(outcomes) {
+                    if !o.0 {
+                        a.note = Some(Note::Winter(o.1));
+                    }
+                }
+                winter_missing =
+                    Some(Missing::Words(if duty { super::shortfall_words(shortfall) } else { Vec::new() }));
+            }
+        }
+        // A check answers "what if I sent this?": what would still be missing once kept.
+        let missing = winter_missing.unwrap_or_else(|| self.missing(power));
+        if let Some((orders, submitted)) = before {
+            self.state.orders = orders;
+            self.state.submitted = submitted;
+        }
+        if self.state.end.is_some() {
+            problems.push(Problem { line: 1, column: 1, message: "the game is over".into(), hint: None });
+        }
+        problems.sort_by_key(|p| p.line);
+        let position = (kind == PhaseKind::Movement && !accepted.is_empty())
+            .then(|| (self.state.boards.iter().map(|b| b.units.clone()).collect(), self.settings.rules.clone()));
+        Submission { power, phase: self.state.phase, accepted, problems, missing, position }
+    }
+
+    /// [`Game::take_orders`] for a caller that will never read the answer: the orders are
+    /// kept the same way, and nothing else is worked out (no notes, no Winter preview, no
+    /// missing orders).
+    pub fn keep_orders(&mut self, power: PowerId, text: &str, parsed: &ParsedFile) {
+        self.keep(power, text, parsed, |_, _| {});
+    }
+
+    /// Keep a power's orders (a later order for a unit replaces the earlier one; a Winter
+    /// submission with any order kept replaces the power's earlier Winter orders), telling
+    /// `each` of every order read: kept, or why not.
+    fn keep(
+        &mut self,
+        power: PowerId,
+        text: &str,
+        parsed: &ParsedFile,
+        mut each: impl FnMut(&ParsedOrder, Result<Kept, String>),
+    ) {
+        if self.state.end.is_some() {
+            return;
+        }
         let mut orders = std::mem::take(&mut self.state.orders);
-        let before = check_only.then(|| (orders.clone(), self.state.submitted.clone()));
         let kind = self.state.phase.kind;
         let mut lines = text.lines();
         let mut line_no = 0;
         let mut winter_replaced = false;
-        if self.state.end.is_some() {
-            problems.push(Problem { line: 1, column: 1, message: "the game is over".into(), hint: None });
-        }
-        for po in parsed.orders.iter().filter(|_| self.state.end.is_none()) {
+        let mut any = false;
+        for po in &parsed.orders {
             // A movement order's note comes with the words (see `Submission::position`).
             let (board, order, note) = match self.check_order_with(power, po, kind != PhaseKind::Movement) {
                 Ok(c) => c,
                 Err(message) => {
-                    problems.push(Problem { line: po.line, column: 1, message, hint: None });
+                    each(po, Err(message));
                     continue;
                 }
             };
@@ -115,39 +167,13 @@ impl Game {
             let written = written.map(|l| l.trim().to_string()).unwrap_or_default();
             orders.push(StoredOrder { power, board, order, text: written });
             let label = if order == Order::Waive { None } else { self.rules().board_label(board) };
-            accepted.push(Kept { line: po.line, on: board, board: label, order, note });
+            each(po, Ok(Kept { line: po.line, on: board, board: label, order, note }));
+            any = true;
         }
-        // The game as it is with these orders kept, put back below for a check.
         self.state.orders = orders;
-        // Winter: preview the outcome of each kept order, so the player sees at once what the
-        // judge will do with it, and what is still missing (one adjudication for both).
-        let mut winter_missing = None;
-        if kind == PhaseKind::Adjustments {
-            let duty = self.has_duty(power);
-            if duty || !accepted.is_empty() {
-                let (outcomes, shortfall) = self.rules().winter_preview(self, power);
-                for (a, o) in accepted.iter_mut().zip(outcomes) {
-                    if !o.0 {
-                        a.note = Some(Note::Winter(o.1));
-                    }
-                }
-                winter_missing =
-                    Some(Missing::Words(if duty { super::shortfall_words(shortfall) } else { Vec::new() }));
-            }
-        }
-        if !accepted.is_empty() && !self.state.submitted.contains(&power) {
+        if any && !self.state.submitted.contains(&power) {
             self.state.submitted.push(power);
         }
-        // A check answers "what if I sent this?": what would still be missing once kept.
-        let missing = winter_missing.unwrap_or_else(|| self.missing(power));
-        if let Some((orders, submitted)) = before {
-            self.state.orders = orders;
-            self.state.submitted = submitted;
-        }
-        problems.sort_by_key(|p| p.line);
-        let position = (kind == PhaseKind::Movement && !accepted.is_empty())
-            .then(|| (self.state.boards.iter().map(|b| b.units.clone()).collect(), self.settings.rules.clone()));
-        Submission { power, phase: self.state.phase, accepted, problems, missing, position }
     }
 
     /// Check one parsed order of `power` against the phase and the position: the board it

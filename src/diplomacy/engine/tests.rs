@@ -164,3 +164,30 @@ fn a_decided_phase_is_worded_the_same_however_late() {
         }
     }
 }
+
+#[test]
+fn orders_kept_without_an_answer_leave_the_game_as_an_answered_submission_does() {
+    for variant in [VariantKind::Standard, VariantKind::ShadowWorlds] {
+        let (mut answered, mut kept) = (game(variant), game(variant));
+        let map = answered.map.clone();
+        let mut submissions = 0;
+        for orders in SCRIPT {
+            for (power, text) in *orders {
+                let p = map.lookup_power(power).unwrap();
+                let board = if variant == VariantKind::ShadowWorlds { "Board A\n" } else { "" };
+                // A line refused, a unit not the power's, and every order given twice (the
+                // second replaces the first; in a Winter it is one adjustment too many).
+                let text = format!("{board}{text}\nnonsense here\nF lon H\n{text}");
+                let parsed =
+                    crate::diplomacy::order::grammar::parse_orders_on(&text, &map, &answered.unit_places(), Some(p));
+                let answer = answered.take_orders(p, &text, &parsed, false);
+                assert!(!answer.accepted.is_empty() && !answer.problems.is_empty(), "{variant:?}: {text}");
+                kept.keep_orders(p, &text, &parsed);
+                assert_eq!(kept.state, answered.state, "{variant:?}: {power}: {text}");
+                submissions += 1;
+            }
+            assert_eq!(kept.decide().report(&kept.settings, &map), answered.adjudicate(), "{variant:?}");
+        }
+        assert_eq!(submissions, SCRIPT.iter().map(|o| o.len()).sum::<usize>());
+    }
+}
