@@ -28,6 +28,15 @@ pub struct TurnContext<'a> {
     pub hold: bool,
 }
 
+/// Why a step's defaults are applied, which the words of each default give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Defaulted {
+    /// The deadline passed, or the game master went on without waiting.
+    Deadline,
+    /// Only seats whose players resigned were awaited: the judge went on early.
+    Vacant,
+}
+
 /// The answer to one line of a turn file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineAnswer {
@@ -148,6 +157,13 @@ pub trait TurnGame: std::fmt::Debug + Send + Sync {
     /// The deadline passed: apply the defaults for every awaited input. Returns what was
     /// done, one line per default.
     fn force(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String>;
+
+    /// Only seats whose players resigned are awaited: apply their defaults now, as at the
+    /// deadline, each line saying the seat is vacant (not that a deadline passed). The
+    /// same as [`force`](Self::force) for a game whose defaults name no player.
+    fn force_vacant(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String> {
+        self.force(ctx)
+    }
 
     /// The end of the game, once it is over.
     fn ending(&self) -> Option<Ending>;

@@ -227,7 +227,10 @@ fn a_step_awaiting_only_vacant_seats_goes_on_at_once() {
     assert!(!now.contains("Initiative"), "{now}");
     let mails = outbox.new_mails(&root);
     let report = to(&mails, "ann@example.org").into_iter().find(|m| m.body.contains("Only vacant seats were awaited"));
-    assert!(report.is_some(), "{mails:#?}");
+    let report = report.unwrap_or_else(|| panic!("{mails:#?}"));
+    // The default is worded for a vacant seat: no deadline had passed.
+    assert!(report.body.contains("bob's seat is vacant: the bid is 0."), "{}", report.body);
+    assert!(!report.body.contains("by the deadline"), "{}", report.body);
     let history = judge_cli(NOW, &root, &["history", dir.to_str().unwrap()]).ok().stdout;
     assert!(history.contains("only vacant seats were awaited"), "{history}");
 }

@@ -86,7 +86,7 @@ impl OpenTurnGame {
         }
         let mut dice = self.dice();
         let mut ctx = TurnContext { dice: &mut dice, now, hold: false };
-        let mut events = self.game.force(&mut ctx);
+        let mut events = self.game.force_vacant(&mut ctx);
         run_automatic(self.game.as_mut(), &mut ctx, &mut events);
         self.finish(&mut lock, &mut dice, events.clone(), now, None, |step| TurnEntry::Forced {
             by_master: false,

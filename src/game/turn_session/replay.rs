@@ -69,9 +69,12 @@ pub fn replay(
                     TurnEntry::Forced { step, .. } | TurnEntry::Released { step } => {
                         let mut dice = Dice::new(seed.clone(), &settings.name, m.next_roll);
                         let mut ctx = TurnContext { dice: &mut dice, now: *at, hold: false };
-                        if matches!(other, TurnEntry::Forced { .. }) {
-                            g.force(&mut ctx);
-                        }
+                        // What each default said is in the step's report; the state is checked.
+                        let _ = match other {
+                            TurnEntry::Forced { vacant: true, .. } => g.force_vacant(&mut ctx),
+                            TurnEntry::Forced { .. } => g.force(&mut ctx),
+                            _ => Vec::new(),
+                        };
                         let mut events = Vec::new();
                         run_automatic(g.as_mut(), &mut ctx, &mut events);
                         check_step(seq, &mut dice, g.as_ref(), step)?;

@@ -22,7 +22,7 @@ pub mod turnfile;
 mod tests;
 
 use crate::answer::Refusal;
-use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
+use crate::turn::{Awaiting, Defaulted, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
 
 pub use self::board::{Space, Zone};
 pub use self::rules::{Action, Bid, Duplexity, Log, Order, Settings, Stage, Token, Way};
@@ -202,7 +202,13 @@ impl TurnGame for DuplexityGame {
 
     fn force(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String> {
         let mut log = Log::new();
-        self.game.force(ctx.dice, &mut log);
+        self.game.force_as(Defaulted::Deadline, ctx.dice, &mut log);
+        log.lines
+    }
+
+    fn force_vacant(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String> {
+        let mut log = Log::new();
+        self.game.force_as(Defaulted::Vacant, ctx.dice, &mut log);
         log.lines
     }
 

@@ -617,6 +617,14 @@ fn issue_27_words_an_exert_one_answer_for_a_setup_bid_one_line_per_missed_step()
     let mut log = Log::new();
     g.force(&mut dice(), &mut log);
     assert_eq!(log.lines.iter().filter(|l| l.contains("P1")).count(), 1, "{:?}", log.lines);
+    // A vacant seat's defaults are the same, said as such.
+    let mut g = acting(&[("P1", 0, 0), ("P6", 1, 0)]);
+    let mut vacant = g.clone();
+    g.force(&mut dice(), &mut Log::new());
+    let mut log = Log::new();
+    vacant.force_as(crate::turn::Defaulted::Vacant, &mut dice(), &mut log);
+    assert_eq!(vacant, g);
+    assert!(log.lines[0].starts_with("ann's seat is vacant: the pawn at P1 is spent"), "{:?}", log.lines);
 
     // A paradox names the location's zones.
     let mut g = acting(&[("P8", 0, 0), ("NF8", 1, 0), ("P4", 0, 0)]);

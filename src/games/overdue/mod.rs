@@ -23,7 +23,7 @@ use crate::dice::Dice;
 use crate::games::kit::{self, Kind, OptionSpec};
 use crate::games::Options;
 use crate::text::count;
-use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
+use crate::turn::{Awaiting, Defaulted, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
 pub use lines::{Line, Squeeze, Turn, MAX_REROLLS};
 
 /// The kind, as written in game.toml.
@@ -572,6 +572,19 @@ impl Overdue {
     }
 }
 
+impl Overdue {
+    /// The player to play passes, the default: a line saying why.
+    fn pass_for(&mut self, why: Defaulted) -> Vec<String> {
+        let Some(p) = self.to_play() else { return Vec::new() };
+        let name = self.players[p].name.clone();
+        self.apply(p, Turn::Pass);
+        match why {
+            Defaulted::Deadline => vec![format!("{name} missed the turn's deadline and passes")],
+            Defaulted::Vacant => vec![format!("{name}'s seat is vacant: {name} passes")],
+        }
+    }
+}
+
 impl TurnGame for Overdue {
     fn kind(&self) -> &'static str {
         KIND
@@ -701,14 +714,11 @@ impl TurnGame for Overdue {
     }
 
     fn force(&mut self, _ctx: &mut TurnContext<'_>) -> Vec<String> {
-        match self.to_play() {
-            Some(p) => {
-                let name = self.players[p].name.clone();
-                self.apply(p, Turn::Pass);
-                vec![format!("{name} missed the turn's deadline and passes")]
-            }
-            None => Vec::new(),
-        }
+        self.pass_for(Defaulted::Deadline)
+    }
+
+    fn force_vacant(&mut self, _ctx: &mut TurnContext<'_>) -> Vec<String> {
+        self.pass_for(Defaulted::Vacant)
     }
 
     fn ending(&self) -> Option<Ending> {

@@ -457,6 +457,17 @@ fn a_missed_deadline_is_a_pass_even_with_dice() {
     assert!(g.players[0].dice.iter().all(|d| d.used.is_none()));
 }
 
+/// A vacant seat passes the same way, said as such: no deadline had passed.
+#[test]
+fn a_vacant_seat_passes_and_says_why() {
+    let mut t = Table::new(3, &[], &[&[6, 5, 4], &[1, 1, 1], &[1, 1, 1]]);
+    let (mut deadline, mut vacant) = (t.g.clone(), t.g.clone());
+    let mut ctx = t.ctx();
+    assert_eq!(vacant.force_vacant(&mut ctx), ["ann's seat is vacant: ann passes"]);
+    deadline.force(&mut ctx);
+    assert_eq!(vacant, deadline);
+}
+
 #[test]
 fn the_state_saves_and_loads_and_damage_is_named() {
     let t = Table::new(3, &[], &[&[6, 5, 4], &[1, 1, 1], &[1, 1, 1]]);
