@@ -54,11 +54,13 @@ enum MailCommand {
     /// Run from cron every few minutes: reminders, late notices, processing at the
     /// deadline; an outage holds the game and tells its master. Safe to run twice.
     Tick,
-    /// Give a power or player (or the master) a new password: printed, or mailed with --mail.
+    /// Give a power, a player, an observer or the master a new password: printed, or mailed
+    /// with --mail.
     Password {
         /// The game's name (its directory under JUDGE/games).
         game: String,
-        /// A power (`france`, `fra`, `f`...), a small game's player (`ann`), or `master`.
+        /// A power (`france`, `fra`, `f`...), a small game's player (`ann`), an observer's
+        /// address, or `master`.
         who: String,
         /// Mail the password to the address on file instead of printing it.
         #[arg(long)]

@@ -244,7 +244,7 @@ pub fn set_password_at(
     let seat = g.seat(who).map_err(|seats| {
         let word = if g.plays_turn_lines() { "player" } else { "power" };
         GameError::Invalid(format!(
-            "no {word} `{}`; the {word}s are {} (or `master`)",
+            "no {word} `{}`; the {word}s are {} (or `master`, or an observer's address)",
             header_safe(who, 40),
             seats.join(", ")
         ))

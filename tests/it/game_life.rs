@@ -485,4 +485,7 @@ fn an_observers_password_is_guarded_as_a_seats() {
     // Whoever runs the judge sets one for an observer as for a seat.
     let out = life.cli("2026-12-01T13:50:00Z", &["mail", "password", "g", OBS]).ok().stdout;
     assert!(out.contains("SIGNON observer@g "), "{out}");
+    // A name that is no one's says an observer is named by address.
+    let wrong = life.cli("2026-12-01T13:50:00Z", &["mail", "password", "g", "observer"]);
+    assert!(wrong.stderr.contains("or an observer's address"), "{}", wrong.stderr);
 }
