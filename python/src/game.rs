@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -23,7 +23,6 @@ use shadowjudge::diplomacy::order::{Board, Order, Place};
 use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::settings::{Settings, VariantKind};
 
-use crate::keyhash::KeyMap;
 use crate::lazy::{ReadOnlyDict, Report, Source};
 use crate::possible::{self, Possible};
 use crate::topy::to_py;
@@ -268,7 +267,8 @@ impl Game {
     /// nobody holds any more (the caller let go of what `set_orders` returned) can never
     /// be read: its orders are kept and nothing else is worked out.
     fn settle(&mut self) {
-        for p in std::mem::take(&mut self.pending) {
+        let mut pending = std::mem::take(&mut self.pending);
+        for p in pending.drain(..) {
             if Arc::strong_count(&p.decided) == 1 {
                 self.inner.keep_orders(p.power, &p.text, &p.parsed);
             } else {
@@ -276,6 +276,8 @@ impl Game {
                 let _ = p.decided.set(submission);
             }
         }
+        // Kept for the next phase's orders.
+        self.pending = pending;
     }
 
     /// The position alone, as hashed: phase, units, owners, dislodged units, standoffs,
@@ -457,7 +459,7 @@ impl Game {
         let report = Arc::new(Report::new(decided, self.settings.clone(), self.inner.map.clone()));
         self.possible = OnceLock::new();
         self.last = Some(report.clone());
-        Ok(ReadOnlyDict::new(report))
+        Ok(ReadOnlyDict::shared(report))
     }
 
     /// The orders of the last phase processed, each with `power`, `board` (`A`, `B`; None
@@ -612,28 +614,145 @@ struct ReadLine {
     order: Order<Place>,
     power: Option<PowerId>,
     board: Option<Board>,
-    span: (usize, usize),
+    span: (u32, u32),
 }
 
-/// A line's string object seen before, kept alive so that its address names it alone.
-struct Seen {
-    _alive: Py<PyString>,
-    text: Box<str>,
+/// The longest line the table by object keeps (a place of the table is one cache line).
+const KEPT_TEXT: usize = 64 - std::mem::size_of::<usize>() - std::mem::size_of::<ReadLine>() - 1;
+
+/// A place of [`Objects`]: a line's string object seen before (its address, 0 for an empty
+/// place), what it says and its text, in one cache line.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Slot {
+    object: usize,
     read: ReadLine,
+    len: u8,
+    text: [u8; KEPT_TEXT],
+}
+
+const EMPTY_SLOT: Slot = Slot {
+    object: 0,
+    read: ReadLine { order: Order::Waive, power: None, board: None, span: (0, 0) },
+    len: 0,
+    text: [0; KEPT_TEXT],
+};
+
+impl Slot {
+    fn text(&self) -> &str {
+        std::str::from_utf8(&self.text[..self.len as usize]).expect("kept from a str")
+    }
+}
+
+/// The line strings seen before, by address: an open-addressed table holding a
+/// reference to each string (so that its address names it alone), whose places can be
+/// fetched ahead, all of a submission's lines at once, before any is read.
+struct Objects {
+    slots: Vec<Slot>,
+    len: usize,
+    shift: u32,
+}
+
+// SAFETY: the strings are only touched with the GIL held (behind the lock below).
+unsafe impl Send for Objects {}
+
+impl Objects {
+    const BITS: u32 = 10;
+
+    fn new() -> Objects {
+        Objects { slots: vec![EMPTY_SLOT; 1 << Self::BITS], len: 0, shift: usize::BITS - Self::BITS }
+    }
+
+    fn home(&self, object: usize) -> usize {
+        object.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift
+    }
+
+    /// Ask for the place of `object` to be fetched, without waiting for it.
+    fn prefetch(&self, object: usize) {
+        let at: *const Slot = &self.slots[self.home(object)];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch reads nothing; any address is allowed.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(at as *const i8)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = at;
+    }
+
+    fn get(&self, object: usize) -> Option<&Slot> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(object);
+        loop {
+            let slot = &self.slots[i];
+            if slot.object == object {
+                return Some(slot);
+            }
+            if slot.object == 0 {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Keep `line` (a reference to it too) with what it says; a line too long for a place
+    /// is not kept (it is read by its text).
+    fn insert(&mut self, line: &Bound<'_, PyString>, text: &str, read: ReadLine) {
+        let object = line.as_ptr() as usize;
+        if text.len() > KEPT_TEXT || self.get(object).is_some() {
+            return;
+        }
+        if self.len >= 100_000 {
+            self.clear(line.py());
+        }
+        let mut slot = Slot { object: line.clone().into_ptr() as usize, read, len: text.len() as u8, ..EMPTY_SLOT };
+        slot.text[..text.len()].copy_from_slice(text.as_bytes());
+        self.place(slot);
+        self.len += 1;
+        if self.len * 2 > self.slots.len() {
+            let size = self.slots.len() * 2;
+            let old = std::mem::replace(&mut self.slots, vec![EMPTY_SLOT; size]);
+            self.shift -= 1;
+            for s in old.into_iter().filter(|s| s.object != 0) {
+                self.place(s);
+            }
+        }
+    }
+
+    fn place(&mut self, slot: Slot) {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(slot.object);
+        while self.slots[i].object != 0 {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = slot;
+    }
+
+    fn clear(&mut self, py: Python<'_>) {
+        for s in self.slots.iter().filter(|s| s.object != 0) {
+            // SAFETY: the table holds one reference to each string it keeps.
+            drop(unsafe { Bound::from_owned_ptr(py, s.object as *mut pyo3::ffi::PyObject) });
+        }
+        *self = Objects::new();
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Slot> {
+        self.slots.iter().filter(|s| s.object != 0)
+    }
 }
 
 /// The order lines read so far in this process: by their text, and by the string object
 /// that carried them (bots send the very strings `get_all_possible_orders` gave them, again
 /// and again: one of those is known by its address, without reading its characters).
-#[derive(Default)]
 struct LinesRead {
     by_text: HashMap<String, Option<ReadLine>>,
-    by_object: KeyMap<usize, Seen>,
+    by_object: Objects,
 }
 
 fn lines_read() -> MutexGuard<'static, LinesRead> {
     static READ: OnceLock<Mutex<LinesRead>> = OnceLock::new();
-    READ.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner())
+    READ.get_or_init(|| Mutex::new(LinesRead { by_text: HashMap::new(), by_object: Objects::new() }))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
 }
 
 impl LinesRead {
@@ -649,9 +768,12 @@ impl LinesRead {
         }
         let alone = standard().parser.parse_orders(line);
         let known = match (&alone.orders[..], alone.diagnostics.is_empty()) {
-            ([o], true) => {
-                Some(ReadLine { order: o.order, power: o.power, board: o.board, span: (o.span.start, o.span.end) })
-            }
+            ([o], true) => Some(ReadLine {
+                order: o.order,
+                power: o.power,
+                board: o.board,
+                span: (u32::try_from(o.span.start).ok()?, u32::try_from(o.span.end).ok()?),
+            }),
             _ => None,
         };
         if self.by_text.len() > 100_000 {
@@ -665,9 +787,9 @@ impl LinesRead {
 /// Tell `set_orders` what a string it will be given says: `order`, on `board` (Shadow
 /// Worlds). For the strings `get_all_possible_orders` makes: the very objects come back.
 pub(crate) fn know_line(line: &Bound<'_, PyString>, text: String, order: Order<Place>, board: Option<Board>) {
-    let read = ReadLine { order, power: None, board, span: (0, text.len()) };
-    let mut memo = lines_read();
-    memo.by_object.insert(line.as_ptr() as usize, Seen { _alive: line.clone().unbind(), text: text.into(), read });
+    let Ok(end) = u32::try_from(text.len()) else { return };
+    let read = ReadLine { order, power: None, board, span: (0, end) };
+    lines_read().by_object.insert(line, &text, read);
 }
 
 /// Every line `know_line` was told of, read again by the grammar: how many were, and the
@@ -676,17 +798,17 @@ pub(crate) fn know_line(line: &Bound<'_, PyString>, text: String, order: Order<P
 pub(crate) fn _known_lines_differ() -> (usize, Vec<String>) {
     let memo = lines_read();
     let mut differ = Vec::new();
-    for seen in memo.by_object.values() {
-        let parsed = standard().parser.parse_orders(&seen.text);
+    for seen in memo.by_object.iter() {
+        let parsed = standard().parser.parse_orders(seen.text());
         let same = match (&parsed.orders[..], parsed.diagnostics.is_empty()) {
             ([o], true) => o.order == seen.read.order && o.power == seen.read.power && o.board == seen.read.board,
             _ => false,
         };
         if !same {
-            differ.push(seen.text.to_string());
+            differ.push(seen.text().to_string());
         }
     }
-    (memo.by_object.len(), differ)
+    (memo.by_object.len, differ)
 }
 
 /// Order lines given as a list (any iterable of strings): their text, one line each, and
@@ -694,23 +816,42 @@ pub(crate) fn _known_lines_differ() -> (usize, Vec<String>) {
 /// put together from what was kept; otherwise `whole` reads the text.
 fn read_lines(orders: &Bound<'_, PyAny>, whole: impl FnOnce(&str) -> ParsedFile) -> PyResult<(String, ParsedFile)> {
     let wrong = || PyValueError::new_err("orders are a list of order lines or one text of them");
-    let mut memo = lines_read();
-    if memo.by_object.len() > 100_000 {
-        memo.by_object.clear();
+    if let Ok(list) = orders.cast::<PyList>() {
+        read_items(list.len(), |i| list.get_item(i), wrong, whole)
+    } else if let Ok(tuple) = orders.cast::<PyTuple>() {
+        read_items(tuple.len(), |i| tuple.get_item(i), wrong, whole)
+    } else {
+        let items = orders.try_iter().map_err(|_| wrong())?.collect::<PyResult<Vec<_>>>()?;
+        read_items(items.len(), |i| Ok(items[i].clone()), wrong, whole)
     }
-    let mut text = String::new();
-    let mut file = ParsedFile::default();
+}
+
+/// [`read_lines`] of `count` lines, the `i`th given by `item`.
+fn read_items<'py>(
+    count: usize,
+    item: impl Fn(usize) -> PyResult<Bound<'py, PyAny>>,
+    wrong: impl Fn() -> PyErr,
+    whole: impl FnOnce(&str) -> ParsedFile,
+) -> PyResult<(String, ParsedFile)> {
+    let mut memo = lines_read();
+    // Between two calls the table goes cold in memory (the caller's own work evicts it):
+    // every line's place is asked for first, so that they are fetched together.
+    for i in 0..count {
+        memo.by_object.prefetch(item(i)?.as_ptr() as usize);
+    }
+    let mut text = String::with_capacity(count * 24);
+    let mut file = ParsedFile { orders: Vec::with_capacity(count), diagnostics: Vec::new() };
     let mut alone = true;
-    for (index, item) in orders.try_iter().map_err(|_| wrong())?.enumerate() {
-        let item = item?;
-        let line = item.cast::<PyString>().map_err(|_| wrong())?;
+    for index in 0..count {
+        let given = item(index)?;
+        let line = given.cast::<PyString>().map_err(|_| wrong())?;
         if index > 0 {
             text.push('\n');
         }
         let start = text.len();
-        let read = match memo.by_object.get(&(line.as_ptr() as usize)) {
+        let read = match memo.by_object.get(line.as_ptr() as usize) {
             Some(seen) => {
-                text.push_str(&seen.text);
+                text.push_str(seen.text());
                 Some(seen.read)
             }
             None => {
@@ -718,8 +859,7 @@ fn read_lines(orders: &Bound<'_, PyAny>, whole: impl FnOnce(&str) -> ParsedFile)
                 text.push_str(&words);
                 let read = memo.read(&words);
                 if let Some(read) = read {
-                    let seen = Seen { _alive: line.clone().unbind(), text: words.into(), read };
-                    memo.by_object.insert(line.as_ptr() as usize, seen);
+                    memo.by_object.insert(line, &words, read);
                 }
                 read
             }
@@ -730,7 +870,7 @@ fn read_lines(orders: &Bound<'_, PyAny>, whole: impl FnOnce(&str) -> ParsedFile)
                 power: read.power,
                 board: read.board,
                 line: index + 1,
-                span: start + read.span.0..start + read.span.1,
+                span: start + read.span.0 as usize..start + read.span.1 as usize,
             }),
             _ => alone = false,
         }

@@ -46,22 +46,21 @@ impl Source for Report {
     }
 }
 
-impl<T: Source + ?Sized> Source for Arc<T> {
-    fn build<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        (**self).build(py)
-    }
-}
-
 /// A read-only dict whose contents are made when first read.
 #[pyclass(frozen, mapping, module = "shadowjudge", name = "ReadOnlyDict")]
 pub struct ReadOnlyDict {
-    source: Box<dyn Source>,
+    source: Arc<dyn Source>,
     dict: PyOnceLock<Py<PyDict>>,
 }
 
 impl ReadOnlyDict {
     pub(crate) fn new(source: impl Source + 'static) -> ReadOnlyDict {
-        ReadOnlyDict { source: Box::new(source), dict: PyOnceLock::new() }
+        ReadOnlyDict::shared(Arc::new(source))
+    }
+
+    /// Over a source kept elsewhere too.
+    pub(crate) fn shared(source: Arc<dyn Source>) -> ReadOnlyDict {
+        ReadOnlyDict { source, dict: PyOnceLock::new() }
     }
 
     /// The contents, made on the first call.

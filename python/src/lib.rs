@@ -8,7 +8,6 @@ use pyo3::prelude::*;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod game;
-mod keyhash;
 mod lazy;
 mod possible;
 mod resolve;

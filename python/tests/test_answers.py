@@ -126,3 +126,22 @@ def test_order_lines_read_before_are_read_as_the_whole_text_is():
                     assert game.clone().set_orders(power, sent) == as_text, (game.phase, power, sent)
                 game.set_orders(power, lines)
             game.process()
+
+
+def test_order_lines_are_read_the_same_from_any_sequence_however_long_or_many():
+    """A list, a tuple or any iterable of lines; lines too long to be kept by their string
+    object (read by their text each time); and more strings than are kept at once."""
+    lines = ["A PAR - BUR", "F BRE   -   MID-ATLANTIC OCEAN   // a note longer than most", "A MAR H"]
+    as_text = dict(shadowjudge.Game().set_orders("FRANCE", "\n".join(lines)))
+    for _ in range(2):  # the second time, every line has been seen before
+        for given in (lines, tuple(lines), iter(lines), (line for line in lines)):
+            assert shadowjudge.Game().set_orders("FRANCE", given) == as_text
+    with pytest.raises(ValueError, match="a list of order lines"):
+        shadowjudge.Game().set_orders("FRANCE", ("A PAR - BUR", 3))
+    game = shadowjudge.Game()
+    for i in range(100_500):  # a new string object each time: the table is emptied once
+        game.set_orders("FRANCE", ["A PAR - BUR".encode().decode(), "A MAR - SPA" if i % 2 else "A MAR H"])
+    assert game.get_orders("FRANCE") == ["A PAR - BUR", "A MAR - SPA"]
+    assert game.set_orders("FRANCE", lines) == as_text
+    known, differ = shadowjudge._shadowjudge._known_lines_differ()
+    assert 0 < known <= 100_000 and differ == []
