@@ -12,7 +12,7 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
-use shadowjudge::diplomacy::engine::possible::PlaceOrders;
+use shadowjudge::diplomacy::engine::possible::{PlaceOrders, PossibleOrders};
 use shadowjudge::diplomacy::judge::possible::Possible as Order;
 use shadowjudge::diplomacy::map::{PowerId, ProvinceId, RegionId, UnitType};
 use shadowjudge::diplomacy::order::Board;
@@ -21,7 +21,7 @@ use crate::game::{self, standard, Game};
 
 /// Every power's possible orders in one position, place by place.
 pub struct Possible {
-    pub places: Vec<PlaceOrders>,
+    pub places: PossibleOrders,
     /// Names end in their board (Shadow Worlds).
     boards: bool,
 }
@@ -324,7 +324,7 @@ pub fn orderable<'py>(py: Python<'py>, possible: &Possible, power: PowerId) -> V
     let mut table = rows();
     let mut seen: Vec<(ProvinceId, Suffix)> = Vec::new();
     let mut out = Vec::new();
-    for p in possible.places.iter().filter(|p| p.power == power) {
+    for p in possible.places.places.iter().filter(|p| p.power == power) {
         let at = (p.place, possible.suffix(p));
         if !seen.contains(&at) {
             seen.push(at);
@@ -341,7 +341,7 @@ pub fn by_place<'py>(py: Python<'py>, possible: &Possible) -> PyResult<Bound<'py
     let mut table = rows();
     let mut scratch = std::mem::take(&mut table.scratch);
     let Scratch { keys, found, starts, words } = &mut scratch;
-    let places = &possible.places;
+    let places = &possible.places.places;
     let rank = |p: &PlaceOrders| (alphabetical(p.place), possible.suffix(p));
     let mut sorted: Vec<&PlaceOrders> = places.iter().collect();
     sorted.sort_by_key(|p| rank(p));
@@ -355,7 +355,7 @@ pub fn by_place<'py>(py: Python<'py>, possible: &Possible) -> PyResult<Bound<'py
         if new_place(i) {
             keys.push(place_key(p.place, end));
         }
-        keys.extend(p.orders.iter().map(|o| order_key(*o, end)));
+        keys.extend(possible.places.of(p).iter().map(|o| order_key(*o, end)));
     }
     for k in keys.iter() {
         table.prefetch(*k);
@@ -368,7 +368,7 @@ pub fn by_place<'py>(py: Python<'py>, possible: &Possible) -> PyResult<Bound<'py
             starts.push(found.len());
             found.push(place(py, &mut table, p.place, end));
         }
-        found.extend(p.orders.iter().map(|o| order(py, &mut table, words, *o, end)));
+        found.extend(possible.places.of(p).iter().map(|o| order(py, &mut table, words, *o, end)));
     }
     starts.push(found.len());
     // Python may run code of its own while the lists are made: the table is let go.

@@ -15,13 +15,39 @@ use crate::phase::PhaseKind;
 
 use super::Game;
 
-/// The orders one place of one board may be given.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Every order some powers could give this phase, place by place: the places in order,
+/// and one list of all their orders, each place's in one stretch of it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PossibleOrders {
+    pub places: Vec<PlaceOrders>,
+    pub orders: Vec<Possible>,
+}
+
+/// One place of one board, and where its orders are in [`PossibleOrders::orders`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlaceOrders {
     pub power: PowerId,
     pub board: Board,
     pub place: ProvinceId,
-    pub orders: Vec<Possible>,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl PossibleOrders {
+    /// The orders of one of the places.
+    pub fn of(&self, p: &PlaceOrders) -> &[Possible] {
+        &self.orders[p.start as usize..p.end as usize]
+    }
+
+    /// Each place with its orders, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&PlaceOrders, &[Possible])> {
+        self.places.iter().map(|p| (p, self.of(p)))
+    }
+
+    /// A place whose orders are the ones added since `start`.
+    fn push(&mut self, power: PowerId, board: Board, place: ProvinceId, start: usize) {
+        self.places.push(PlaceOrders { power, board, place, start: start as u32, end: self.orders.len() as u32 });
+    }
 }
 
 impl Game {
@@ -29,9 +55,11 @@ impl Game {
     /// retreat phase one entry per unit of theirs (board by board, in the order of the
     /// units), in a Winter one per place a power owing an adjustment may build in (each
     /// build, then `waive`) or remove from. Nothing once the game is over.
-    pub fn possible_orders(&self, powers: &[PowerId]) -> Vec<PlaceOrders> {
+    pub fn possible_orders(&self, powers: &[PowerId]) -> PossibleOrders {
         let units: usize = self.state.boards.iter().map(|b| b.units.len()).sum();
-        let mut out = Vec::with_capacity(units);
+        // About as many orders as a unit's in a crowded middle game (more are added
+        // as they are found).
+        let mut out = PossibleOrders { places: Vec::with_capacity(units), orders: Vec::with_capacity(units * 16) };
         if self.state.end.is_some() {
             return out;
         }
@@ -40,22 +68,29 @@ impl Game {
             PhaseKind::Movement => {
                 for (b, state) in self.state.boards.iter().enumerate() {
                     let units = &state.units;
-                    for (i, orders) in movement_orders(map, units, |u| powers.contains(&u.power)) {
-                        let u = units[i];
-                        let place = map.province_of(u.region);
-                        out.push(PlaceOrders { power: u.power, board: Board(b as u8), place, orders });
-                    }
+                    let PossibleOrders { places, orders } = &mut out;
+                    movement_orders(
+                        map,
+                        units,
+                        |u| powers.contains(&u.power),
+                        orders,
+                        |i, found| {
+                            let u = units[i];
+                            let place = map.province_of(u.region);
+                            let (start, end) = (found.start as u32, found.end as u32);
+                            places.push(PlaceOrders { power: u.power, board: Board(b as u8), place, start, end });
+                        },
+                    );
                 }
             }
             PhaseKind::Retreats => {
                 for (b, state) in self.state.boards.iter().enumerate() {
                     for r in state.retreating.iter().filter(|r| powers.contains(&r.dislodgement.unit.power)) {
                         let u = r.dislodgement.unit;
-                        let mut orders: Vec<Possible> =
-                            r.options.iter().map(|to| Possible::Retreat(u.kind, u.region, *to)).collect();
-                        orders.push(Possible::Disband(u.kind, u.region));
-                        let place = map.province_of(u.region);
-                        out.push(PlaceOrders { power: u.power, board: Board(b as u8), place, orders });
+                        let start = out.orders.len();
+                        out.orders.extend(r.options.iter().map(|to| Possible::Retreat(u.kind, u.region, *to)));
+                        out.orders.push(Possible::Disband(u.kind, u.region));
+                        out.push(u.power, Board(b as u8), map.province_of(u.region), start);
                     }
                 }
             }
@@ -70,10 +105,11 @@ impl Game {
 
     /// A power's Winter orders, each one the judge would accept alone: builds (and then
     /// the waive) when it is due builds, removals when it is due removals.
-    fn winter_possible(&self, power: PowerId, out: &mut Vec<PlaceOrders>) {
+    fn winter_possible(&self, power: PowerId, all: &mut PossibleOrders) {
         let map = &*self.map;
         let delta = self.rules().adjustment(self, power);
-        let first = out.len();
+        // The power's places and their orders, before they are added to `all`.
+        let mut out: Vec<(Board, ProvinceId, Vec<Possible>)> = Vec::new();
         for (b, state) in self.state.boards.iter().enumerate() {
             let board = Board(b as u8);
             let units = &state.units;
@@ -96,7 +132,7 @@ impl Game {
                     if !orders.is_empty() {
                         // A place to build at may also waive the build.
                         orders.push(Possible::Waive);
-                        out.push(PlaceOrders { power, board, place: h, orders });
+                        out.push((board, h, orders));
                     }
                 }
             }
@@ -105,21 +141,25 @@ impl Game {
                     let place = map.province_of(u.region);
                     // The unit a removal there names is the first one standing there.
                     if units.iter().find(|x| map.province_of(x.region) == place).is_some_and(|x| x.power == power) {
-                        let orders = vec![Possible::Disband(u.kind, u.region)];
-                        out.push(PlaceOrders { power, board, place, orders });
+                        out.push((board, place, vec![Possible::Disband(u.kind, u.region)]));
                     }
                 }
             }
         }
         // Each place once (two units of a power in one place: one entry).
-        let mut i = first;
+        let mut i = 0;
         while i < out.len() {
-            if let Some(j) = (first..i).find(|j| out[*j].board == out[i].board && out[*j].place == out[i].place) {
-                let more = out.remove(i).orders;
-                out[j].orders.extend(more);
+            if let Some(j) = (0..i).find(|j| out[*j].0 == out[i].0 && out[*j].1 == out[i].1) {
+                let more = out.remove(i).2;
+                out[j].2.extend(more);
             } else {
                 i += 1;
             }
+        }
+        for (board, place, orders) in out {
+            let start = all.orders.len();
+            all.orders.extend(orders);
+            all.push(power, board, place, start);
         }
     }
 }

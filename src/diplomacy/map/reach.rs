@@ -20,6 +20,12 @@ pub struct Reach {
     landings: Vec<u64>,
     /// Coastal provinces.
     coasts: Vec<u64>,
+    /// Sea provinces.
+    seas: Vec<u64>,
+    /// Per unit type and region: the regions a unit there can move to, in the order of
+    /// their ids, from `first_neighbour[row]` to `first_neighbour[row + 1]`.
+    neighbours: Vec<RegionId>,
+    first_neighbour: Vec<u32>,
 }
 
 impl Reach {
@@ -34,13 +40,18 @@ impl Reach {
             adjacent: vec![0; provinces * words],
             landings: vec![0; words],
             coasts: vec![0; words],
+            seas: vec![0; words],
+            neighbours: Vec::new(),
+            first_neighbour: vec![0],
         };
         for (k, kind) in [UnitType::Army, UnitType::Fleet].into_iter().enumerate() {
             for r in 0..regions {
                 let row = (k * regions + r) * words;
                 for to in map.neighbours(kind, RegionId(r as u16)) {
                     insert(&mut reach.moves[row..row + words], map.province_of(to));
+                    reach.neighbours.push(to);
                 }
+                reach.first_neighbour.push(reach.neighbours.len() as u32);
             }
         }
         for a in map.province_ids() {
@@ -49,6 +60,9 @@ impl Reach {
                 insert(&mut reach.adjacent[row..row + words], b);
             }
             let p = map.province(a);
+            if p.terrain == Terrain::Sea {
+                insert(&mut reach.seas, a);
+            }
             if p.terrain == Terrain::Coast {
                 insert(&mut reach.coasts, a);
                 if map.region(p.main_region).army_can_stand {
@@ -71,6 +85,13 @@ impl Reach {
         &self.moves[row..row + self.words]
     }
 
+    /// The regions a unit of `kind` in `region` can move to, in the order of their ids
+    /// (as [`Map::neighbours`] lists them).
+    pub fn neighbours(&self, kind: UnitType, region: RegionId) -> &[RegionId] {
+        let row = usize::from(kind == UnitType::Fleet) * self.regions + region.0 as usize;
+        &self.neighbours[self.first_neighbour[row] as usize..self.first_neighbour[row + 1] as usize]
+    }
+
     /// The provinces sharing a border with `p` (as [`Map::provinces_adjacent`] says).
     pub fn adjacent(&self, p: ProvinceId) -> &[u64] {
         let row = p.0 as usize * self.words;
@@ -85,6 +106,11 @@ impl Reach {
     /// Coastal provinces.
     pub fn coasts(&self) -> &[u64] {
         &self.coasts
+    }
+
+    /// Sea provinces.
+    pub fn seas(&self) -> &[u64] {
+        &self.seas
     }
 }
 
@@ -139,6 +165,7 @@ mod tests {
                 for p in map.province_ids() {
                     assert_eq!(contains(reach.moves(kind, r), p), map.can_reach_province(kind, r, p));
                 }
+                assert_eq!(reach.neighbours(kind, r), map.neighbours(kind, r).collect::<Vec<_>>());
             }
         }
         for a in map.province_ids() {
@@ -150,6 +177,9 @@ mod tests {
         assert!(contains(reach.landings(), coast("bre")));
         assert!(!contains(reach.landings(), coast("par")));
         assert!(!contains(reach.coasts(), coast("nth")));
+        for p in map.province_ids() {
+            assert_eq!(contains(reach.seas(), p), map.province(p).terrain == Terrain::Sea);
+        }
     }
 
     #[test]

@@ -16,9 +16,26 @@ use crate::diplomacy::order::{Order, UnitRef};
 use crate::diplomacy::state::{BoardState, GameState, StoredOrder};
 use crate::game::settings::{Settings, VariantKind};
 
+/// One place's orders, as a list of their own.
+#[derive(Debug, PartialEq, Eq)]
+struct Listed {
+    power: PowerId,
+    board: Board,
+    place: ProvinceId,
+    orders: Vec<Possible>,
+}
+
+/// The orders found from the position, place by place.
+fn found(g: &Game, powers: &[PowerId]) -> Vec<Listed> {
+    let all = g.possible_orders(powers);
+    all.iter()
+        .map(|(p, orders)| Listed { power: p.power, board: p.board, place: p.place, orders: orders.to_vec() })
+        .collect()
+}
+
 /// The orders as found by asking the judge about each candidate (the way the Python
 /// package found them before).
-fn asked(g: &Game, powers: &[PowerId]) -> Vec<PlaceOrders> {
+fn asked(g: &Game, powers: &[PowerId]) -> Vec<Listed> {
     let mut out = Vec::new();
     if g.state.end.is_some() {
         return out;
@@ -37,7 +54,7 @@ fn asked(g: &Game, powers: &[PowerId]) -> Vec<PlaceOrders> {
                         r.options.iter().map(|o| Possible::Retreat(u.kind, u.region, *o)).collect();
                     orders.push(Possible::Disband(u.kind, u.region));
                     let place = g.map.province_of(u.region);
-                    out.push(PlaceOrders { power: u.power, board: Board(b as u8), place, orders });
+                    out.push(Listed { power: u.power, board: Board(b as u8), place, orders });
                 }
             }
         }
@@ -75,7 +92,7 @@ fn convoy_reach(
     (seas, coasts)
 }
 
-fn asked_movement(g: &Game, board: Board, state: &BoardState, powers: &[PowerId], out: &mut Vec<PlaceOrders>) {
+fn asked_movement(g: &Game, board: Board, state: &BoardState, powers: &[PowerId], out: &mut Vec<Listed>) {
     let map: &Map = &g.map;
     let rules = &g.settings.rules;
     let fleets_at_sea: HashSet<ProvinceId> = state
@@ -153,12 +170,12 @@ fn asked_movement(g: &Game, board: Board, state: &BoardState, powers: &[PowerId]
                 }
             }
         }
-        out.push(PlaceOrders { power: u.power, board, place: at, orders: list });
+        out.push(Listed { power: u.power, board, place: at, orders: list });
     }
 }
 
 /// Every build, removal and waive the judge's preview accepts from this power alone.
-fn asked_winter(g: &Game, power: PowerId, out: &mut Vec<PlaceOrders>) {
+fn asked_winter(g: &Game, power: PowerId, out: &mut Vec<Listed>) {
     let map: &Map = &g.map;
     let boards = g.state.boards.len();
     let mut candidates: Vec<((Board, ProvinceId), Possible, Order<Place>)> = Vec::new();
@@ -204,7 +221,7 @@ fn asked_winter(g: &Game, power: PowerId, out: &mut Vec<PlaceOrders>) {
         if waive && orders.iter().any(|o| matches!(o, Possible::Build(..))) {
             orders.push(Possible::Waive);
         }
-        out.push(PlaceOrders { power, board, place, orders });
+        out.push(Listed { power, board, place, orders });
     }
 }
 
@@ -216,7 +233,7 @@ fn new_game(variant: VariantKind) -> Game {
 
 /// Orders drawn from the possible ones: mostly moves, many supports of the moves chosen
 /// (so units are dislodged and retreat), some other orders, some places left without.
-fn give_random_orders(g: &mut Game, possible: &[PlaceOrders], rng: &mut ChaCha8Rng) {
+fn give_random_orders(g: &mut Game, possible: &[Listed], rng: &mut ChaCha8Rng) {
     let mut chosen: Vec<Option<Possible>> = vec![None; possible.len()];
     for (c, p) in chosen.iter_mut().zip(possible) {
         let moves: Vec<&Possible> =
@@ -259,13 +276,13 @@ fn give_random_orders(g: &mut Game, possible: &[PlaceOrders], rng: &mut ChaCha8R
 /// The same orders, place by place, in the same order.
 fn assert_same(g: &Game, what: &str) {
     let powers: Vec<PowerId> = g.map.power_ids().collect();
-    let found = g.possible_orders(&powers);
+    let found = found(g, &powers);
     let want = asked(g, &powers);
     assert_eq!(found, want, "{what}, {}", g.state.phase.code());
     // A power alone gets its own places, as among all.
     let france = PowerId(2);
-    let alone = g.possible_orders(&[france]);
-    let among: Vec<PlaceOrders> = found.into_iter().filter(|p| p.power == france).collect();
+    let alone = self::found(g, &[france]);
+    let among: Vec<Listed> = found.into_iter().filter(|p| p.power == france).collect();
     assert_eq!(alone, among, "{what}, France alone");
 }
 
@@ -283,7 +300,7 @@ fn the_orders_found_are_the_orders_the_judge_accepts_in_random_games() {
                 kinds[g.state.phase.kind as usize] += 1;
                 assert_same(&g, &format!("{variant:?} game {seed}"));
                 let powers: Vec<PowerId> = g.map.power_ids().collect();
-                let possible = g.possible_orders(&powers);
+                let possible = found(&g, &powers);
                 give_random_orders(&mut g, &possible, &mut rng);
                 g.adjudicate();
             }
@@ -302,12 +319,7 @@ fn the_orders_found_are_the_orders_the_judge_accepts_on_crowded_boards() {
         g.state.boards[0].units = crate::diplomacy::judge::random::random_phase(&g.map, seed).units;
         assert_same(&g, &format!("random board {seed}"));
         let powers: Vec<PowerId> = g.map.power_ids().collect();
-        convoys += g
-            .possible_orders(&powers)
-            .iter()
-            .flat_map(|p| &p.orders)
-            .filter(|o| matches!(o, Possible::Convoy(..)))
-            .count();
+        convoys += g.possible_orders(&powers).orders.iter().filter(|o| matches!(o, Possible::Convoy(..))).count();
     }
     assert!(convoys > 1000, "convoys were tried: {convoys}");
 }
