@@ -306,6 +306,19 @@ fn orders_on<const W: usize>(
     let mut necessary: Vec<Set<W>> = Vec::new();
     let mut path: Vec<ProvinceId> = Vec::new();
     let mut found: Vec<Set<W>> = Vec::new();
+    // Per province (a set of units, `span` words each): the units standing there, going
+    // there (in one step or convoyed) or convoyed through it. A unit's orders name only
+    // those of the provinces it reaches (and, a fleet at sea, of its own).
+    let span = pieces.len().div_ceil(64);
+    let mut near = vec![0u64; map.provinces().len() * span];
+    for (j, v) in pieces.iter().enumerate() {
+        let (word, bit) = (j / 64, 1u64 << (j % 64));
+        near[v.at.0 as usize * span + word] |= bit;
+        for p in members(&or(&v.wide, &v.seas)) {
+            near[p.0 as usize * span + word] |= bit;
+        }
+    }
+    let mut others = vec![0u64; span];
     for (i, u) in units.iter().enumerate().filter(|(_, u)| wanted(u)) {
         let me = &pieces[i];
         let (k, r, at) = (me.kind, me.region, me.at);
@@ -314,7 +327,24 @@ fn orders_on<const W: usize>(
         orders.extend(reach.neighbours(k, r).iter().map(|to| Possible::Move(k, r, *to)));
         orders.extend(members(&me.landings).map(|c| Possible::Via(k, r, c)));
         let at_sea = u.kind == UnitType::Fleet && contains(&sea, at);
-        for (j, v) in pieces.iter().enumerate() {
+        others.fill(0);
+        for p in members(&me.steps).chain(at_sea.then_some(at)) {
+            for (o, n) in others.iter_mut().zip(&near[p.0 as usize * span..]) {
+                *o |= n;
+            }
+        }
+        let others = others.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut bits = bits;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let j = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    j
+                })
+            })
+        });
+        for j in others {
+            let v = &pieces[j];
             let from = v.at;
             if j == i || from == at {
                 continue; // a unit cannot support itself
