@@ -245,6 +245,7 @@ struct Scratch {
     found: Vec<*mut pyo3::ffi::PyObject>,
     starts: Vec<usize>,
     words: Vec<u8>,
+    sorted: Vec<u64>,
 }
 
 impl Rows {
@@ -340,42 +341,51 @@ pub fn orderable<'py>(py: Python<'py>, possible: &Possible, power: PowerId) -> V
 pub fn by_place<'py>(py: Python<'py>, possible: &Possible) -> PyResult<Bound<'py, PyDict>> {
     let mut table = rows();
     let mut scratch = std::mem::take(&mut table.scratch);
-    let Scratch { keys, found, starts, words } = &mut scratch;
-    let places = &possible.places.places;
-    let rank = |p: &PlaceOrders| (alphabetical(p.place), possible.suffix(p));
-    let mut sorted: Vec<&PlaceOrders> = places.iter().collect();
-    sorted.sort_by_key(|p| rank(p));
-    let new_place = |i: usize| i == 0 || rank(sorted[i - 1]) != rank(sorted[i]);
+    let Scratch { keys, found, starts, words, sorted } = &mut scratch;
+    let all = &possible.places;
+    // The places by name: each as one number (its rank, then its index), sorted without
+    // reading the places again.
+    sorted.clear();
+    sorted.extend(all.places.iter().enumerate().map(|(i, p)| {
+        let rank = alphabetical(p.place) * 3 + possible.suffix(p) as usize;
+        (rank as u64) << 32 | i as u64
+    }));
+    sorted.sort_unstable();
+    let place_at = |i: usize| &all.places[(sorted[i] & 0xffff_ffff) as usize];
+    let new_place = |i: usize| i == 0 || sorted[i - 1] >> 32 != sorted[i] >> 32;
     // Between two calls the table and the strings go cold in memory (a caller's own
     // work evicts them): every key's place in the table is asked for first, then each
-    // string once its place is read, so that they are fetched many at a time.
+    // string as soon as its place is read, so that they are fetched many at a time.
     keys.clear();
-    for (i, p) in sorted.iter().enumerate() {
+    for i in 0..sorted.len() {
+        let p = place_at(i);
         let end = possible.suffix(p);
         if new_place(i) {
             keys.push(place_key(p.place, end));
         }
-        keys.extend(possible.places.of(p).iter().map(|o| order_key(*o, end)));
+        keys.extend(all.of(p).iter().map(|o| order_key(*o, end)));
     }
     for k in keys.iter() {
         table.prefetch(*k);
     }
     found.clear();
     starts.clear();
-    for (i, p) in sorted.iter().enumerate() {
+    let fetched = |s: *mut pyo3::ffi::PyObject| {
+        prefetch(s);
+        s
+    };
+    for i in 0..sorted.len() {
+        let p = place_at(i);
         let end = possible.suffix(p);
         if new_place(i) {
             starts.push(found.len());
-            found.push(place(py, &mut table, p.place, end));
+            found.push(fetched(place(py, &mut table, p.place, end)));
         }
-        found.extend(possible.places.of(p).iter().map(|o| order(py, &mut table, words, *o, end)));
+        found.extend(all.of(p).iter().map(|o| fetched(order(py, &mut table, words, *o, end))));
     }
     starts.push(found.len());
     // Python may run code of its own while the lists are made: the table is let go.
     drop(table);
-    for s in found.iter() {
-        prefetch(*s);
-    }
     // SAFETY: the table holds a reference to each of its strings for good.
     let string = |s: &*mut pyo3::ffi::PyObject| unsafe { Borrowed::from_ptr(py, *s) };
     let d = PyDict::new(py);
