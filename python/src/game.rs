@@ -786,10 +786,10 @@ impl LinesRead {
 
 /// Tell `set_orders` what a string it will be given says: `order`, on `board` (Shadow
 /// Worlds). For the strings `get_all_possible_orders` makes: the very objects come back.
-pub(crate) fn know_line(line: &Bound<'_, PyString>, text: String, order: Order<Place>, board: Option<Board>) {
+pub(crate) fn know_line(line: &Bound<'_, PyString>, text: &str, order: Order<Place>, board: Option<Board>) {
     let Ok(end) = u32::try_from(text.len()) else { return };
     let read = ReadLine { order, power: None, board, span: (0, end) };
-    lines_read().by_object.insert(line, &text, read);
+    lines_read().by_object.insert(line, text, read);
 }
 
 /// Every line `know_line` was told of, read again by the grammar: how many were, and the

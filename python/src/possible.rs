@@ -302,13 +302,14 @@ fn order<'py>(py: Python<'py>, table: &mut Rows, buf: &mut Vec<u8>, o: Order, en
     table.get(order_key(o, end), || {
         buf.clear();
         write_into(buf, o, end);
-        let string = make(py, buf);
+        // The names are ASCII.
+        let words = std::str::from_utf8(buf).expect("names are ASCII");
+        let string = PyString::new(py, words).unbind();
         let board = match end {
             1 => Some(Board::A),
             2 => Some(Board::B),
             _ => None,
         };
-        let words = String::from_utf8_lossy(buf).into_owned();
         game::know_line(string.bind(py), words, o.order(&standard().map), board);
         string
     })
