@@ -2,66 +2,91 @@
 //! the ownership update, elimination and victory. Each keeps what it decided as values
 //! (see [`super::adjudicated`]); the words are made from those only when asked.
 
+use std::cell::RefCell;
+
 use super::adjudicated::{Decided, MovementBoard, RetreatBoard, YearEnd};
 use super::Game;
-use crate::diplomacy::judge::legality::{collect_orders, unit_in, WrittenOrder};
-use crate::diplomacy::judge::movement::adjudicate_movement;
+use crate::diplomacy::judge::legality::{unit_in, OrderCollector, PhaseOrders, WrittenOrder};
+use crate::diplomacy::judge::movement::{Adjudicator, MovementResult};
 use crate::diplomacy::judge::retreat::{adjudicate_retreats, RetreatOrderStatus, RetreatPhase};
 use crate::diplomacy::map::PowerId;
 use crate::diplomacy::order::{Board, Order, Place};
 use crate::diplomacy::state::Retreating;
 
+/// The adjudication's working space, kept from one phase to the next (a phase needs a
+/// few dozen lists; made anew, each is asked for and given back every phase).
+#[derive(Default)]
+struct Scratch {
+    collector: OrderCollector,
+    adjudicator: Adjudicator,
+    written: Vec<WrittenOrder>,
+    phase_orders: PhaseOrders,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::default();
+}
+
 impl Game {
     pub(super) fn adjudicate_movement(&mut self, decided: &mut Vec<Decided>) {
-        for bi in 0..self.boards() {
-            let board = Board(bi as u8);
-            // The units as they were: the board gets the units after the phase below.
-            let units = std::mem::take(&mut self.state.boards[bi].units);
-            let written: Vec<WrittenOrder> = self
-                .state
+        SCRATCH.with_borrow_mut(|scratch| {
+            for bi in 0..self.boards() {
+                self.adjudicate_board(Board(bi as u8), scratch, decided);
+            }
+        });
+    }
+
+    fn adjudicate_board(&mut self, board: Board, scratch: &mut Scratch, decided: &mut Vec<Decided>) {
+        let bi = board.0 as usize;
+        let Scratch { collector, adjudicator, written, phase_orders } = scratch;
+        // The units as they were: the board gets the units after the phase below.
+        let units = std::mem::take(&mut self.state.boards[bi].units);
+        written.clear();
+        written.extend(
+            self.state
                 .orders
                 .iter()
                 .filter(|o| o.board == board)
-                .map(|o| WrittenOrder { power: Some(o.power), order: o.order })
-                .collect();
-            let phase_orders = collect_orders(&self.map, &units, &written, &self.settings.rules);
-            let mut result = adjudicate_movement(&self.map, &units, &phase_orders.orders, &self.settings.rules);
-            for (i, illegal) in phase_orders.illegal_for_unit.iter().enumerate() {
-                if let Some(e) = illegal {
-                    result.mark_illegal(i, *e);
-                }
+                .map(|o| WrittenOrder { power: Some(o.power), order: o.order }),
+        );
+        collector.collect_into(&self.map, &units, written, &self.settings.rules, phase_orders);
+        let mut result = MovementResult::default();
+        adjudicator.adjudicate_into(&self.map, &units, &phase_orders.orders, &self.settings.rules, &mut result);
+        for (i, illegal) in phase_orders.illegal_for_unit.iter().enumerate() {
+            if let Some(e) = illegal {
+                result.mark_illegal(i, *e);
             }
-            // The order each unit was given, as written (the last one kept for it).
-            let mut given: Vec<Option<Order<Place>>> = vec![None; units.len()];
-            for (o, r) in written.iter().zip(&phase_orders.written) {
-                let target = match r {
-                    Ok(i) => Some(*i),
-                    Err(_) => o.order.unit().and_then(|u| unit_in(&self.map, &units, u.at.province)),
-                };
-                if let Some(i) = target {
-                    given[i] = Some(o.order);
-                }
-            }
-            let dislodged: Vec<Retreating> = result
-                .dislodged
-                .into_iter()
-                .map(|d| Retreating { dislodgement: d.dislodgement, options: d.retreats })
-                .collect();
-            // A dislodged unit with nowhere to go is disbanded at once; a retreat phase is
-            // held only for units that have a choice (as the classic judges do).
-            let bs = &mut self.state.boards[bi];
-            bs.units = result.units_after;
-            bs.retreating = dislodged.iter().filter(|r| !r.options.is_empty()).cloned().collect();
-            bs.standoffs = result.standoffs;
-            decided.push(Decided::Movement(MovementBoard {
-                board,
-                units,
-                orders: phase_orders.orders,
-                outcomes: result.outcomes,
-                given,
-                dislodged,
-            }));
         }
+        // The order each unit was given, as written (the last one kept for it).
+        let mut given: Vec<Option<Order<Place>>> = vec![None; units.len()];
+        for (o, r) in written.iter().zip(&phase_orders.written) {
+            let target = match r {
+                Ok(i) => Some(*i),
+                Err(_) => o.order.unit().and_then(|u| unit_in(&self.map, &units, u.at.province)),
+            };
+            if let Some(i) = target {
+                given[i] = Some(o.order);
+            }
+        }
+        let dislodged: Vec<Retreating> = result
+            .dislodged
+            .into_iter()
+            .map(|d| Retreating { dislodgement: d.dislodgement, options: d.retreats })
+            .collect();
+        // A dislodged unit with nowhere to go is disbanded at once; a retreat phase is
+        // held only for units that have a choice (as the classic judges do).
+        let bs = &mut self.state.boards[bi];
+        bs.units = result.units_after;
+        bs.retreating = dislodged.iter().filter(|r| !r.options.is_empty()).cloned().collect();
+        bs.standoffs = result.standoffs;
+        decided.push(Decided::Movement(MovementBoard {
+            board,
+            units,
+            orders: phase_orders.orders.clone(),
+            outcomes: result.outcomes,
+            given,
+            dislodged,
+        }));
     }
 
     pub(super) fn adjudicate_retreats(&mut self, decided: &mut Vec<Decided>) {

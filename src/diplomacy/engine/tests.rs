@@ -191,3 +191,43 @@ fn orders_kept_without_an_answer_leave_the_game_as_an_answered_submission_does()
         assert_eq!(submissions, SCRIPT.iter().map(|o| o.len()).sum::<usize>());
     }
 }
+
+#[test]
+fn a_phase_adjudicated_in_reused_space_is_the_phase_adjudicated_afresh() {
+    use rand::{Rng, SeedableRng};
+    // The movement's working space is kept from one phase to the next in a thread; a new
+    // thread starts with none. Every phase of random games, decided in both, is the same.
+    let mut movements = 0;
+    for (variant, seed) in [(VariantKind::Standard, 1), (VariantKind::Standard, 2), (VariantKind::ShadowWorlds, 3)] {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut g = game(variant);
+        for _ in 0..30 {
+            if g.state.end.is_some() {
+                break;
+            }
+            let powers: Vec<PowerId> = g.map.power_ids().collect();
+            let possible = g.possible_orders(&powers);
+            g.state.orders = possible
+                .iter()
+                .filter_map(|(p, orders)| {
+                    // A place in ten is left without orders.
+                    let pick = rng.gen_range(0..orders.len() * 10 / 9 + 1);
+                    let order = orders.get(pick)?.order(&g.map);
+                    let board = if order == Order::Waive { Board::A } else { p.board };
+                    Some(crate::diplomacy::state::StoredOrder { power: p.power, board, order, text: String::new() })
+                })
+                .collect();
+            movements += usize::from(g.state.phase.kind == PhaseKind::Movement);
+            let mut afresh = g.clone();
+            let (afresh, fresh_report) = std::thread::spawn(move || {
+                let report = afresh.adjudicate();
+                (afresh, report)
+            })
+            .join()
+            .unwrap();
+            assert_eq!(g.adjudicate(), fresh_report, "{variant:?} {seed}");
+            assert_eq!(g.state, afresh.state, "{variant:?} {seed}");
+        }
+    }
+    assert!(movements >= 40, "{movements} movement phases");
+}
