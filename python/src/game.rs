@@ -6,7 +6,8 @@
 //! asked for without a board carries its board at the end (`A PAR (A)`), which is also how
 //! an order names its board.
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::ops::Range;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -76,6 +77,10 @@ pub struct Game {
     possible: OnceLock<Arc<Possible>>,
     /// Orders given and not yet decided on, in the order given (see [`Game::settle`]).
     pending: Vec<Pending>,
+    /// Their texts, one after the other, and their orders when read line by line (kept
+    /// from one phase to the next: no new space for each call).
+    pending_text: String,
+    pending_orders: Vec<ParsedOrder>,
 }
 
 /// Orders given to `set_orders`, read, and waiting to be decided on: the judge decides on
@@ -86,9 +91,19 @@ pub struct Game {
 #[derive(Clone)]
 struct Pending {
     power: PowerId,
-    text: String,
-    parsed: ParsedFile,
-    decided: Arc<OnceLock<Submission>>,
+    /// In `Game::pending_text`.
+    text: Range<usize>,
+    /// In `Game::pending_orders`, the order of each line (spans in `text`), or as the
+    /// grammar read the whole text.
+    read: Read,
+    /// The answer `set_orders` returned, while anyone holds it.
+    answer: Weak<Words>,
+}
+
+#[derive(Clone)]
+enum Read {
+    Lines(Range<usize>),
+    Whole(ParsedFile),
 }
 
 /// What `to_json` writes: the game's settings as in game.toml and its state as in
@@ -133,6 +148,8 @@ impl Game {
             last: None,
             possible: OnceLock::new(),
             pending: Vec::new(),
+            pending_text: String::new(),
+            pending_orders: Vec::new(),
         }
     }
 
@@ -269,15 +286,25 @@ impl Game {
     fn settle(&mut self) {
         let mut pending = std::mem::take(&mut self.pending);
         for p in pending.drain(..) {
-            if Arc::strong_count(&p.decided) == 1 {
-                self.inner.keep_orders(p.power, &p.text, &p.parsed);
-            } else {
-                let submission = self.inner.take_orders(p.power, &p.text, &p.parsed, false);
-                let _ = p.decided.set(submission);
-            }
+            let text = &self.pending_text[p.text];
+            let orders = match &p.read {
+                Read::Lines(lines) => &self.pending_orders[lines.clone()],
+                Read::Whole(parsed) => &parsed.orders[..],
+            };
+            let Some(answer) = p.answer.upgrade() else {
+                self.inner.keep_orders(p.power, text, orders);
+                continue;
+            };
+            let parsed = match p.read {
+                Read::Lines(_) => ParsedFile { orders: orders.to_vec(), diagnostics: Vec::new() },
+                Read::Whole(parsed) => parsed,
+            };
+            let _ = answer.decided.set(self.inner.take_orders(p.power, text, &parsed, false));
         }
         // Kept for the next phase's orders.
         self.pending = pending;
+        self.pending_text.clear();
+        self.pending_orders.clear();
     }
 
     /// The position alone, as hashed: phase, units, owners, dislodged units, standoffs,
@@ -413,18 +440,28 @@ impl Game {
         orders: &Bound<'_, PyAny>,
     ) -> PyResult<ReadOnlyDict> {
         let mut me = slf.borrow_mut();
+        let me = &mut *me;
         let p = me.power_given(power)?;
-        let whole = |text: &str| standard().parser.parse_orders_on(text, &me.inner.unit_places(), Some(p));
-        let (text, parsed) = if orders.is_instance_of::<PyString>() {
-            let text: String = orders.extract()?;
-            let parsed = whole(&text);
-            (text, parsed)
+        let (start, first) = (me.pending_text.len(), me.pending_orders.len());
+        let whole = |text: &str| Read::Whole(standard().parser.parse_orders_on(text, &me.inner.unit_places(), Some(p)));
+        let read = if orders.is_instance_of::<PyString>() {
+            me.pending_text.push_str(&orders.cast::<PyString>()?.to_cow()?);
+            whole(&me.pending_text[start..])
         } else {
-            read_lines(orders, whole)?
+            let lines = read_lines(orders, &mut me.pending_text, &mut me.pending_orders);
+            let lines = match lines {
+                Ok(lines) => lines,
+                Err(e) => {
+                    me.pending_text.truncate(start);
+                    me.pending_orders.truncate(first);
+                    return Err(e);
+                }
+            };
+            lines.map_or_else(|| whole(&me.pending_text[start..]), Read::Lines)
         };
-        let decided = Arc::new(OnceLock::new());
-        me.pending.push(Pending { power: p, text, parsed, decided: decided.clone() });
-        Ok(ReadOnlyDict::new(Words { game: slf.clone().unbind(), decided }))
+        let answer = Arc::new(Words { game: slf.clone().unbind(), decided: OnceLock::new() });
+        me.pending.push(Pending { power: p, text: start..me.pending_text.len(), read, answer: Arc::downgrade(&answer) });
+        Ok(ReadOnlyDict::shared(answer))
     }
 
     /// Forget the orders given this phase, of one power or of all.
@@ -592,7 +629,7 @@ impl Game {
 /// A submission's acknowledgement, decided on (see [`Pending`]) and worded when first read.
 struct Words {
     game: Py<Game>,
-    decided: Arc<OnceLock<Submission>>,
+    decided: OnceLock<Submission>,
 }
 
 impl Source for Words {
@@ -811,18 +848,23 @@ pub(crate) fn _known_lines_differ() -> (usize, Vec<String>) {
     (memo.by_object.len, differ)
 }
 
-/// Order lines given as a list (any iterable of strings): their text, one line each, and
-/// the grammar's reading of it. When every line is one order read before, its reading is
-/// put together from what was kept; otherwise `whole` reads the text.
-fn read_lines(orders: &Bound<'_, PyAny>, whole: impl FnOnce(&str) -> ParsedFile) -> PyResult<(String, ParsedFile)> {
+/// Order lines given as a list (any iterable of strings): their text, one line each, put
+/// at the end of `text`. When every line is one order read before, its reading is put
+/// together from what was kept, at the end of `orders` (spans from the start of the lines'
+/// text): their place there; otherwise `None` (the grammar reads the whole text).
+fn read_lines(
+    given: &Bound<'_, PyAny>,
+    text: &mut String,
+    orders: &mut Vec<ParsedOrder>,
+) -> PyResult<Option<Range<usize>>> {
     let wrong = || PyValueError::new_err("orders are a list of order lines or one text of them");
-    if let Ok(list) = orders.cast::<PyList>() {
-        read_items(list.len(), |i| list.get_item(i), wrong, whole)
-    } else if let Ok(tuple) = orders.cast::<PyTuple>() {
-        read_items(tuple.len(), |i| tuple.get_item(i), wrong, whole)
+    if let Ok(list) = given.cast::<PyList>() {
+        read_items(list.len(), |i| list.get_item(i), wrong, text, orders)
+    } else if let Ok(tuple) = given.cast::<PyTuple>() {
+        read_items(tuple.len(), |i| tuple.get_item(i), wrong, text, orders)
     } else {
-        let items = orders.try_iter().map_err(|_| wrong())?.collect::<PyResult<Vec<_>>>()?;
-        read_items(items.len(), |i| Ok(items[i].clone()), wrong, whole)
+        let items = given.try_iter().map_err(|_| wrong())?.collect::<PyResult<Vec<_>>>()?;
+        read_items(items.len(), |i| Ok(items[i].clone()), wrong, text, orders)
     }
 }
 
@@ -831,16 +873,19 @@ fn read_items<'py>(
     count: usize,
     item: impl Fn(usize) -> PyResult<Bound<'py, PyAny>>,
     wrong: impl Fn() -> PyErr,
-    whole: impl FnOnce(&str) -> ParsedFile,
-) -> PyResult<(String, ParsedFile)> {
+    text: &mut String,
+    orders: &mut Vec<ParsedOrder>,
+) -> PyResult<Option<Range<usize>>> {
     let mut memo = lines_read();
     // Between two calls the table goes cold in memory (the caller's own work evicts it):
     // every line's place is asked for first, so that they are fetched together.
     for i in 0..count {
         memo.by_object.prefetch(item(i)?.as_ptr() as usize);
     }
-    let mut text = String::with_capacity(count * 24);
-    let mut file = ParsedFile { orders: Vec::with_capacity(count), diagnostics: Vec::new() };
+    let base = text.len();
+    let first = orders.len();
+    text.reserve(count * 24);
+    orders.reserve(count);
     let mut alone = true;
     for index in 0..count {
         let given = item(index)?;
@@ -848,7 +893,7 @@ fn read_items<'py>(
         if index > 0 {
             text.push('\n');
         }
-        let start = text.len();
+        let start = text.len() - base;
         let read = match memo.by_object.get(line.as_ptr() as usize) {
             Some(seen) => {
                 text.push_str(seen.text());
@@ -865,7 +910,7 @@ fn read_items<'py>(
             }
         };
         match read {
-            Some(read) if alone => file.orders.push(ParsedOrder {
+            Some(read) if alone => orders.push(ParsedOrder {
                 order: read.order,
                 power: read.power,
                 board: read.board,
@@ -875,9 +920,10 @@ fn read_items<'py>(
             _ => alone = false,
         }
     }
-    drop(memo);
-    if !alone {
-        file = whole(&text);
+    if alone {
+        Ok(Some(first..orders.len()))
+    } else {
+        orders.truncate(first);
+        Ok(None)
     }
-    Ok((text, file))
 }

@@ -54,11 +54,7 @@ pub struct ReadOnlyDict {
 }
 
 impl ReadOnlyDict {
-    pub(crate) fn new(source: impl Source + 'static) -> ReadOnlyDict {
-        ReadOnlyDict::shared(Arc::new(source))
-    }
-
-    /// Over a source kept elsewhere too.
+    /// Over a source that may be kept elsewhere too.
     pub(crate) fn shared(source: Arc<dyn Source>) -> ReadOnlyDict {
         ReadOnlyDict { source, dict: PyOnceLock::new() }
     }

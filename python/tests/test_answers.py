@@ -136,8 +136,12 @@ def test_order_lines_are_read_the_same_from_any_sequence_however_long_or_many():
     for _ in range(2):  # the second time, every line has been seen before
         for given in (lines, tuple(lines), iter(lines), (line for line in lines)):
             assert shadowjudge.Game().set_orders("FRANCE", given) == as_text
+    refused = shadowjudge.Game()
+    kept = refused.set_orders("GERMANY", ["A MUN - RUH"])
     with pytest.raises(ValueError, match="a list of order lines"):
-        shadowjudge.Game().set_orders("FRANCE", ("A PAR - BUR", 3))
+        refused.set_orders("FRANCE", ("A PAR - BUR", 3))
+    assert refused.set_orders("FRANCE", lines) == as_text and kept["accepted"][0]["order"] == "A mun - ruh"
+    assert refused.get_orders("FRANCE") == ["A PAR - BUR", lines[1].upper(), "A MAR H"]
     game = shadowjudge.Game()
     for i in range(100_500):  # a new string object each time: the table is emptied once
         game.set_orders("FRANCE", ["A PAR - BUR".encode().decode(), "A MAR - SPA" if i % 2 else "A MAR H"])

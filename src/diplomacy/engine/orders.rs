@@ -69,7 +69,7 @@ impl Game {
             .map(|d| Problem { line: d.line, column: d.column, message: d.message.clone(), hint: d.hint.clone() })
             .collect();
         let mut accepted = Vec::new();
-        self.keep(power, text, parsed, |po, kept| match kept {
+        self.keep(power, text, &parsed.orders, |po, kept| match kept {
             Ok(k) => accepted.push(k),
             Err(message) => problems.push(Problem { line: po.line, column: 1, message, hint: None }),
         });
@@ -108,8 +108,8 @@ impl Game {
     /// [`Game::take_orders`] for a caller that will never read the answer: the orders are
     /// kept the same way, and nothing else is worked out (no notes, no Winter preview, no
     /// missing orders).
-    pub fn keep_orders(&mut self, power: PowerId, text: &str, parsed: &ParsedFile) {
-        self.keep(power, text, parsed, |_, _| {});
+    pub fn keep_orders(&mut self, power: PowerId, text: &str, orders: &[ParsedOrder]) {
+        self.keep(power, text, orders, |_, _| {});
     }
 
     /// Keep a power's orders (a later order for a unit replaces the earlier one; a Winter
@@ -119,7 +119,7 @@ impl Game {
         &mut self,
         power: PowerId,
         text: &str,
-        parsed: &ParsedFile,
+        parsed: &[ParsedOrder],
         mut each: impl FnMut(&ParsedOrder, Result<Kept, String>),
     ) {
         if self.state.end.is_some() {
@@ -131,7 +131,7 @@ impl Game {
         let mut line_no = 0;
         let mut winter_replaced = false;
         let mut any = false;
-        for po in &parsed.orders {
+        for po in parsed {
             // A movement order's note comes with the words (see `Submission::position`).
             let (board, order, note) = match self.check_order_with(power, po, kind != PhaseKind::Movement) {
                 Ok(c) => c,

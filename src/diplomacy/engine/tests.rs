@@ -182,7 +182,7 @@ fn orders_kept_without_an_answer_leave_the_game_as_an_answered_submission_does()
                     crate::diplomacy::order::grammar::parse_orders_on(&text, &map, &answered.unit_places(), Some(p));
                 let answer = answered.take_orders(p, &text, &parsed, false);
                 assert!(!answer.accepted.is_empty() && !answer.problems.is_empty(), "{variant:?}: {text}");
-                kept.keep_orders(p, &text, &parsed);
+                kept.keep_orders(p, &text, &parsed.orders);
                 assert_eq!(kept.state, answered.state, "{variant:?}: {power}: {text}");
                 submissions += 1;
             }
