@@ -43,11 +43,13 @@ pub struct Game {
     /// [`crate::diplomacy::map::cache`]).
     pub map: Arc<Map>,
     pub state: GameState,
+    /// The adjudication's working space (no part of the game).
+    scratch: Option<Box<phases::Scratch>>,
 }
 
 impl Game {
     pub fn new(settings: Settings, map: impl Into<Arc<Map>>, state: GameState) -> Game {
-        Game { settings, map: map.into(), state }
+        Game { settings, map: map.into(), state, scratch: None }
     }
 
     fn boards(&self) -> usize {

@@ -2,8 +2,6 @@
 //! the ownership update, elimination and victory. Each keeps what it decided as values
 //! (see [`super::adjudicated`]); the words are made from those only when asked.
 
-use std::cell::RefCell;
-
 use super::adjudicated::{Decided, MovementBoard, RetreatBoard, YearEnd};
 use super::Game;
 use crate::diplomacy::judge::legality::{unit_in, OrderCollector, PhaseOrders, WrittenOrder};
@@ -13,27 +11,36 @@ use crate::diplomacy::map::PowerId;
 use crate::diplomacy::order::{Board, Order, Place};
 use crate::diplomacy::state::Retreating;
 
-/// The adjudication's working space, kept from one phase to the next (a phase needs a
-/// few dozen lists; made anew, each is asked for and given back every phase).
+/// The adjudication's working space, kept by the game from one phase to the next (a
+/// phase needs a few dozen lists; made anew, each is asked for and given back every
+/// phase). A copy of the game starts with none.
 #[derive(Default)]
-struct Scratch {
+pub(super) struct Scratch {
     collector: OrderCollector,
     adjudicator: Adjudicator,
     written: Vec<WrittenOrder>,
     phase_orders: PhaseOrders,
 }
 
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::default();
+impl Clone for Scratch {
+    fn clone(&self) -> Scratch {
+        Scratch::default()
+    }
+}
+
+impl std::fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Scratch")
+    }
 }
 
 impl Game {
     pub(super) fn adjudicate_movement(&mut self, decided: &mut Vec<Decided>) {
-        SCRATCH.with_borrow_mut(|scratch| {
-            for bi in 0..self.boards() {
-                self.adjudicate_board(Board(bi as u8), scratch, decided);
-            }
-        });
+        let mut scratch = self.scratch.take().unwrap_or_default();
+        for bi in 0..self.boards() {
+            self.adjudicate_board(Board(bi as u8), &mut scratch, decided);
+        }
+        self.scratch = Some(scratch);
     }
 
     fn adjudicate_board(&mut self, board: Board, scratch: &mut Scratch, decided: &mut Vec<Decided>) {
