@@ -29,7 +29,12 @@ import subprocess
 import sys
 import time
 
-import shadowjudge
+# Run as `python python/bench.py`, Python puts python/ first on the path, and its
+# shadowjudge/ is the source folder, without the built extension: use the installed one.
+if sys.path and pathlib.Path(sys.path[0] or ".").resolve() == pathlib.Path(__file__).resolve().parent:
+    del sys.path[0]
+
+import shadowjudge  # noqa: E402
 
 try:
     import diplomacy

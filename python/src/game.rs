@@ -694,7 +694,9 @@ struct Objects {
 unsafe impl Send for Objects {}
 
 impl Objects {
-    const BITS: u32 = 10;
+    /// Room for 8,192 lines (a megabyte) from the start: a bot's games use a few thousand
+    /// distinct order strings, and a table that grows writes all it holds again each time.
+    const BITS: u32 = 14;
 
     fn new() -> Objects {
         Objects { slots: vec![EMPTY_SLOT; 1 << Self::BITS], len: 0, shift: usize::BITS - Self::BITS }
