@@ -460,7 +460,12 @@ impl Game {
             lines.map_or_else(|| whole(&me.pending_text[start..]), Read::Lines)
         };
         let answer = Arc::new(Words { game: slf.clone().unbind(), decided: OnceLock::new() });
-        me.pending.push(Pending { power: p, text: start..me.pending_text.len(), read, answer: Arc::downgrade(&answer) });
+        me.pending.push(Pending {
+            power: p,
+            text: start..me.pending_text.len(),
+            read,
+            answer: Arc::downgrade(&answer),
+        });
         Ok(ReadOnlyDict::shared(answer))
     }
 
