@@ -285,15 +285,9 @@ fn rows() -> MutexGuard<'static, Rows> {
     .unwrap_or_else(|e| e.into_inner())
 }
 
-/// A new string (kept for good by the caller).
-fn make(py: Python<'_>, words: &[u8]) -> Py<PyString> {
-    // The names are ASCII.
-    PyString::new(py, std::str::from_utf8(words).expect("names are ASCII")).unbind()
-}
-
 /// A place's string (`PAR`, `PAR (A)`).
 fn place<'py>(py: Python<'py>, table: &mut Rows, p: ProvinceId, end: Suffix) -> *mut pyo3::ffi::PyObject {
-    table.get(place_key(p, end), || make(py, place_words(p, end).as_bytes()))
+    table.get(place_key(p, end), || PyString::new(py, &place_words(p, end)).unbind())
 }
 
 /// An order's string. `set_orders` is told what it says, so that when it is given back it

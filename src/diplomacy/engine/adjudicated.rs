@@ -206,7 +206,7 @@ fn movement_words(m: &MovementBoard, rules: &dyn Rules, map: &Map, report: &mut 
     for p in map.power_ids() {
         let list: Vec<&str> = unordered.iter().filter(|(q, _)| *q == p).map(|(_, u)| u.as_str()).collect();
         if !list.is_empty() {
-            let on = rules.board_label(m.board).map(|c| format!(" on board {c}")).unwrap_or_default();
+            let on = rules.on_board(m.board);
             report.defaults.push(format!("{}: no orders for {}{on}: held", map.power(p).name, list.join(", ")));
         }
     }
@@ -245,7 +245,7 @@ fn retreat_words(r: &RetreatBoard, rules: &dyn Rules, map: &Map, report: &mut Ph
                 "{}: no retreat order for {}{}: disbanded",
                 map.power(out.unit.power).name,
                 out.unit.describe(map),
-                rules.board_label(r.board).map(|c| format!(" on board {c}")).unwrap_or_default()
+                rules.on_board(r.board)
             ));
         }
         let reason = if res == "succeeds" { String::new() } else { out.fate.describe(map) };

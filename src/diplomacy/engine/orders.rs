@@ -132,14 +132,15 @@ impl Game {
         let mut winter_replaced = false;
         let mut any = false;
         for po in parsed {
-            // A movement order's note comes with the words (see `Submission::position`).
-            let (board, order, note) = match self.check_order_with(power, po, kind != PhaseKind::Movement) {
+            let (board, order) = match self.checked(power, po) {
                 Ok(c) => c,
                 Err(message) => {
                     each(po, Err(message));
                     continue;
                 }
             };
+            // A movement order's note comes with the words (see `Submission::position`).
+            let note = if kind == PhaseKind::Movement { None } else { self.note(board, power, &order) };
             match order.unit() {
                 Some(unit_ref) if kind != PhaseKind::Adjustments => {
                     let province = unit_ref.at.province;
@@ -181,16 +182,12 @@ impl Game {
     /// and a note when it is understood but illegal (it is kept: the unit holds or
     /// disbands, and the report says why). `Err` when the order cannot be kept at all.
     pub fn check_order(&self, power: PowerId, po: &ParsedOrder) -> Result<(Board, Order<Place>, Option<Note>), String> {
-        self.check_order_with(power, po, true)
+        let (board, order) = self.checked(power, po)?;
+        Ok((board, order, self.note(board, power, &order)))
     }
 
-    /// [`Game::check_order`], with the note worked out only when `note` is set.
-    fn check_order_with(
-        &self,
-        power: PowerId,
-        po: &ParsedOrder,
-        note: bool,
-    ) -> Result<(Board, Order<Place>, Option<Note>), String> {
+    /// [`Game::check_order`] without the note: the board and the order as the phase reads it.
+    fn checked(&self, power: PowerId, po: &ParsedOrder) -> Result<(Board, Order<Place>), String> {
         let kind = self.state.phase.kind;
         if let Some(p) = po.power.filter(|p| *p != power) {
             return Err(format!("this order is for {}; you play {}", self.power_name(p), self.power_name(power)));
@@ -221,7 +218,7 @@ impl Game {
             return Err(format!("not an order for {}: {what}", self.state.phase));
         }
         if kind == PhaseKind::Adjustments {
-            return Ok((board, order, None));
+            return Ok((board, order));
         }
         let b = &self.state.boards[board.0 as usize];
         let unit_ref: UnitRef<Place> = *order.unit().expect("movement and retreat orders name a unit");
@@ -231,7 +228,7 @@ impl Game {
         } else {
             b.retreating.iter().map(|r| &r.dislodgement.unit).find(in_place)
         };
-        let on_board = || self.rules().board_label(board).map(|c| format!(" on board {c}")).unwrap_or_default();
+        let on_board = || self.rules().on_board(board);
         let Some(unit) = found else {
             let what = if kind == PhaseKind::Movement { "no unit" } else { "no dislodged unit" };
             return Err(format!("{what} in {}{}", self.map.province(unit_ref.at.province).name, on_board()));
@@ -244,8 +241,7 @@ impl Game {
                 self.map.power(unit.power).adjective
             ));
         }
-        let note = if note { self.note(board, power, &order) } else { None };
-        Ok((board, order, note))
+        Ok((board, order))
     }
 
     /// Why a movement or retreat order of `power` on `board` will not be carried out as

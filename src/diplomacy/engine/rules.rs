@@ -22,6 +22,11 @@ pub trait Rules: Sync {
     /// The letter a board is shown with, if the game has more than one.
     fn board_label(&self, board: Board) -> Option<char>;
 
+    /// ` on board A` after a unit or a province, when the game has more than one board.
+    fn on_board(&self, board: Board) -> String {
+        self.board_label(board).map(|c| format!(" on board {c}")).unwrap_or_default()
+    }
+
     /// The board an order is for, from the board the player wrote (if any).
     fn board_of(
         &self,
