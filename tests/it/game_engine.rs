@@ -36,6 +36,20 @@ fn a_later_submission_replaces_orders_unit_by_unit() {
 }
 
 #[test]
+fn a_later_order_replaces_the_earlier_one_for_its_unit_on_its_own_board_only() {
+    let mut g = game(VariantKind::ShadowWorlds);
+    let france = g.map.lookup_power("france").unwrap();
+    g.submit(france, "Board A\nA par - bur\nA par - pic\nBoard B\nA par - gas\nA mar - spa\n", false);
+    g.submit(france, "Board B\nA mar - bur\nBoard A\nF bre - mao\n", false);
+    let mut texts: Vec<(u8, String)> = g.state.orders.iter().map(|o| (o.board.0, o.order.canonical(&g.map))).collect();
+    texts.sort();
+    assert_eq!(
+        texts,
+        [(0, "A par - pic".into()), (0, "F bre - mao".into()), (1, "A mar - bur".into()), (1, "A par - gas".into())]
+    );
+}
+
+#[test]
 fn a_shadow_worlds_order_without_a_board_is_refused_with_its_line() {
     let mut g = game(VariantKind::ShadowWorlds);
     let italy = g.map.lookup_power("italy").unwrap();

@@ -126,8 +126,9 @@ impl Game {
             return;
         }
         let mut orders = std::mem::take(&mut self.state.orders);
+        let mut ordered = Ordered::of(&orders);
         let kind = self.state.phase.kind;
-        let mut lines = text.lines();
+        let mut lines = Lines { text, at: 0 };
         let mut line_no = 0;
         let mut winter_replaced = false;
         let mut any = false;
@@ -144,11 +145,14 @@ impl Game {
             match order.unit() {
                 Some(unit_ref) if kind != PhaseKind::Adjustments => {
                     let province = unit_ref.at.province;
-                    orders.retain(|o| {
-                        !(o.power == power
-                            && o.board == board
-                            && o.order.unit().is_some_and(|r| r.at.province == province))
-                    });
+                    if ordered.may_have(board, province) {
+                        orders.retain(|o| {
+                            !(o.power == power
+                                && o.board == board
+                                && o.order.unit().is_some_and(|r| r.at.province == province))
+                        });
+                    }
+                    ordered.add(board, province);
                 }
                 _ => {
                     if !winter_replaced {
@@ -163,9 +167,9 @@ impl Game {
                 line_no = po.line;
                 lines.nth(skipped)
             } else {
-                text.lines().nth(po.line.saturating_sub(1))
+                Lines { text, at: 0 }.nth(po.line.saturating_sub(1))
             };
-            let written = written.map(|l| l.trim().to_string()).unwrap_or_default();
+            let written = written.map(trimmed).unwrap_or_default().to_string();
             orders.push(StoredOrder { power, board, order, text: written });
             let label = if order == Order::Waive { None } else { self.rules().board_label(board) };
             each(po, Ok(Kept { line: po.line, on: board, board: label, order, note }));
@@ -331,5 +335,96 @@ impl Game {
     /// A Winter order as reports print it: a disband is a removal there.
     pub(super) fn winter_text(&self, order: &Order<Place>) -> String {
         order_words(&self.map, PhaseKind::Adjustments, order)
+    }
+}
+
+/// Which (board, province) pairs have an order kept, as bits: most orders are for a unit
+/// with none yet, and then there is nothing to look for and replace. A pair beyond the
+/// bits (a map of more than 256 provinces) is always looked for.
+struct Ordered([u64; 8]);
+
+impl Ordered {
+    fn of(orders: &[StoredOrder]) -> Ordered {
+        let mut ordered = Ordered([0; 8]);
+        for o in orders {
+            if let Some(r) = o.order.unit() {
+                ordered.add(o.board, r.at.province);
+            }
+        }
+        ordered
+    }
+
+    fn bit(board: Board, province: ProvinceId) -> Option<usize> {
+        let i = province.0 as usize * 2 + board.0 as usize;
+        (board.0 < 2 && i < 512).then_some(i)
+    }
+
+    fn may_have(&self, board: Board, province: ProvinceId) -> bool {
+        Self::bit(board, province).is_none_or(|i| self.0[i / 64] & 1 << (i % 64) != 0)
+    }
+
+    fn add(&mut self, board: Board, province: ProvinceId) {
+        if let Some(i) = Self::bit(board, province) {
+            self.0[i / 64] |= 1 << (i % 64);
+        }
+    }
+}
+
+/// The lines of a text as [`str::lines`] numbers them (split at `\n`), read with a plain
+/// byte scan: a submission's lines are short.
+struct Lines<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let rest = self.text.get(self.at..).filter(|r| !r.is_empty())?;
+        let end = rest.bytes().position(|b| b == b'\n').unwrap_or(rest.len());
+        self.at += end + 1;
+        Some(&rest[..end])
+    }
+}
+
+/// A line without the white space around it; most lines have none to cut.
+fn trimmed(line: &str) -> &str {
+    let plain = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_graphic());
+    if plain(line.as_bytes().first()) && plain(line.as_bytes().last()) {
+        line
+    } else {
+        line.trim()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{trimmed, Lines};
+
+    #[test]
+    fn lines_are_numbered_and_trimmed_as_the_standard_library_does() {
+        let texts = [
+            "",
+            "\n",
+            "A PAR H",
+            "A PAR H\n",
+            "A PAR H\r\nF BRE - MAO\r\n",
+            "\n\n  A PAR - BUR  \n\tF LON H\t\n",
+            "A PAR H\n\u{a0}F KIE - DEN\u{a0}\n\u{3000}\n",
+            "ä\nA MUN S A BER\r",
+        ];
+        for text in texts {
+            let ours: Vec<&str> = Lines { text, at: 0 }.map(trimmed).collect();
+            let std: Vec<&str> = text.lines().map(str::trim).collect();
+            assert_eq!(ours, std, "{text:?}");
+            for n in 0..std.len() + 2 {
+                assert_eq!(
+                    Lines { text, at: 0 }.nth(n).map(trimmed),
+                    text.lines().nth(n).map(str::trim),
+                    "{text:?} line {n}"
+                );
+            }
+        }
     }
 }
