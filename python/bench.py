@@ -7,9 +7,13 @@
    The orders are drawn from `get_all_possible_orders()`. With MILA installed, a game
    ends where the two engines part ways (they rule differently on a few orders, such as
    a move `VIA` convoy with no convoy, or more Winter orders than adjustments due), so
-   both are timed on the same phases with the same orders, each call with the other
-   engine's work between: a game played on alone would run with warm caches.
-2. `get_all_possible_orders()` on the same positions: calls per second.
+   both are timed on the same phases with the same orders. Two figures:
+   - each engine alone: the games replayed through one engine at a time, as a bot runs
+     one (possible orders, the bot reads them and picks, set orders, process);
+   - called in turn: as the games are first played, each call of one engine right after
+     the other's, so every call starts with caches cold (as after any heavy Python work
+     between two calls); MILA's 2 ms of Python costs our short calls more than its own.
+2. `get_all_possible_orders()` on the same positions: calls per second, both ways.
 3. `resolve` of 10,000 random cases, as JSON lines and as dicts, against the command
    line's `shadowjudge resolve` on the same lines: cases per second.
 
@@ -62,12 +66,17 @@ class Clock:
 
 
 def play_games(games, seed, max_phases):
+    """Play the games through both engines in turn; returns the clocks and each game's
+    orders, phase by phase (only the phases both engines played alike)."""
     rng = random.Random(seed)
     ours, theirs = Clock(), Clock()
     ours_possible, theirs_possible = Clock(), Clock()
+    played = []
     for _ in range(games):
         g = shadowjudge.Game()
         m = diplomacy.Game() if diplomacy else None
+        phases = []
+        played.append(phases)
         for _ in range(max_phases):
             if g.is_game_done:
                 break
@@ -80,6 +89,7 @@ def play_games(games, seed, max_phases):
                 power: [rng.choice(possible[loc]) for loc in locs]
                 for power, locs in g.get_orderable_locations().items()
             }
+            phases.append(orders)
 
             def ours_phase():
                 for power, mine in orders.items():
@@ -99,7 +109,31 @@ def play_games(games, seed, max_phases):
                 theirs.count += 1
                 if m.get_current_phase() != g.phase and not (m.is_game_done and g.is_game_done):
                     break  # the engines part ways: the game ends here
-    return ours, theirs, ours_possible, theirs_possible
+    return (ours, theirs, ours_possible, theirs_possible), played
+
+
+def replay(new_game, played, seed):
+    """Replay the games' orders through one engine alone, as a bot's loop: possible
+    orders, a pick from each place's (the bot's own work, not timed), set orders,
+    process. Returns the clocks of the phases and of the possible orders."""
+    rng = random.Random(seed)
+    phases, possible = Clock(), Clock()
+    for orders_by_phase in played:
+        g = new_game()
+        for orders in orders_by_phase:
+            offered = possible.time(g.get_all_possible_orders)
+            possible.count += 1
+            picks = [rng.choice(v) for v in offered.values() if v]
+
+            def phase():
+                for power, mine in orders.items():
+                    g.set_orders(power, mine)
+                g.process()
+
+            phases.time(phase)
+            phases.count += 1
+            del picks
+    return phases, possible
 
 
 def bench_resolve(cases, cli, jobs):
@@ -146,17 +180,27 @@ def main():
 
     print(f"python {sys.version.split()[0]}, shadowjudge {shadowjudge.__version__}, "
           f"MILA diplomacy {diplomacy.__version__ if diplomacy and hasattr(diplomacy, '__version__') else ('installed' if diplomacy else 'not installed')}")
-    ours, theirs, op, tp = play_games(a.games, a.seed, a.phases)
-    both = ", each played by both engines" if diplomacy else ""
-    print(f"\n{a.games} random standard games, {ours.count} phases{both}")
-    print(f"  Game, set_orders + process    {ours.rate():12,.0f} phases/s")
+    (ours, theirs, op, tp), played = play_games(a.games, a.seed, a.phases)
+    both = ", each played by both engines on the same orders" if diplomacy else ""
+    print(f"\n{a.games} random standard games, {ours.count} phases{both}.")
+
+    def show(title, ours, theirs, op, tp):
+        print(f"\n{title}")
+        print(f"  Game, set_orders + process    {ours.rate():12,.0f} phases/s")
+        if theirs:
+            print(f"  MILA, set_orders + process    {theirs.rate():12,.0f} phases/s   "
+                  f"({ours.rate() / theirs.rate():,.1f}x)")
+        print(f"  Game.get_all_possible_orders  {op.rate():12,.0f} calls/s")
+        if tp:
+            print(f"  MILA.get_all_possible_orders  {tp.rate():12,.0f} calls/s    "
+                  f"({op.rate() / tp.rate():,.1f}x)")
+
+    alone_ours, alone_op = replay(shadowjudge.Game, played, a.seed)
+    alone_theirs, alone_tp = replay(diplomacy.Game, played, a.seed) if diplomacy else (None, None)
+    title = "each engine alone, as a bot runs one:" if diplomacy else "alone, as a bot runs it:"
+    show(title, alone_ours, alone_theirs, alone_op, alone_tp)
     if diplomacy:
-        print(f"  MILA, set_orders + process    {theirs.rate():12,.0f} phases/s   "
-              f"({ours.rate() / theirs.rate():,.1f}x)")
-    print(f"  Game.get_all_possible_orders  {op.rate():12,.0f} calls/s")
-    if diplomacy:
-        print(f"  MILA.get_all_possible_orders  {tp.rate():12,.0f} calls/s    "
-              f"({op.rate() / tp.rate():,.1f}x)")
+        show("called in turn, each call right after the other engine's (caches cold):", ours, theirs, op, tp)
 
     times = bench_resolve(a.cases, cli, a.jobs)
     print(f"\nresolve, {a.cases:,} cases, jobs={a.jobs} (best of 3, CPU time)")
