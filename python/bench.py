@@ -124,6 +124,7 @@ def replay(new_game, played, seed):
             offered = possible.time(g.get_all_possible_orders)
             possible.count += 1
             picks = [rng.choice(v) for v in offered.values() if v]
+            del offered, picks  # let go before the next call, as when played in turn
 
             def phase():
                 for power, mine in orders.items():
@@ -132,7 +133,6 @@ def replay(new_game, played, seed):
 
             phases.time(phase)
             phases.count += 1
-            del picks
     return phases, possible
 
 
