@@ -45,12 +45,8 @@ pub fn orders(g: &Game, powers: &[PowerId]) -> Possible {
     Possible { places: g.inner.possible_orders(powers), boards }
 }
 
-/// A place (`PAR`, `PAR (A)`) or an order, as one number: what the strings are kept by.
-/// Region and province ids take 12 bits each (a map has at most 4,000 regions).
-fn place_key(p: ProvinceId, end: Suffix) -> u64 {
-    (end as u64) << 4 | (p.0 as u64) << 32
-}
-
+/// An order as one number: what its string is kept by. Region and province ids take 12
+/// bits each (a map has at most 4,000 regions).
 fn order_key(o: Order, end: Suffix) -> u64 {
     let k = |k: UnitType| u64::from(k == UnitType::Fleet);
     let r = |r: RegionId| r.0 as u64;
@@ -167,6 +163,7 @@ struct Strings {
 
 // SAFETY: the strings are only touched with the GIL held (behind the lock below).
 unsafe impl Send for Strings {}
+unsafe impl Send for Rows {}
 unsafe impl Send for Scratch {}
 
 const EMPTY: u64 = u64::MAX;
@@ -233,8 +230,12 @@ fn prefetch<T>(p: *const T) {
 /// The strings by unit (board ending, kind, region): one small table each, so one
 /// unit's orders are found near each other.
 struct Rows {
-    regions: usize,
+    /// The rows of one ending and kind: the map's regions, rounded up to a power of two
+    /// (a key's row is found without dividing).
+    region_bits: u32,
     rows: Vec<Strings>,
+    /// A place's string (`PAR`, `PAR (A)`) by ending and province, null until made.
+    places: Vec<*mut pyo3::ffi::PyObject>,
     /// What a call works in, kept from one call to the next (not asked for anew).
     scratch: Scratch,
 }
@@ -249,13 +250,10 @@ struct Scratch {
 }
 
 impl Rows {
-    /// The row of an order's key (see [`order_key`]); places and `WAIVE` share the
-    /// first rows.
+    /// The row of an order's key (see [`order_key`]); `WAIVE` is in the first.
     fn row(&self, key: u64) -> usize {
-        let end = (key >> 4 & 3) as usize;
-        let kind = (key >> 6 & 1) as usize;
-        let region = (key >> 8 & 0xfff) as usize;
-        ((end * 2 + kind) * self.regions + region) % self.rows.len()
+        let (end, kind, region) = (key >> 4 & 3, key >> 6 & 1, key >> 8 & 0xfff);
+        ((end << 1 | kind) << self.region_bits | region) as usize
     }
 
     /// Ask for the place of `key` in its row to be fetched.
@@ -274,10 +272,12 @@ impl Rows {
 fn rows() -> MutexGuard<'static, Rows> {
     static ROWS: OnceLock<Mutex<Rows>> = OnceLock::new();
     ROWS.get_or_init(|| {
-        let regions = standard().map.region_count();
+        let region_bits = standard().map.region_count().next_power_of_two().trailing_zeros();
         Mutex::new(Rows {
-            regions,
-            rows: (0..3 * 2 * regions).map(|_| Strings::new(4)).collect(),
+            region_bits,
+            // Three endings, two kinds.
+            rows: (0..6 << region_bits).map(|_| Strings::new(4)).collect(),
+            places: vec![std::ptr::null_mut(); 3 * standard().provinces.len()],
             scratch: Scratch::default(),
         })
     })
@@ -287,13 +287,24 @@ fn rows() -> MutexGuard<'static, Rows> {
 
 /// A place's string (`PAR`, `PAR (A)`).
 fn place<'py>(py: Python<'py>, table: &mut Rows, p: ProvinceId, end: Suffix) -> *mut pyo3::ffi::PyObject {
-    table.get(place_key(p, end), || PyString::new(py, &place_words(p, end)).unbind())
+    let at = end as usize * standard().provinces.len() + p.0 as usize;
+    if table.places[at].is_null() {
+        table.places[at] = PyString::new(py, &place_words(p, end)).unbind().into_ptr();
+    }
+    table.places[at]
 }
 
 /// An order's string. `set_orders` is told what it says, so that when it is given back it
 /// need not be read again.
-fn order<'py>(py: Python<'py>, table: &mut Rows, buf: &mut Vec<u8>, o: Order, end: Suffix) -> *mut pyo3::ffi::PyObject {
-    table.get(order_key(o, end), || {
+fn order<'py>(
+    py: Python<'py>,
+    table: &mut Rows,
+    buf: &mut Vec<u8>,
+    key: u64,
+    o: Order,
+    end: Suffix,
+) -> *mut pyo3::ffi::PyObject {
+    table.get(key, || {
         buf.clear();
         write_into(buf, o, end);
         // The names are ASCII.
@@ -355,9 +366,6 @@ pub fn by_place<'py>(py: Python<'py>, possible: &Possible) -> PyResult<Bound<'py
     for i in 0..sorted.len() {
         let p = place_at(i);
         let end = possible.suffix(p);
-        if new_place(i) {
-            keys.push(place_key(p.place, end));
-        }
         keys.extend(all.of(p).iter().map(|o| order_key(*o, end)));
     }
     for k in keys.iter() {
@@ -369,6 +377,7 @@ pub fn by_place<'py>(py: Python<'py>, possible: &Possible) -> PyResult<Bound<'py
         prefetch(s);
         s
     };
+    let mut keys = keys.iter();
     for i in 0..sorted.len() {
         let p = place_at(i);
         let end = possible.suffix(p);
@@ -376,7 +385,9 @@ pub fn by_place<'py>(py: Python<'py>, possible: &Possible) -> PyResult<Bound<'py
             starts.push(found.len());
             found.push(fetched(place(py, &mut table, p.place, end)));
         }
-        found.extend(all.of(p).iter().map(|o| fetched(order(py, &mut table, words, *o, end))));
+        for (o, k) in all.of(p).iter().zip(keys.by_ref()) {
+            found.push(fetched(order(py, &mut table, words, *k, *o, end)));
+        }
     }
     starts.push(found.len());
     // Python may run code of its own while the lists are made: the table is let go.
