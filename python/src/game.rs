@@ -660,7 +660,7 @@ struct ReadLine {
 }
 
 /// The longest line the table by object keeps (a place of the table is one cache line).
-const KEPT_TEXT: usize = 64 - std::mem::size_of::<usize>() - std::mem::size_of::<ReadLine>() - 1;
+const KEPT_TEXT: usize = 64 - std::mem::size_of::<usize>() - std::mem::size_of::<ReadLine>() - 2;
 
 /// A place of [`Objects`]: a line's string object seen before (its address, 0 for an empty
 /// place), what it says and its text, in one cache line.
@@ -669,6 +669,8 @@ const KEPT_TEXT: usize = 64 - std::mem::size_of::<usize>() - std::mem::size_of::
 struct Slot {
     object: usize,
     read: ReadLine,
+    /// Made by the judge (`know_line`): kept for good, as the possible orders keep it.
+    ours: bool,
     len: u8,
     text: [u8; KEPT_TEXT],
 }
@@ -676,6 +678,7 @@ struct Slot {
 const EMPTY_SLOT: Slot = Slot {
     object: 0,
     read: ReadLine { order: Order::Waive, power: None, board: None, span: (0, 0) },
+    ours: false,
     len: 0,
     text: [0; KEPT_TEXT],
 };
@@ -692,6 +695,9 @@ impl Slot {
 struct Objects {
     slots: Vec<Slot>,
     len: usize,
+    /// Of `len`, the caller's strings (not the judge's own): what the table lets go of
+    /// when it has kept too many.
+    theirs: usize,
     shift: u32,
 }
 
@@ -704,7 +710,7 @@ impl Objects {
     const BITS: u32 = 14;
 
     fn new() -> Objects {
-        Objects { slots: vec![EMPTY_SLOT; 1 << Self::BITS], len: 0, shift: usize::BITS - Self::BITS }
+        Objects { slots: vec![EMPTY_SLOT; 1 << Self::BITS], len: 0, theirs: 0, shift: usize::BITS - Self::BITS }
     }
 
     fn home(&self, object: usize) -> usize {
@@ -738,27 +744,33 @@ impl Objects {
         }
     }
 
-    /// Keep `line` (a reference to it too) with what it says; a line too long for a place
-    /// is not kept (it is read by its text).
-    fn insert(&mut self, line: &Bound<'_, PyString>, text: &str, read: ReadLine) {
+    /// Keep `line` (a reference to it too) with what it says, `ours` when the judge made
+    /// it; a line too long for a place is not kept (it is read by its text).
+    fn insert(&mut self, line: &Bound<'_, PyString>, text: &str, read: ReadLine, ours: bool) {
         let object = line.as_ptr() as usize;
         if text.len() > KEPT_TEXT || self.get(object).is_some() {
             return;
         }
-        if self.len >= 100_000 {
-            self.clear(line.py());
+        if self.theirs >= 100_000 {
+            self.let_go_of_theirs(line.py());
         }
-        let mut slot = Slot { object: line.clone().into_ptr() as usize, read, len: text.len() as u8, ..EMPTY_SLOT };
+        let mut slot =
+            Slot { object: line.clone().into_ptr() as usize, read, ours, len: text.len() as u8, ..EMPTY_SLOT };
         slot.text[..text.len()].copy_from_slice(text.as_bytes());
         self.place(slot);
         self.len += 1;
+        self.theirs += usize::from(!ours);
         if self.len * 2 > self.slots.len() {
-            let size = self.slots.len() * 2;
-            let old = std::mem::replace(&mut self.slots, vec![EMPTY_SLOT; size]);
-            self.shift -= 1;
-            for s in old.into_iter().filter(|s| s.object != 0) {
-                self.place(s);
-            }
+            self.grow();
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = self.slots.len() * 2;
+        let old = std::mem::replace(&mut self.slots, vec![EMPTY_SLOT; size]);
+        self.shift -= 1;
+        for s in old.into_iter().filter(|s| s.object != 0) {
+            self.place(s);
         }
     }
 
@@ -771,12 +783,22 @@ impl Objects {
         self.slots[i] = slot;
     }
 
-    fn clear(&mut self, py: Python<'_>) {
-        for s in self.slots.iter().filter(|s| s.object != 0) {
-            // SAFETY: the table holds one reference to each string it keeps.
-            drop(unsafe { Bound::from_owned_ptr(py, s.object as *mut pyo3::ffi::PyObject) });
+    /// Let go of the caller's strings, keeping the judge's own (the possible orders hand
+    /// those out again and again, and never tell of them twice).
+    fn let_go_of_theirs(&mut self, py: Python<'_>) {
+        let old = std::mem::replace(self, Objects::new());
+        for s in old.slots.into_iter().filter(|s| s.object != 0) {
+            if s.ours {
+                self.place(s);
+                self.len += 1;
+                if self.len * 2 > self.slots.len() {
+                    self.grow();
+                }
+            } else {
+                // SAFETY: the table holds one reference to each string it keeps.
+                drop(unsafe { Bound::from_owned_ptr(py, s.object as *mut pyo3::ffi::PyObject) });
+            }
         }
-        *self = Objects::new();
     }
 
     fn iter(&self) -> impl Iterator<Item = &Slot> {
@@ -833,7 +855,7 @@ impl LinesRead {
 pub(crate) fn know_line(line: &Bound<'_, PyString>, text: &str, order: Order<Place>, board: Option<Board>) {
     let Ok(end) = u32::try_from(text.len()) else { return };
     let read = ReadLine { order, power: None, board, span: (0, end) };
-    lines_read().by_object.insert(line, text, read);
+    lines_read().by_object.insert(line, text, read, true);
 }
 
 /// Every line `know_line` was told of, read again by the grammar: how many were, and the
@@ -853,6 +875,14 @@ pub(crate) fn _known_lines_differ() -> (usize, Vec<String>) {
         }
     }
     (memo.by_object.len, differ)
+}
+
+/// How many line strings are known by address: the judge's own (made by
+/// `get_all_possible_orders`, kept for good) and the caller's (let go of past 100,000).
+#[pyfunction]
+pub(crate) fn _known_lines() -> (usize, usize) {
+    let memo = lines_read();
+    (memo.by_object.len - memo.by_object.theirs, memo.by_object.theirs)
 }
 
 /// Order lines given as a list (any iterable of strings): their text, one line each, put
@@ -911,7 +941,7 @@ fn read_items<'py>(
                 text.push_str(&words);
                 let read = memo.read(&words);
                 if let Some(read) = read {
-                    memo.by_object.insert(line, &words, read);
+                    memo.by_object.insert(line, &words, read, false);
                 }
                 read
             }

@@ -226,6 +226,20 @@ def test_possible_orders_given_back_are_read_as_the_grammar_reads_them(variant):
     assert differ == []
 
 
+def test_past_100000_lines_the_callers_are_let_go_of_and_the_judges_own_kept():
+    counts = shadowjudge._shadowjudge._known_lines
+    game = shadowjudge.Game()
+    game.get_all_possible_orders()
+    ours, theirs = counts()
+    assert ours > 0
+    held = ["".join(["A PAR", " H"]) for _ in range(100_001 - theirs)]
+    for start in range(0, len(held) - 1, 1000):
+        game.set_orders("FRANCE", held[start:min(start + 1000, len(held) - 1)])
+    assert counts() == (ours, 100_000)
+    game.set_orders("FRANCE", held[-1:])
+    assert counts() == (ours, 1)
+
+
 def test_a_possible_order_given_back_is_the_same_as_its_text_typed():
     typed, given = shadowjudge.Game(), shadowjudge.Game()
     possible = given.get_all_possible_orders()
