@@ -51,6 +51,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 class Clock:
+    """CPU time spent in the calls it timed, and how many."""
+
     def __init__(self):
         self.seconds = 0.0
         self.count = 0
@@ -59,10 +61,18 @@ class Clock:
         start = time.process_time()
         out = f(*args)
         self.seconds += time.process_time() - start
+        self.count += 1
         return out
 
     def rate(self):
         return self.count / self.seconds if self.seconds else float("nan")
+
+
+def play_phase(game, orders):
+    """Every power's orders, then the phase processed (either engine's `Game`)."""
+    for power, mine in orders.items():
+        game.set_orders(power, mine)
+    game.process()
 
 
 def play_games(games, seed, max_phases):
@@ -81,32 +91,16 @@ def play_games(games, seed, max_phases):
             if g.is_game_done:
                 break
             possible = ours_possible.time(g.get_all_possible_orders)
-            ours_possible.count += 1
             if m is not None:
                 theirs_possible.time(m.get_all_possible_orders)
-                theirs_possible.count += 1
             orders = {
                 power: [rng.choice(possible[loc]) for loc in locs]
                 for power, locs in g.get_orderable_locations().items()
             }
             phases.append(orders)
-
-            def ours_phase():
-                for power, mine in orders.items():
-                    g.set_orders(power, mine)
-                g.process()
-
-            ours.time(ours_phase)
-            ours.count += 1
+            ours.time(play_phase, g, orders)
             if m is not None:
-
-                def theirs_phase():
-                    for power, mine in orders.items():
-                        m.set_orders(power, mine)
-                    m.process()
-
-                theirs.time(theirs_phase)
-                theirs.count += 1
+                theirs.time(play_phase, m, orders)
                 if m.get_current_phase() != g.phase and not (m.is_game_done and g.is_game_done):
                     break  # the engines part ways: the game ends here
     return (ours, theirs, ours_possible, theirs_possible), played
@@ -122,17 +116,9 @@ def replay(new_game, played, seed):
         g = new_game()
         for orders in orders_by_phase:
             offered = possible.time(g.get_all_possible_orders)
-            possible.count += 1
             picks = [rng.choice(v) for v in offered.values() if v]
             del offered, picks  # let go before the next call, as when played in turn
-
-            def phase():
-                for power, mine in orders.items():
-                    g.set_orders(power, mine)
-                g.process()
-
-            phases.time(phase)
-            phases.count += 1
+            phases.time(play_phase, g, orders)
     return phases, possible
 
 
