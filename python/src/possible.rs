@@ -166,6 +166,13 @@ unsafe impl Send for Strings {}
 unsafe impl Send for Rows {}
 unsafe impl Send for Scratch {}
 
+/// An order's key (see [`order_key`]), until it is swapped for its string.
+#[derive(Clone, Copy)]
+union Found {
+    key: u64,
+    string: *mut pyo3::ffi::PyObject,
+}
+
 const EMPTY: u64 = u64::MAX;
 
 impl Strings {
@@ -242,8 +249,11 @@ struct Rows {
 
 #[derive(Default)]
 struct Scratch {
-    keys: Vec<u64>,
-    found: Vec<*mut pyo3::ffi::PyObject>,
+    /// Place by place, the place's string and then each of its orders' (an order's key
+    /// until it is looked up): one list written and read in order (a second would be
+    /// as many lines more, cold).
+    found: Vec<Found>,
+    /// Where each place begins in `found`, and where the last ends.
     starts: Vec<usize>,
     words: Vec<u8>,
     sorted: Vec<u64>,
@@ -347,7 +357,7 @@ pub fn orderable<'py>(py: Python<'py>, possible: &Possible, power: PowerId) -> V
 pub fn by_place<'py>(py: Python<'py>, possible: &Possible) -> PyResult<Bound<'py, PyDict>> {
     let mut table = rows();
     let mut scratch = std::mem::take(&mut table.scratch);
-    let Scratch { keys, found, starts, words, sorted } = &mut scratch;
+    let Scratch { found, starts, words, sorted } = &mut scratch;
     let all = &possible.places;
     // The places by name: each as one number (its rank, then its index), sorted without
     // reading the places again.
@@ -362,38 +372,43 @@ pub fn by_place<'py>(py: Python<'py>, possible: &Possible) -> PyResult<Bound<'py
     // Between two calls the table and the strings go cold in memory (a caller's own
     // work evicts them): every key's place in the table is asked for first, then each
     // string as soon as its place is read, so that they are fetched many at a time.
-    keys.clear();
-    for i in 0..sorted.len() {
-        let p = place_at(i);
-        let end = possible.suffix(p);
-        keys.extend(all.of(p).iter().map(|o| order_key(*o, end)));
-    }
-    for k in keys.iter() {
-        table.prefetch(*k);
-    }
     found.clear();
     starts.clear();
-    let fetched = |s: *mut pyo3::ffi::PyObject| {
-        prefetch(s);
-        s
-    };
-    let mut keys = keys.iter();
     for i in 0..sorted.len() {
         let p = place_at(i);
         let end = possible.suffix(p);
         if new_place(i) {
             starts.push(found.len());
-            found.push(fetched(place(py, &mut table, p.place, end)));
+            found.push(Found { string: place(py, &mut table, p.place, end) });
         }
-        for (o, k) in all.of(p).iter().zip(keys.by_ref()) {
-            found.push(fetched(order(py, &mut table, words, *k, *o, end)));
+        for o in all.of(p) {
+            let key = order_key(*o, end);
+            table.prefetch(key);
+            found.push(Found { key });
         }
     }
     starts.push(found.len());
+    let mut at = 0;
+    for i in 0..sorted.len() {
+        let p = place_at(i);
+        let end = possible.suffix(p);
+        if new_place(i) {
+            at += 1;
+        }
+        for o in all.of(p) {
+            // SAFETY: past the place's string, `found` holds keys until here.
+            let key = unsafe { found[at].key };
+            let string = order(py, &mut table, words, key, *o, end);
+            prefetch(string);
+            found[at] = Found { string };
+            at += 1;
+        }
+    }
     // Python may run code of its own while the lists are made: the table is let go.
     drop(table);
-    // SAFETY: the table holds a reference to each of its strings for good.
-    let string = |s: &*mut pyo3::ffi::PyObject| unsafe { Borrowed::from_ptr(py, *s) };
+    // SAFETY: every entry of `found` is a string now, and the table holds a reference
+    // to each of its strings for good.
+    let string = |s: &Found| unsafe { Borrowed::from_ptr(py, s.string) };
     let d = PyDict::new(py);
     for w in starts.windows(2) {
         let list = PyList::new(py, found[w[0] + 1..w[1]].iter().map(string))?;
