@@ -24,6 +24,43 @@ struct Table {
     dir: PathBuf,
 }
 
+/// A game refused at `new` (too few players, a bad option) leaves no directory behind:
+/// the same command with the players file put right then makes the game.
+#[test]
+fn a_game_refused_at_new_leaves_nothing_behind() {
+    let tmp = tempfile::tempdir().unwrap();
+    let two = tmp.path().join("two.txt");
+    std::fs::write(&two, "ann, a@x.org\nbob, b@x.org\n").unwrap();
+    let three = tmp.path().join("three.txt");
+    std::fs::write(&three, "ann, a@x.org\nbob, b@x.org\ncid, c@x.org\n").unwrap();
+    let dir = tmp.path().join("g");
+    let new = |players: &PathBuf, option: &str| {
+        run(
+            &[
+                "new",
+                dir.to_str().unwrap(),
+                "--game",
+                "overdue",
+                "--players",
+                players.to_str().unwrap(),
+                "--option",
+                option,
+            ],
+            None,
+        )
+    };
+    let refused = new(&two, "dice_per_player=3");
+    assert_ne!(refused.code, 0);
+    assert!(refused.stderr.contains("Overdue is for 3 to 10 players, not 2"), "{}", refused.stderr);
+    assert!(!dir.exists(), "a refused game left {}", dir.display());
+    let refused = new(&three, "dice_per_player=99");
+    assert!(refused.stderr.contains("dice_per_player"), "{}", refused.stderr);
+    assert!(!dir.exists(), "a refused game left {}", dir.display());
+    let made = new(&three, "dice_per_player=3");
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    assert!(made.stdout.contains("Players: ann, bob, cid."), "{}", made.stdout);
+}
+
 impl Table {
     fn new(players: &str, options: &[&str]) -> Table {
         let tmp = tempfile::tempdir().unwrap();

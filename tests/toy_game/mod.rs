@@ -61,7 +61,7 @@ impl Pebbles {
     fn create(players: Vec<String>, options: &Options, ctx: &mut TurnContext<'_>) -> Result<Pebbles, String> {
         let (low, high) = GAME.players;
         if !(low..=high).contains(&players.len()) {
-            return Err(format!("Pebbles is for {low} to {high} players; the players file names {}", players.len()));
+            return Err(format!("Pebbles is for {low} to {high} players, not {}", players.len()));
         }
         let v = kit::read_options("Pebbles", OPTIONS, options)?;
         let pile = match v.number("pile") {

@@ -21,12 +21,11 @@ use super::{
     open::begin, particulars_changes, seats::seats, OpenTurnGame, SeedFile, TurnEntry, TurnPlayer, TurnSettings,
     SEED_FILE,
 };
-use crate::dice::{Dice, Seed};
+use crate::dice::Seed;
 use crate::game::seating::{self, Applicant, Ask, ObserverPassword, SeatEvent, Takeover};
 use crate::game::session::GameError;
 use crate::games::{self, Options};
 use crate::store::{Book, GameDir, GameLock};
-use crate::turn::TurnContext;
 
 fn refuse(text: impl Into<String>) -> GameError {
     GameError::Invalid(text.into())
@@ -96,12 +95,9 @@ pub fn create_open(
         return Err(refuse(format!("unknown game `{}`: the judge runs {}", settings.game, games::names())));
     }
     settings.deadlines.check().map_err(|e| refuse(format!("[deadlines]: {e}")))?;
-    // A trial set-up with stand-in names and dice: the game says what it thinks of the
-    // number of players and the options.
+    // Stand-in names: the game says what it thinks of the number of seats and the options.
     let names: Vec<String> = (1..=size).map(|i| format!("p{i}")).collect();
-    let mut trial = Dice::new(Seed::from_bytes([0; 32]), &settings.name, 0);
-    let mut ctx = TurnContext { dice: &mut trial, now: chrono::DateTime::UNIX_EPOCH, hold: false };
-    games::create(&settings.game, names, options, &mut ctx).map_err(|e| refuse(format!("{size} seats: {e}")))?;
+    super::open::trial_setup(&settings, names, options).map_err(|e| refuse(format!("{size} seats: {e}")))?;
     settings.players.clear();
     settings.seats.open = true;
     settings.seats.size = Some(size);

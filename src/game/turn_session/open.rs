@@ -31,11 +31,21 @@ pub fn create(
         return Err(GameError::Invalid(format!("unknown game `{}`: the judge runs {}", settings.game, games::names())));
     }
     settings.deadlines.check().map_err(|e| GameError::Invalid(format!("[deadlines]: {e}")))?;
+    let players = settings.players.iter().map(|p| p.name.clone()).collect();
+    trial_setup(settings, players, options).map_err(GameError::Invalid)?;
     let dir = GameDir::create(path, settings)?;
     let mut book = Book::read(dir.clone())?;
     let lock = book.lock()?;
     lock.write_private_side(SEED_FILE, &SeedFile { seed: seed.to_hex() })?;
     begin(dir, book, lock, settings, options, seed, now)
+}
+
+/// Set the game up with stand-in dice, so that it says what it thinks of the players and
+/// the options before anything is written (a game refused leaves no directory behind).
+pub(super) fn trial_setup(settings: &TurnSettings, players: Vec<String>, options: &Options) -> Result<(), String> {
+    let mut trial = Dice::new(Seed::from_bytes([0; 32]), &settings.name, 0);
+    let mut ctx = TurnContext { dice: &mut trial, now: DateTime::UNIX_EPOCH, hold: false };
+    games::create(&settings.game, players, options, &mut ctx).map(drop)
 }
 
 /// The game's first entry (the setup rolls and the commitment) in a directory that holds

@@ -301,10 +301,7 @@ impl Duple {
     /// A new game: the dealer drawn, the decks shuffled as the rules spread them.
     pub fn create(players: Vec<String>, options: &Options, ctx: &mut TurnContext<'_>) -> Result<Duple, String> {
         if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players.len()) {
-            return Err(format!(
-                "Duple is for 2 to 8 players (2 play the two-player variant); the players file names {}",
-                players.len()
-            ));
+            return Err(format!("Duple is for 2 to 8 players (2 play the two-player variant), not {}", players.len()));
         }
         let (rules, custom_deck) = parse_options(options)?;
         let deck = custom_deck.clone().unwrap_or_else(Deck::standard);

@@ -78,9 +78,8 @@ pub fn settings(options: &Options) -> Result<Settings, String> {
 /// A new game: exactly two players; the judge rolls who places first.
 pub fn create(players: Vec<String>, options: &Options, ctx: &mut TurnContext<'_>) -> Result<DuplexityGame, String> {
     let settings = settings(options)?;
-    let names: [String; 2] = players
-        .try_into()
-        .map_err(|p: Vec<String>| format!("Duplexity is for exactly 2 players; the players file names {}", p.len()))?;
+    let names: [String; 2] =
+        players.try_into().map_err(|p: Vec<String>| format!("Duplexity is for exactly 2 players, not {}", p.len()))?;
     let mut log = Log::new();
     let game = Duplexity::new(names, settings, ctx.dice, &mut log);
     Ok(DuplexityGame { game, news: log.lines })

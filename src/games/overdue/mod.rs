@@ -255,10 +255,7 @@ impl Overdue {
     pub fn new(players: Vec<String>, options: &Options, ctx: &mut TurnContext<'_>) -> Result<Overdue, String> {
         let rules = Rules::from_options(options)?;
         if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players.len()) {
-            return Err(format!(
-                "Overdue is for {MIN_PLAYERS} to {MAX_PLAYERS} players; the players file has {}",
-                players.len()
-            ));
+            return Err(format!("Overdue is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {}", players.len()));
         }
         let n = players.len();
         let players = players

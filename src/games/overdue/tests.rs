@@ -102,7 +102,7 @@ fn players_and_options_are_checked() {
     let mut dice = Dice::new(seed(1), "g", 0);
     let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH, hold: false };
     let two = Overdue::new(names(2), &Options::new(), &mut ctx).unwrap_err();
-    assert!(two.contains("3 to 10 players") && two.contains("has 2"), "{two}");
+    assert!(two.contains("3 to 10 players") && two.contains("not 2"), "{two}");
     assert!(Overdue::new(names(11), &Options::new(), &mut ctx).is_err());
     for (k, v, says) in [
         ("rounds", "0", "1 to 100"),
