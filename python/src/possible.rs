@@ -198,6 +198,16 @@ impl Strings {
             }
             i = (i + 1) & mask;
         }
+        self.insert(i, key, make)
+    }
+
+    /// A new string, kept in the empty place `i`. Apart, and out of the way of the
+    /// lookups' code: a string is made once in a process, while every call runs the
+    /// lookups, from memory as cold as the data (the fewer lines their code spans, the
+    /// fewer are fetched).
+    #[cold]
+    #[inline(never)]
+    fn insert(&mut self, i: usize, key: u64, make: impl FnOnce() -> Py<PyString>) -> *mut pyo3::ffi::PyObject {
         let s = make().into_ptr();
         self.slots[i] = (key, s);
         self.len += 1;
@@ -366,7 +376,17 @@ pub fn by_place<'py>(py: Python<'py>, possible: &Possible) -> PyResult<Bound<'py
         let rank = alphabetical(p.place) * 3 + possible.suffix(p) as usize;
         (rank as u64) << 32 | i as u64
     }));
-    sorted.sort_unstable();
+    // A plain insertion sort: a few dozen places, and far less code to fetch than the
+    // library's sort (see `Strings::insert`).
+    for i in 1..sorted.len() {
+        let x = sorted[i];
+        let mut j = i;
+        while j > 0 && sorted[j - 1] > x {
+            sorted[j] = sorted[j - 1];
+            j -= 1;
+        }
+        sorted[j] = x;
+    }
     let place_at = |i: usize| &all.places[(sorted[i] & 0xffff_ffff) as usize];
     let new_place = |i: usize| i == 0 || sorted[i - 1] >> 32 != sorted[i] >> 32;
     // Between two calls the table and the strings go cold in memory (a caller's own
