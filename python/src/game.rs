@@ -660,7 +660,13 @@ struct ReadLine {
 }
 
 /// The longest line the table by object keeps (a place of the table is one cache line).
-const KEPT_TEXT: usize = 64 - std::mem::size_of::<usize>() - std::mem::size_of::<ReadLine>() - 2;
+const KEPT_TEXT: usize = 64 - std::mem::size_of::<usize>() - std::mem::size_of::<ReadLine>() - 1;
+// The text's length and the `OURS` mark share a byte.
+const _: () = assert!(KEPT_TEXT < OURS as usize);
+
+/// In [`Slot::len`]: the string was made by the judge (`know_line`), and is kept for good,
+/// as the possible orders keep it.
+const OURS: u8 = 0x80;
 
 /// A place of [`Objects`]: a line's string object seen before (its address, 0 for an empty
 /// place), what it says and its text, in one cache line.
@@ -669,8 +675,7 @@ const KEPT_TEXT: usize = 64 - std::mem::size_of::<usize>() - std::mem::size_of::
 struct Slot {
     object: usize,
     read: ReadLine,
-    /// Made by the judge (`know_line`): kept for good, as the possible orders keep it.
-    ours: bool,
+    /// The text's length, with [`OURS`] when the judge made the string.
     len: u8,
     text: [u8; KEPT_TEXT],
 }
@@ -678,14 +683,17 @@ struct Slot {
 const EMPTY_SLOT: Slot = Slot {
     object: 0,
     read: ReadLine { order: Order::Waive, power: None, board: None, span: (0, 0) },
-    ours: false,
     len: 0,
     text: [0; KEPT_TEXT],
 };
 
 impl Slot {
     fn text(&self) -> &str {
-        std::str::from_utf8(&self.text[..self.len as usize]).expect("kept from a str")
+        std::str::from_utf8(&self.text[..(self.len & !OURS) as usize]).expect("kept from a str")
+    }
+
+    fn ours(&self) -> bool {
+        self.len & OURS != 0
     }
 }
 
@@ -754,8 +762,8 @@ impl Objects {
         if self.theirs >= 100_000 {
             self.let_go_of_theirs(line.py());
         }
-        let mut slot =
-            Slot { object: line.clone().into_ptr() as usize, read, ours, len: text.len() as u8, ..EMPTY_SLOT };
+        let len = text.len() as u8 | if ours { OURS } else { 0 };
+        let mut slot = Slot { object: line.clone().into_ptr() as usize, read, len, ..EMPTY_SLOT };
         slot.text[..text.len()].copy_from_slice(text.as_bytes());
         self.place(slot);
         self.len += 1;
@@ -788,7 +796,7 @@ impl Objects {
     fn let_go_of_theirs(&mut self, py: Python<'_>) {
         let old = std::mem::replace(self, Objects::new());
         for s in old.slots.into_iter().filter(|s| s.object != 0) {
-            if s.ours {
+            if s.ours() {
                 self.place(s);
                 self.len += 1;
                 if self.len * 2 > self.slots.len() {

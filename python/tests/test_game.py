@@ -240,6 +240,33 @@ def test_past_100000_lines_the_callers_are_let_go_of_and_the_judges_own_kept():
     assert counts() == (ours, 1)
 
 
+SHORT_ENOUGH = """
+import random, shadowjudge
+rng, seen = random.Random(3), set()
+for variant in ["standard", "shadow-worlds"]:
+    game = shadowjudge.Game(variant)
+    for _ in range(12):
+        possible = game.get_all_possible_orders()
+        for orders in possible.values():
+            seen.update(orders)
+        for power, locs in game.get_orderable_locations().items():
+            game.set_orders(power, [rng.choice(possible[loc]) for loc in locs])
+        game.process()
+ours, theirs = shadowjudge._shadowjudge._known_lines()
+print(ours, sum(len(s) <= 23 for s in seen), sum(len(s) == 23 for s in seen))
+"""
+
+
+def test_every_possible_order_of_23_characters_or_fewer_is_known_by_address(tmp_path):
+    # In a fresh interpreter, whose table of strings known by address holds only these
+    # games': a Shadow Worlds support of an army (`F MAO S A PAR - BUR (A)`) is 23.
+    done = subprocess.run([sys.executable, "-c", SHORT_ENOUGH], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    ours, short, longest_kept = map(int, done.stdout.split())
+    assert longest_kept > 0
+    assert ours == short
+
+
 def test_a_possible_order_given_back_is_the_same_as_its_text_typed():
     typed, given = shadowjudge.Game(), shadowjudge.Game()
     possible = given.get_all_possible_orders()
