@@ -727,14 +727,7 @@ impl Objects {
 
     /// Ask for the place of `object` to be fetched, without waiting for it.
     fn prefetch(&self, object: usize) {
-        let at: *const Slot = &self.slots[self.home(object)];
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch reads nothing; any address is allowed.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(at as *const i8)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = at;
+        possible::prefetch(&self.slots[self.home(object)]);
     }
 
     fn get(&self, object: usize) -> Option<&Slot> {

@@ -234,7 +234,7 @@ impl Strings {
 
 /// Ask for the line at `p` to be fetched, without waiting for it.
 #[inline(always)]
-fn prefetch<T>(p: *const T) {
+pub(crate) fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch reads nothing; any address is allowed.
     unsafe {
