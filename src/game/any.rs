@@ -378,8 +378,9 @@ pub fn listing(g: &dyn GameSession) -> Listing {
 /// the player wrote them (`fra`, `France`); the game resolves them.
 #[derive(Clone, Debug)]
 pub enum SeatChange<'a> {
-    /// Take an open seat, with the powers preferred, best first.
-    Join { email: &'a str, password_hash: &'a str, prefer: &'a [String] },
+    /// Take an open seat, with the powers preferred, best first. `name`: what the player
+    /// is known by in a game whose seats are powers (never an address).
+    Join { email: &'a str, password_hash: &'a str, prefer: &'a [String], name: &'a str },
     /// Leave an open seat before the start.
     Leave { email: &'a str },
     /// Receive the results and broadcasts; with a password (its hash), sign on as an
@@ -387,8 +388,8 @@ pub enum SeatChange<'a> {
     Observe { email: &'a str, password_hash: Option<&'a str> },
     /// The player of `seat` gives it up: it is vacant.
     Resign { seat: &'a str },
-    /// Ask for a vacant seat.
-    Takeover { seat: &'a str, email: &'a str, password_hash: &'a str },
+    /// Ask for a vacant seat; `name` as for `Join`.
+    Takeover { seat: &'a str, email: &'a str, password_hash: &'a str, name: &'a str },
     /// The master gives a vacant seat to whoever asked for it.
     Approve { seat: &'a str },
 }

@@ -15,7 +15,9 @@ use crate::diplomacy::map::Map;
 use crate::diplomacy::report::{LedgerLine, PhaseReport};
 use crate::diplomacy::state::GameState;
 use crate::game::journal::{undone_by_rollback, Entry};
+use crate::game::seating::shown_name;
 use crate::game::session::OpenGame;
+use crate::game::settings::PressRule;
 use crate::game::turn_session::OpenTurnGame;
 
 /// A game as the public may see it.
@@ -33,6 +35,8 @@ pub struct PublicGame {
     pub over: Option<String>,
     /// The seats in their order.
     pub seats: Vec<PublicSeat>,
+    /// Who plays which seat is kept secret until the game is over (a gunboat game).
+    pub names_secret: bool,
     /// The board now.
     pub board: PublicBoard,
     /// The phases or steps processed, oldest first.
@@ -46,12 +50,39 @@ pub struct PublicGame {
 pub struct PublicSeat {
     /// The power (`France`) or the player's seat name (`ann`).
     pub seat: String,
-    /// The player's name; `None`: the seat is open.
-    pub player: Option<String>,
+    /// Who plays it, as far as the public may know.
+    pub player: Holder,
     /// How the seat stands, short (`centers 3+5, units 3+4`), or empty.
     pub standing: String,
     /// Out of the game.
     pub out: bool,
+}
+
+/// Who plays a seat, as the public may know it: never an address, and in a gunboat game
+/// nobody's name until the game is over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Holder {
+    /// Nobody: the seat is open or vacant.
+    Open,
+    /// Someone whose name is not shown: a gunboat game under way, or a player with no
+    /// name but their address.
+    Unnamed,
+    /// The player's name ([`shown_name`]: cut to the local part if it held an address).
+    Named(String),
+}
+
+impl Holder {
+    /// The holder of a seat played by someone called `name`, where names may be shown.
+    pub fn named(name: &str, shown: bool) -> Holder {
+        match shown_name(name) {
+            n if shown && !n.is_empty() => Holder::Named(n),
+            _ => Holder::Unnamed,
+        }
+    }
+
+    pub fn is_open(&self) -> bool {
+        *self == Holder::Open
+    }
 }
 
 /// The board now.
@@ -111,6 +142,9 @@ pub fn of_diplomacy(g: &OpenGame) -> PublicGame {
     let map = &game.map;
     let state = &game.state;
     let plus = state.boards.len() > 1;
+    // A gunboat game keeps who plays which power secret from the players themselves
+    // until it is over; so does its page.
+    let names_shown = game.settings.press != PressRule::Gunboat || state.end.is_some();
     let seats = map
         .power_ids()
         .map(|p| {
@@ -122,7 +156,10 @@ pub fn of_diplomacy(g: &OpenGame) -> PublicGame {
             let ab = if plus { " (A+B)" } else { "" };
             PublicSeat {
                 seat: map.power(p).name.clone(),
-                player: game.settings.player(map, p).map(|pl| pl.name.clone()).filter(|n| !n.trim().is_empty()),
+                player: match game.settings.player(map, p) {
+                    Some(pl) => Holder::named(&pl.name, names_shown),
+                    None => Holder::Open,
+                },
                 standing: format!("centers {centers}{ab}, units {units}{ab}"),
                 out: state.eliminated.contains(&p),
             }
@@ -158,7 +195,7 @@ pub fn of_diplomacy(g: &OpenGame) -> PublicGame {
             Entry::Press { from, to, text } if to.iter().any(|t| t == "everyone") => {
                 // As the readers got it: grey press and observers without who sent it
                 // (the site shows no address).
-                let grey = game.settings.press == crate::game::settings::PressRule::Grey;
+                let grey = game.settings.press == PressRule::Grey;
                 let from = match map.lookup_power(from) {
                     Some(_) if grey => "an unnamed power".to_string(),
                     Some(p) => map.power(p).name.clone(),
@@ -177,6 +214,7 @@ pub fn of_diplomacy(g: &OpenGame) -> PublicGame {
         deadline: state.end.is_none().then_some(state.deadline).flatten(),
         over: state.end.as_ref().map(|e| game.end_notice(e)),
         seats,
+        names_secret: !names_shown,
         board: PublicBoard::Diplomacy { map: map.clone(), state: public_state(state), ledger: game.ledger() },
         steps,
         press,
@@ -189,7 +227,12 @@ pub fn of_turn_game(g: &OpenTurnGame) -> PublicGame {
     let seats = g
         .player_names()
         .into_iter()
-        .map(|name| PublicSeat { seat: name.clone(), player: Some(name), standing: String::new(), out: false })
+        .map(|name| PublicSeat {
+            seat: shown_name(&name),
+            player: Holder::named(&name, true),
+            standing: String::new(),
+            out: false,
+        })
         .collect();
     let mut steps = Vec::new();
     for (seq, at, entry) in &g.entries {
@@ -212,6 +255,7 @@ pub fn of_turn_game(g: &OpenTurnGame) -> PublicGame {
         deadline: g.meta.deadline.filter(|_| over.is_none()),
         over,
         seats,
+        names_secret: false,
         board: PublicBoard::Text(g.report_text()),
         steps,
         press: Vec::new(),

@@ -106,6 +106,44 @@ impl Seating {
     }
 }
 
+/// The longest name a player is shown by.
+const NAME_MAX: usize = 40;
+
+/// The name a player who came by mail is known by, to the other players and on the
+/// public site: the display name of their From header (`Ann Smith <ann@example.org>`
+/// gives `Ann Smith`) when it is a plain name, else the local part of their address
+/// (`ann`). Never an address: a display name holding `@` or `<` is not used.
+pub fn player_name(display: Option<&str>, address: &str) -> String {
+    let display = display.map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "));
+    match display {
+        Some(d) if !d.is_empty() && d.chars().count() <= NAME_MAX && plain_name(&d) => d,
+        _ => shown_name(address),
+    }
+}
+
+/// A name as it may be shown in public: a name holding an address (a player's `name`
+/// written by an older judge, or by a master as `ann@example.org`) is cut to the local
+/// part (`ann`); any other name is kept as it is. Empty when nothing is left.
+pub fn shown_name(name: &str) -> String {
+    let name = name.trim();
+    let Some(at) = name.find('@') else { return name.to_string() };
+    // `Ann <ann@example.org>`: the name before the address, when there is one.
+    if let Some(lt) = name.find('<').filter(|lt| *lt < at) {
+        let before = name[..lt].trim().trim_matches('"').trim();
+        if !before.is_empty() && plain_name(before) {
+            return before.to_string();
+        }
+    }
+    let local = &name[..at];
+    let local = local.rsplit('<').next().unwrap_or("");
+    local.trim().trim_matches(|c: char| c == '"' || c == '\'').chars().take(NAME_MAX).collect()
+}
+
+/// No character that could carry an address or break a line.
+fn plain_name(s: &str) -> bool {
+    !s.chars().any(|c| matches!(c, '@' | '<' | '>') || c.is_control())
+}
+
 fn is_false(b: &bool) -> bool {
     !*b
 }
@@ -135,6 +173,9 @@ pub struct Applicant {
     /// The powers they prefer, best first (power keys: `france`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prefer: Vec<String>,
+    /// The name they are known by ([`player_name`]: never an address).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// A takeover of a vacant power, waiting for the master's `approve`.
@@ -145,6 +186,9 @@ pub struct Ask {
     pub power: String,
     pub email: String,
     pub password_hash: String,
+    /// The name they are known by ([`player_name`]: never an address).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// A change of who plays, as the journal keeps it (`Entry::Seats`). Addresses are kept;
@@ -258,6 +302,22 @@ pub struct Listing {
 mod tests {
     use super::*;
     use crate::dice::Seed;
+
+    #[test]
+    fn a_player_is_known_by_a_plain_name_never_an_address() {
+        assert_eq!(player_name(Some("  Ann   Smith "), "ann@example.org"), "Ann Smith");
+        assert_eq!(player_name(None, "ann.smith@example.org"), "ann.smith");
+        assert_eq!(player_name(Some(""), "bob@example.org"), "bob");
+        assert_eq!(player_name(Some("bob@example.org"), "bob@example.org"), "bob");
+        assert_eq!(player_name(Some("Bob <bob@x.org>"), "bob@x.org"), "bob");
+        assert_eq!(player_name(Some(&"x".repeat(41)), "c@x.org"), "c");
+        assert_eq!(shown_name("Ann Smith"), "Ann Smith");
+        assert_eq!(shown_name("ann@example.org"), "ann");
+        assert_eq!(shown_name("Ann Smith <ann@example.org>"), "Ann Smith");
+        assert_eq!(shown_name("<ann@example.org>"), "ann");
+        assert_eq!(shown_name("\"a b\"@example.org"), "a b");
+        assert_eq!(shown_name("@example.org"), "");
+    }
 
     fn powers() -> Vec<String> {
         ["austria", "england", "france", "germany", "italy", "russia", "turkey"].map(String::from).to_vec()

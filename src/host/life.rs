@@ -180,8 +180,8 @@ impl JudgeHost {
         now: DateTime<Utc>,
     ) -> Result<String, HostError> {
         match request {
-            LobbyRequest::Join { game, password_hash, prefer } => {
-                let change = SeatChange::Join { email: sender, password_hash, prefer };
+            LobbyRequest::Join { game, password_hash, prefer, name } => {
+                let change = SeatChange::Join { email: sender, password_hash, prefer, name };
                 let (name, outcome) = self.seats(game, &change, now)?;
                 let SeatOutcome::Joined { again, seats_left, started } = outcome else { unreachable!() };
                 let mut said = if again {
@@ -235,8 +235,8 @@ impl JudgeHost {
                 });
                 Ok(said.trim_end().to_string())
             }
-            LobbyRequest::Takeover { game, seat, password_hash } => {
-                let change = SeatChange::Takeover { seat, email: sender, password_hash };
+            LobbyRequest::Takeover { game, seat, password_hash, name } => {
+                let change = SeatChange::Takeover { seat, email: sender, password_hash, name };
                 let (name, outcome) = self.seats(game, &change, now)?;
                 match outcome {
                     SeatOutcome::TakenOver { seat, email } => {

@@ -83,6 +83,9 @@ pub struct Inbound {
     pub message_id: Option<String>,
     /// The From address (`user@host`), if any.
     pub from: Option<String>,
+    /// The From header's display name (`Ann Smith` of `Ann Smith <ann@example.org>`),
+    /// decoded, if it has one.
+    pub from_name: Option<String>,
     /// The Reply-To address, if any.
     pub reply_to: Option<String>,
     /// The decoded subject, as sent (not yet sanitized).
@@ -165,6 +168,7 @@ fn unreadable() -> Inbound {
     Inbound {
         message_id: None,
         from: None,
+        from_name: None,
         reply_to: None,
         subject: None,
         in_reply_to: Vec::new(),
@@ -181,6 +185,12 @@ fn unreadable() -> Inbound {
 
 fn from_parsed(msg: &Message<'_>, with_body: bool) -> Inbound {
     let from = msg.from().and_then(|a| a.first()).and_then(|a| a.address()).and_then(clean_address);
+    let from_name = msg
+        .from()
+        .and_then(|a| a.first())
+        .and_then(|a| a.name())
+        .map(|n| crate::text::header_safe(&crate::text::strip_invisible(n), 80))
+        .filter(|n| !n.is_empty());
     let reply_to = msg.reply_to().and_then(|a| a.first()).and_then(|a| a.address()).and_then(clean_address);
     let message_id = raw_header(msg, "Message-ID").and_then(|v| angle_ids(&v).into_iter().next());
     let in_reply_to = raw_header(msg, "In-Reply-To").map(|v| angle_ids(&v)).unwrap_or_default();
@@ -217,6 +227,7 @@ fn from_parsed(msg: &Message<'_>, with_body: bool) -> Inbound {
     let mut inbound = Inbound {
         message_id,
         from,
+        from_name,
         reply_to,
         subject,
         in_reply_to,

@@ -19,6 +19,7 @@ use std::fmt::Write;
 
 use chrono::{DateTime, Utc};
 
+use crate::game::seating::player_name;
 use crate::mail::host::{GameHost, HostError};
 use crate::mail::inbound::{cap, BodyLine};
 use crate::mail::password::{check_new_password, hash_password, verify_password};
@@ -82,11 +83,30 @@ impl LobbyItem {
 /// What the host is asked to do for a lobby command; passwords only as hashes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LobbyRequest {
-    Join { game: String, password_hash: String, prefer: Vec<String> },
-    Leave { game: String },
-    Observe { game: String, password_hash: Option<String> },
-    Takeover { game: String, seat: String, password_hash: String },
-    Create { game: String, variant: String },
+    /// `name`: what the player is known by ([`player_name`]), never an address.
+    Join {
+        game: String,
+        password_hash: String,
+        prefer: Vec<String>,
+        name: String,
+    },
+    Leave {
+        game: String,
+    },
+    Observe {
+        game: String,
+        password_hash: Option<String>,
+    },
+    Takeover {
+        game: String,
+        seat: String,
+        password_hash: String,
+        name: String,
+    },
+    Create {
+        game: String,
+        variant: String,
+    },
 }
 
 /// Read a lobby line (`words[0]` one of [`WORDS`], or `list` with a name). `None`: not a
@@ -186,12 +206,14 @@ pub fn parse(words: &[&str], line: &BodyLine) -> Option<LobbyItem> {
     Some(LobbyItem { line: line.number, request })
 }
 
-/// Carry out the lobby lines of a message from `sender`; the answer goes to `out`.
-/// Returns the games changed, and whether a game's files could not be reached just now.
+/// Carry out the lobby lines of a message from `sender` (and the display name it gave, if
+/// any); the answer goes to `out`. Returns the games changed, and whether a game's files
+/// could not be reached just now.
 pub fn answer(
     items: &[LobbyItem],
     tag: &str,
     sender: Option<&str>,
+    display_name: Option<&str>,
     host: &mut impl GameHost,
     now: DateTime<Utc>,
     out: &mut String,
@@ -233,6 +255,7 @@ pub fn answer(
                 game: game.clone(),
                 password_hash,
                 prefer: prefer.clone(),
+                name: player_name(display_name, sender),
             }),
             Request::Leave { game, password } => match host.joined_hash(game, sender) {
                 Some(hash) if verify_password(password, &hash) => Ok(LobbyRequest::Leave { game: game.clone() }),
@@ -247,8 +270,14 @@ pub fn answer(
                 Ok(password_hash) => Ok(LobbyRequest::Observe { game: game.clone(), password_hash }),
                 Err(e) => Err(e),
             },
-            Request::Takeover { game, seat, password } => hashed(password)
-                .map(|password_hash| LobbyRequest::Takeover { game: game.clone(), seat: seat.clone(), password_hash }),
+            Request::Takeover { game, seat, password } => {
+                hashed(password).map(|password_hash| LobbyRequest::Takeover {
+                    game: game.clone(),
+                    seat: seat.clone(),
+                    password_hash,
+                    name: player_name(display_name, sender),
+                })
+            }
             Request::Create { game, variant } => {
                 Ok(LobbyRequest::Create { game: game.clone(), variant: variant.clone() })
             }

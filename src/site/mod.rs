@@ -29,7 +29,7 @@ use crate::diplomacy::picture::scene::Scene;
 use crate::diplomacy::picture::svg::PALETTE;
 use crate::diplomacy::picture::Geometry;
 use crate::diplomacy::report::{format_deadline, LedgerLine, OrderLine, PhaseReport};
-use crate::game::public::{PublicBoard, PublicGame, PublicStep, PublicStepBody};
+use crate::game::public::{Holder, PublicBoard, PublicGame, PublicStep, PublicStepBody};
 use html::{card_table, esc, page, slug, table};
 
 /// The stylesheet, one for every page.
@@ -164,8 +164,8 @@ pub fn index_row(dir_name: &str, g: &PublicGame) -> IndexRow {
         kind: g.kind.clone(),
         step: g.step.clone(),
         deadline: g.deadline,
-        players: g.seats.iter().filter(|s| s.player.is_some()).count(),
-        open: g.seats.iter().filter(|s| s.player.is_none()).map(|s| s.seat.clone()).collect(),
+        players: g.seats.iter().filter(|s| !s.player.is_open()).count(),
+        open: g.seats.iter().filter(|s| s.player.is_open()).map(|s| s.seat.clone()).collect(),
         over: g.over.clone(),
     }
 }
@@ -301,8 +301,9 @@ fn game_page(g: &PublicGame, drawn: bool) -> String {
         .iter()
         .map(|s| {
             let player = match &s.player {
-                Some(p) => esc(p),
-                None => "<em>open</em>".into(),
+                Holder::Named(p) => esc(p),
+                Holder::Unnamed => "<em>not shown</em>".into(),
+                Holder::Open => "<em>open</em>".into(),
             };
             let mut standing = esc(&s.standing);
             if s.out {
@@ -315,6 +316,9 @@ fn game_page(g: &PublicGame, drawn: bool) -> String {
     b.push_str("<h2>Players</h2>\n");
     if map.is_some() {
         b.push_str(&table(None, &[seat_word, "Player", standing_word], &rows));
+        if g.names_secret {
+            b.push_str("<p>A gunboat game: who plays each power is shown when the game is over.</p>\n");
+        }
     } else {
         let names: Vec<String> = g.seats.iter().map(|s| esc(&s.seat)).collect();
         b.push_str(&format!("<p>{}</p>\n", names.join(", ")));

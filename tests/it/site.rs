@@ -315,3 +315,56 @@ fn a_removed_game_leaves_the_site() {
     assert_eq!(std::fs::read_to_string(out.join("games/old/notes.txt")).unwrap(), "mine");
     assert!(out.join("games/secrets/index.html").is_file());
 }
+
+/// Players who joined by mail are shown by their From header's display name, else their
+/// address's local part: no address reaches any page of the site by any road. In a
+/// gunboat game nobody's name is shown while the game is under way.
+#[test]
+fn players_who_joined_by_mail_show_no_address_on_the_site() {
+    use crate::judge_dir::{judge_cli, message};
+    const NOW: &str = "2026-03-01T12:00:00Z";
+    let froms = [
+        "Ann Smith <ann.smith@example.org>",
+        "\"eve@evil.example\" <eve@example.org>",
+        "=?UTF-8?Q?Zo=C3=AB_Quinn?= <zoe@example.org>",
+        "p3@example.org",
+        "<p4@example.org>",
+        "p5@example.org",
+        "Sam <p6@example.org>",
+    ];
+    for gunboat in [false, true] {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = judge(tmp.path());
+        judge_cli(NOW, &root, &["new", "g", "--judge", ".", "--open", "--master", "gm@example.org"]).ok();
+        if gunboat {
+            let toml = root.join("games/g/game.toml");
+            let text = std::fs::read_to_string(&toml).unwrap();
+            std::fs::write(&toml, format!("press = \"none\"\n{text}")).unwrap();
+        }
+        let home = [("SHADOWJUDGE_HOME", root.to_str().unwrap())];
+        for (i, from) in froms.iter().enumerate() {
+            let raw = message(from, &format!("join{i}@x"), &format!("join g pass{i}word\n"));
+            shadowjudge_at(NOW, Some(&root), &["mail", "ingest"], Some(raw.as_bytes()), &home).ok();
+        }
+        let toml = std::fs::read_to_string(root.join("games/g/game.toml")).unwrap();
+        assert!(toml.contains("name = \"Ann Smith\""), "{toml}");
+        let out = tmp.path().join("site");
+        judge_cli(NOW, &root, &["site", "-o", out.to_str().unwrap()]).ok();
+        let files = site_files(&out);
+        let pages: Vec<(PathBuf, String)> =
+            files.iter().filter(|(p, _)| p.extension().is_some_and(|e| e == "html" || e == "svg")).cloned().collect();
+        assert!(pages.len() >= 2, "{pages:?}");
+        let with_at = holding(&pages, "@");
+        assert!(with_at.is_empty(), "an address on the site: {with_at:?}");
+        for address in ["ann.smith@", "example.org", "evil.example"] {
+            let found = holding(&files, address);
+            assert!(found.is_empty(), "`{address}` is on the site: {found:?}");
+        }
+        let game = std::fs::read_to_string(out.join("games/g/index.html")).unwrap();
+        let names = ["Ann Smith", "Zoë Quinn", ">eve</td>", ">p3</td>", ">p4</td>", ">Sam</td>"];
+        for name in names {
+            assert_eq!(game.contains(name), !gunboat, "gunboat {gunboat}: `{name}` in {game}");
+        }
+        assert_eq!(game.contains("not shown"), gunboat, "{game}");
+    }
+}

@@ -102,6 +102,7 @@ impl GameSession for Lobby {
             deadline: None,
             over: None,
             seats: Vec::new(),
+            names_secret: false,
             board: PublicBoard::Text(self.waiting()),
             steps: Vec::new(),
             press: Vec::new(),
@@ -265,7 +266,7 @@ impl Seats for Lobby {
 
     fn change_seats(&mut self, change: &SeatChange<'_>, now: DateTime<Utc>) -> Result<SeatOutcome, GameError> {
         match change {
-            SeatChange::Join { email, password_hash, prefer } => {
+            SeatChange::Join { email, password_hash, prefer, .. } => {
                 if !prefer.is_empty() {
                     return Err(usage(format!(
                         "{} is a {}: its seats have no powers to prefer; write `join {} PASSWORD`",
@@ -356,7 +357,7 @@ pub(super) fn change_seats(
             let (seat, email) = g.resign(seat, now)?;
             Ok(SeatOutcome::Resigned { seat, email })
         }
-        SeatChange::Takeover { seat, email, password_hash } => {
+        SeatChange::Takeover { seat, email, password_hash, .. } => {
             let (seat, at_once) = g.ask_takeover(seat, email, password_hash, now)?;
             Ok(if at_once {
                 SeatOutcome::TakenOver { seat, email: email.to_string() }

@@ -12,7 +12,7 @@ use super::GameError;
 use super::{schedule_error, OpenGame};
 use crate::dice::{Dice, Seed};
 use crate::game::journal::Entry;
-use crate::game::seating::{self, Applicant, Ask, ObserverPassword, SeatEvent, Takeover};
+use crate::game::seating::{self, shown_name, Applicant, Ask, ObserverPassword, SeatEvent, Takeover};
 use crate::game::settings::{Player, Settings};
 
 /// The side file that keeps the seed the powers are assigned with, until they are.
@@ -121,6 +121,7 @@ impl OpenGame {
     pub fn join(
         &mut self,
         email: &str,
+        player: &str,
         password_hash: &str,
         prefer: Vec<String>,
         now: DateTime<Utc>,
@@ -143,7 +144,12 @@ impl OpenGame {
         }
         let mut settings = self.game.settings.clone();
         let again = settings.seats.joined.iter().any(|a| a.email.eq_ignore_ascii_case(email));
-        let applicant = Applicant { email: email.to_string(), password_hash: password_hash.to_string(), prefer };
+        let applicant = Applicant {
+            email: email.to_string(),
+            password_hash: password_hash.to_string(),
+            prefer,
+            name: Some(player.to_string()),
+        };
         match settings.seats.joined.iter_mut().find(|a| a.email.eq_ignore_ascii_case(email)) {
             Some(known) => *known = applicant.clone(),
             None => settings.seats.joined.push(applicant.clone()),
@@ -183,7 +189,7 @@ impl OpenGame {
             let applicant = settings.seats.joined.iter().find(|a| &a.email == email).expect("assigned from joined");
             settings.players.push(Player {
                 power: key.clone(),
-                name: email.clone(),
+                name: applicant.name.clone().unwrap_or_else(|| shown_name(email)),
                 email: email.clone(),
                 timezone: None,
                 password_hash: Some(applicant.password_hash.clone()),
@@ -314,6 +320,7 @@ impl OpenGame {
         &mut self,
         power_key: &str,
         email: &str,
+        name: &str,
         password_hash: &str,
         now: DateTime<Utc>,
     ) -> Result<bool, GameError> {
@@ -340,13 +347,15 @@ impl OpenGame {
             return Ok(at_once);
         }
         if at_once {
-            self.take_over(&mut lock, &mut settings, power_key, email, password_hash, false, now)?;
+            let who = (email, name, password_hash);
+            self.take_over(&mut lock, &mut settings, power_key, who, false, now)?;
         } else {
             settings.seats.asks.retain(|a| !(a.power == power_key && a.email.eq_ignore_ascii_case(email)));
             settings.seats.asks.push(Ask {
                 power: power_key.to_string(),
                 email: email.to_string(),
                 password_hash: password_hash.to_string(),
+                name: Some(name.to_string()),
             });
             let event = SeatEvent::TakeoverAsked { power: label, email: email.to_string() };
             self.record(&mut lock, now, Entry::Seats { event })?;
@@ -368,28 +377,28 @@ impl OpenGame {
             return Err(refuse(format!("nobody has asked to take over {label}")));
         };
         if !self.done_before() {
-            self.take_over(&mut lock, &mut settings, power_key, &ask.email, &ask.password_hash, true, now)?;
+            let name = ask.name.clone().unwrap_or_else(|| shown_name(&ask.email));
+            let who = (ask.email.as_str(), name.as_str(), ask.password_hash.as_str());
+            self.take_over(&mut lock, &mut settings, power_key, who, true, now)?;
             self.write_seats(&mut lock, now, settings)?;
         }
         Ok(ask.email)
     }
 
-    // The lock, the settings being changed and the takeover's particulars.
-    #[allow(clippy::too_many_arguments)]
+    /// Give the vacant power to `(email, name, password hash)`.
     fn take_over(
         &mut self,
         lock: &mut crate::store::GameLock,
         settings: &mut Settings,
         power_key: &str,
-        email: &str,
-        password_hash: &str,
+        (email, name, password_hash): (&str, &str, &str),
         by_master: bool,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         settings.seats.asks.retain(|a| a.power != power_key);
         settings.players.push(Player {
             power: power_key.to_string(),
-            name: email.to_string(),
+            name: name.to_string(),
             email: email.to_string(),
             timezone: None,
             password_hash: Some(password_hash.to_string()),

@@ -187,8 +187,12 @@ impl Lobby {
             // out again, begins the game.
             return Err(refuse(format!("all {} seats of {} are taken", self.size(), self.settings.name)));
         }
-        let applicant =
-            Applicant { email: email.to_string(), password_hash: password_hash.to_string(), prefer: Vec::new() };
+        let applicant = Applicant {
+            email: email.to_string(),
+            password_hash: password_hash.to_string(),
+            prefer: Vec::new(),
+            name: None,
+        };
         match joined.iter_mut().find(|a| a.email.eq_ignore_ascii_case(email)) {
             Some(known) => *known = applicant,
             None => joined.push(applicant),
@@ -392,6 +396,7 @@ impl OpenTurnGame {
                 power: name.clone(),
                 email: email.to_string(),
                 password_hash: password_hash.to_string(),
+                name: None,
             });
             let event = SeatEvent::TakeoverAsked { power: name.clone(), email: email.to_string() };
             self.change_seats_locked(lock, event, settings, now)?;
@@ -479,6 +484,7 @@ mod tests {
             email: "cat@example.org".into(),
             password_hash: "hash".into(),
             prefer: Vec::new(),
+            name: None,
         });
         lock.write_settings(&settings).unwrap();
     }

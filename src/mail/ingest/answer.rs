@@ -34,8 +34,15 @@ pub(super) fn answer(
     let mut unavailable = 0;
 
     // What needs no sign-on (list, join, observe, takeover, ...) is answered first.
-    let (lobby_changed, lobby_retry) =
-        crate::mail::lobby::answer(&script.lobby, tag, inbound.answer_to(), host, now, &mut body);
+    let (lobby_changed, lobby_retry) = crate::mail::lobby::answer(
+        &script.lobby,
+        tag,
+        inbound.answer_to(),
+        display_name(inbound),
+        host,
+        now,
+        &mut body,
+    );
     if lobby_retry {
         unavailable += 1;
     }
@@ -289,4 +296,13 @@ fn looks_like_order(text: &str) -> bool {
 
 fn wants_help(script: &Script) -> bool {
     script.blocks.iter().flat_map(|b| &b.items).any(|i| matches!(i, Item::Help { .. } | Item::Malformed { .. }))
+}
+
+/// The display name of the message's sender: From's, when the answer goes to From (a
+/// Reply-To elsewhere names someone else).
+fn display_name(inbound: &Inbound) -> Option<&str> {
+    match (&inbound.reply_to, &inbound.from) {
+        (Some(r), Some(f)) if !r.eq_ignore_ascii_case(f) => None,
+        _ => inbound.from_name.as_deref(),
+    }
 }

@@ -101,7 +101,7 @@ impl Desk for OpenGame {
                 }
                 None => s.players.push(Player {
                     power: map.power(p).key.clone(),
-                    name: address.to_string(),
+                    name: crate::game::seating::shown_name(address),
                     email: address.to_string(),
                     timezone: None,
                     password_hash: Some(password_hash.to_string()),

@@ -60,7 +60,7 @@ impl Seats for OpenGame {
         let key = |written: &str| named_power(&map, written).map(|p| map.power(p).key.clone());
         let label = |written: &str| named_power(&map, written).map(|p| map.power(p).name.clone());
         Ok(match change {
-            SeatChange::Join { email, password_hash, prefer } => {
+            SeatChange::Join { email, password_hash, prefer, name } => {
                 let mut keys: Vec<String> = Vec::new();
                 for written in prefer.iter() {
                     let k = key(written)?;
@@ -68,7 +68,7 @@ impl Seats for OpenGame {
                         keys.push(k);
                     }
                 }
-                let joined = self.join(email, password_hash, keys, now)?;
+                let joined = self.join(email, name, password_hash, keys, now)?;
                 SeatOutcome::Joined { again: joined.again, seats_left: joined.seats_left, started: joined.started }
             }
             SeatChange::Leave { email } => SeatOutcome::Left { seats_left: self.leave(email, now)? },
@@ -80,8 +80,8 @@ impl Seats for OpenGame {
                 let email = self.resign(&key(seat)?, now)?;
                 SeatOutcome::Resigned { seat: label(seat)?, email }
             }
-            SeatChange::Takeover { seat, email, password_hash } => {
-                if self.ask_takeover(&key(seat)?, email, password_hash, now)? {
+            SeatChange::Takeover { seat, email, password_hash, name } => {
+                if self.ask_takeover(&key(seat)?, email, name, password_hash, now)? {
                     SeatOutcome::TakenOver { seat: label(seat)?, email: email.to_string() }
                 } else {
                     SeatOutcome::Asked { seat: label(seat)? }
