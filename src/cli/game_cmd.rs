@@ -25,7 +25,8 @@ pub struct NewArgs {
     /// `standard` (the default) or `shadow-worlds`.
     #[arg(long)]
     pub variant: Option<String>,
-    /// Run one of the small games instead of Diplomacy: `duplexity`, `overdue` or `duple`.
+    /// Run one of the small games instead of Diplomacy: `duplexity`, `overdue` or `duple`
+    /// (`shadowjudge games` lists every game; `--game standard` is `--variant standard`).
     #[arg(long, value_name = "GAME", conflicts_with_all = ["variant", "from", "short_game", "rulebook"])]
     pub game: Option<String>,
     /// The players: one line each, `power, name, email` (optionally `, time zone`); for a

@@ -40,7 +40,8 @@ enum Command {
     /// Create a game directory (Diplomacy at Spring 1901 or from a position, or a small
     /// game) and print the first deadline.
     New(game_cmd::NewArgs),
-    /// The small games the judge runs (`new --game NAME`): their seats, options and rulings.
+    /// Every game the judge runs: Diplomacy (`new --variant NAME`) and the small games
+    /// (`new --game NAME`), with their seats, options and rulings.
     Games,
     /// The judge's games (name, game, phase and deadline, open seats, vacant powers), or
     /// one game in full: `list --judge J [NAME]`, as `list` by mail.
@@ -119,10 +120,14 @@ pub fn main() -> ExitCode {
             for kind in crate::games::KINDS {
                 println!("{}", kind.help());
             }
-            println!("Diplomacy: `new --variant standard` (the default) or `new --variant shadow-worlds`.");
             Ok(ExitCode::SUCCESS)
         }
-        Command::New(a) => match a.game.clone() {
+        Command::New(mut a) => match a.game.clone() {
+            // `--game standard` is `--variant standard`: a game whose seats are powers.
+            Some(kind) if crate::games::kind(&kind).is_some_and(|k| k.offers.powers) => {
+                a.variant = a.game.take();
+                game_cmd::new(a)
+            }
             Some(kind) => turn_cmd::new(a, &kind),
             None => game_cmd::new(a),
         },

@@ -29,10 +29,7 @@ fn parse_options(pairs: &[String]) -> Result<Options, CliError> {
 pub fn new(a: NewArgs, kind: &str) -> Result<ExitCode, CliError> {
     let kind = kind.trim().to_ascii_lowercase();
     if !crate::games::is_known(&kind) {
-        return Err(CliError::Usage(format!(
-            "unknown game `{kind}`: the judge runs {} (and Diplomacy, with --variant)",
-            crate::games::names()
-        )));
+        return Err(CliError::Usage(format!("unknown game `{kind}`: the judge runs {}", crate::games::names())));
     }
     let new = NewGame::read(&a)?;
     let name = new.name.clone();

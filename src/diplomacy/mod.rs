@@ -8,6 +8,7 @@
 //! the frame's `game`, since it draws from Diplomacy's journal.
 pub mod engine;
 pub mod judge;
+pub mod kind;
 pub mod map;
 pub mod order;
 pub mod picture;

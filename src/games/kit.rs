@@ -225,6 +225,9 @@ pub fn option_error(name: &str, raw: &str, reason: impl std::fmt::Display) -> St
 /// key must be in the table and every value of its kind; what is not given is its default.
 pub fn read_options(game: &str, table: &[OptionSpec], options: &Options) -> Result<Values, String> {
     for key in options.keys() {
+        if table.is_empty() {
+            return Err(format!("unknown option `{}`: {game} takes no options", shown(key)));
+        }
         if !table.iter().any(|s| s.name == key) {
             let names: Vec<String> = table.iter().map(|s| s.name.to_string()).collect();
             return Err(format!("unknown option `{}` for {game}: the options are {}", shown(key), and_list(&names)));
@@ -298,23 +301,24 @@ mod tests {
             let (kind, table) = (game.name, game.options);
             let mut dice = Dice::new(Seed::from_bytes([3; 32]), "t", 0);
             let mut ctx = TurnContext { dice: &mut dice, now: chrono::DateTime::UNIX_EPOCH, hold: false };
-            let players: Vec<String> =
-                ["ann", "bob", "cat"][..game.players.0.max(2)].iter().map(|s| s.to_string()).collect();
+            let players: Vec<String> = ["ann", "bob", "cat", "dan", "eve", "fay", "gus"][..game.players.0.max(2)]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
             let mut e =
                 |k: &str, v: &str| create(kind, players.clone(), &opts(&[(k, v)]), &mut ctx).err().unwrap_or_default();
             let names: Vec<String> = table.iter().map(|s| s.name.to_string()).collect();
-            assert_eq!(
-                e("speed", "9"),
+            let unknown = if names.is_empty() {
+                format!("unknown option `speed`: {} takes no options", game.title)
+            } else {
                 format!("unknown option `speed` for {}: the options are {}", game.title, and_list(&names))
-            );
-            let number = table
-                .iter()
-                .find(|s| matches!(s.kind, Kind::Number { .. } | Kind::Span { .. }))
-                .expect("a number or time option");
-            assert_eq!(
-                e(number.name, "zero"),
-                format!("option {} = `zero`: give {}", number.name, wanted(number.kind))
-            );
+            };
+            assert_eq!(e("speed", "9"), unknown);
+            // Every option of a kind, read with a value of no kind's: the same words.
+            for spec in table {
+                let bad = if matches!(spec.kind, Kind::Text) { continue } else { "zero" };
+                assert_eq!(e(spec.name, bad), format!("option {} = `zero`: give {}", spec.name, wanted(spec.kind)));
+            }
             assert!(create(kind, players.clone(), &Options::new(), &mut ctx).is_ok(), "{kind}: the defaults");
         }
     }

@@ -1,14 +1,17 @@
-//! The small games the judge runs besides Diplomacy, one module each, every one an
-//! implementation of [`crate::turn::TurnGame`].
+//! The registry of every game kind the judge runs, each an implementation of
+//! [`crate::turn::TurnGame`]: Diplomacy, standard and Shadow Worlds (its engine behind
+//! the contract, [`crate::diplomacy::kind`]), and the small games, one module each.
 //!
-//! A game module owns its rules, its turn-file grammar and its reports. It rolls only
-//! through the [`crate::dice::Dice`] it is handed, reads no clock but `ctx.now`, does no
-//! IO, and imports nothing of Diplomacy (`map`, `order`, `judge`, `variant`). This file is
-//! the one list of the games: [`create`] makes a new game of a kind, [`load`] reads a
-//! stored one back.
+//! A small game's module owns its rules, its turn-file grammar and its reports. It rolls
+//! only through the [`crate::dice::Dice`] it is handed, reads no clock but `ctx.now`, does
+//! no IO, and imports nothing of Diplomacy (`map`, `order`, `judge`, `variant`); this file
+//! alone names Diplomacy's kind. This file is the one list of the kinds: [`create`] makes
+//! a new game of a kind, [`load`] reads a stored one back.
 
 use std::collections::BTreeMap;
 
+use crate::diplomacy::kind::DiplomacyGame;
+use crate::game::settings::VariantKind;
 use crate::turn::{Ending, TurnContext, TurnGame};
 
 pub mod duple;
@@ -36,6 +39,28 @@ pub struct GameKind {
     pub create: CreateFn,
     /// A stored game read back (from state.json or the journal).
     pub load: LoadFn,
+    /// What the kind offers beyond the contract every kind keeps.
+    pub offers: Offers,
+}
+
+/// What a kind offers, as values: the frame asks a kind's [`Offers`] once, never the
+/// kind's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Offers {
+    /// It rolls dice: a commitment is published, the seed revealed at the end, and
+    /// `verify` recomputes every roll.
+    pub dice: bool,
+    /// Its seats are powers, made with `new --variant NAME` and played by orders
+    /// (Diplomacy); else seats are players, made with `new --game NAME`, played by turn
+    /// files.
+    pub powers: bool,
+}
+
+impl Offers {
+    /// A small game's: dice, players' seats.
+    pub const SMALL: Offers = Offers { dice: true, powers: false };
+    /// Diplomacy's: no dice, one seat a power.
+    pub const DIPLOMACY: Offers = Offers { dice: false, powers: true };
 }
 
 /// How a kind makes a new game: players, options, the setup's dice and time.
@@ -48,25 +73,81 @@ impl GameKind {
     /// `2 players`, `3 to 6 players`.
     pub fn seats_in_words(&self) -> String {
         match self.players {
+            (n, _) if self.offers.powers => format!("{n} powers, a seat each"),
             (low, high) if low == high => format!("{low} players"),
             (low, high) => format!("{low} to {high} players"),
         }
     }
 
+    /// How `new` makes one: `--game duplexity`, `--variant standard`.
+    pub fn made_with(&self) -> String {
+        format!("--{} {}", if self.offers.powers { "variant" } else { "game" }, self.name)
+    }
+
     /// The help text: what it is, its seats, its options and where its rulings are.
     pub fn help(&self) -> String {
         let mut out =
-            format!("{} (`--game {}`): {}; {}.\n", self.title, self.name, self.summary, self.seats_in_words());
+            format!("{} (`{}`): {}; {}.\n", self.title, self.made_with(), self.summary, self.seats_in_words());
         for line in kit::option_help(self.options) {
-            out.push_str(&format!("  --option {line}\n"));
+            out.push_str(&format!("  {}{line}\n", if self.offers.powers { "--" } else { "--option " }));
         }
         out.push_str(&format!("  Rulings: {}\n", self.rulings));
         out
     }
 }
 
-/// The small games the judge runs, one line each.
+/// Standard Diplomacy: the engine behind the contract, on the standard map.
+pub const STANDARD: GameKind = GameKind {
+    name: "standard",
+    title: "Diplomacy",
+    summary: "the standard game of seven powers on one board",
+    players: (7, 7),
+    options: &[],
+    rulings: "README.md (the DATC and the rulebook options)",
+    create: |players, options, _ctx| diplomacy_game(VariantKind::Standard, &STANDARD, players, options),
+    load: |state| Ok(Box::new(DiplomacyGame::load(state)?)),
+    offers: Offers::DIPLOMACY,
+};
+
+/// Shadow Worlds Diplomacy: every power on two boards with one combined Winter.
+pub const SHADOW_WORLDS: GameKind = GameKind {
+    name: "shadow-worlds",
+    title: "Shadow Worlds Diplomacy",
+    summary: "every power on two boards, A and B, with one combined Winter ledger",
+    players: (7, 7),
+    options: &[kit::OptionSpec {
+        name: "short-game",
+        kind: kit::Kind::Flag,
+        default: "false",
+        help: "the shorter game, won at 18 distinct centers instead of 34",
+    }],
+    rulings: "README.md (Shadow Worlds)",
+    create: |players, options, _ctx| diplomacy_game(VariantKind::ShadowWorlds, &SHADOW_WORLDS, players, options),
+    load: |state| Ok(Box::new(DiplomacyGame::load(state)?)),
+    offers: Offers::DIPLOMACY,
+};
+
+/// A new Diplomacy game of `variant`: one seat a power, the kind's options read as every
+/// kind reads them.
+fn diplomacy_game(
+    variant: VariantKind,
+    kind: &GameKind,
+    players: Vec<String>,
+    options: &Options,
+) -> Result<Box<dyn TurnGame>, String> {
+    let values = kit::read_options(kind.title, kind.options, options)?;
+    let game = DiplomacyGame::new(variant, kind.options.iter().any(|o| values.flag(o.name)));
+    let powers = game.players().len();
+    if players.len() != powers {
+        return Err(format!("{} seats {powers} players (one a power), not {}", kind.title, players.len()));
+    }
+    Ok(Box::new(game))
+}
+
+/// Every kind the judge runs, one line each.
 pub const KINDS: &[&GameKind] = &[
+    &STANDARD,
+    &SHADOW_WORLDS,
     &duplexity::GAME,
     &overdue::GAME,
     &duple::GAME,

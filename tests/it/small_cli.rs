@@ -210,12 +210,15 @@ fn issue_27_the_last_mails_say_the_game_is_over_its_result_and_how_to_verify() {
     assert!(text.contains("in all"), "{text}");
 }
 
-/// `games` lists every small game of the registry with its seats, each option and its
-/// rulings, and the toy game of the tests is not shipped.
+/// `games` lists every game of the registry, Diplomacy's beside the small games, with
+/// its seats, each option and its rulings, and the toy game of the tests is not shipped.
 #[test]
 fn games_lists_each_game_with_its_seats_options_and_rulings() {
     let out = run(&["games"], None).ok().stdout;
     for line in [
+        "Diplomacy (`--variant standard`): the standard game of seven powers on one board; 7 powers, a seat each.",
+        "Shadow Worlds Diplomacy (`--variant shadow-worlds`)",
+        "  --short-game (default false): the shorter game, won at 18 distinct centers instead of 34",
         "Duplexity (`--game duplexity`)",
         "; 2 players.",
         "Overdue (`--game overdue`)",
@@ -228,4 +231,22 @@ fn games_lists_each_game_with_its_seats_options_and_rulings() {
         assert!(out.contains(line), "`{line}` in:\n{out}");
     }
     assert!(!out.contains("ebbles"), "the toy game lives in the tests only:\n{out}");
+}
+
+/// `new --game shadow-worlds` makes the same game as `new --variant shadow-worlds`: a
+/// Diplomacy game whose seats are powers, played by orders.
+#[test]
+fn new_with_a_diplomacy_kind_as_game_makes_a_diplomacy_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let players = tmp.path().join("players.txt");
+    std::fs::write(&players, "france, Ann, ann@example.org\n").unwrap();
+    let (by_game, by_variant) = (tmp.path().join("a"), tmp.path().join("b"));
+    let p = players.to_str().unwrap();
+    let made = run(&["new", by_game.to_str().unwrap(), "--name", "g", "--game", "shadow-worlds", "--players", p], None);
+    run(&["new", by_variant.to_str().unwrap(), "--name", "g", "--variant", "shadow-worlds", "--players", p], None).ok();
+    assert!(made.ok().stdout.contains("(shadow-worlds)"));
+    let toml = |d: &PathBuf| std::fs::read_to_string(d.join("game.toml")).unwrap();
+    assert_eq!(toml(&by_game), toml(&by_variant));
+    let out = run(&["submit", by_game.to_str().unwrap(), "--power", "france"], Some("A par - bur (board A)\n")).ok();
+    assert!(out.stdout.contains("A par - bur"), "{}", out.stdout);
 }

@@ -43,6 +43,7 @@ pub const GAME: GameKind = GameKind {
     rulings: "tests/toy_game/mod.rs",
     create: |players, options, ctx| Ok(Box::new(Pebbles::create(players, options, ctx)?)),
     load: |state| Ok(Box::new(Pebbles::load(state)?)),
+    offers: crate::games::Offers::SMALL,
 };
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -49,6 +49,7 @@ pub const GAME: crate::games::GameKind = crate::games::GameKind {
     rulings: "docs/duple.md",
     create: |players, options, ctx| Ok(Box::new(Duple::create(players, options, ctx)?)),
     load: |state| Ok(Box::new(Duple::load(state)?)),
+    offers: crate::games::Offers::SMALL,
 };
 
 /// The fewest and the most players a Duple game seats.

@@ -43,6 +43,7 @@ pub const GAME: crate::games::GameKind = crate::games::GameKind {
     rulings: "docs/duplexity.md",
     create: |players, options, ctx| Ok(Box::new(create(players, options, ctx)?)),
     load: |state| Ok(Box::new(load(state)?)),
+    offers: crate::games::Offers::SMALL,
 };
 
 /// The options a game takes.

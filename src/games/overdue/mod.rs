@@ -42,6 +42,7 @@ pub const GAME: crate::games::GameKind = crate::games::GameKind {
     rulings: "docs/overdue.md",
     create: |players, options, ctx| Ok(Box::new(Overdue::new(players, options, ctx)?)),
     load: |state| Ok(Box::new(Overdue::load(state)?)),
+    offers: crate::games::Offers::SMALL,
 };
 /// What one re-roll costs, in points of the game total.
 pub const REROLL_COST: u32 = 10;
