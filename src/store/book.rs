@@ -118,6 +118,9 @@ pub struct Book<E> {
     records: Vec<Record<E>>,
     messages: HashSet<String>,
     carrying_out: Option<String>,
+    /// This carrying-out of the message item has journaled an entry (a change may make
+    /// several under one tag; what the item left *before* it began is what counts).
+    wrote_tag: bool,
     warnings: Vec<String>,
 }
 
@@ -126,7 +129,7 @@ impl<E: Serialize + DeserializeOwned> Book<E> {
     pub fn read(dir: GameDir) -> Result<Book<E>, StoreError> {
         let records = dir.journal::<E>()?.into_records();
         let messages = records.iter().filter_map(|r| r.msg.clone()).collect();
-        Ok(Book { dir, records, messages, carrying_out: None, warnings: Vec::new() })
+        Ok(Book { dir, records, messages, carrying_out: None, wrote_tag: false, warnings: Vec::new() })
     }
 
     /// Take the game's lock and read the journal again under it: another writer may have
@@ -157,6 +160,10 @@ impl<E: Serialize + DeserializeOwned> Book<E> {
     /// Journal `entry` (tagged with the message being carried out), then write `state`
     /// as the cache. Once the entry is synced the change is made: a cache that cannot be
     /// written is a warning ([`Book::take_warnings`]), and the next open replays the journal.
+    ///
+    /// Exactly once is kept here: an entry for a message item that had left one before
+    /// this carrying-out began ([`Book::done_before`]) is refused
+    /// ([`StoreError::CarriedOut`]), whatever the caller checked.
     pub fn record<S: Serialize>(
         &mut self,
         lock: &mut GameLock,
@@ -165,9 +172,13 @@ impl<E: Serialize + DeserializeOwned> Book<E> {
         state: &S,
     ) -> Result<u64, StoreError> {
         let msg = self.carrying_out.clone();
+        if let (Some(tag), true) = (&msg, self.done_before()) {
+            return Err(StoreError::CarriedOut { path: self.dir.path().join(JOURNAL_FILE), tag: tag.clone() });
+        }
         let seq = lock.append_tagged(at, &entry, msg.as_deref())?;
         if let Some(tag) = &msg {
             self.messages.insert(tag.clone());
+            self.wrote_tag = true;
         }
         self.records.push(Record { seq, at, entry, msg });
         if let Err(e) = lock.write_state(seq, state) {
@@ -205,6 +216,14 @@ impl<E> Book<E> {
     /// the entries appended are tagged with it.
     pub fn carry_out(&mut self, tag: Option<String>) {
         self.carrying_out = tag;
+        self.wrote_tag = false;
+    }
+
+    /// Go on carrying out the message item `other` is carrying out: a book read afresh
+    /// (under the lock) takes over from the one it replaces, with what that one wrote.
+    pub fn carry_on(&mut self, other: &Book<E>) {
+        self.carrying_out = other.carrying_out.clone();
+        self.wrote_tag = other.wrote_tag;
     }
 
     /// The message item being carried out, if any.
@@ -212,10 +231,11 @@ impl<E> Book<E> {
         self.carrying_out.as_deref()
     }
 
-    /// Whether the message item being carried out already left an entry in the journal:
-    /// it was carried out before an interruption, and must not be done twice.
+    /// Whether the message item being carried out had already left an entry in the
+    /// journal when this carrying-out began: it was carried out before an interruption,
+    /// and must not be done twice.
     pub fn done_before(&self) -> bool {
-        self.carrying_out.as_ref().is_some_and(|tag| self.messages.contains(tag))
+        !self.wrote_tag && self.carrying_out.as_ref().is_some_and(|tag| self.messages.contains(tag))
     }
 
     /// The record the message item being carried out left before, if it did.
@@ -405,6 +425,52 @@ mod tests {
         again.carry_out(Some("m1.2".into()));
         assert!(!again.done_before());
         assert!(again.left_before().is_none());
+    }
+
+    /// The store keeps exactly once itself: called twice with one message tag, the
+    /// second carrying-out journals nothing, though its caller did not check; a change of
+    /// several entries under one tag is one carrying-out.
+    #[test]
+    fn a_second_carrying_out_of_one_tag_is_refused_by_the_store() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut b = book(&tmp.path().join("g"));
+        b.carry_out(Some("m1.1".into()));
+        let mut lock = b.lock().unwrap();
+        b.record(&mut lock, t(1), Toy::Add(3), &3).unwrap();
+        b.record(&mut lock, t(1), Toy::Add(4), &7).unwrap();
+        drop(lock);
+        let mut again: Book<Toy> = Book::read(GameDir::open(tmp.path().join("g")).unwrap()).unwrap();
+        again.carry_out(Some("m1.1".into()));
+        let mut lock = again.lock().unwrap();
+        let refused = again.record(&mut lock, t(2), Toy::Add(3), &10);
+        assert!(matches!(&refused, Err(StoreError::CarriedOut { tag, .. }) if tag == "m1.1"), "{refused:?}");
+        // The same book, reading the journal again under the lock, still refuses it.
+        drop(lock);
+        let mut lock = again.lock().unwrap();
+        assert!(again.record(&mut lock, t(2), Toy::Add(3), &10).is_err());
+        // Another message item is journaled; so is an entry with no message.
+        again.carry_out(Some("m2.1".into()));
+        again.record(&mut lock, t(3), Toy::Undo, &3).unwrap();
+        again.carry_out(None);
+        again.record(&mut lock, t(4), Toy::Undo, &0).unwrap();
+        drop(lock);
+        let journal: Book<Toy> = Book::read(GameDir::open(tmp.path().join("g")).unwrap()).unwrap();
+        assert_eq!(journal.last_seq(), 4);
+        // A book read afresh that carries on from the one that wrote goes on writing.
+        let mut first: Book<Toy> = Book::read(GameDir::open(tmp.path().join("g")).unwrap()).unwrap();
+        first.carry_out(Some("m3.1".into()));
+        let mut lock = first.lock().unwrap();
+        first.record(&mut lock, t(5), Toy::Add(1), &1).unwrap();
+        drop(lock);
+        let mut fresh: Book<Toy> = Book::read(GameDir::open(tmp.path().join("g")).unwrap()).unwrap();
+        fresh.carry_on(&first);
+        let mut lock = fresh.lock().unwrap();
+        fresh.record(&mut lock, t(5), Toy::Add(1), &2).unwrap();
+        drop(lock);
+        // Without what the first wrote, the same tag is one carried out before.
+        let mut other: Book<Toy> = Book::read(GameDir::open(tmp.path().join("g")).unwrap()).unwrap();
+        other.carry_out(Some("m3.1".into()));
+        assert!(other.done_before());
     }
 
     #[test]

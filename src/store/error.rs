@@ -39,6 +39,16 @@ pub enum StoreError {
         /// What is wrong.
         message: String,
     },
+    /// An entry was to be journaled for an inbound message item that had already left
+    /// one before it was carried out this time (it is being carried out again, after an
+    /// interruption): kept once, never twice.
+    #[error("{}: message `{tag}` was carried out before; nothing is journaled twice", path.display())]
+    CarriedOut {
+        /// The journal.
+        path: PathBuf,
+        /// The message item's tag.
+        tag: String,
+    },
     /// `try_lock` found the game locked by another writer.
     #[error("{}: locked by another writer", path.display())]
     Locked {

@@ -118,7 +118,7 @@ impl OpenGame {
         let mut fresh = load(self.dir.clone(), Vec::new())?;
         self.game = fresh.game;
         self.entries = fresh.entries;
-        fresh.book.carry_out(self.book.carrying_out().map(str::to_owned));
+        fresh.book.carry_on(&self.book);
         self.book = fresh.book;
         self.stamp = None;
         if self.dir.read_side::<MapRecord>(MAP_FILE)?.is_none() {

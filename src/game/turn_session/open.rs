@@ -232,7 +232,7 @@ impl OpenTurnGame {
         self.meta = fresh.meta;
         self.game = fresh.game;
         self.entries = fresh.entries;
-        fresh.book.carry_out(self.book.carrying_out().map(str::to_owned));
+        fresh.book.carry_on(&self.book);
         self.book = fresh.book;
         Ok(lock)
     }
