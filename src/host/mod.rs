@@ -93,7 +93,9 @@ pub struct Problem {
 /// Whether a game error is the judge's (damaged or unreadable files) and whether the
 /// operating system refused the files just now: what the player is told.
 fn player_words(e: &GameError) -> HostError {
-    if e.is_internal() {
+    if e.is_carried_out() {
+        HostError::DoneBefore
+    } else if e.is_internal() {
         if is_temporary(e) {
             HostError::TryLater
         } else {
@@ -246,6 +248,7 @@ impl JudgeHost {
     /// there. Returns what was done, in a line.
     pub fn process(&mut self, game: &str, expected: Option<&str>, now: DateTime<Utc>) -> Result<String, GameError> {
         let (name, mut g) = self.open(game)?;
+        g.carry_out(self.carrying_out.clone());
         let text = g.process(expected, now)?;
         self.note_warnings(&name, g.as_ref());
         self.owes_mail(name);

@@ -146,10 +146,6 @@ impl GameHost for JudgeHost {
         Ok(said)
     }
 
-    fn done_before(&self, game: &str, tag: &str) -> bool {
-        self.read(game).is_ok_and(|g| g.has_message(tag))
-    }
-
     fn carry_out(&mut self, tag: Option<String>) {
         self.carrying_out = tag;
     }

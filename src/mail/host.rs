@@ -82,6 +82,10 @@ pub enum HostError {
     /// writable), not anything the player did: the message is retried.
     #[error("{TRY_LATER}")]
     TryLater,
+    /// The message item was carried out when the message was first read, before the
+    /// judge was interrupted: the store refused to do it twice, and nothing changed now.
+    #[error("done when this message was first read (the judge was interrupted before it answered).")]
+    DoneBefore,
 }
 
 impl HostError {
@@ -200,11 +204,6 @@ pub trait GameHost {
     /// A power asks that the phase wait for its deadline (`wait`), or takes that back; the
     /// text says what now holds.
     fn set_wait(&mut self, who: &Identity, wait: bool, now: DateTime<Utc>) -> Result<String, HostError>;
-
-    /// Whether a change tagged `tag` (an inbound message's item, see
-    /// [`GameHost::carry_out`]) is already in the game's journal: the message is being
-    /// carried out again after an interruption.
-    fn done_before(&self, game: &str, tag: &str) -> bool;
 
     /// From now on, the inbound message item `tag` is being carried out (`None`: none):
     /// every change the host makes to a game is journaled with it, so that the message

@@ -291,10 +291,6 @@ impl GameHost for FakeHost {
         Err(HostError::Refused("this game has no `wait`".into()))
     }
 
-    fn done_before(&self, _game: &str, _tag: &str) -> bool {
-        false
-    }
-
     fn carry_out(&mut self, _tag: Option<String>) {}
 
     fn take_mails(&mut self) -> Vec<OutgoingMail> {

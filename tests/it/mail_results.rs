@@ -285,6 +285,50 @@ fn results_of_a_masters_process_that_died_before_sending_go_out_at_the_next_tick
     assert_eq!(j.adjudications().len(), 1);
 }
 
+/// A message carried out again after an interruption (its claim not completed) does
+/// nothing twice, with no check of the caller's: the store refuses each item that left
+/// its entry, and the answer says it was done when first read (or, for a vote, is the
+/// first answer again). The master's `process`, a new password and a draw vote, each
+/// carried out twice under its tag.
+#[test]
+fn items_carried_out_again_are_refused_by_the_store_and_answered_as_done() {
+    use shadowjudge::game::by_mail::{PlayerCommand, Role};
+    use shadowjudge::mail::host::{GameHost, HostError, Identity, MasterCommand};
+    let j = Judge::new();
+    let now = at("2025-03-02T09:00:00Z");
+    let master = Identity { game: "game1".into(), role: Role::Master, address: None, timezone: None };
+    let france = Identity { role: Role::Seat("France".into()), ..master.clone() };
+    let first = |host: &mut JudgeHost| {
+        // Hashed afresh each time, as a message read again is (a new salt).
+        let hash = hash_password_with_cost("another1", 64, 1).unwrap();
+        host.carry_out(Some("m1.1".into()));
+        let processed = host.master(&master, &MasterCommand::Process, now);
+        host.carry_out(Some("m1.2".into()));
+        let password = host.set_password(&france, &hash, now);
+        host.carry_out(Some("m1.3".into()));
+        let vote = host.player(&france, &PlayerCommand::Draw { powers: Vec::new() }, now);
+        host.carry_out(None);
+        (processed, password, vote)
+    };
+    let (processed, password, first_vote) = first(&mut JudgeHost::new(j.home().games_dir()));
+    assert!(processed.is_ok() && password.is_ok() && first_vote.is_ok(), "{processed:?} {password:?} {first_vote:?}");
+    let journal = std::fs::read_to_string(j.game().join("journal.jsonl")).unwrap();
+    let settings = std::fs::read_to_string(j.game().join("game.toml")).unwrap();
+    // The same message again, through a host that knows nothing of the first.
+    let (processed, password, vote) = first(&mut JudgeHost::new(j.home().games_dir()));
+    assert!(matches!(processed, Err(HostError::DoneBefore)), "{processed:?}");
+    assert!(matches!(password, Err(HostError::DoneBefore)), "{password:?}");
+    // A vote is answered as the first time (the votes say so themselves).
+    assert_eq!(vote.unwrap(), first_vote.unwrap());
+    assert_eq!(std::fs::read_to_string(j.game().join("journal.jsonl")).unwrap(), journal);
+    assert_eq!(std::fs::read_to_string(j.game().join("game.toml")).unwrap(), settings);
+    assert_eq!(j.adjudications().len(), 1, "the phase was adjudicated once");
+    assert_eq!(
+        HostError::DoneBefore.to_string(),
+        "done when this message was first read (the judge was interrupted before it answered)."
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // The kill test: SIGKILL at each step of a real tick.
 

@@ -80,7 +80,14 @@ impl GameError {
     /// user's: players are told only that the game could not be opened, the master and
     /// the log get the cause.
     pub fn is_internal(&self) -> bool {
-        matches!(self, GameError::Store(_) | GameError::Replay(_) | GameError::Damaged(_) | GameError::Map(_))
+        !self.is_carried_out()
+            && matches!(self, GameError::Store(_) | GameError::Replay(_) | GameError::Damaged(_) | GameError::Map(_))
+    }
+
+    /// Whether the store refused the change because the message item being carried out
+    /// had already made it, before an interruption ([`StoreError::CarriedOut`]).
+    pub fn is_carried_out(&self) -> bool {
+        matches!(self, GameError::Store(StoreError::CarriedOut { .. }))
     }
 }
 

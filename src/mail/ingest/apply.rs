@@ -33,31 +33,8 @@ pub(super) fn apply(
         // out again after a crash does not do it twice: submissions and press are then
         // answered as the first time without being kept again (the host sees to it);
         // other changes are answered as done before.
+        // The store refuses to do an item twice ([`HostError::DoneBefore`]).
         let tag = format!("{tag}.{}", index + 1);
-        if matches!(
-            item,
-            Item::Master { .. }
-                | Item::Password { .. }
-                | Item::Timezone { .. }
-                | Item::Player { .. }
-                | Item::Resign { .. }
-        ) && host.done_before(&who.game, &tag)
-        {
-            let line = match item {
-                Item::Master { line, .. }
-                | Item::Password { line, .. }
-                | Item::Timezone { line, .. }
-                | Item::Player { line, .. }
-                | Item::Resign { line, .. } => *line,
-                _ => block.line,
-            };
-            changed = true;
-            let _ = writeln!(
-                out,
-                "line {line}: done when this message was first read (the judge was interrupted before it answered)."
-            );
-            continue;
-        }
         if let (Role::Observer(_), Some(line)) = (&who.role, played_line(item)) {
             let _ = writeln!(
                 out,
@@ -124,6 +101,7 @@ pub(super) fn apply(
                     changed = true;
                     let _ = writeln!(out, "line {line}: {text}");
                 }
+                Err(HostError::DoneBefore) => changed |= done_before(out, *line),
                 Err(e) => {
                     count(&e);
                     let _ = writeln!(out, "line {line}: not done: {e}");
@@ -172,6 +150,7 @@ pub(super) fn apply(
                         let _ =
                             writeln!(out, "line {line}: password changed. Use the new one from your next message on.");
                     }
+                    Err(HostError::DoneBefore) => changed |= done_before(out, *line),
                     Err(e) => {
                         count(&e);
                         let _ = writeln!(out, "line {line}: password not changed: {e}");
@@ -187,6 +166,7 @@ pub(super) fn apply(
                     who.timezone = Some(*zone);
                     let _ = writeln!(out, "line {line}: time zone set to {}.", zone.name());
                 }
+                Err(HostError::DoneBefore) => changed |= done_before(out, *line),
                 Err(e) => {
                     count(&e);
                     let _ = writeln!(out, "line {line}: time zone not changed: {e}");
@@ -198,6 +178,7 @@ pub(super) fn apply(
                     let what = if *on { "with" } else { "without" };
                     let _ = writeln!(out, "line {line}: your results mails now come {what} the map pictures.");
                 }
+                Err(HostError::DoneBefore) => changed |= done_before(out, *line),
                 Err(e) => {
                     count(&e);
                     let _ = writeln!(out, "line {line}: map pictures not changed: {e}");
@@ -271,12 +252,20 @@ fn answer_line(
             let _ = writeln!(out, "line {line}: {}", text.trim_end());
             true
         }
+        Err(HostError::DoneBefore) => done_before(out, line),
         Err(e) => {
             count(&e);
             let _ = writeln!(out, "line {line}: not done: {e}");
             false
         }
     }
+}
+
+/// The answer to an item the store refused because the message made it when first read:
+/// it was done (so the message changed something).
+fn done_before(out: &mut String, line: usize) -> bool {
+    let _ = writeln!(out, "line {line}: {}", HostError::DoneBefore);
+    true
 }
 
 fn write_result(out: &mut String, title: &str, result: Result<String, crate::mail::host::HostError>) {
