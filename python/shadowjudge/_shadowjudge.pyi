@@ -82,7 +82,20 @@ class Game:
     @staticmethod
     def from_json(text: str) -> "Game": ...
 
-class _Environment:
+class TurnGame:
+    """A game of the judge's registry (`games()`), played by turn files."""
+
+    def __init__(
+        self,
+        game: str,
+        seed: Union[int, str],
+        *,
+        players: Union[None, int, Sequence[str]] = None,
+        name: str = "python",
+        options: Optional[Dict[str, Any]] = None,
+    ) -> None: ...
+    @property
+    def game(self) -> str: ...
     @property
     def players(self) -> List[str]: ...
     @property
@@ -98,29 +111,7 @@ class _Environment:
     def force(self) -> List[str]: ...
     def observation(self) -> Dict[str, Any]: ...
     def report_text(self) -> str: ...
+    def clone(self) -> "TurnGame": ...
 
-class Duplexity(_Environment):
-    """Duplexity for two players; every roll from the verifiable dice of `seed`."""
-
-    def __init__(
-        self,
-        seed: Union[int, str],
-        *,
-        players: Union[None, int, Sequence[str]] = None,
-        name: str = "python",
-        options: Optional[Dict[str, Any]] = None,
-    ) -> None: ...
-    def clone(self) -> "Duplexity": ...
-
-class Overdue(_Environment):
-    """Overdue for 3 to 10 players; every roll from the verifiable dice of `seed`."""
-
-    def __init__(
-        self,
-        players: Union[int, Sequence[str]],
-        seed: Union[int, str],
-        *,
-        name: str = "python",
-        options: Optional[Dict[str, Any]] = None,
-    ) -> None: ...
-    def clone(self) -> "Overdue": ...
+def games() -> List[Dict[str, Any]]:
+    """The registry's games: name, title, summary, players (fewest, most), dice, powers."""

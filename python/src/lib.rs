@@ -23,8 +23,8 @@ fn _shadowjudge(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::Game>()?;
     m.add_class::<lazy::ReadOnlyDict>()?;
     lazy::ReadOnlyDict::register(m)?;
-    m.add_class::<small::DuplexityEnv>()?;
-    m.add_class::<small::OverdueEnv>()?;
+    m.add_class::<small::TurnGameEnv>()?;
+    m.add_function(wrap_pyfunction!(small::registry, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -54,6 +54,22 @@ def test_seeded_random_episodes_match_the_command_line(cli, tmp_path, kind, make
     assert ours["dice"]["rolls"] == theirs["dice"]["rolls"] > 0
 
 
+def test_every_game_of_the_registry_is_one_environment_and_plays_from_its_legal_lines():
+    listed = {g["name"]: g for g in shadowjudge.games()}
+    assert {"standard", "shadow-worlds", "duplexity", "overdue", "duple"} <= set(listed)
+    for name, game in listed.items():
+        env = shadowjudge.TurnGame(name, SEED, name="g")
+        assert env.game == name and len(env.players) == game["players"][0]
+        assert repr(env).startswith(f"<{game['title']} ")
+        sent = play(env, random.Random(5), 30)
+        assert sent, name
+        # A game offers dice or rolls none.
+        assert (env.observation()["dice"]["rolls"] > 0) == game["dice"], name
+    assert type(shadowjudge.Duple(players=2, seed=1)) is shadowjudge.TurnGame
+    with pytest.raises(ValueError, match="unknown game `chess`: the judge runs"):
+        shadowjudge.TurnGame("chess", 1)
+
+
 def test_a_seeded_episode_replays_exactly():
     def episode():
         env = shadowjudge.Overdue(players=["ann", "bob", "cy"], seed=SEED)
