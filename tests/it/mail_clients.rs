@@ -136,6 +136,26 @@ fn no_password_is_echoed_in_a_subject_or_a_body() {
     assert!(reply(&outcome).body.contains("`signin` is not SIGNON"), "{}", reply(&outcome).body);
 }
 
+/// Issue 42.6: a subject may hold a password the body never gave; the judge cannot tell
+/// it from any other word, so a reply echoes the subject only when the message gave its
+/// secrets in the body (and they are hidden).
+#[test]
+fn a_subject_is_not_echoed_when_the_body_gave_no_password() {
+    for subject in ["my password is hunter22", "hunter22", "SIGNON", "list games"] {
+        let raw =
+            format!("From: ann@example.org\nTo: judge@example.org\nSubject: {subject}\nMessage-ID: <s1@x>\n\nlist\n");
+        let outcome = run(raw.as_bytes(), &mut FakeHost::new());
+        let r = reply(&outcome);
+        assert_eq!(r.subject, "Re: your message", "{subject}");
+        assert!(!r.body.contains("hunter22"), "{}", r.body);
+    }
+    // A body that signs on: its password hidden wherever the subject has it.
+    let raw = "From: ann@example.org\nTo: judge@example.org\nSubject: my password is france-secret, orders\n\
+               Message-ID: <s2@x>\n\nSIGNON france@mygame france-secret\nA par h\n";
+    let outcome = run(raw.as_bytes(), &mut FakeHost::new());
+    assert_eq!(reply(&outcome).subject, "Re: my password ******** ********, orders");
+}
+
 #[test]
 fn the_spool_keeps_messages_only_for_its_days() {
     let tmp = tempfile::tempdir().unwrap();

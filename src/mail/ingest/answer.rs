@@ -6,10 +6,13 @@ pub(super) fn opening(settings: &MailSettings) -> String {
     format!("This is the judge at {}, answering your message.\n\n", settings.address)
 }
 
-pub(super) fn reply_to(inbound: &Inbound, body: String) -> Option<OutgoingMail> {
+/// The reply to `inbound`. Its subject echoes the original only when `echo` (the judge
+/// knows the message's secrets and hides them): a subject may hold a password the body
+/// never gave, which the judge cannot tell from any other word.
+pub(super) fn reply_to(inbound: &Inbound, body: String, echo: bool) -> Option<OutgoingMail> {
     Some(OutgoingMail {
         to: inbound.answer_to()?.to_string(),
-        subject: reply_subject(inbound.subject.as_deref()),
+        subject: reply_subject(inbound.subject.as_deref().filter(|_| echo)),
         body,
         in_reply_to: inbound.message_id.clone(),
         references: reply_references(&inbound.references, inbound.message_id.as_deref()),
@@ -136,10 +139,11 @@ pub(super) fn answer(
     } else {
         Disposition::Unplaced
     };
-    if let Some(reply) = reply_to(inbound, body) {
+    let secrets = secrets(script);
+    if let Some(reply) = reply_to(inbound, body, !secrets.is_empty()) {
         mails.insert(0, reply);
     }
-    hide_secrets(script, &mut mails);
+    hide_secrets(&secrets, &mut mails);
     IngestOutcome { disposition, mails, owed: None }
 }
 
@@ -162,10 +166,9 @@ fn unread_notes(inbound: &Inbound, closing: usize, body: &mut String) {
     }
 }
 
-/// The passwords a message gave (in SIGNON lines and `password` commands): never echoed.
-/// Every one of them is replaced in every mail it caused, subject and body.
-fn hide_secrets(script: &Script, mails: &mut [OutgoingMail]) {
-    const HIDDEN: &str = "********";
+/// The passwords a message gave (in SIGNON lines, `password` commands and joins), longest
+/// first.
+fn secrets(script: &Script) -> Vec<&str> {
     let mut secrets: Vec<&str> = script.lobby.iter().filter_map(|item| item.secret()).collect();
     for block in &script.blocks {
         if let Ok(signon) = &block.signon {
@@ -180,8 +183,15 @@ fn hide_secrets(script: &Script, mails: &mut [OutgoingMail]) {
     // Very short secrets would hide ordinary words; no password the judge sets is that short.
     secrets.retain(|s| s.chars().count() >= 4);
     secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    secrets
+}
+
+/// The message's passwords are never echoed: every one of them is replaced in every mail
+/// it caused, subject and body.
+fn hide_secrets(secrets: &[&str], mails: &mut [OutgoingMail]) {
+    const HIDDEN: &str = "********";
     for mail in mails {
-        for secret in &secrets {
+        for secret in secrets {
             if mail.body.contains(secret) {
                 mail.body = mail.body.replace(secret, HIDDEN);
             }

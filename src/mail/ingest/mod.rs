@@ -284,5 +284,5 @@ fn too_large(raw: &[u8], settings: &MailSettings) -> IngestOutcome {
          nothing was changed. Please send your orders as plain text, without attachments.",
         settings.max_message_bytes / 1024
     );
-    IngestOutcome { disposition, mails: reply_to(&inbound, body).into_iter().collect(), owed: None }
+    IngestOutcome { disposition, mails: reply_to(&inbound, body, false).into_iter().collect(), owed: None }
 }
