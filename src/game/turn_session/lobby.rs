@@ -551,5 +551,11 @@ mod tests {
         assert_eq!(seat_name("ann@example.org", &["Ann".into()]), "ann2");
         assert_eq!(seat_name("master@example.org", &[]), "playermaster");
         assert_eq!(seat_name("@x", &[]), "player");
+        // Issue 42.8: no seat takes a role's name (it would capture the role's sign-on).
+        assert_eq!(seat_name("observer@example.org", &[]), "playerobserver");
+        assert_eq!(seat_name("Obs@example.org", &[]), "playerobs");
+        assert_eq!(seat_name("o@example.org", &[]), "playero");
+        assert_eq!(seat_name("gm@example.org", &[]), "playergm");
+        assert!(!crate::game::turn_session::plausible_player_name("Observer"));
     }
 }

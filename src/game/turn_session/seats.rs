@@ -22,7 +22,10 @@ pub fn plausible_player_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 32
         && name.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_')
-        && !matches!(name.to_ascii_lowercase().as_str(), "master" | "gm" | "none" | "all")
+        && !matches!(name.to_ascii_lowercase().as_str(), "none" | "all")
+        // No seat takes a role's name: it would capture that role's sign-on.
+        && !crate::game::by_mail::names_master(name)
+        && !crate::game::by_mail::names_observer(name)
 }
 
 /// Read a players file for a turn game: one line each, `name, email[, time zone]`, seat
