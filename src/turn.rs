@@ -50,15 +50,23 @@ pub struct LineAnswer {
     pub accepted: bool,
     /// A suggestion for a refused line.
     pub hint: Option<String>,
+    /// Refused only because the deadline came first (a turn sent ahead, dropped): the
+    /// line was right when sent. Told apart by this, never by the reason's words.
+    pub dropped: bool,
 }
 
 impl LineAnswer {
     pub fn accepted(line: usize, text: impl Into<String>) -> LineAnswer {
-        LineAnswer { line, column: 1, text: text.into(), accepted: true, hint: None }
+        LineAnswer { line, column: 1, text: text.into(), accepted: true, hint: None, dropped: false }
     }
 
     pub fn refused(line: usize, column: usize, reason: impl Into<String>) -> LineAnswer {
-        LineAnswer { line, column, text: reason.into(), accepted: false, hint: None }
+        LineAnswer { line, column, text: reason.into(), accepted: false, hint: None, dropped: false }
+    }
+
+    /// A line right when sent that the deadline dropped (see [`LineAnswer::dropped`]).
+    pub fn dropped(line: usize, reason: impl Into<String>) -> LineAnswer {
+        LineAnswer { dropped: true, ..LineAnswer::refused(line, 1, reason) }
     }
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> LineAnswer {
@@ -103,7 +111,7 @@ impl TurnAck {
 /// A refusal, as a line's answer (the line it names).
 impl From<Refusal> for LineAnswer {
     fn from(r: Refusal) -> LineAnswer {
-        LineAnswer { line: r.line, column: r.column, text: r.reason, accepted: false, hint: r.hint }
+        LineAnswer { line: r.line, column: r.column, text: r.reason, accepted: false, hint: r.hint, dropped: false }
     }
 }
 

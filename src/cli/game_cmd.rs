@@ -457,8 +457,12 @@ pub fn adjudicate(a: AdjudicateArgs) -> Result<ExitCode, CliError> {
     }
     let at = parse_at(a.at.as_deref())?;
     let mut g = open_any(&a.dir)?;
-    if at.is_some() && !g.plays_turn_lines() {
-        return Err(CliError::Usage("--at is for the small games; Diplomacy adjudicates at the time it is run".into()));
+    if at.is_some() && !g.offers().timed_input {
+        return Err(CliError::Usage(
+            "--at is for the small games, whose input counts at the time it came; this game adjudicates when it \
+             is run"
+                .into(),
+        ));
     }
     // A game of a judge directory owes its results by mail, as when the tick processes it.
     let answer = g.adjudicate(a.force, in_judge_dir(&a.dir), at.unwrap_or_else(now)).map_err(game_error)?;

@@ -347,14 +347,14 @@ fn password(root: &Path, game: &str, who: &str, mail: bool) -> Result<ExitCode, 
     };
     // A small game's player sends turn lines, a Diplomacy power orders, the master commands.
     let (whose, what) = match &role {
-        Role::Master => {
-            (format!("The game master's password for {name}"), "your commands (`process`, `extend TIME`, ...)")
+        Role::Master => (
+            format!("The game master's password for {name}"),
+            "your commands (`process`, `extend TIME`, ...)".to_string(),
+        ),
+        Role::Seat(p) => {
+            (format!("Your password for {name} ({p})"), format!("your {}", crate::game::any::offers(&path).words.input))
         }
-        Role::Seat(p) if crate::game::any::plays_turn_lines(&path) => {
-            (format!("Your password for {name} ({p})"), "your turn lines")
-        }
-        Role::Seat(p) => (format!("Your password for {name} ({p})"), "your orders"),
-        Role::Observer(_) => (format!("Your observer's password for {name}"), ""),
+        Role::Observer(_) => (format!("Your observer's password for {name}"), String::new()),
     };
     let then = if what.is_empty() {
         "Then `status`, `history`, `help`, or press (`press to all`, your text, `endpress`) if the game lets \

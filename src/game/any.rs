@@ -231,9 +231,9 @@ pub trait ByMail {
     /// `master`/`gm`) with its particulars. `Err`: the seats there are, by name.
     fn seat(&self, who: &str) -> Result<SeatRecord, Vec<String>>;
 
-    /// Whether the game is played by turn lines (a small game): the master's lines that
-    /// are not commands go to the game, and replies say "turn", not "orders".
-    fn plays_turn_lines(&self) -> bool;
+    /// What the game's kind offers, and the words it is named in (see
+    /// [`crate::games::Offers`]).
+    fn offers(&self) -> crate::games::Offers;
 
     /// Take a seat's orders or turn lines as mail brings them (the master's, in a game
     /// that takes them); whether the game went on (a small game's turn: its report is
@@ -433,10 +433,18 @@ pub fn glance(path: &Path) -> Option<Glance> {
     session::read_glance(path)
 }
 
-/// Whether the game at `path` is played by turn lines (see
-/// [`ByMail::plays_turn_lines`]), from its game.toml alone.
-pub fn plays_turn_lines(path: &Path) -> bool {
-    matches!(turn_session::kind_of(path), Ok(Some(_)))
+/// What the game at `path` offers (see [`ByMail::offers`]), from its game.toml alone.
+pub fn offers(path: &Path) -> crate::games::Offers {
+    offers_of(turn_session::kind_of(path).ok().flatten().as_deref())
+}
+
+/// What a game of kind `kind` (game.toml's `game`; none: Diplomacy) offers. A kind the
+/// registry does not know is opened as a turn game, and refused there by name.
+fn offers_of(kind: Option<&str>) -> crate::games::Offers {
+    match kind {
+        None => crate::games::Offers::DIPLOMACY,
+        Some(kind) => crate::games::kind(kind).map_or(crate::games::Offers::SMALL, |k| k.offers),
+    }
 }
 
 /// Open a game to change it (its lock is taken for each change).

@@ -54,13 +54,62 @@ pub struct Offers {
     /// (Diplomacy); else seats are players, made with `new --game NAME`, played by turn
     /// files.
     pub powers: bool,
+    /// The master's lines that are not the judge's commands go to the game (a ruling).
+    pub master_lines: bool,
+    /// Input counts at the time it was received (`--at` on the command line): a race
+    /// is decided by it.
+    pub timed_input: bool,
+    /// The words its seats and input are named in.
+    pub words: Words,
+}
+
+/// The words a kind's seats and input are named in, in replies and errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Words {
+    /// One seat (`power`, `player`) and many (`powers`, `players`).
+    pub seat: &'static str,
+    pub seats: &'static str,
+    /// What a player names to mean their own seat (`resign france`: `power`).
+    pub own_seat: &'static str,
+    /// What a seat sends (`orders`, `turn lines`), and its title in a reply (`Orders`).
+    pub input: &'static str,
+    pub input_title: &'static str,
+    /// What becomes of a seat nobody plays.
+    pub vacant: &'static str,
+    /// The words of its answers.
+    pub nouns: crate::answer::Nouns,
+}
+
+impl Words {
+    /// Diplomacy's: powers and orders.
+    pub const POWERS: Words = Words {
+        seat: "power",
+        seats: "powers",
+        own_seat: "power",
+        input: "orders",
+        input_title: "Orders",
+        vacant: "its units hold, and in Winter civil disorder applies",
+        nouns: crate::answer::Nouns::ORDERS,
+    };
+    /// A small game's: players and turn lines.
+    pub const PLAYERS: Words = Words {
+        seat: "player",
+        seats: "players",
+        own_seat: "seat",
+        input: "turn lines",
+        input_title: "Turn",
+        vacant: "at each deadline the game's defaults play for it (as for a player who sent nothing)",
+        nouns: crate::answer::Nouns::TURN,
+    };
 }
 
 impl Offers {
-    /// A small game's: dice, players' seats.
-    pub const SMALL: Offers = Offers { dice: true, powers: false };
-    /// Diplomacy's: no dice, one seat a power.
-    pub const DIPLOMACY: Offers = Offers { dice: false, powers: true };
+    /// A small game's: dice, players' seats, the master's rulings, input at its time.
+    pub const SMALL: Offers =
+        Offers { dice: true, powers: false, master_lines: true, timed_input: true, words: Words::PLAYERS };
+    /// Diplomacy's: no dice, one seat a power, orders adjudicated when the judge runs.
+    pub const DIPLOMACY: Offers =
+        Offers { dice: false, powers: true, master_lines: false, timed_input: false, words: Words::POWERS };
 }
 
 /// How a kind makes a new game: players, options, the setup's dice and time.

@@ -397,24 +397,25 @@ impl JudgeHost {
         };
         let game = who.game.clone();
         let g = self.read(&game)?;
-        let small = g.plays_turn_lines();
-        let (word, words) = if small { ("player", "players") } else { ("power", "powers") };
+        let words = g.offers().words;
         let named = g.seat(seat).map_err(|seats| {
-            HostError::Refused(format!("no {word} `{}`; the {words} are {}", header_safe(seat, 40), seats.join(", ")))
+            HostError::Refused(format!(
+                "no {} `{}`; the {} are {}",
+                words.seat,
+                header_safe(seat, 40),
+                words.seats,
+                seats.join(", ")
+            ))
         })?;
         if named.role != who.role {
             return Err(HostError::Refused(format!(
                 "you play {own}: to resign, write `resign {}` (naming your own {} confirms it)",
                 own.to_lowercase(),
-                if small { "seat" } else { "power" }
+                words.own_seat
             )));
         }
         drop(g);
-        let vacant = if small {
-            "at each deadline the game's defaults play for it (as for a player who sent nothing)"
-        } else {
-            "its units hold, and in Winter civil disorder applies"
-        };
+        let vacant = words.vacant;
         let (name, outcome) = self.seats(&game, &SeatChange::Resign { seat: own }, now)?;
         let SeatOutcome::Resigned { seat, .. } = outcome else { unreachable!() };
         let lower = seat.to_lowercase();

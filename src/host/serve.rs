@@ -45,8 +45,8 @@ impl GameHost for JudgeHost {
         Ok(ack)
     }
 
-    fn plays_turn_lines(&self, game: &str) -> bool {
-        self.game_dir(game).is_some_and(|(_, path)| any::plays_turn_lines(&path))
+    fn offers(&self, game: &str) -> crate::games::Offers {
+        self.game_dir(game).map_or(crate::games::Offers::DIPLOMACY, |(_, path)| any::offers(&path))
     }
 
     fn status(&self, who: &Identity) -> Result<String, HostError> {
@@ -238,10 +238,12 @@ pub fn set_password_at(
 ) -> Result<(Role, Option<String>), GameError> {
     let mut g = any::open_read_only(path)?;
     let seat = g.seat(who).map_err(|seats| {
-        let word = if g.plays_turn_lines() { "player" } else { "power" };
+        let words = g.offers().words;
         GameError::Invalid(format!(
-            "no {word} `{}`; the {word}s are {} (or `master`, or an observer's address)",
+            "no {} `{}`; the {} are {} (or `master`, or an observer's address)",
+            words.seat,
             header_safe(who, 40),
+            words.seats,
             seats.join(", ")
         ))
     })?;

@@ -156,11 +156,9 @@ pub trait GameHost {
     /// understood. Text that is not an order is the host's to report as a problem.
     fn submit_orders(&mut self, who: &Identity, text: &str, now: DateTime<Utc>) -> Result<Receipt, HostError>;
 
-    /// Whether the game is played by turn lines (a small game) rather than Diplomacy
-    /// orders: the game master's lines that are not commands go to the game too (the
-    /// master may rule in it), where Diplomacy refuses them as orders, and the replies say
-    /// "turn" where Diplomacy says "orders".
-    fn plays_turn_lines(&self, game: &str) -> bool;
+    /// What the game offers (the master's lines go to it where it takes them) and the
+    /// words its seats and input are named in; a game not found offers Diplomacy's.
+    fn offers(&self, game: &str) -> crate::games::Offers;
 
     /// The game's state as this role may see it, as text.
     fn status(&self, who: &Identity) -> Result<String, HostError>;

@@ -269,8 +269,8 @@ impl GameHost for FakeHost {
 
     // A fake judge of one Diplomacy game with no pictures, votes, `wait` or lobby.
 
-    fn plays_turn_lines(&self, _game: &str) -> bool {
-        false
+    fn offers(&self, _game: &str) -> shadowjudge::games::Offers {
+        shadowjudge::games::Offers::DIPLOMACY
     }
 
     fn set_pictures(&mut self, _who: &Identity, _on: bool, _now: DateTime<Utc>) -> Result<(), HostError> {

@@ -352,8 +352,8 @@ impl ByMail for OpenTurnGame {
         })
     }
 
-    fn plays_turn_lines(&self) -> bool {
-        true
+    fn offers(&self) -> crate::games::Offers {
+        super::offers_of(Some(&GameSession::kind(self)))
     }
 
     fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Receipt, bool), GameError> {

@@ -165,8 +165,8 @@ impl ByMail for Lobby {
             .ok_or_else(Vec::new)
     }
 
-    fn plays_turn_lines(&self) -> bool {
-        true
+    fn offers(&self) -> crate::games::Offers {
+        super::offers_of(Some(&self.settings.game))
     }
 
     fn receive(&mut self, _role: &Role, _text: &str, _now: DateTime<Utc>) -> Result<(Receipt, bool), GameError> {

@@ -506,7 +506,7 @@ impl Overdue {
         let turns: Vec<Turn> = self.players[player].queue.drain(keep..).collect();
         for (&index, turn) in dropped.iter().zip(turns) {
             let l = &mut ack.lines[index];
-            *l = LineAnswer::refused(l.line, 1, deadline_drops(turn));
+            *l = LineAnswer::dropped(l.line, deadline_drops(turn));
         }
     }
 
@@ -661,7 +661,7 @@ impl TurnGame for Overdue {
                         stopped = Some(format!("line {line} was refused"));
                         LineAnswer::refused(line, 1, format!("a turn file holds at most {MAX_TURNS_PER_FILE} turns"))
                     } else if self.stage == Stage::Deadline {
-                        LineAnswer::refused(line, 1, deadline_drops(turn))
+                        LineAnswer::dropped(line, deadline_drops(turn))
                     } else if let Err(reason) = ahead.check(turn) {
                         stopped = Some(format!("line {line} was refused"));
                         let reason = if taken == 0 { reason } else { format!("by then: {reason}") };
@@ -759,11 +759,6 @@ impl TurnGame for Overdue {
 /// The answer to a turn sent ahead that the deadline comes before.
 fn deadline_drops(turn: Turn) -> String {
     format!("`{turn}` not used: the deadline comes before your next turn (turns sent ahead are dropped then)")
-}
-
-/// Whether a refused line's answer is that of a turn sent ahead the deadline drops.
-pub fn dropped_by_the_deadline(answer: &str) -> bool {
-    answer.contains("not used: the deadline comes before your next turn")
 }
 
 /// A turn applied to a copy of the player (to check the turns sent ahead).

@@ -74,7 +74,7 @@ pub fn playout(players: usize, options: &Options, seed: Seed, chooser: &mut Rand
             let text = chooser.turn_file(&game, player);
             let ack = game.submit(player, &text, &mut ctx);
             // Turns sent ahead may be dropped by a deadline that comes first: legal all the same.
-            if let Some(refused) = ack.lines.iter().find(|l| !l.accepted && !super::dropped_by_the_deadline(&l.text)) {
+            if let Some(refused) = ack.lines.iter().find(|l| !l.accepted && !l.dropped) {
                 return Err(format!("a legal turn file was refused: {text:?}: {}", refused.text));
             }
         }

@@ -422,7 +422,7 @@ fn a_time_turn_bringing_the_deadline_uses_no_later_line() {
     t.g.time = 1;
     let (ack, _) = t.play(0, "time 1\nscore 5");
     assert!(ack.lines[0].accepted);
-    assert!(!ack.lines[1].accepted && super::dropped_by_the_deadline(&ack.lines[1].text), "{ack:?}");
+    assert!(!ack.lines[1].accepted && ack.lines[1].dropped, "{ack:?}");
 }
 
 #[test]
@@ -539,10 +539,7 @@ fn random_games_keep_the_books() {
             } else {
                 let text = chooser.turn_file(&g, p);
                 let ack = g.submit(p, &text, &mut ctx);
-                assert!(
-                    ack.lines.iter().all(|l| l.accepted || super::dropped_by_the_deadline(&l.text)),
-                    "game {game_no}: {text:?}: {ack:?}"
-                );
+                assert!(ack.lines.iter().all(|l| l.accepted || l.dropped), "game {game_no}: {text:?}: {ack:?}");
             }
             g.advance(&mut ctx);
             if g.round != round_before || g.stage == Stage::Over {

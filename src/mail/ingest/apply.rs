@@ -46,7 +46,7 @@ pub(super) fn apply(
         host.carry_out(Some(tag));
         match item {
             Item::Orders(lines) => {
-                let master_lines = who.role == Role::Master && host.plays_turn_lines(&who.game);
+                let master_lines = who.role == Role::Master && host.offers(&who.game).master_lines;
                 if !matches!(who.role, Role::Seat(_)) && !master_lines {
                     let _ = writeln!(
                         out,
@@ -65,8 +65,7 @@ pub(super) fn apply(
                     }
                     Err(e) => {
                         count(&e);
-                        let what = if host.plays_turn_lines(&who.game) { "Turn" } else { "Orders" };
-                        let _ = writeln!(out, "{what} not taken: {e}");
+                        let _ = writeln!(out, "{} not taken: {e}", host.offers(&who.game).words.input_title);
                     }
                 }
             }

@@ -23,8 +23,8 @@ impl ByMail for OpenGame {
         })
     }
 
-    fn plays_turn_lines(&self) -> bool {
-        false
+    fn offers(&self) -> crate::games::Offers {
+        crate::games::Offers::DIPLOMACY
     }
 
     fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Receipt, bool), GameError> {
