@@ -84,6 +84,21 @@ fn header_date(now: DateTime<Utc>) -> SystemTime {
     SystemTime::from(now.clamp(first, last))
 }
 
+/// `text` with CRLF line ends, in one pass: a mail's lines end so, and lettre, given bare
+/// LFs, inserts each CR by moving the rest of the text (quadratic in a long mail).
+fn crlf(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let mut rest = text;
+    while let Some(i) = rest.find('\n') {
+        let line = &rest[..i];
+        out.push_str(line.strip_suffix('\r').unwrap_or(line));
+        out.push_str("\r\n");
+        rest = &rest[i + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Build the message for one mail. `now` is its Date.
 pub fn to_message(settings: &MailSettings, mail: &OutgoingMail, now: DateTime<Utc>) -> Result<Message, SendError> {
     let from: Mailbox = format!("{} <{}>", header_safe(&settings.name, 60), settings.address)
@@ -115,10 +130,10 @@ pub fn to_message(settings: &MailSettings, mail: &OutgoingMail, now: DateTime<Ut
     }
     if mail.attachments.is_empty() {
         // A single part carries `MIME-Version: 1.0` with its Content-Type and encoding.
-        return builder.singlepart(SinglePart::plain(mail.body.clone())).map_err(|e| SendError::Build(e.to_string()));
+        return builder.singlepart(SinglePart::plain(crlf(&mail.body))).map_err(|e| SendError::Build(e.to_string()));
     }
     // The text first, then each file.
-    let mut parts = MultiPart::mixed().singlepart(SinglePart::plain(mail.body.clone()));
+    let mut parts = MultiPart::mixed().singlepart(SinglePart::plain(crlf(&mail.body)));
     for a in &mail.attachments {
         let kind =
             ContentType::parse(&a.content_type).map_err(|e| SendError::Build(format!("attachment {}: {e}", a.name)))?;
@@ -285,4 +300,17 @@ pub fn results_mails(results: &PhaseResults<'_>, contacts: &[Contact]) -> Vec<Ou
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::crlf;
+
+    #[test]
+    fn line_ends_become_crlf_once() {
+        assert_eq!(crlf("a\nb\r\nc"), "a\r\nb\r\nc");
+        assert_eq!(crlf("\n\n"), "\r\n\r\n");
+        assert_eq!(crlf("no end"), "no end");
+        assert_eq!(crlf("é\r\n"), "é\r\n");
+    }
 }

@@ -370,7 +370,7 @@ fn issue_14_early_processing_waits_for_wait_and_can_be_turned_off() {
 }
 
 /// Issue 23.9: a message of many `wait` and `nowait` lines changes the wait once (the
-/// last line wins): one journal entry, each earlier line answered.
+/// last line wins): one journal entry, the earlier lines answered in one line (issue 42.4).
 #[test]
 fn a_message_of_many_waits_changes_the_wait_once() {
     let j = Judge::new("");
@@ -383,7 +383,7 @@ fn a_message_of_many_waits_changes_the_wait_once() {
     let mut outbox = Outbox::default();
     let reply = outbox.new_mails(&j.root).into_iter().find(|m| m.in_reply_to.as_deref() == Some("w@x")).unwrap();
     assert!(
-        reply.body.contains("line 2: wait: replaced by line 1002 (only the last `wait` or `nowait` counts)."),
+        reply.body.contains("lines 2-1001: `wait` or `nowait` replaced by line 1002 (only the last one counts)."),
         "{}",
         reply.body
     );

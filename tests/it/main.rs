@@ -1,4 +1,5 @@
 //! The integration tests: one binary, one module per area.
+mod amplification;
 mod cli_game;
 mod datc;
 mod datc_common;

@@ -437,7 +437,14 @@ fn a_turn_file_of_many_waits_changes_the_wait_once() {
     let before = journal();
     let text = "wait\nnowait\n".repeat(2000) + "wait\n";
     let r = duel.submit("ann", &text);
-    assert!(r.stdout.contains("wait: replaced by line 4001 (only the last `wait` or `nowait` counts)"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            "line   1: `wait` or `nowait` replaced by line 4001, as are 3999 more after it (only the last one counts)"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(r.stdout.matches("replaced by line").count(), 1, "one answer for the replaced lines, not one each");
     assert_eq!(r.code, 0, "{}", r.stdout);
     assert!(r.stdout.contains("line 4001: wait: this step goes on only at its deadline"), "{}", r.stdout);
     assert_eq!(journal(), before + 1, "one wait, one entry");

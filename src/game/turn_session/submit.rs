@@ -108,11 +108,15 @@ impl OpenTurnGame {
         // file of many cannot write many journal entries.
         let (earlier, last) = waits.split_at(waits.len().saturating_sub(1));
         let last_line = last.first().map(|(line, _)| *line).unwrap_or_default();
-        for (line, wait) in earlier {
-            let word = if *wait { "wait" } else { "nowait" };
+        // One answer for them all, however many: a file of copies gets a short answer.
+        if let Some((first, _)) = earlier.first() {
+            let more = match earlier.len() - 1 {
+                0 => String::new(),
+                n => format!(", as are {} after it", crate::text::count(n, "more", "more")),
+            };
             answers.push(LineAnswer::accepted(
-                *line,
-                format!("{word}: replaced by line {last_line} (only the last `wait` or `nowait` counts)"),
+                *first,
+                format!("`wait` or `nowait` replaced by line {last_line}{more} (only the last one counts)"),
             ));
         }
         for &(line, wait) in last {

@@ -70,7 +70,7 @@ pub(super) fn answer(
         );
     }
 
-    let mut budget = Budget { press: MAX_PRESS, listings: MAX_LISTINGS };
+    let mut budget = Budget { press: MAX_PRESS, listings: MAX_LISTINGS, order_lines: MAX_ORDER_LINES };
     for (index, block) in script.blocks.iter().take(MAX_SIGNONS).enumerate() {
         let mut section = String::new();
         let placed = place(block, inbound, host, now, &mut section, &mut mails);

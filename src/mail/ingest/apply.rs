@@ -26,14 +26,21 @@ pub(super) fn apply(
         }
     };
     // One change of `wait` per message: the last `wait` or `nowait` line wins, so a
-    // message of many cannot write many journal entries.
+    // message of many cannot write many journal entries; the others get one line.
     let last_wait = block.items.iter().rposition(|i| matches!(i, Item::Wait { .. }));
+    let replaced_waits: Vec<usize> = block
+        .items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, item)| match item {
+            Item::Wait { line, .. } if Some(i) != last_wait => Some(*line),
+            _ => None,
+        })
+        .collect();
     for (index, item) in block.items.iter().enumerate() {
-        // Every journal entry this item makes carries its tag, so that the message carried
-        // out again after a crash does not do it twice: submissions and press are then
-        // answered as the first time without being kept again (the host sees to it);
-        // other changes are answered as done before.
-        // The store refuses to do an item twice ([`HostError::DoneBefore`]).
+        // Every journal entry this item makes carries its tag, and the store refuses to do
+        // an item twice ([`HostError::DoneBefore`]): a message carried out again after a
+        // crash does nothing twice. Submissions and votes are answered as the first time.
         let tag = format!("{tag}.{}", index + 1);
         if let (Role::Observer(_), Some(line)) = (&who.role, played_line(item)) {
             let _ = writeln!(
@@ -45,7 +52,21 @@ pub(super) fn apply(
         }
         host.carry_out(Some(tag));
         match item {
-            Item::Orders(lines) => {
+            Item::Orders(all) => {
+                let read = all.len().min(budget.order_lines);
+                budget.order_lines -= read;
+                if read < all.len() {
+                    let unread: Vec<usize> = all[read..].iter().map(|l| l.number).collect();
+                    let _ = writeln!(
+                        out,
+                        "{}: not read: at most {MAX_ORDER_LINES} order lines in a message.",
+                        lines_named(&unread)
+                    );
+                }
+                let lines = &all[..read];
+                if lines.is_empty() {
+                    continue;
+                }
                 let master_lines = who.role == Role::Master && host.offers(&who.game).master_lines;
                 if !matches!(who.role, Role::Seat(_)) && !master_lines {
                     let _ = writeln!(
@@ -84,16 +105,19 @@ pub(super) fn apply(
             Item::Press { line, .. } if budget.press == 0 => {
                 let _ = writeln!(out, "line {line}: press not sent: at most {MAX_PRESS} press messages per message.");
             }
-            Item::Wait { line, wait } if Some(index) != last_wait => {
-                let word = if *wait { "wait" } else { "nowait" };
-                let last = match last_wait.and_then(|i| block.items.get(i)) {
-                    Some(Item::Wait { line, .. }) => *line,
-                    _ => *line,
-                };
-                let _ = writeln!(
-                    out,
-                    "line {line}: {word}: replaced by line {last} (only the last `wait` or `nowait` counts)."
-                );
+            Item::Wait { line, .. } if Some(index) != last_wait => {
+                // One line for them all, at the first.
+                if replaced_waits.first() == Some(line) {
+                    let last = match last_wait.and_then(|i| block.items.get(i)) {
+                        Some(Item::Wait { line, .. }) => *line,
+                        _ => *line,
+                    };
+                    let _ = writeln!(
+                        out,
+                        "{}: `wait` or `nowait` replaced by line {last} (only the last one counts).",
+                        lines_named(&replaced_waits)
+                    );
+                }
             }
             Item::Wait { line, wait } => match host.set_wait(&who, *wait, now) {
                 Ok(text) => {
@@ -258,6 +282,30 @@ fn answer_line(
             false
         }
     }
+}
+
+/// Line numbers, ascending, as a reply names them: runs as ranges (`lines 3-9, 12`), at
+/// most a few, then how many more (`and 40 more lines`).
+fn lines_named(numbers: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &n in numbers {
+        match runs.last_mut() {
+            Some((_, end)) if n == *end + 1 => *end = n,
+            _ => runs.push((n, n)),
+        }
+    }
+    let shown: Vec<String> = runs
+        .iter()
+        .take(MAX_LINES_NAMED)
+        .map(|&(a, b)| if a == b { a.to_string() } else { format!("{a}-{b}") })
+        .collect();
+    let word = if numbers.len() == 1 { "line" } else { "lines" };
+    let mut text = format!("{word} {}", shown.join(", "));
+    let more: usize = runs.iter().skip(MAX_LINES_NAMED).map(|(a, b)| b - a + 1).sum();
+    if more > 0 {
+        text.push_str(&format!(" and {}", crate::text::count(more, "more line", "more lines")));
+    }
+    text
 }
 
 /// The answer to an item the store refused because the message made it when first read:

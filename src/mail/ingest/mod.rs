@@ -70,6 +70,12 @@ pub const LOCKOUT_WINDOW_MINUTES: i64 = 60;
 pub const MAX_PRESS: usize = 5;
 /// The `status` and `history` listings one message may ask for; the rest are not given.
 pub const MAX_LISTINGS: usize = 5;
+/// The order (or turn) lines one message may give, in all its blocks; the rest are not
+/// read. A power of 34 centers on two boards gives 68 orders; a message of copies of one
+/// line gets a short answer and a small journal entry.
+pub const MAX_ORDER_LINES: usize = 300;
+/// The line numbers a summary of like lines names; the rest are counted.
+const MAX_LINES_NAMED: usize = 5;
 
 /// The problem lines one acknowledgement lists; the rest are counted, so a message of junk
 /// gets a short answer.

@@ -8,6 +8,8 @@ use crate::game::by_mail::names_observer;
 pub(super) struct Budget {
     pub(super) press: usize,
     pub(super) listings: usize,
+    /// Order or turn lines still read in this message.
+    pub(super) order_lines: usize,
 }
 
 /// What became of a block's SIGNON.
