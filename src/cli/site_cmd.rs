@@ -1,6 +1,6 @@
 //! `shadowjudge site`: the judge's public web site, written whole.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::CliError;
@@ -28,8 +28,8 @@ pub fn run(a: SiteArgs) -> Result<ExitCode, CliError> {
             return Err(CliError::Usage("where to? give -o DIR, or set `[site] dir` in judge.toml".to_string()))
         }
     };
+    home.check_site_dir(&out).map_err(CliError::Usage)?;
     std::fs::create_dir_all(&out).map_err(|e| CliError::Io(format!("{}: {e}", out.display())))?;
-    check_apart(&root, &out)?;
     let run = write_site(&home.games_dir(), &out).map_err(CliError::Io)?;
     for p in &run.problems {
         eprintln!("warning: {p}");
@@ -41,25 +41,4 @@ pub fn run(a: SiteArgs) -> Result<ExitCode, CliError> {
         crate::text::count(run.files, "file", "files")
     );
     Ok(if run.problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
-}
-
-/// The site must not be the judge directory, hold it, or lie in its games: a web server
-/// serving the site would serve the games' files (addresses, passwords, seeds).
-fn check_apart(root: &Path, out: &Path) -> Result<(), CliError> {
-    let canon = |p: &Path| std::fs::canonicalize(p).map_err(|e| CliError::Io(format!("{}: {e}", p.display())));
-    let (root, out) = (canon(root)?, canon(out)?);
-    if root.starts_with(&out) {
-        return Err(CliError::Usage(format!(
-            "{}: the site cannot hold the judge directory (a web server would serve the games' files); \
-             give a folder of its own",
-            out.display()
-        )));
-    }
-    if out.starts_with(root.join("games")) {
-        return Err(CliError::Usage(format!(
-            "{}: the site cannot go inside the games folder; give a folder of its own",
-            out.display()
-        )));
-    }
-    Ok(())
 }

@@ -97,6 +97,36 @@ pub struct JudgeHome {
     pub config: JudgeConfig,
 }
 
+/// `path` made absolute with `.` and `..` resolved and the symbolic links of the part
+/// that exists followed, so two spellings of one folder compare equal.
+fn resolved(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut lexical = PathBuf::new();
+    for c in absolute.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                lexical.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => lexical.push(other),
+        }
+    }
+    let mut existing = lexical.clone();
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        match existing.file_name() {
+            Some(name) => {
+                rest.push(name.to_os_string());
+                existing.pop();
+            }
+            None => break,
+        }
+    }
+    let mut out = std::fs::canonicalize(&existing).unwrap_or(existing);
+    out.extend(rest.iter().rev());
+    out
+}
+
 impl JudgeHome {
     /// Open `root`: read `judge.toml` and make the `files` transport's directory
     /// relative to the judge directory.
@@ -116,22 +146,46 @@ impl JudgeHome {
             if site.dir.is_relative() {
                 site.dir = root.join(&site.dir);
             }
-            let inside = |a: &Path, b: &Path| a.components().eq(b.components().take(a.components().count()));
-            if inside(&site.dir, root) || inside(&root.join("games"), &site.dir) {
-                return Err(HomeError::Config {
-                    path,
-                    message: "[site] dir: the site needs a folder of its own, not the judge directory or \
-                              its games (a web server would serve the games' files)"
-                        .into(),
-                });
-            }
         }
         if let TransportSettings::Files { dir } = &mut config.mail.transport {
             if dir.is_relative() {
                 *dir = root.join(&*dir);
             }
         }
-        Ok(JudgeHome { root: root.to_path_buf(), config })
+        let home = JudgeHome { root: root.to_path_buf(), config };
+        if let Some(site) = &home.config.site {
+            home.check_site_dir(&site.dir)
+                .map_err(|e| HomeError::Config { path, message: format!("[site] dir: {e}") })?;
+        }
+        Ok(home)
+    }
+
+    /// Whether `site` may hold the public site: never the judge directory or a folder
+    /// holding it, never inside the judge's own folders (games, spool, claims, the
+    /// outbox): a web server would serve what they keep. Paths are resolved first
+    /// (`games/..`, `x/../spool`, symbolic links).
+    pub fn check_site_dir(&self, site: &Path) -> Result<(), String> {
+        let root = resolved(&self.root);
+        let site = resolved(site);
+        if root.starts_with(&site) {
+            return Err(format!(
+                "{}: the site cannot be or hold the judge directory (a web server would serve the games' \
+                 files); give a folder of its own",
+                site.display()
+            ));
+        }
+        let mut own = vec![root.join("games"), root.join("spool"), root.join("claims")];
+        if let TransportSettings::Files { dir } = &self.config.mail.transport {
+            own.push(resolved(dir));
+        }
+        if let Some(folder) = own.iter().find(|f| site.starts_with(f)) {
+            return Err(format!(
+                "{}: the site cannot go inside the judge's own folder {}; give a folder of its own",
+                site.display(),
+                folder.display()
+            ));
+        }
+        Ok(())
     }
 
     pub fn root(&self) -> &Path {
@@ -241,7 +295,22 @@ mod tests {
             JudgeHome::open(tmp.path())
         };
         assert_eq!(write("www").unwrap().config.site, Some(SiteSettings { dir: tmp.path().join("www") }));
-        for bad in [".", "", "games/x", tmp.path().parent().unwrap().to_str().unwrap()] {
+        // Issue 42.12: every spelling of the judge's own folders is refused.
+        std::fs::create_dir_all(tmp.path().join("games")).unwrap();
+        std::fs::create_dir_all(tmp.path().join("x")).unwrap();
+        let games_up = format!("{}/games/..", tmp.path().display());
+        for bad in [
+            ".",
+            "",
+            "games/x",
+            tmp.path().parent().unwrap().to_str().unwrap(),
+            &games_up,
+            "x/../games",
+            "spool",
+            "outbox",
+            "claims/a",
+            "./games",
+        ] {
             let e = write(bad).unwrap_err().to_string();
             assert!(e.contains("judge.toml: [site] dir"), "{bad}: {e}");
         }

@@ -250,7 +250,14 @@ fn the_site_command_writes_the_site_and_refuses_the_judge_directory() {
     }
     let refused = shadowjudge_at(T0, None, &["site", "--judge", j, "-o", j], None, &[]);
     assert_eq!(refused.code, 2, "{refused:?}");
-    assert!(refused.stderr.contains("cannot hold the judge directory"), "{}", refused.stderr);
+    assert!(refused.stderr.contains("cannot be or hold the judge directory"), "{}", refused.stderr);
+    // Issue 42.12: nor any spelling of the judge's own folders, relative to where it runs.
+    for inside in ["games/..", "spool", "outbox", "x/../claims"] {
+        let refused = shadowjudge_at(T0, Some(&root), &["site", "--judge", j, "-o", inside], None, &[]);
+        assert_eq!(refused.code, 2, "{inside}: {refused:?}");
+        assert!(refused.stderr.contains("give a folder of its own"), "{inside}: {}", refused.stderr);
+    }
+    assert!(!root.join("spool/index.html").exists() && !root.join("index.html").exists());
     let nowhere = shadowjudge_at(T0, None, &["site", "--judge", j], None, &[]);
     assert_eq!(nowhere.code, 2);
     assert!(nowhere.stderr.contains("give -o DIR"), "{}", nowhere.stderr);
