@@ -413,3 +413,33 @@ fn a_whole_shadow_worlds_game_by_mail_from_seven_joins_to_a_draw() {
     send_at(&root, t4, "newcomer@example.org", "x@x", "SIGNON italy@open1 newcomer1\nBoard A\nA ven H\n");
     assert!(outbox.new_mails(&root)[0].body.contains("over"));
 }
+
+/// Issue 42.11: before the last join no power is anyone's: the master's `replace` and
+/// `process` (by mail and on the command line) are refused, and nothing is journaled;
+/// after the start both work as ever.
+#[test]
+fn before_the_start_the_master_can_neither_replace_nor_process() {
+    let (_tmp, root) = open_game();
+    let mut outbox = Outbox::default();
+    send(&root, &player(0), "join0@x", &format!("join {GAME} pass0word prefer france\n")).ok();
+    outbox.new_mails(&root);
+    let master_pw = {
+        let out = judge_cli(NOW, &root, &["mail", "password", GAME, "master"]).ok();
+        out.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().to_string()
+    };
+    let dir = root.join("games").join(GAME);
+    let before = journal(&dir).len();
+    let body = format!("SIGNON master@{GAME} {master_pw}\nreplace france x@example.org\nprocess\n");
+    send(&root, "gm@example.org", "gm1@x", &body).ok();
+    let mails = outbox.new_mails(&root);
+    let reply = &to(&mails, "gm@example.org")[0].body;
+    assert!(reply.contains("line 2: not done: the game has not started (6 seats are still open)"), "{reply}");
+    assert!(reply.contains("line 3: not done: the game has not started: 6 seats are still open"), "{reply}");
+    assert!(to(&mails, "x@example.org").is_empty(), "nobody is told they play France");
+    let cli = judge_cli(NOW, &root, &["adjudicate", dir.to_str().unwrap(), "--force"]);
+    assert_ne!(cli.code, 0);
+    assert!(cli.stderr.contains("the game has not started"), "{}", cli.stderr);
+    assert_eq!(journal(&dir).len(), before, "nothing journaled");
+    let toml = std::fs::read_to_string(dir.join("game.toml")).unwrap();
+    assert!(!toml.contains("x@example.org"), "{toml}");
+}

@@ -82,6 +82,12 @@ impl OpenGame {
         if self.game.state.end.is_some() {
             return Err(GameError::Over);
         }
+        if let Some(left) = self.seats_left() {
+            return Err(GameError::Invalid(format!(
+                "the game has not started: {} still open; nothing is processed before the last join",
+                count(left, "seat is", "seats are")
+            )));
+        }
         if let Some(expected) = expected.filter(|p| *p != self.game.state.phase) {
             return Err(GameError::Invalid(format!(
                 "{expected} was already adjudicated; the game is in {}",

@@ -90,6 +90,14 @@ impl Desk for OpenGame {
         password_hash: &str,
         now: DateTime<Utc>,
     ) -> Result<String, GameError> {
+        if let Some(left) = self.seats_left() {
+            // Powers are assigned by the dice at the last join: none is anyone's to give yet.
+            return Err(usage(format!(
+                "the game has not started ({} still open): powers are assigned at the last join; \
+                 `replace` hands a power on once it is played",
+                crate::text::count(left, "seat is", "seats are")
+            )));
+        }
         let map = self.game.map.clone();
         self.update_settings(now, |s| {
             let p = named_power(&map, seat)?;
