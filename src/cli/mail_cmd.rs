@@ -179,6 +179,18 @@ impl Intake for Tracked<'_> {
     ) -> Result<Option<String>, String> {
         self.inner.complete(claim, mails, now)
     }
+
+    fn give_back(&self, claim: StoreClaim) -> Result<(), String> {
+        self.inner.give_back(claim)
+    }
+
+    fn received(&self, claim: &StoreClaim) -> Option<DateTime<Utc>> {
+        self.inner.received(claim)
+    }
+
+    fn abandoned(&self) -> Result<Vec<ingest::Abandoned<StoreClaim>>, String> {
+        self.inner.abandoned()
+    }
 }
 
 fn ingest_stdin(root: &Path) -> ExitCode {

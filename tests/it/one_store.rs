@@ -230,6 +230,40 @@ fn a_recovered_message_keeps_the_time_it_was_first_kept() {
     assert_eq!(t.journal_lines().iter().filter(|l| l.contains("\"type\":\"submitted\"")).count(), 1);
 }
 
+/// Issue 42.5: the MTA's redelivery of a message whose taker died (no tick between) is
+/// carried out at the time the message was first kept, not at the redelivery's.
+#[test]
+fn a_redelivered_message_keeps_the_time_it_was_first_kept() {
+    use shadowjudge::mail::ingest::{claim_key, Intake, StoreIntake};
+    let t = Table::new();
+    let (who, text) = next_turn(&t.status()).unwrap();
+    let pw = &t.passwords.iter().find(|(w, _)| *w == who).unwrap().1;
+    let raw = crate::judge_dir::message(
+        &format!("{who}@example.org"),
+        "redelivered@example.org",
+        &format!("SIGNON {who}@late {pw}\n{text}"),
+    );
+    let kept: chrono::DateTime<chrono::Utc> = NOW.parse().unwrap();
+    {
+        let intake = StoreIntake::open(&t.root).unwrap();
+        let spooled = Intake::spool(&intake, raw.as_bytes(), kept).unwrap();
+        let key = claim_key(raw.as_bytes(), Some("redelivered@example.org"));
+        drop(intake.claim(&key, &spooled).unwrap().expect("a new message"));
+    }
+    let again = crate::harness::shadowjudge_at(
+        "2026-03-01T14:00:00Z",
+        Some(&t.root),
+        &["mail", "ingest"],
+        Some(raw.as_bytes()),
+        &[("SHADOWJUDGE_HOME", t.root.to_str().unwrap())],
+    );
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let submitted: Vec<String> =
+        t.journal_lines().into_iter().filter(|l| l.contains("\"type\":\"submitted\"")).collect();
+    assert_eq!(submitted.len(), 1, "{submitted:#?}");
+    assert!(submitted[0].contains("\"at\":\"2026-03-01T12:00:00Z\""), "{}", submitted[0]);
+}
+
 /// Issue 23.14: a small game journals every change of a seat's particulars, as Diplomacy
 /// does: a new password (as a fingerprint, never in clear) and a `replace` show in
 /// history, and no rollback undoes them.

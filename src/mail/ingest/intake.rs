@@ -29,28 +29,20 @@ pub trait Intake: Sync {
         now: DateTime<Utc>,
     ) -> Result<Option<String>, String>;
     /// Hold back the answers (mails of kind [`MailKind::Reply`]) past the limit of
-    /// answers to one address ([`crate::mail::limit`]). Default: no limit.
-    fn limit_answers(&self, mails: &mut Vec<OutgoingMail>, now: DateTime<Utc>) -> Result<usize, String> {
-        let _ = (mails, now);
-        Ok(0)
-    }
+    /// answers to one address ([`crate::mail::limit`]).
+    fn limit_answers(&self, mails: &mut Vec<OutgoingMail>, now: DateTime<Utc>) -> Result<usize, String>;
     /// Give a claim back without completing it: the message changed nothing and must be
     /// read again at its next delivery (or by [`recover`]).
-    fn give_back(&self, claim: Self::Claim) -> Result<(), String> {
-        drop(claim);
-        Ok(())
-    }
+    fn give_back(&self, claim: Self::Claim) -> Result<(), String>;
     /// When the message of `claim` was first kept in the spool: the time it counts as
     /// received, however late it is carried out (a redelivery, a recovery). `None`:
     /// unknown (now).
-    fn received(&self, _claim: &Self::Claim) -> Option<DateTime<Utc>> {
-        None
-    }
+    fn received(&self, claim: &Self::Claim) -> Option<DateTime<Utc>>;
     /// Claims left incomplete by a process that died, each with its spooled message.
-    fn abandoned(&self) -> Result<Vec<Abandoned<Self::Claim>>, String> {
-        Ok(Vec::new())
-    }
+    fn abandoned(&self) -> Result<Vec<Abandoned<Self::Claim>>, String>;
 }
+// No method has a default: a wrapper that forgot one (the command line's, which once
+// dropped `received`) would silently do without it.
 
 /// A claim a dead process left incomplete, taken again, and its spooled message.
 pub type Abandoned<C> = (C, Vec<u8>);
@@ -97,6 +89,16 @@ impl Intake for MemoryIntake {
 
     fn limit_answers(&self, mails: &mut Vec<OutgoingMail>, now: DateTime<Utc>) -> Result<usize, String> {
         Ok(self.answered.lock().map_err(|_| "answered lock poisoned".to_string())?.admit(mails, now))
+    }
+
+    /// Nothing in memory is kept with a time: a message counts as received when read.
+    fn received(&self, _claim: &String) -> Option<DateTime<Utc>> {
+        None
+    }
+
+    /// Nothing in memory outlives the process, so no claim is left by a dead one.
+    fn abandoned(&self) -> Result<Vec<Abandoned<String>>, String> {
+        Ok(Vec::new())
     }
 }
 
@@ -193,6 +195,13 @@ impl Intake for StoreIntake {
 
     fn spool(&self, raw: &[u8], now: DateTime<Utc>) -> Result<String, String> {
         self.spool.put(now, raw).map(|id| id.to_string()).map_err(|e| e.to_string())
+    }
+
+    /// The claim's lock goes with it; its `.taking` file stays, naming the copy first kept,
+    /// so the next delivery (or the tick) reads the message again from then.
+    fn give_back(&self, claim: StoreClaim) -> Result<(), String> {
+        drop(claim);
+        Ok(())
     }
 
     fn received(&self, claim: &StoreClaim) -> Option<DateTime<Utc>> {
