@@ -411,19 +411,22 @@ pub enum SeatOutcome {
         new: bool,
         password: crate::game::seating::ObserverPassword,
     },
-    /// The seat is vacant; the address that played it.
+    /// The seat is vacant; the address that played it. `over`: the final results, when
+    /// the votes counted again without it ended the game.
     Resigned {
         seat: String,
         email: String,
+        over: Option<String>,
     },
     /// A takeover asked for: waiting for the master's `approve`.
     Asked {
         seat: String,
     },
-    /// A vacant seat has a player again.
+    /// A vacant seat has a player again (`over`: as for [`SeatOutcome::Resigned`]).
     TakenOver {
         seat: String,
         email: String,
+        over: Option<String>,
     },
 }
 

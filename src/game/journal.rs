@@ -100,6 +100,10 @@ pub enum Entry {
     /// Who plays a power changed, or the open seats did: a join, a start, a resignation,
     /// a takeover (see [`crate::game::seating`]). Changes no state; no rollback undoes it.
     Seats { event: SeatEvent },
+    /// `power` changed player (resigned, taken over, replaced): the votes its player had
+    /// cast were withdrawn, and the votes counted again among `voters` (the game ends if
+    /// they now agree). Votes belong to the player who cast them.
+    VotesCounted { power: String, voters: Vec<String> },
 }
 
 /// One seat's particulars as game.toml keeps them, for [`particulars_changes`].
@@ -223,6 +227,14 @@ pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
                     }
                     None => game.vote(p, &vote),
                 };
+            }
+            Entry::VotesCounted { power, voters } => {
+                let lookup =
+                    |name: &str| game.map.lookup_power(name).ok_or_else(|| err(format!("unknown power `{name}`")));
+                let p = lookup(power)?;
+                let voters = voters.iter().map(|n| lookup(n)).collect::<Result<Vec<PowerId>, _>>()?;
+                game.withdraw_votes(p);
+                game.recount(&voters);
             }
             Entry::Wait { power, wait } => {
                 let p = game.map.lookup_power(power).ok_or_else(|| err(format!("unknown power `{power}`")))?;

@@ -239,8 +239,9 @@ impl JudgeHost {
                 let change = SeatChange::Takeover { seat, email: sender, password_hash, name };
                 let (name, outcome) = self.seats(game, &change, now)?;
                 match outcome {
-                    SeatOutcome::TakenOver { seat, email } => {
+                    SeatOutcome::TakenOver { seat, email, over } => {
                         self.taken_over_mails(game, &name, &seat, &email, false)?;
+                        self.game_over_mails(game, &name, over);
                         Ok(format!(
                             "You now play {seat} in {name}. Sign on with `SIGNON {}@{name} PASSWORD` (the password you \
                              sent) and send `status` to see the game.",
@@ -355,6 +356,15 @@ impl JudgeHost {
 
     /// The new player told the power is theirs (unless they asked for it just now and
     /// are answered), everyone else that it is played again.
+    /// The final results to everyone, when a change of player ended the game by the votes
+    /// counted again.
+    fn game_over_mails(&mut self, game: &str, name: &str, over: Option<String>) {
+        let Some(body) = over else { return };
+        for c in self.contacts_of(game, |_| true) {
+            self.mails.push(mail(&c.address, format!("{name}: the game is over"), body.clone()));
+        }
+    }
+
     fn taken_over_mails(
         &mut self,
         game: &str,
@@ -417,9 +427,13 @@ impl JudgeHost {
         drop(g);
         let vacant = words.vacant;
         let (name, outcome) = self.seats(&game, &SeatChange::Resign { seat: own }, now)?;
-        let SeatOutcome::Resigned { seat, .. } = outcome else { unreachable!() };
+        let SeatOutcome::Resigned { seat, over, .. } = outcome else { unreachable!() };
+        let ended = over.is_some();
+        self.game_over_mails(&game, &name, over);
         let lower = seat.to_lowercase();
-        for c in self.contacts_of(&game, |_| true) {
+        // Over: the final results said it all; nobody is asked to take the power over.
+        let told = if ended { Vec::new() } else { self.contacts_of(&game, |_| true) };
+        for c in told {
             let master = if c.role == ContactRole::Master {
                 format!(" You may also hand it on with `replace {lower} ADDRESS`.")
             } else {
@@ -435,13 +449,16 @@ impl JudgeHost {
                 ),
             ));
         }
-        Ok(format!("You resigned {seat} in {name}; it is vacant and everyone is told. Thank you for playing."))
+        let ended =
+            if ended { " With you gone, every remaining player had voted the same: the game is over." } else { "" };
+        Ok(format!("You resigned {seat} in {name}; it is vacant and everyone is told.{ended} Thank you for playing."))
     }
 
     pub(super) fn approve(&mut self, game: &str, power: &str, now: DateTime<Utc>) -> Result<String, HostError> {
         let (name, outcome) = self.seats(game, &SeatChange::Approve { seat: power }, now)?;
-        let SeatOutcome::TakenOver { seat, email } = outcome else { unreachable!() };
+        let SeatOutcome::TakenOver { seat, email, over } = outcome else { unreachable!() };
         self.taken_over_mails(game, &name, &seat, &email, true)?;
+        self.game_over_mails(game, &name, over);
         Ok(format!("{seat} is now played by {email}; they and everyone else are told."))
     }
 

@@ -297,20 +297,24 @@ fn without_the_options_a_missed_deadline_is_processed_as_before() {
     assert!(life.game().game.state.missed.is_empty());
 }
 
-/// A vote is counted again, when the journal is replayed, among the voters of its time:
-/// a power that resigned later does not turn earlier votes into a passed draw.
+/// A vote is counted, when the journal is replayed, among the voters of its time; a
+/// resignation counts the votes again among the players left (issue 42.3: before, the
+/// resignation of the only player who had not voted ended nothing), live and on replay
+/// alike.
 #[test]
 fn a_replayed_vote_counts_among_the_voters_of_its_time() {
     let mut life = Life::new(T0, "", "");
     life.send("2026-12-01T13:00:00Z", "france", "draw\n");
     life.send("2026-12-01T13:01:00Z", "italy", "draw\n");
+    assert!(life.game().game.state.end.is_none(), "Germany has not voted");
     let mails = life.send("2026-12-01T13:02:00Z", "germany", "resign germany\n");
     assert!(Life::reply(&mails, life.n).body.to_lowercase().contains("resign"), "{mails:?}");
-    assert!(life.game().game.state.end.is_none(), "nobody voted since the resignation");
-    // The state is rebuilt from the journal: the two votes still did not end the game.
+    assert!(life.game().game.state.end.is_some(), "France and Italy, the players left, agree");
+    // The state is rebuilt from the journal: the same end.
+    let live = life.game().game.state.clone();
     std::fs::remove_file(life.root.join("games/g/state.json")).unwrap();
     let game = life.game();
-    assert!(game.game.state.end.is_none(), "{:?}", game.game.state.end);
+    assert_eq!(game.game.state, live);
     assert_eq!(game.game.voters().len(), 2, "France and Italy vote now");
     let mut recorded = life.journal().into_iter().filter_map(|e| match e {
         Entry::Vote { voters, .. } => voters,

@@ -443,3 +443,54 @@ fn before_the_start_the_master_can_neither_replace_nor_process() {
     let toml = std::fs::read_to_string(dir.join("game.toml")).unwrap();
     assert!(!toml.contains("x@example.org"), "{toml}");
 }
+
+/// Issue 42.3: votes belong to the player who cast them. A resigned player's draw vote
+/// does not count for whoever takes the power over; and a resignation that leaves every
+/// remaining player agreed ends the game at once (the votes counted again), with the
+/// final results to everyone.
+#[test]
+fn votes_go_with_the_player_and_a_resignation_counts_them_again() {
+    let (_tmp, root) = open_game();
+    let mut outbox = Outbox::default();
+    let (_, powers) = fill(&root, &mut outbox);
+    let master_pw = {
+        let out = judge_cli(NOW, &root, &["mail", "password", GAME, "master"]).ok();
+        out.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().to_string()
+    };
+    let password = |email: &str| format!("pass{}word", email.trim_start_matches('p').split('@').next().unwrap());
+    let say = |i: usize, id: &str, body: &str| {
+        let (email, power) = &powers[i];
+        send(&root, email, id, &format!("SIGNON {}@{GAME} {}\n{body}\n", power.to_lowercase(), password(email))).ok();
+    };
+    // The first player votes for a draw, then resigns; a newcomer takes the power over.
+    say(0, "v0@x", "draw");
+    say(0, "r0@x", &format!("resign {}", powers[0].1.to_lowercase()));
+    let lower = powers[0].1.to_lowercase();
+    send(&root, "new@example.org", "t0@x", &format!("takeover {lower}@{GAME} newpassword\n")).ok();
+    send(&root, "gm@example.org", "a0@x", &format!("SIGNON master@{GAME} {master_pw}\napprove {lower}\n")).ok();
+    outbox.new_mails(&root);
+    // Every other player votes for a draw: it does not pass, the newcomer has not voted.
+    for i in 1..7 {
+        say(i, &format!("v{i}@x"), "draw");
+    }
+    let mails = outbox.new_mails(&root);
+    assert!(!mails.iter().any(|m| m.subject.ends_with("the game is over")), "{mails:#?}");
+    let dir = root.join("games").join(GAME);
+    let history = judge_cli(NOW, &root, &["history", dir.to_str().unwrap()]).ok().stdout;
+    assert!(history.contains(&format!("{}'s votes withdrawn with its player", powers[0].1)), "{history}");
+    // The newcomer, the only one not agreed, resigns: the draw passes at once.
+    send(&root, "new@example.org", "r1@x", &format!("SIGNON {lower}@{GAME} newpassword\nresign {lower}\n")).ok();
+    let mails = outbox.new_mails(&root);
+    let reply = &to(&mails, "new@example.org")[0].body;
+    assert!(reply.contains("every remaining player had voted the same: the game is over"), "{reply}");
+    for (email, _) in &powers[1..] {
+        let over: Vec<_> = to(&mails, email).into_iter().filter(|m| m.subject.ends_with("the game is over")).collect();
+        assert_eq!(over.len(), 1, "{email}: {mails:#?}");
+        assert!(over[0].body.contains("the game is over"), "{}", over[0].body);
+    }
+    assert!(!mails.iter().any(|m| m.subject.ends_with("is vacant")), "nobody is asked to take over a finished game");
+    let status = judge_cli(NOW, &root, &["status", dir.to_str().unwrap(), "--json"]).ok().stdout;
+    assert!(status.contains("\"over\": \"The game is drawn"), "{status}");
+    // The journal replays to the same state (verify replays it).
+    judge_cli(NOW, &root, &["verify", dir.to_str().unwrap()]).ok();
+}

@@ -99,6 +99,28 @@ impl Game {
         Some(end)
     }
 
+    /// `power` has a new player, or none: the votes its player cast go with them.
+    /// Whether it had any.
+    pub fn withdraw_votes(&mut self, power: PowerId) -> bool {
+        let s = &mut self.state;
+        let before = s.draw_votes.len() + s.draw_named.len() + s.concessions.len();
+        s.draw_votes.retain(|p| *p != power);
+        s.draw_named.retain(|d| d.power != power);
+        s.concessions.retain(|c| c.power != power);
+        before != s.draw_votes.len() + s.draw_named.len() + s.concessions.len()
+    }
+
+    /// Count the votes again among `voters` (after a change of players: a resignation
+    /// may leave every remaining voter agreed). How the game ends, if a proposal passes.
+    pub fn recount(&mut self, voters: &[PowerId]) -> Option<GameEnd> {
+        if self.state.end.is_some() {
+            return None;
+        }
+        let end = self.passed(voters)?;
+        self.state.end = Some(end.clone());
+        Some(end)
+    }
+
     /// The proposal every voter agrees to, if one does.
     fn passed(&self, voters: &[PowerId]) -> Option<GameEnd> {
         let s = &self.state;

@@ -355,19 +355,19 @@ pub(super) fn change_seats(
         }
         SeatChange::Resign { seat } => {
             let (seat, email) = g.resign(seat, now)?;
-            Ok(SeatOutcome::Resigned { seat, email })
+            Ok(SeatOutcome::Resigned { seat, email, over: None })
         }
         SeatChange::Takeover { seat, email, password_hash, .. } => {
             let (seat, at_once) = g.ask_takeover(seat, email, password_hash, now)?;
             Ok(if at_once {
-                SeatOutcome::TakenOver { seat, email: email.to_string() }
+                SeatOutcome::TakenOver { seat, email: email.to_string(), over: None }
             } else {
                 SeatOutcome::Asked { seat }
             })
         }
         SeatChange::Approve { seat } => {
             let (seat, email) = g.approve(seat, now)?;
-            Ok(SeatOutcome::TakenOver { seat, email })
+            Ok(SeatOutcome::TakenOver { seat, email, over: None })
         }
     }
 }

@@ -45,6 +45,17 @@ impl OpenGame {
         now: DateTime<Utc>,
         change: impl FnOnce(&mut Settings) -> Result<T, GameError>,
     ) -> Result<T, GameError> {
+        self.update_settings_then(now, change, |_, _| Ok(()))
+    }
+
+    /// [`update_settings`](Self::update_settings), then `after` under the same lock (what
+    /// follows from the new settings, journaled with them).
+    pub fn update_settings_then<T>(
+        &mut self,
+        now: DateTime<Utc>,
+        change: impl FnOnce(&mut Settings) -> Result<T, GameError>,
+        after: impl FnOnce(&mut OpenGame, &mut crate::store::GameLock) -> Result<(), GameError>,
+    ) -> Result<T, GameError> {
         let mut lock = self.relock()?;
         let mut settings = self.game.settings.clone();
         let out = change(&mut settings)?;
@@ -53,6 +64,7 @@ impl OpenGame {
         }
         lock.write_settings(&settings)?;
         self.game.settings = settings;
+        after(self, &mut lock)?;
         Ok(out)
     }
 }

@@ -277,6 +277,7 @@ impl OpenGame {
             let event = SeatEvent::Resigned { power: self.power_label(power_key), email: player.email.clone() };
             self.record(&mut lock, now, Entry::Seats { event })?;
             self.write_seats(&mut lock, now, settings)?;
+            self.votes_follow_players(&mut lock, power_key, now)?;
         }
         Ok(player.email)
     }
@@ -361,6 +362,9 @@ impl OpenGame {
             self.record(&mut lock, now, Entry::Seats { event })?;
         }
         self.write_seats(&mut lock, now, settings)?;
+        if at_once {
+            self.votes_follow_players(&mut lock, power_key, now)?;
+        }
         Ok(at_once)
     }
 
@@ -381,6 +385,7 @@ impl OpenGame {
             let who = (ask.email.as_str(), name.as_str(), ask.password_hash.as_str());
             self.take_over(&mut lock, &mut settings, power_key, who, true, now)?;
             self.write_seats(&mut lock, now, settings)?;
+            self.votes_follow_players(&mut lock, power_key, now)?;
         }
         Ok(ask.email)
     }

@@ -99,24 +99,32 @@ impl Desk for OpenGame {
             )));
         }
         let map = self.game.map.clone();
-        self.update_settings(now, |s| {
-            let p = named_power(&map, seat)?;
-            match s.players.iter_mut().find(|pl| map.lookup_power(&pl.power) == Some(p)) {
-                Some(player) => {
-                    player.email = address.to_string();
-                    player.password_hash = Some(password_hash.to_string());
-                    player.timezone = None;
+        let key = map.power(named_power(&map, seat)?).key.clone();
+        // The power's new player does not inherit its old player's votes.
+        let votes =
+            |g: &mut OpenGame, lock: &mut crate::store::GameLock| g.votes_follow_players(lock, &key, now).map(drop);
+        self.update_settings_then(
+            now,
+            |s| {
+                let p = named_power(&map, seat)?;
+                match s.players.iter_mut().find(|pl| map.lookup_power(&pl.power) == Some(p)) {
+                    Some(player) => {
+                        player.email = address.to_string();
+                        player.password_hash = Some(password_hash.to_string());
+                        player.timezone = None;
+                    }
+                    None => s.players.push(Player {
+                        power: map.power(p).key.clone(),
+                        name: crate::game::seating::shown_name(address),
+                        email: address.to_string(),
+                        timezone: None,
+                        password_hash: Some(password_hash.to_string()),
+                        pictures: true,
+                    }),
                 }
-                None => s.players.push(Player {
-                    power: map.power(p).key.clone(),
-                    name: crate::game::seating::shown_name(address),
-                    email: address.to_string(),
-                    timezone: None,
-                    password_hash: Some(password_hash.to_string()),
-                    pictures: true,
-                }),
-            }
-            Ok(map.power(p).name.clone())
-        })
+                Ok(map.power(p).name.clone())
+            },
+            votes,
+        )
     }
 }

@@ -126,6 +126,9 @@ impl GameSession for OpenGame {
                 Entry::Wait { power, wait: true } => (format!("{power} waits for the deadline"), current),
                 Entry::Wait { power, wait: false } => (format!("{power} no longer waits"), current),
                 Entry::Seats { event } => (event.describe(), current),
+                Entry::VotesCounted { power, .. } => {
+                    (format!("{}'s votes withdrawn with its player; the votes counted again", name(power)), current)
+                }
                 Entry::PlayerChanged { who, what, old, new } => (
                     format!(
                         "{who}: {what} changed from {} to {}",

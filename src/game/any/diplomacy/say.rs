@@ -178,7 +178,7 @@ impl OpenGame {
 }
 
 /// The final results of a game ended by vote: the result, then centers per power.
-fn final_results(game: &Game, end: &crate::diplomacy::state::GameEnd) -> String {
+pub(super) fn final_results(game: &Game, end: &crate::diplomacy::state::GameEnd) -> String {
     let how = match end {
         crate::diplomacy::state::GameEnd::Draw(_) => "Every surviving power voted for it.",
         crate::diplomacy::state::GameEnd::Victory(_) => "Every other surviving power conceded.",

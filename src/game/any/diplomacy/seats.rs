@@ -56,6 +56,12 @@ impl Seats for OpenGame {
     }
 
     fn change_seats(&mut self, change: &SeatChange<'_>, now: DateTime<Utc>) -> Result<SeatOutcome, GameError> {
+        let was_over = self.game.state.end.is_some();
+        // The final results, when the change ended the game (the votes counted again).
+        let over = |g: &OpenGame| match &g.game.state.end {
+            Some(end) if !was_over => Some(super::say::final_results(&g.game, end)),
+            _ => None,
+        };
         let map = self.game.map.clone();
         let key = |written: &str| named_power(&map, written).map(|p| map.power(p).key.clone());
         let label = |written: &str| named_power(&map, written).map(|p| map.power(p).name.clone());
@@ -78,18 +84,18 @@ impl Seats for OpenGame {
             }
             SeatChange::Resign { seat } => {
                 let email = self.resign(&key(seat)?, now)?;
-                SeatOutcome::Resigned { seat: label(seat)?, email }
+                SeatOutcome::Resigned { seat: label(seat)?, email, over: over(self) }
             }
             SeatChange::Takeover { seat, email, password_hash, name } => {
                 if self.ask_takeover(&key(seat)?, email, name, password_hash, now)? {
-                    SeatOutcome::TakenOver { seat: label(seat)?, email: email.to_string() }
+                    SeatOutcome::TakenOver { seat: label(seat)?, email: email.to_string(), over: over(self) }
                 } else {
                     SeatOutcome::Asked { seat: label(seat)? }
                 }
             }
             SeatChange::Approve { seat } => {
                 let email = self.approve(&key(seat)?, now)?;
-                SeatOutcome::TakenOver { seat: label(seat)?, email }
+                SeatOutcome::TakenOver { seat: label(seat)?, email, over: over(self) }
             }
         })
     }
