@@ -98,6 +98,22 @@ pub struct Seating {
     /// A small game's seats whose player resigned (Diplomacy: a power with no player).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub vacant: Vec<String>,
+    /// A small game's dice commitment, as published when its seats opened: the seed it
+    /// starts with must match it (Diplomacy journals it, `SeatEvent::Opened`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commitment: Option<String>,
+}
+
+/// Whether `seed` is the one whose commitment was published when the seats opened
+/// (`published`; none for a game opened before it was kept: nothing to check).
+pub fn check_commitment(seed: &crate::dice::Seed, published: Option<&str>) -> Result<(), String> {
+    match published {
+        Some(p) if p != seed.commitment() => Err(format!(
+            "the dice's seed does not match the commitment published when the seats opened ({p}): the seed \
+             file was changed, so the game does not start; restore it"
+        )),
+        _ => Ok(()),
+    }
 }
 
 impl Seating {

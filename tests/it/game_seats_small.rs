@@ -259,3 +259,41 @@ fn an_observer_of_a_small_game_signs_on_and_reads() {
     assert!(reply.contains("press not sent"), "{reply}");
     assert_eq!(mails.len(), 1, "{mails:#?}");
 }
+
+/// Issue 42.7: the seed a game starts with is the one whose commitment was published when
+/// its seats opened. With seed.json swapped, the last join starts nothing (the master
+/// and the log hear why); with it restored, the game starts on the published seed.
+#[test]
+fn an_open_game_does_not_start_on_a_seed_other_than_the_one_committed_to() {
+    for (args, seats) in [(&["--game", "duplexity"][..], 2), (&["--variant", "standard"][..], 7)] {
+        let (_tmp, root, out) = open_game(args);
+        let hex64 = |w: &&&str| w.len() == 64 && w.chars().all(|c| c.is_ascii_hexdigit());
+        let words: Vec<&str> = out.stdout.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+        let published = words.iter().find(hex64).expect("the commitment is published").to_string();
+        let dir = root.join("games").join(GAME);
+        for i in 0..seats - 1 {
+            send(&root, &format!("p{i}@example.org"), &format!("j{i}@x"), &format!("join {GAME} secret{i}word\n"));
+        }
+        let seed_file = dir.join("seed.json");
+        let kept = std::fs::read_to_string(&seed_file).unwrap();
+        let hex: String = kept.split('"').find(|s| s.len() == 64).unwrap().to_string();
+        std::fs::write(&seed_file, kept.replace(&hex, &"1".repeat(64))).unwrap();
+        let last = seats - 1;
+        send(&root, &format!("p{last}@example.org"), "jl@x", &format!("join {GAME} secret{last}word\n"));
+        let toml = std::fs::read_to_string(dir.join("game.toml")).unwrap();
+        assert!(toml.contains("open = true"), "{args:?}: the game started on another seed:\n{toml}");
+        let log = std::fs::read_to_string(root.join("judge.log")).unwrap_or_default();
+        assert!(log.contains("does not match the commitment published"), "{args:?}: {log}");
+        // Restored, the last join (sent again) starts the game on the published seed.
+        std::fs::write(&seed_file, &kept).unwrap();
+        send(&root, &format!("p{last}@example.org"), "jl2@x", &format!("join {GAME} secret{last}word\n"));
+        let toml = std::fs::read_to_string(dir.join("game.toml")).unwrap();
+        assert!(!toml.contains("open = true"), "{args:?}:\n{toml}");
+        // The game's first entry publishes the same commitment; Diplomacy's powers verify.
+        let journal = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap();
+        assert!(journal.contains(&published), "{args:?}: {journal}");
+        if seats == 7 {
+            judge_cli(NOW, &root, &["verify", dir.to_str().unwrap()]).ok();
+        }
+    }
+}

@@ -178,6 +178,8 @@ impl OpenGame {
         })?;
         let seed =
             Seed::from_hex(&file.seed).map_err(|e| GameError::Damaged(format!("{}: {e}", seed_path.display())))?;
+        crate::game::seating::check_commitment(&seed, self.seats_commitment().as_deref())
+            .map_err(|e| GameError::Damaged(format!("{}: {e}", self.dir.path().display())))?;
         let map = self.game.map.clone();
         let keys: Vec<String> = map.power_ids().map(|p| map.power(p).key.clone()).collect();
         let players: Vec<(String, Vec<String>)> =

@@ -103,6 +103,7 @@ pub fn create_open(
     settings.seats.size = Some(size);
     settings.seats.options = options.clone();
     let commitment = seed.commitment();
+    settings.seats.commitment = Some(commitment.clone());
     let dir = GameDir::create(path, &settings)?;
     let lock = dir.lock()?;
     lock.write_private_side(SEED_FILE, &SeedFile { seed: seed.to_hex() })?;
@@ -129,6 +130,7 @@ pub fn seated(mut settings: TurnSettings) -> (TurnSettings, Options) {
     settings.seats.open = false;
     settings.seats.size = None;
     settings.seats.joined.clear();
+    settings.seats.commitment = None;
     (settings, options)
 }
 
@@ -153,8 +155,11 @@ impl Lobby {
             }
             return Ok(None);
         }
-        let seed = read_seed(&dir)?;
-        Ok(Some(Lobby { dir, commitment: seed.commitment(), settings, notes }))
+        let commitment = match settings.seats.commitment.clone() {
+            Some(published) => published,
+            None => read_seed(&dir)?.commitment(),
+        };
+        Ok(Some(Lobby { dir, commitment, settings, notes }))
     }
 
     /// The number of seats.
@@ -216,6 +221,8 @@ impl Lobby {
         now: DateTime<Utc>,
     ) -> Result<(OpenTurnGame, Seated), GameError> {
         let seed = read_seed(&self.dir)?;
+        crate::game::seating::check_commitment(&seed, settings.seats.commitment.as_deref())
+            .map_err(|e| GameError::Damaged(format!("{}: {e}", self.dir.path().display())))?;
         let (settings, options) = seated(settings);
         let seats: Vec<(String, String)> = settings.players.iter().map(|p| (p.email.clone(), p.name.clone())).collect();
         // Still under the lock that saw the last seat taken: no other join gets in, and the
