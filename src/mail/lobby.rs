@@ -20,7 +20,7 @@ use std::fmt::Write;
 use chrono::{DateTime, Utc};
 
 use crate::game::seating::player_name;
-use crate::mail::host::{GameHost, HostError};
+use crate::mail::host::{GameHost, HostError, Identity, Role, SignOnCheck};
 use crate::mail::inbound::{cap, BodyLine};
 use crate::mail::password::{check_new_password, hash_password, verify_password};
 
@@ -251,20 +251,24 @@ pub fn answer(
         let hashed = |password: &str| hash_password(password).map_err(|e| HostError::Refused(e.to_string()));
         let asked = match request {
             Request::List { .. } => continue,
-            Request::Join { game, password, prefer } => hashed(password).map(|password_hash| LobbyRequest::Join {
-                game: game.clone(),
-                password_hash,
-                prefer: prefer.clone(),
-                name: player_name(display_name, sender),
-            }),
-            Request::Leave { game, password } => match host.joined_hash(game, sender) {
-                Some(hash) if verify_password(password, &hash) => Ok(LobbyRequest::Leave { game: game.clone() }),
-                Some(_) => Err(HostError::Refused("wrong password: give the one you joined with".into())),
-                None => Err(HostError::Refused(format!(
+            // Joining again (new preferences) takes the password joined with: a forged
+            // From alone cannot change it. Both count toward the sign-on limit.
+            Request::Join { game, password, prefer } => check_joined(host, game, sender, password, now)
+                .and_then(|_| hashed(password))
+                .map(|password_hash| LobbyRequest::Join {
+                    game: game.clone(),
+                    password_hash,
+                    prefer: prefer.clone(),
+                    name: player_name(display_name, sender),
+                }),
+            Request::Leave { game, password } => match check_joined(host, game, sender, password, now) {
+                Ok(true) => Ok(LobbyRequest::Leave { game: game.clone() }),
+                Ok(false) => Err(HostError::Refused(format!(
                     "{} has not joined a game `{}` that waits for players",
                     cap(sender, 80),
                     cap(game, 40)
                 ))),
+                Err(e) => Err(e),
             },
             Request::Observe { game, password } => match password.as_deref().map(hashed).transpose() {
                 Ok(password_hash) => Ok(LobbyRequest::Observe { game: game.clone(), password_hash }),
@@ -312,6 +316,39 @@ pub fn answer(
         );
     }
     (changed, try_later)
+}
+
+/// Whether `sender` has joined `game` (still waiting for players), with `password` the
+/// one they joined with; a wrong one is refused and counted, as a wrong sign-on is, under
+/// its own name (`ADDRESS (joined)`), so guesses are as limited as at a SIGNON.
+fn check_joined(
+    host: &mut impl GameHost,
+    game: &str,
+    sender: &str,
+    password: &str,
+    now: DateTime<Utc>,
+) -> Result<bool, HostError> {
+    use crate::mail::ingest::{LOCKOUT_FAILURES, LOCKOUT_WINDOW_MINUTES};
+    let Some(hash) = host.joined_hash(game, sender) else { return Ok(false) };
+    let who = Identity {
+        game: game.to_string(),
+        role: Role::Seat(format!("{} (joined)", sender.to_lowercase())),
+        address: Some(sender.to_string()),
+        timezone: None,
+    };
+    let window = chrono::Duration::minutes(LOCKOUT_WINDOW_MINUTES);
+    match host.check_sign_on(&who, now, now - window, LOCKOUT_FAILURES, &mut || verify_password(password, &hash))? {
+        SignOnCheck::Right => Ok(true),
+        SignOnCheck::Wrong { .. } => Err(HostError::Refused(
+            "wrong password: give the one you joined with (to change your preferences, join again with it; to \
+             start afresh, `leave` with it)"
+                .into(),
+        )),
+        SignOnCheck::Closed { .. } => Err(HostError::Refused(format!(
+            "closed after {LOCKOUT_FAILURES} wrong passwords; it opens again within the hour. The password was not \
+             checked and nothing was done."
+        ))),
+    }
 }
 
 #[cfg(test)]

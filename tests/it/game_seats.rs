@@ -494,3 +494,35 @@ fn votes_go_with_the_player_and_a_resignation_counts_them_again() {
     // The journal replays to the same state (verify replays it).
     judge_cli(NOW, &root, &["verify", dir.to_str().unwrap()]).ok();
 }
+
+/// Issue 42.9: before the start, joining again and leaving take the password joined
+/// with: a forged From cannot replace a player's password or take them out, and guesses
+/// are limited as at a sign-on (the sixth is not even checked).
+#[test]
+fn joining_again_or_leaving_takes_the_password_joined_with_and_guesses_are_limited() {
+    let (_tmp, root) = open_game();
+    let mut outbox = Outbox::default();
+    let mut answer = |id: &str, body: &str| {
+        send(&root, &player(0), id, body).ok();
+        outbox.new_mails(&root).into_iter().next().expect("an answer").body
+    };
+    answer("j0@x", &format!("join {GAME} pass0word prefer france\n"));
+    let toml = || std::fs::read_to_string(root.join("games").join(GAME).join("game.toml")).unwrap();
+    let before = toml();
+    let reply = answer("j1@x", &format!("join {GAME} forgedword prefer turkey\n"));
+    assert!(reply.contains("wrong password: give the one you joined with"), "{reply}");
+    assert_eq!(toml(), before, "neither the password nor the preferences changed");
+    for i in 2..6 {
+        let reply = answer(&format!("l{i}@x"), &format!("leave {GAME} guess{i}word\n"));
+        assert!(reply.contains("wrong password"), "{reply}");
+    }
+    let reply = answer("l9@x", &format!("leave {GAME} pass0word\n"));
+    assert!(reply.contains("closed after 5 wrong passwords"), "{reply}");
+    assert_eq!(toml(), before, "still joined");
+    // The right password, with new preferences, once the hour has passed.
+    let later = "2026-03-01T13:30:00Z";
+    let raw = message(&player(0), "j9@x", &format!("join {GAME} pass0word prefer turkey\n"));
+    let home = [("SHADOWJUDGE_HOME", root.to_str().unwrap())];
+    crate::harness::shadowjudge_at(later, Some(&root), &["mail", "ingest"], Some(raw.as_bytes()), &home).ok();
+    assert!(toml().contains("turkey"), "{}", toml());
+}
