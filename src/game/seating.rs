@@ -42,16 +42,24 @@ pub enum ObserverPassword {
     AlreadySet,
 }
 
+/// The observers a game takes at most: each is mailed every result, so a game cannot be
+/// made to mail without end.
+pub const MAX_OBSERVERS: usize = 50;
+
 /// `observe` from `email`, with the hash of the password it brought, on a game's
-/// observers: whether the address is new, and what became of the password.
+/// observers: whether the address is new, and what became of the password. Refused
+/// (the reason) when the game has [`MAX_OBSERVERS`] already.
 pub fn observe(
     observers: &mut Vec<String>,
     passwords: &mut ObserverPasswords,
     email: &str,
     password_hash: Option<&str>,
-) -> (bool, ObserverPassword) {
+) -> Result<(bool, ObserverPassword), String> {
     let known = observers.iter().find(|o| o.eq_ignore_ascii_case(email)).cloned();
     let new = known.is_none();
+    if new && observers.len() >= MAX_OBSERVERS {
+        return Err(format!("this game has its {MAX_OBSERVERS} observers already; ask the game master"));
+    }
     let address = known.unwrap_or_else(|| {
         observers.push(email.to_string());
         email.to_string()
@@ -64,7 +72,7 @@ pub fn observe(
             ObserverPassword::Kept
         }
     };
-    (new, password)
+    Ok((new, password))
 }
 
 /// The purpose the order-of-choice rolls are journaled under.

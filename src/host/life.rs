@@ -116,6 +116,9 @@ fn list_game(l: &Listing) -> String {
     out
 }
 
+/// The games not yet over that one master may have made by mail.
+pub const MAX_GAMES_PER_MASTER: usize = 10;
+
 impl JudgeHost {
     /// Set what the judge directory says about games made by mail.
     pub fn with_lobby(mut self, lobby: LobbySettings) -> JudgeHost {
@@ -473,7 +476,8 @@ impl JudgeHost {
         ))
     }
 
-    /// `create NAME variant V` from a master named in judge.toml: a game with open seats,
+    /// `create NAME variant V` from a master named in judge.toml (at most
+    /// [`MAX_GAMES_PER_MASTER`] of theirs running): a game with open seats,
     /// the sender its master (a password mailed to them).
     fn create(&mut self, sender: &str, game: &str, variant: &str, now: DateTime<Utc>) -> Result<String, HostError> {
         if !self.lobby.masters.iter().any(|m| m.eq_ignore_ascii_case(sender)) {
@@ -486,6 +490,21 @@ impl JudgeHost {
         }
         if self.game_dir(game).is_some() || self.games.join(game).exists() {
             return Err(HostError::Refused(format!("there is already a game `{game}`")));
+        }
+        let running = self
+            .game_names()
+            .into_iter()
+            .filter_map(|name| self.read(&name).ok())
+            .filter(|g| !g.is_over())
+            .filter(|g| {
+                g.contacts().iter().any(|c| c.role == ContactRole::Master && c.address.eq_ignore_ascii_case(sender))
+            })
+            .count();
+        if running >= MAX_GAMES_PER_MASTER {
+            return Err(HostError::Refused(format!(
+                "you master {running} games that are not over; a master creates at most {MAX_GAMES_PER_MASTER} by \
+                 mail (whoever runs the judge can make more with `shadowjudge new`)"
+            )));
         }
         let password = generate_password(10);
         let hash = hash_password(&password).map_err(|e| HostError::Refused(e.to_string()))?;

@@ -526,3 +526,47 @@ fn joining_again_or_leaving_takes_the_password_joined_with_and_guesses_are_limit
     crate::harness::shadowjudge_at(later, Some(&root), &["mail", "ingest"], Some(raw.as_bytes()), &home).ok();
     assert!(toml().contains("turkey"), "{}", toml());
 }
+
+/// Issue 42.10: authority comes from From, never Reply-To (which says only where the
+/// answer goes): a stranger whose Reply-To is a master creates nothing, and an `observe`
+/// or `join` subscribes the From address, not the Reply-To's. A master creates at most
+/// 10 running games by mail, and a game takes at most 50 observers.
+#[test]
+fn reply_to_gives_no_authority_and_games_and_observers_are_capped() {
+    let (_tmp, root) = open_game();
+    let mut outbox = Outbox::default();
+    let forged = |from: &str, reply_to: &str, id: &str, body: &str| {
+        let raw = message(from, id, body).replacen("\r\n", &format!("\r\nReply-To: {reply_to}\r\n"), 1);
+        let home = [("SHADOWJUDGE_HOME", root.to_str().unwrap())];
+        crate::harness::shadowjudge_at(NOW, Some(&root), &["mail", "ingest"], Some(raw.as_bytes()), &home).ok();
+    };
+    forged("eve@example.org", "boss@example.org", "f0@x", "create evil variant standard\n");
+    let mails = outbox.new_mails(&root);
+    let answer = &to(&mails, "boss@example.org")[0].body;
+    assert!(answer.contains("only a game master named in the judge's judge.toml"), "{answer}");
+    assert!(!root.join("games/evil").exists());
+    forged("eve@example.org", "victim@example.org", "f1@x", &format!("observe {GAME}\njoin {GAME} evilsecret\n"));
+    outbox.new_mails(&root);
+    let toml = std::fs::read_to_string(root.join("games").join(GAME).join("game.toml")).unwrap();
+    assert!(!toml.contains("victim@"), "the Reply-To address was subscribed:\n{toml}");
+    assert!(toml.contains("eve@example.org"), "{toml}");
+
+    // Caps: ten running games per master by mail; fifty observers a game.
+    for i in 0..10 {
+        send(&root, "boss@example.org", &format!("c{i}@x"), &format!("create g{i} variant standard\n")).ok();
+    }
+    send(&root, "boss@example.org", "c10@x", "create g10 variant standard\n").ok();
+    let mails = outbox.new_mails(&root);
+    let refused =
+        mails.iter().filter(|m| m.to == "boss@example.org" && m.body.contains("a master creates at most 10 by mail"));
+    assert_eq!(refused.count(), 1, "{mails:#?}");
+    assert!(!root.join("games/g10").exists());
+    for i in 1..60 {
+        send(&root, &format!("o{i}@example.org"), &format!("o{i}@x"), &format!("observe {GAME}\n")).ok();
+    }
+    let mails = outbox.new_mails(&root);
+    let refused = &to(&mails, "o59@example.org")[0].body;
+    assert!(refused.contains("this game has its 50 observers already"), "{refused}");
+    let toml = std::fs::read_to_string(root.join("games").join(GAME).join("game.toml")).unwrap();
+    assert!(!toml.contains("o59@example.org"), "{toml}");
+}

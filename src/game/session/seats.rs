@@ -252,7 +252,8 @@ impl OpenGame {
         let mut lock = self.relock()?;
         let mut settings = self.game.settings.clone();
         let (new, password) =
-            seating::observe(&mut settings.observers, &mut settings.observer_passwords, email, password_hash);
+            seating::observe(&mut settings.observers, &mut settings.observer_passwords, email, password_hash)
+                .map_err(refuse)?;
         if settings == self.game.settings {
             return Ok((new, password));
         }

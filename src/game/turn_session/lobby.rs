@@ -259,7 +259,8 @@ impl Lobby {
         let lock = self.relock()?;
         let mut settings = self.settings.clone();
         let (new, password) =
-            seating::observe(&mut settings.observers, &mut settings.observer_passwords, email, password_hash);
+            seating::observe(&mut settings.observers, &mut settings.observer_passwords, email, password_hash)
+                .map_err(refuse)?;
         if settings != self.settings {
             lock.write_settings(&settings)?;
             self.settings = settings;
@@ -341,7 +342,8 @@ impl OpenTurnGame {
         let lock = self.relock()?;
         let mut settings = self.settings.clone();
         let (new, password) =
-            seating::observe(&mut settings.observers, &mut settings.observer_passwords, email, password_hash);
+            seating::observe(&mut settings.observers, &mut settings.observer_passwords, email, password_hash)
+                .map_err(refuse)?;
         if new {
             self.change_seats_locked(lock, SeatEvent::Observer { email: email.to_string() }, settings, now)?;
         } else if settings != self.settings {

@@ -36,12 +36,14 @@ pub(super) fn answer(
     let mut changed_games = Vec::new();
     let mut unavailable = 0;
 
-    // What needs no sign-on (list, join, observe, takeover, ...) is answered first.
+    // What needs no sign-on (list, join, observe, takeover, ...) is answered first. Who
+    // joins, observes or creates is the From address: Reply-To says only where the
+    // answer goes, never who is subscribed or who has authority.
     let (lobby_changed, lobby_retry) = crate::mail::lobby::answer(
         &script.lobby,
         tag,
-        inbound.answer_to(),
-        display_name(inbound),
+        inbound.from.as_deref(),
+        inbound.from_name.as_deref(),
         host,
         now,
         &mut body,
@@ -87,7 +89,7 @@ pub(super) fn answer(
             if changed && !changed_games.contains(&identity.game) {
                 changed_games.push(identity.game.clone());
             }
-            let sender = inbound.answer_to().unwrap_or("");
+            let sender = inbound.from.as_deref().unwrap_or("");
             if let Some(registered) = identity.address.as_deref() {
                 if changed && !registered.eq_ignore_ascii_case(sender) {
                     mails.push(copy_to_registered(registered, sender, &identity, &section));
@@ -306,13 +308,4 @@ fn looks_like_order(text: &str) -> bool {
 
 fn wants_help(script: &Script) -> bool {
     script.blocks.iter().flat_map(|b| &b.items).any(|i| matches!(i, Item::Help { .. } | Item::Malformed { .. }))
-}
-
-/// The display name of the message's sender: From's, when the answer goes to From (a
-/// Reply-To elsewhere names someone else).
-fn display_name(inbound: &Inbound) -> Option<&str> {
-    match (&inbound.reply_to, &inbound.from) {
-        (Some(r), Some(f)) if !r.eq_ignore_ascii_case(f) => None,
-        _ => inbound.from_name.as_deref(),
-    }
 }

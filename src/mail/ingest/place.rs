@@ -42,7 +42,8 @@ pub(super) fn place(
     let mut found = host.sign_on(&signon.game, &signon.who);
     // `observer@mygame` (no seat of that name): the observer at the sender's address.
     if matches!(found, Err(SignOnError::NoSuchSeat { .. })) && names_observer(&signon.who) {
-        let sender = inbound.answer_to().filter(|a| a.contains('@'));
+        // The From address: Reply-To never decides who signs on.
+        let sender = inbound.from.as_deref().filter(|a| a.contains('@'));
         found = match sender.map(|address| (address, host.sign_on(&signon.game, address))) {
             Some((_, Ok(record))) => Ok(record),
             Some((address, Err(SignOnError::NoSuchSeat { .. }))) => {
@@ -191,7 +192,7 @@ pub(super) fn place(
 
 /// The notice to a game's master that a role's sign-on is closed until `opens`.
 fn lockout_notices(host: &impl GameHost, who: &Identity, inbound: &Inbound, opens: DateTime<Utc>) -> Vec<OutgoingMail> {
-    let sender = inbound.answer_to().unwrap_or("an unknown sender");
+    let sender = inbound.from.as_deref().unwrap_or("an unknown sender");
     let new_password = match &who.role {
         Role::Master => format!(
             "If you have lost your password, whoever runs the judge sets a new one with \
