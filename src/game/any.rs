@@ -309,6 +309,10 @@ pub trait OwedResults {
     /// this fails.
     fn begin_mailing(&mut self, seq: u64, to: &[String], now: DateTime<Utc>) -> Result<MailingPlan, GameError>;
 
+    /// After each send: note in the mark what the mailing of step `seq` did so far
+    /// ([`crate::store::Book::note_mailing`]). Nothing more may be sent if this fails.
+    fn note_mailed(&mut self, seq: u64, outcome: &MailingOutcome) -> Result<(), GameError>;
+
     /// Record what mailing the results of step `seq` did; addresses to retry stay owed.
     fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError>;
 }

@@ -338,15 +338,24 @@ impl JudgeHost {
                 ));
             }
             let mut outcome = MailingOutcome::default();
-            for mail in mails {
-                if plan.taken_as_sent.contains(&mail.to) {
-                    continue;
-                }
+            let mut unnoted = None;
+            let mut mails = mails.into_iter().filter(|m| !plan.taken_as_sent.contains(&m.to));
+            for mail in mails.by_ref() {
                 match send(&mail) {
                     Ok(()) => outcome.sent.push(mail.to),
                     Err(e) if e.is_permanent() => outcome.undeliverable.push(mail.to),
                     Err(_) => outcome.retry.push(mail.to),
                 }
+                // Noted after each send: cut short later, only the rest go again. What
+                // cannot be noted stops the mailing; the rest stay owed.
+                if let Err(e) = g.note_mailed(owed.seq, &outcome) {
+                    unnoted = Some(e);
+                    break;
+                }
+            }
+            if let Some(e) = unnoted {
+                outcome.retry.extend(mails.map(|m| m.to));
+                done.push(format!("{name}: {title}: mailing stopped, the rest stay owed: {e}"));
             }
             let all = outcome.sent.len() + outcome.retry.len() + outcome.undeliverable.len();
             let mut line = if all == 0 {

@@ -58,6 +58,14 @@ pub struct Sending {
     /// before its outcome was recorded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub again: Vec<String>,
+    /// Addresses this mailing is done with, noted after each send: the transport took
+    /// the mail, or refused the address for good. Never sent again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub done: Vec<String>,
+    /// Addresses the transport failed for this time: still owed, sent as for the first
+    /// time by the next mailing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<String>,
 }
 
 /// What a mailing may do, address by address, given the mark an interrupted one left
@@ -341,14 +349,42 @@ impl<E> Book<E> {
         let mut plan = MailingPlan::default();
         for a in to {
             match &earlier {
+                // What the interrupted mailing noted: done with, or failed (still owed).
+                Some(e) if has(&e.done, a) => plan.taken_as_sent.push(a.clone()),
+                Some(e) if has(&e.failed, a) => plan.send.push(a.clone()),
                 Some(e) if has(&e.again, a) => plan.taken_as_sent.push(a.clone()),
                 Some(e) if has(&e.to, a) => plan.again.push(a.clone()),
                 _ => plan.send.push(a.clone()),
             }
         }
-        mailed.sending = Some(Sending { seq, phase: what, at: now, to: plan.send.clone(), again: plan.again.clone() });
+        mailed.sending = Some(Sending {
+            seq,
+            phase: what,
+            at: now,
+            to: plan.send.clone(),
+            again: plan.again.clone(),
+            done: Vec::new(),
+            failed: Vec::new(),
+        });
         lock.write_side(MAILED_FILE, &mailed)?;
         Ok(plan)
+    }
+
+    /// Note in the mark of the mailing of entry `seq`, after each send, what it did so
+    /// far: cut short after this (a crash, a disk that fills before the record), the next
+    /// mailing sends again only to the addresses it had not finished with, not to all.
+    pub fn note_mailing(
+        &self,
+        lock: &GameLock,
+        seq: u64,
+        outcome: &MailingOutcome,
+        legacy: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let mut mailed = self.mailed(legacy)?;
+        let Some(sending) = mailed.sending.as_mut().filter(|s| s.seq == seq) else { return Ok(()) };
+        sending.done = outcome.sent.iter().chain(&outcome.undeliverable).cloned().collect();
+        sending.failed = outcome.retry.clone();
+        lock.write_side(MAILED_FILE, &mailed)
     }
 
     /// Record in `mailed.json`, under the game's lock, what mailing the results of entry
@@ -536,6 +572,28 @@ mod tests {
         let mailed = b.mailed(None).unwrap();
         let err = b.owed(&mailed, &BTreeSet::new(), |_| Some(Some("F1901M".into()))).unwrap_err().to_string();
         assert!(err.contains("recorded for \"S1901M\"") && err.contains("\"F1901M\""), "{err}");
+    }
+
+    /// Issue 42.13: a mailing notes each send in its mark; cut short before its record (a
+    /// disk that filled), the next sends only to the address it had not finished with and
+    /// to the one the transport failed for, never again to those it reached.
+    #[test]
+    fn a_mailing_cut_short_after_its_notes_sends_only_to_the_rest() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut b = book(&tmp.path().join("g"));
+        let mut lock = b.lock().unwrap();
+        b.record(&mut lock, t(1), Toy::Add(1), &0).unwrap();
+        let to = |list: &[&str]| list.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+        let all = to(&["a@x", "b@x", "c@x", "d@x"]);
+        b.begin_mailing(&lock, 1, None, &all, None, t(2)).unwrap();
+        let so_far = MailingOutcome { sent: to(&["a@x"]), retry: to(&["b@x"]), undeliverable: to(&["c@x"]) };
+        b.note_mailing(&lock, 1, &so_far, None).unwrap();
+        // d@x was being sent when it stopped: it may have had it, so once more; b@x failed:
+        // sent as new; a@x and c@x are done with.
+        let plan = b.begin_mailing(&lock, 1, None, &all, None, t(3)).unwrap();
+        assert_eq!(plan.taken_as_sent, to(&["a@x", "c@x"]));
+        assert_eq!(plan.send, to(&["b@x"]));
+        assert_eq!(plan.again, to(&["d@x"]));
     }
 
     #[test]

@@ -439,11 +439,12 @@ fn kill_child_at(judge: &Path, spec: &str) {
 
 /// A child running `mail tick` at the deadline is killed at each step: after the
 /// adjudication is synced, after the state cache, while and after the mark that the
-/// results are being mailed is written, halfway through the mails, after the mails but
-/// before their record is in place, after it is, and while `tick.json` is written. Each time the real binary's next tick leaves everyone with the results at
-/// least once, exactly once when the kill was before the first mail or after the record,
-/// never more than twice, the same text as a normal run's; and the tick after that sends
-/// nothing.
+/// results are being mailed is written, while and after the first send is noted, halfway
+/// through the mails, after the mails but before their record is in place, after it is,
+/// and while `tick.json` is written. Each time the real binary's next tick leaves
+/// everyone with the results at least once, exactly once when the kill was before the
+/// first mail or after a note, never more than twice, the same text as a normal run's;
+/// and the tick after that sends nothing.
 #[test]
 fn results_survive_a_kill_at_every_step_of_the_tick() {
     let mut baseline = Judge::new();
@@ -453,16 +454,20 @@ fn results_survive_a_kill_at_every_step_of_the_tick() {
 
     // (where, mails out before the kill, mailed.json in place at the kill, duplicates allowed)
     // The atomic writes: 1 state.json, 2 the mark that the results are being mailed
-    // (mailed.json), 3 the record of the mailing (mailed.json), 4 tick.json.
+    // (mailed.json), 3-7 the mark's note after each of the 5 sends (issue 42.13), 8 the
+    // record of the mailing (mailed.json), 9 tick.json. A kill after a send's note sends
+    // nothing twice: only the mail being sent when the kill came may go twice.
     let rounds = [
         ("append-synced:1", 0, false, false),
         ("renamed:1", 0, false, false),
         ("temp-synced:2", 0, false, false),
         ("renamed:2", 0, true, false),
+        ("temp-synced:3", 1, true, true),
+        ("renamed:3", 1, true, false),
         ("send:2", 2, true, true),
-        ("temp-synced:3", 5, true, true),
-        ("renamed:3", 5, true, false),
-        ("temp-synced:4", 5, true, false),
+        ("temp-synced:8", 5, true, false),
+        ("renamed:8", 5, true, false),
+        ("temp-synced:9", 5, true, false),
     ];
     for (spec, out_before, recorded, duplicates) in rounds {
         let mut j = Judge::new();

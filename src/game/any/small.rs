@@ -553,6 +553,10 @@ impl OwedResults for OpenTurnGame {
         self.begin_reporting(seq, to, now)
     }
 
+    fn note_mailed(&mut self, seq: u64, outcome: &MailingOutcome) -> Result<(), GameError> {
+        self.note_reported(seq, outcome)
+    }
+
     fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {
         // An address no mail can be built for is given up, not retried.
         self.record_reported(seq, outcome, now)

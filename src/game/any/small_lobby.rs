@@ -244,6 +244,10 @@ impl OwedResults for Lobby {
         Ok(self.dir.lock_task(crate::game::session::MAILING_TASK, wait)?)
     }
 
+    fn note_mailed(&mut self, _seq: u64, _outcome: &MailingOutcome) -> Result<(), GameError> {
+        Ok(())
+    }
+
     fn record_mailed(&mut self, _seq: u64, _outcome: &MailingOutcome, _now: DateTime<Utc>) -> Result<(), GameError> {
         Ok(())
     }

@@ -105,6 +105,12 @@ impl OpenGame {
         }
     }
 
+    /// Note, under the game's lock, what the mailing of the results at `seq` did so far.
+    pub fn note_results_mailed(&mut self, seq: u64, outcome: &MailingOutcome) -> Result<(), GameError> {
+        let lock = self.relock()?;
+        Ok(self.book.note_mailing(&lock, seq, outcome, None)?)
+    }
+
     /// Record in `mailed.json`, under the game's lock, what mailing the results of the
     /// adjudication at `seq` did. Addresses to retry stay owed; the rest are done.
     pub fn record_results_mailed(

@@ -47,6 +47,12 @@ impl OpenTurnGame {
         Ok(self.book.begin_mailing(&lock, seq, None, to, Some(REPORTED_FILE), now)?)
     }
 
+    /// Note what the mailing of the report of entry `seq` did so far.
+    pub fn note_reported(&mut self, seq: u64, outcome: &MailingOutcome) -> Result<(), GameError> {
+        let lock = self.dir.lock()?;
+        Ok(self.book.note_mailing(&lock, seq, outcome, Some(REPORTED_FILE))?)
+    }
+
     /// Record what became of the report of entry `seq`.
     pub fn record_reported(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {
         let lock = self.dir.lock()?;

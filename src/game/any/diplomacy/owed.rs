@@ -33,6 +33,10 @@ impl OwedResults for OpenGame {
         self.begin_results_mailing(seq, to, now)
     }
 
+    fn note_mailed(&mut self, seq: u64, outcome: &MailingOutcome) -> Result<(), GameError> {
+        self.note_results_mailed(seq, outcome)
+    }
+
     fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {
         self.record_results_mailed(seq, outcome, now)
     }
