@@ -406,6 +406,8 @@ pub enum SeatOutcome {
         again: bool,
         seats_left: usize,
         started: Option<crate::game::session::Started>,
+        /// The powers preferred, as understood, best first (none: no list).
+        prefer: Vec<String>,
     },
     Left {
         seats_left: usize,

@@ -186,12 +186,15 @@ impl JudgeHost {
             LobbyRequest::Join { game, password_hash, prefer, name } => {
                 let change = SeatChange::Join { email: sender, password_hash, prefer, name };
                 let (name, outcome) = self.seats(game, &change, now)?;
-                let SeatOutcome::Joined { again, seats_left, started } = outcome else { unreachable!() };
+                let SeatOutcome::Joined { again, seats_left, started, prefer } = outcome else { unreachable!() };
                 let mut said = if again {
-                    format!("You had joined {name}: your password and preferences are replaced.")
+                    format!("You had joined {name}: your preferences are replaced.")
                 } else {
                     format!("You joined {name}, with the password you sent (kept only as a hash).")
                 };
+                if !prefer.is_empty() {
+                    said.push_str(&format!(" Your preferences, best first: {}.", prefer.join(", ")));
+                }
                 match started {
                     Some(started) => {
                         said.push_str(

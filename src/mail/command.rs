@@ -79,6 +79,8 @@ Game master only: process, pause, resume, replace POWER ADDRESS (a small
   refuse absence POWER (its absences move no deadline),
   approve france (give a vacant power to whoever asked to take it over),
   preview (the results if the phase were processed now, to you only; nothing is kept).
+A password is one word of 6 to 64 characters. Njudge's words are read too: SET DRAW,
+  SET ABSENCE 20 dec 2026 TO 27 dec 2026, SUMMARY, SIGNON ?mygame PASSWORD (join).
 Quoted lines (starting with >), the earlier message below a reply header (\"On ... wrote:\",
 Outlook's From:/Sent: lines) and everything after a signature line (-- ) are ignored.
 ";
@@ -188,7 +190,23 @@ pub fn parse_script(lines: &[BodyLine]) -> Script {
         if text.is_empty() {
             continue;
         }
-        let words: Vec<&str> = text.split_whitespace().collect();
+        let written: Vec<&str> = text.split_whitespace().collect();
+        // Njudge's words for what this judge writes otherwise: read as ours, or answered
+        // with how this judge writes it (never taken for an order).
+        let translated = match njudge(&written, current.is_some()) {
+            Ok(words) => words,
+            Err(hint) => {
+                match current.as_mut() {
+                    Some(block) => block.items.push(malformed(line, hint)),
+                    None => script.lobby.push(crate::mail::lobby::LobbyItem {
+                        line: line.number,
+                        request: Err((crate::mail::inbound::cap(written[0], 20), hint)),
+                    }),
+                }
+                continue;
+            }
+        };
+        let words: Vec<&str> = translated.iter().map(String::as_str).collect();
         let keyword = words[0].to_ascii_lowercase();
         match keyword.as_str() {
             "signon" => {
@@ -378,6 +396,42 @@ pub fn parse_script(lines: &[BodyLine]) -> Script {
         script.blocks.push(done);
     }
     script
+}
+
+/// Njudge's words, read as this judge's (`SET DRAW` is `draw`, `SUMMARY` is `status` in a
+/// block and `list` outside one, `SIGNON ?GAME PASSWORD` is `join GAME PASSWORD`), or the
+/// answer that says how this judge writes it. Other lines come back as they are.
+fn njudge(words: &[&str], in_block: bool) -> Result<Vec<String>, String> {
+    let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+    let owned = |ws: &[&str]| ws.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+    let first = lower[0].as_str();
+    match first {
+        "signon" if words.get(1).is_some_and(|w| w.starts_with('?') && w.len() > 1) => {
+            let mut out = vec!["join".to_string(), words[1][1..].to_string()];
+            out.extend(owned(&words[2..]));
+            Ok(out)
+        }
+        "summary" if words.len() == 1 => Ok(vec![if in_block { "status" } else { "list" }.to_string()]),
+        "whois" => Err("this judge writes it `list GAME`: it names who plays each power (a gunboat game keeps \
+                        that secret until its end)"
+            .into()),
+        "set" => match lower.get(1).map(String::as_str) {
+            Some("draw") => Ok(owned(&words[1..])),
+            Some("nodraw") => Ok(vec!["nodraw".into()]),
+            Some("no") if lower.get(2).is_some_and(|w| w == "draw") => Ok(vec!["nodraw".into()]),
+            Some("wait" | "nowait" | "password" | "absence") => Ok(owned(&words[1..])),
+            Some("preference" | "preferences") => Err("this judge writes it `join GAME PASSWORD prefer fra eng` \
+                                                         (best first), before the game starts"
+                .into()),
+            _ => Err("`set` is how Njudge writes its settings; this judge writes each as a command of its own \
+                      (`draw`, `wait`, `password NEW`, `absence 2026-12-20 to 2026-12-27`): send `help`"
+                .into()),
+        },
+        "get" | "diary" | "phase" | "postal" | "become" | "eject" | "promote" | "unstart" | "terminate" => Err(
+            format!("`{first}` is an Njudge command this judge does not have; send `help` for this judge's commands"),
+        ),
+        _ => Ok(owned(words)),
+    }
 }
 
 const COMMANDS: &[&str] = &[
@@ -574,14 +628,19 @@ fn press_body(rest: &[BodyLine]) -> (String, bool, usize) {
 
 /// `2026-12-20 to 2026-12-27`, `2026-12-20 2026-12-27` or one day, `2026-12-20`.
 fn parse_absence(words: &[&str]) -> Option<(chrono::NaiveDate, chrono::NaiveDate)> {
-    let day = |w: &str| chrono::NaiveDate::parse_from_str(w, "%Y-%m-%d").ok();
-    match words {
-        [one] => Some((day(one)?, day(one)?)),
-        [from, to] => Some((day(from)?, day(to)?)),
-        [from, word, to] if ["to", "-", "until", "till"].iter().any(|t| word.eq_ignore_ascii_case(t)) => {
-            Some((day(from)?, day(to)?))
-        }
+    // A day as `2026-12-20`, or as Njudge writes it, `20 dec 2026`.
+    let day = |ws: &[&str]| match ws {
+        [w] => chrono::NaiveDate::parse_from_str(w, "%Y-%m-%d").ok(),
+        [d, m, y] => chrono::NaiveDate::parse_from_str(&format!("{d} {m} {y}"), "%d %b %Y").ok(),
         _ => None,
+    };
+    let is_to = |w: &&str| ["to", "-", "until", "till"].iter().any(|t| w.eq_ignore_ascii_case(t));
+    match words.iter().position(is_to) {
+        Some(at) => Some((day(&words[..at])?, day(&words[at + 1..])?)),
+        None => match words {
+            [from, to] => Some((day(&[from])?, day(&[to])?)),
+            one => day(one).map(|d| (d, d)),
+        },
     }
 }
 
@@ -612,6 +671,38 @@ mod tests {
 
     fn lines(text: &str) -> Vec<BodyLine> {
         text.lines().enumerate().map(|(i, t)| BodyLine { number: i + 1, text: t.to_string() }).collect()
+    }
+
+    /// Issue 41.3: Njudge's words are read as this judge's, or answered with how it writes
+    /// them; never taken for orders (no province hint for a command word).
+    #[test]
+    fn njudge_words_are_read_as_the_judges_own_or_answered() {
+        let s = parse_script(&lines(
+            "SIGNON france@g secret1\nSET DRAW\nSET ABSENCE 20 dec 2026 TO 27 dec 2026\nSUMMARY\nWHOIS germany\nSET NO DRAW\nSET FOO",
+        ));
+        let items = &s.blocks[0].items;
+        assert!(matches!(&items[0], Item::Player { command: PlayerCommand::Draw { powers }, .. } if powers.is_empty()));
+        let day = |d| chrono::NaiveDate::from_ymd_opt(2026, 12, d).unwrap();
+        assert!(
+            matches!(&items[1], Item::Player { command: PlayerCommand::Absence { from, to }, .. } if *from == day(20) && *to == day(27)),
+            "{:?}",
+            items[1]
+        );
+        assert!(matches!(items[2], Item::Status { .. }));
+        assert!(matches!(&items[3], Item::Malformed { problem, .. } if problem.contains("`list GAME`")));
+        assert!(matches!(&items[4], Item::Player { command: PlayerCommand::NoDraw, .. }));
+        assert!(matches!(&items[5], Item::Malformed { problem, .. } if problem.contains("send `help`")));
+        assert!(!items.iter().any(|i| matches!(i, Item::Orders(_))), "{items:?}");
+        // Without a sign-on: Njudge's join, and SUMMARY as `list`.
+        let s = parse_script(&lines("SIGNON ?mygame secret1\nSUMMARY"));
+        assert!(s.blocks.is_empty(), "{:?}", s.blocks);
+        assert!(
+            matches!(&s.lobby[0].request, Ok(crate::mail::lobby::Request::Join { game, password, .. }) if game == "mygame" && password == "secret1")
+        );
+        assert!(matches!(&s.lobby[1].request, Ok(crate::mail::lobby::Request::List { game: None })));
+        // ISO days still read as before.
+        assert_eq!(parse_absence(&["2026-12-20", "to", "2026-12-27"]), Some((day(20), day(27))));
+        assert_eq!(parse_absence(&["2026-12-20"]), Some((day(20), day(20))));
     }
 
     #[test]

@@ -506,7 +506,11 @@ fn joining_again_or_leaving_takes_the_password_joined_with_and_guesses_are_limit
         send(&root, &player(0), id, body).ok();
         outbox.new_mails(&root).into_iter().next().expect("an answer").body
     };
-    answer("j0@x", &format!("join {GAME} pass0word prefer france\n"));
+    // Issue 41.3: a misspelt power gets a "did you mean"; the list understood is echoed.
+    let reply = answer("jx@x", &format!("join {GAME} pass0word prefer englnd\n"));
+    assert!(reply.contains("no power `englnd` (did you mean England?)"), "{reply}");
+    let reply = answer("j0@x", &format!("join {GAME} pass0word prefer france, eng\n"));
+    assert!(reply.contains("Your preferences, best first: France, England."), "{reply}");
     let toml = || std::fs::read_to_string(root.join("games").join(GAME).join("game.toml")).unwrap();
     let before = toml();
     let reply = answer("j1@x", &format!("join {GAME} forgedword prefer turkey\n"));

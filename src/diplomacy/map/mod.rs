@@ -378,22 +378,12 @@ impl Map {
 
     /// The closest known place name to a misspelt one, for "did you mean".
     pub fn suggest_province(&self, name: &str) -> Option<ProvinceId> {
-        let wanted = normalize_name(name);
-        if wanted.is_empty() {
-            return None;
-        }
-        let mut best: Option<(f64, &str, ProvinceId)> = None;
-        for (known, id) in &self.place_names {
-            let score = strsim::jaro_winkler(&wanted, known);
-            let better = match best {
-                None => true,
-                Some((s, k, _)) => score > s || (score == s && known.as_str() < k),
-            };
-            if better {
-                best = Some((score, known, *id));
-            }
-        }
-        best.filter(|(s, _, _)| *s >= 0.8).map(|(_, _, id)| id)
+        closest(name, &self.place_names)
+    }
+
+    /// The closest power name to a misspelt one (`englnd`), for "did you mean".
+    pub fn suggest_power(&self, name: &str) -> Option<PowerId> {
+        closest(name, &self.power_names)
     }
 
     /// The canonical short name of a region: `par`, `stp/sc`.
@@ -460,6 +450,27 @@ pub fn coast_words(c: Coast) -> &'static str {
         Coast::East => "east coast",
         Coast::West => "west coast",
     }
+}
+
+/// The id whose name is closest to `name` (Jaro-Winkler, at least 0.8; ties to the first
+/// name in order), for "did you mean".
+fn closest<I: Copy>(name: &str, names: &HashMap<String, I>) -> Option<I> {
+    let wanted = normalize_name(name);
+    if wanted.is_empty() {
+        return None;
+    }
+    let mut best: Option<(f64, &str, I)> = None;
+    for (known, id) in names {
+        let score = strsim::jaro_winkler(&wanted, known);
+        let better = match best {
+            None => true,
+            Some((s, k, _)) => score > s || (score == s && known.as_str() < k),
+        };
+        if better {
+            best = Some((score, known, *id));
+        }
+    }
+    best.filter(|(s, _, _)| *s >= 0.8).map(|(_, _, id)| id)
 }
 
 #[cfg(test)]

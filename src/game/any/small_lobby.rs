@@ -278,7 +278,9 @@ impl Seats for Lobby {
                     )));
                 }
                 Ok(match self.join(email, password_hash, now)? {
-                    JoinDone::Waiting { again, seats_left } => SeatOutcome::Joined { again, seats_left, started: None },
+                    JoinDone::Waiting { again, seats_left } => {
+                        SeatOutcome::Joined { again, seats_left, started: None, prefer: Vec::new() }
+                    }
                     JoinDone::Began { again, seated, game } => {
                         let awaiting = game.game.awaiting();
                         let examples = (0..seated.seats.len())
@@ -293,6 +295,7 @@ impl Seats for Lobby {
                         SeatOutcome::Joined {
                             again,
                             seats_left: 0,
+                            prefer: Vec::new(),
                             started: Some(Started {
                                 powers: seated.seats,
                                 deadline: seated.deadline,

@@ -237,8 +237,10 @@ pub fn resolve_power(map: &Map, who: &str) -> Option<PowerId> {
 /// [`resolve_power`], or an error that names the powers there are.
 fn named_power(map: &Map, written: &str) -> Result<PowerId, GameError> {
     resolve_power(map, written).ok_or_else(|| {
+        let hint =
+            map.suggest_power(written).map(|p| format!(" (did you mean {}?)", map.power(p).name)).unwrap_or_default();
         usage(format!(
-            "no power `{}`; the powers are {}",
+            "no power `{}`{hint}; the powers are {}",
             crate::text::header_safe(written, 40),
             power_names(map).join(", ")
         ))

@@ -74,8 +74,14 @@ impl Seats for OpenGame {
                         keys.push(k);
                     }
                 }
+                let understood = keys.iter().filter_map(|k| label(k).ok()).collect();
                 let joined = self.join(email, name, password_hash, keys, now)?;
-                SeatOutcome::Joined { again: joined.again, seats_left: joined.seats_left, started: joined.started }
+                SeatOutcome::Joined {
+                    again: joined.again,
+                    seats_left: joined.seats_left,
+                    started: joined.started,
+                    prefer: understood,
+                }
             }
             SeatChange::Leave { email } => SeatOutcome::Left { seats_left: self.leave(email, now)? },
             SeatChange::Observe { email, password_hash } => {
