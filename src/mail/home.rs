@@ -133,6 +133,17 @@ impl JudgeHome {
     pub fn open(root: &Path) -> Result<JudgeHome, HomeError> {
         let path = root.join("judge.toml");
         let text = std::fs::read_to_string(&path).map_err(io_error(&path))?;
+        // A setting of the whole judge put under [mail] by mistake: say where it goes.
+        if let Ok(table) = text.parse::<toml::Table>() {
+            let under_mail = table.get("mail").and_then(|m| m.as_table()).is_some_and(|m| m.contains_key("masters"));
+            if under_mail {
+                return Err(HomeError::Config {
+                    path,
+                    message: "`masters` belongs to the whole judge: write it at the top of judge.toml, before [mail]"
+                        .into(),
+                });
+            }
+        }
         let mut config: JudgeConfig =
             toml::from_str(&text).map_err(|e| HomeError::Config { path: path.clone(), message: e.to_string() })?;
         config
@@ -284,6 +295,23 @@ mod tests {
         let home = JudgeHome::open(tmp.path()).unwrap();
         assert_eq!(home.config.mail.transport, TransportSettings::Files { dir: tmp.path().join("outbox") });
         assert_eq!(home.config.deadlines, DeadlinePolicy::default());
+    }
+
+    /// Issue 41.4: the README's sample judge.toml opens as written, and `masters` put
+    /// under [mail] is refused with where it goes.
+    #[test]
+    fn the_readmes_judge_toml_opens_and_masters_under_mail_says_where_it_goes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let readme = include_str!("../../README.md");
+        let start = readme.find("```toml\nmasters").expect("the sample judge.toml") + "```toml\n".len();
+        let sample = &readme[start..start + readme[start..].find("```").unwrap()];
+        std::fs::write(tmp.path().join("judge.toml"), sample).unwrap();
+        let home = JudgeHome::open(tmp.path()).unwrap();
+        assert_eq!(home.config.masters, ["gm@example.org"]);
+        let wrong = "[mail]\naddress = \"judge@example.org\"\nmasters = [\"gm@example.org\"]\n";
+        std::fs::write(tmp.path().join("judge.toml"), wrong).unwrap();
+        let e = JudgeHome::open(tmp.path()).unwrap_err().to_string();
+        assert!(e.contains("write it at the top of judge.toml, before [mail]"), "{e}");
     }
 
     #[test]
