@@ -268,8 +268,8 @@ impl JudgeHost {
                             ));
                         }
                         Ok(format!(
-                            "You asked to take over {seat} in {name}; the game master is told and approves it. You \
-                             will be mailed when it is yours."
+                            "You asked to take over {seat} in {name}; the game master is told, and you will be \
+                             mailed once they approve it."
                         ))
                     }
                     _ => unreachable!(),

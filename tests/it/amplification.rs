@@ -1,4 +1,4 @@
-//! Issue 42.4: what a message holds never multiplies. A mail of 100,000 `wait` lines, or
+//! What one message is answered with. Issue 42.4: what a message holds never multiplies. A mail of 100,000 `wait` lines, or
 //! of 120,000 copies of one order, gets a short answer and a small journal entry (the
 //! replaced `wait` lines are answered in one line, order lines past the message's limit
 //! are counted, not read). Sizes only: speed is measured in the note, not in a test.
@@ -37,4 +37,16 @@ fn a_mail_of_copies_of_one_order_reads_a_bounded_number_of_lines() {
     assert!(reply.contains("lines 302-120001: not read: at most 300 order lines in a message."), "{reply}");
     assert!(reply.len() < 20_000, "{} bytes", reply.len());
     assert!(grew < 10_000, "the journal grew by {grew} bytes");
+}
+
+/// Issue 41.8: `status` by mail says the deadline once (the block's closing deadline is
+/// left out when a status gave it).
+#[test]
+fn status_by_mail_says_the_deadline_once() {
+    let mut j = MailJudge::new("", PLAYERS);
+    j.new_game("2025-03-01T12:00:00Z", "g", &["--variant", "standard"]);
+    j.password("2025-03-01T12:00:00Z", "g", "france");
+    let mails = j.send("2025-03-01T13:00:00Z", "g", "france", "status\n");
+    let reply = mails.iter().find(|m| m.body.contains("SIGNON france@g (line 1)")).expect("the reply");
+    assert_eq!(reply.body.matches("Deadline:").count(), 1, "{}", reply.body);
 }

@@ -272,9 +272,11 @@ impl Seats for Lobby {
         match change {
             SeatChange::Join { email, password_hash, prefer, .. } => {
                 if !prefer.is_empty() {
+                    let title =
+                        crate::games::kind(&self.settings.game).map_or(self.settings.game.as_str(), |k| k.title);
                     return Err(usage(format!(
-                        "{} is a {}: its seats have no powers to prefer; write `join {} PASSWORD`",
-                        self.settings.name, self.settings.game, self.settings.name
+                        "{} is a game of {title}: its seats have no powers to prefer; write `join {} PASSWORD`",
+                        self.settings.name, self.settings.name
                     )));
                 }
                 Ok(match self.join(email, password_hash, now)? {

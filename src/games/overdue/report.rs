@@ -34,7 +34,7 @@ pub fn text(g: &Overdue) -> String {
     match g.stage {
         Stage::Over => out.push_str(&format!("Final totals after round {} of {}.\n", g.round, g.rules.rounds)),
         _ => out.push_str(&format!(
-            "Round {} of {}, pass {}. Time: {}. {first} played first this round.\n",
+            "Round {} of {}, pass {}. Time: {}. {first} plays first this round.\n",
             g.round, g.rules.rounds, g.pass, g.time
         )),
     }

@@ -488,7 +488,7 @@ fn the_report_shows_dice_scores_cash_time_totals_and_squeeze() {
     t.ok(0, "score 6\nsqueeze 4 rerolls 2");
     t.ok(1, "time 3");
     let text = t.g.report_text();
-    assert!(text.starts_with("Round 1 of 10, pass 1. Time: 2. ann played first this round."), "{text}");
+    assert!(text.starts_with("Round 1 of 10, pass 1. Time: 2. ann plays first this round."), "{text}");
     assert!(text.contains("ann     6s 5 4  6      no      0      on 4, up to 2 re-rolls"), "{text}");
     assert!(text.contains("bob     3t 2 1"), "{text}");
     let json = t.g.status_json();

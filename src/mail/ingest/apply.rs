@@ -235,7 +235,9 @@ pub(super) fn apply(
         }
     }
     host.carry_out(None);
-    if let Some(at) = host.deadline(&who.game) {
+    // A `status` gave the deadline already: it is not said twice.
+    let gave_status = block.items.iter().any(|i| matches!(i, Item::Status { .. }));
+    if let Some(at) = host.deadline(&who.game).filter(|_| !gave_status) {
         let _ = writeln!(out, "Deadline: {}", format_deadline(at, who.timezone));
         if at > now {
             let _ = writeln!(out, "          (in {})", format_duration(at - now));
