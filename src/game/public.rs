@@ -241,9 +241,15 @@ pub fn of_turn_game(g: &OpenTurnGame) -> PublicGame {
         }
         let Some(report) = g.entry_report(*seq) else { continue };
         let board = g.report_text_at(*seq).unwrap_or_default();
+        // Numbered as the site lists them (1, 2, 3 ...), each titled with its step and
+        // what happened in it ("round 1, pass 1: ann played"): several entries may share
+        // a step.
+        let label = g.entry_label(*seq).unwrap_or_default();
+        let what = report.lines().next().unwrap_or_default().trim().trim_end_matches('.');
+        let title = if what.is_empty() { label } else { format!("{label}: {what}") };
         steps.push(PublicStep {
-            code: seq.to_string(),
-            title: g.entry_label(*seq).unwrap_or_default(),
+            code: (steps.len() + 1).to_string(),
+            title,
             at: Some(*at),
             body: PublicStepBody::Text(format!("{report}\n{board}")),
         });

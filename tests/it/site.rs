@@ -375,3 +375,23 @@ fn players_who_joined_by_mail_show_no_address_on_the_site() {
         assert_eq!(game.contains("not shown"), gunboat, "{game}");
     }
 }
+
+/// Issue 41.8: a small game's steps are listed #1, #2, #3 ... (not by journal entry, with
+/// gaps), each titled with what happened in it, so that several in one step differ.
+#[test]
+fn a_small_games_steps_are_numbered_in_order_and_say_what_happened() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = judge(tmp.path());
+    secret_duplexity(&root, tmp.path());
+    let out = tmp.path().join("site");
+    write_site(&root.join("games"), &out).unwrap();
+    let page = std::fs::read_to_string(out.join("games/dx/index.html")).unwrap();
+    let codes: Vec<usize> = page
+        .split("\">#")
+        .skip(1)
+        .filter_map(|s| s.split(|c: char| !c.is_ascii_digit()).next().and_then(|n| n.parse().ok()))
+        .collect();
+    assert!(codes.len() >= 3, "{page}");
+    assert_eq!(codes, (1..=codes.len()).collect::<Vec<_>>(), "{page}");
+    assert!(page.contains(": ann played") || page.contains(": bob played"), "{page}");
+}
