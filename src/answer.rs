@@ -132,8 +132,10 @@ impl Receipt {
         if self.taken.is_empty() {
             let _ = writeln!(out, "  {}", self.nouns.none);
         }
-        // What the turn made happen, under the lines that did it.
-        for e in &self.events {
+        // What the turn made happen, under the lines that did it; an event that says
+        // only what a line's answer said already is not said twice.
+        let said = |e: &str| self.taken.iter().any(|t| t.words.trim_end_matches('.') == e.trim_end_matches('.'));
+        for e in self.events.iter().filter(|e| !said(e)) {
             let _ = writeln!(out, "            {e}");
         }
         if !self.refused.is_empty() {
@@ -203,6 +205,20 @@ mod tests {
             awaited: Some(Vec::new()),
             nouns: Nouns::TURN,
         }
+    }
+
+    /// Issue 41.8: an event that repeats a taken line's answer (Overdue's `ann scores 5`)
+    /// is said once.
+    #[test]
+    fn an_event_that_repeats_a_lines_answer_is_said_once() {
+        let r = Receipt {
+            taken: vec![Taken { line: 1, words: "ann scores 5 (round score 5)".into(), note: None }],
+            events: vec!["ann scores 5 (round score 5).".into(), "bob rolls 4".into()],
+            ..turn()
+        };
+        let text = r.render(None);
+        assert_eq!(text.matches("ann scores 5").count(), 1, "{text}");
+        assert!(text.contains("bob rolls 4"), "{text}");
     }
 
     #[test]

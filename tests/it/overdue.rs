@@ -157,7 +157,7 @@ fn the_example_replays_and_verifies() {
     assert!(said.contains("bob cashes 11"), "a cash");
     assert!(said.contains("the time rises to 5") && said.contains("the time falls to 5"), "a rise and a fall");
     assert!(said.contains(
-        "cat puts 1 on the time: not above 1, the time falls to 0.\n            Round 2: the deadline arrives."
+        "cat puts 1 on the time: not above 1, the time falls to 0\n            Round 2: the deadline arrives."
     ));
     assert!(said.contains(
         "bob squeezes in on 4: rolls 1, 4 (1 re-roll bought for 10 points); hit, the round score of 9 is cashed"
