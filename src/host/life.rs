@@ -201,6 +201,9 @@ impl JudgeHost {
                             " That was the last seat: the game has started and every player is mailed what they play.",
                         );
                         self.started_mails(game, &name, &started)?;
+                        // The opening report (whose turn it is) goes out with the start, not
+                        // at the next tick.
+                        self.owes_mail(name.clone());
                     }
                     None => said.push_str(&format!(
                         " {} still open; the game starts when the last is filled. `leave {name} PASSWORD` \

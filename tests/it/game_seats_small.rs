@@ -161,8 +161,15 @@ fn a_small_game_by_mail_from_the_joins_to_its_end() {
     let reply = &mail("obs@example.org", "o0@x", &format!("observe {GAME}\nlist {GAME}\n"))[0].body;
     assert!(reply.contains(&format!("Join with `join {GAME} PASSWORD`;")), "{reply}");
     assert!(!reply.contains("prefer"), "{reply}");
+    let mut joined = Vec::new();
     for (i, who) in ["ann", "bob", "cy"].iter().enumerate() {
-        mail(&format!("{who}@example.org"), &format!("j{i}@x"), &format!("join {GAME} {who}secret\n"));
+        joined = mail(&format!("{who}@example.org"), &format!("j{i}@x"), &format!("join {GAME} {who}secret\n"));
+    }
+    // Issue 41.5: the opening report, whose turn it is, goes out with the start.
+    for who in ["ann@example.org", "bob@example.org", "cy@example.org"] {
+        let opening = to(&joined, who).into_iter().find(|m| m.body.contains("The game begins."));
+        let opening = opening.unwrap_or_else(|| panic!("{who}: {joined:#?}"));
+        assert!(opening.body.contains("Waiting for "), "{}", opening.body);
     }
     // Every player cashes at once; the master processes what is left to the end.
     let pw = master_password(&root);
