@@ -50,3 +50,21 @@ fn status_by_mail_says_the_deadline_once() {
     let reply = mails.iter().find(|m| m.body.contains("SIGNON france@g (line 1)")).expect("the reply");
     assert_eq!(reply.body.matches("Deadline:").count(), 1, "{}", reply.body);
 }
+
+/// Issue 41.2: `press to master` reaches the game master, and the master reads a copy of
+/// every press message the players send, as on Njudge.
+#[test]
+fn press_reaches_the_master_and_the_master_reads_a_copy_of_all_press() {
+    let players = "england, Ann, ann@example.org\nfrance, Bob, bob@example.org\n";
+    let mut j = MailJudge::new("", players);
+    j.new_game("2025-03-01T12:00:00Z", "g", &["--variant", "standard"]);
+    j.password("2025-03-01T12:00:00Z", "g", "france");
+    let mails = j.send("2025-03-01T13:00:00Z", "g", "france", "press to master\nA question.\nendpress\n");
+    let to_gm: Vec<_> = mails.iter().filter(|m| m.to == "gm@example.org" && m.body.contains("A question.")).collect();
+    assert_eq!(to_gm.len(), 1, "{mails:#?}");
+    assert!(to_gm[0].body.contains("to the game master"), "{}", to_gm[0].body);
+    let mails = j.send("2025-03-01T13:05:00Z", "g", "france", "press to england\nAn offer.\nendpress\n");
+    for who in ["ann@example.org", "gm@example.org"] {
+        assert!(mails.iter().any(|m| m.to == who && m.body.contains("An offer.")), "{who}: {mails:#?}");
+    }
+}

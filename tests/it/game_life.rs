@@ -398,16 +398,20 @@ fn an_observer_signs_on_with_their_own_password_and_sends_press_when_the_game_al
         mails.iter().filter(|m| m.subject == "g: press from an observer (obs@example.org)").collect();
     let mut to_whom: Vec<&str> = press_mails.iter().map(|m| m.to.as_str()).collect();
     to_whom.sort();
-    assert_eq!(to_whom, ["ann@example.org", "bob@example.org", "cy@example.org"], "{mails:?}");
+    // ... and the game master reads a copy (issue 41.2).
+    assert_eq!(to_whom, ["ann@example.org", "bob@example.org", "cy@example.org", "gm@example.org"], "{mails:?}");
     assert!(press_mails[0].body.contains("Good luck, all of you."), "{}", press_mails[0].body);
     let head = "Press from an observer (obs@example.org), to everyone:";
     assert!(press_mails[0].body.starts_with(head), "{}", press_mails[0].body);
-    assert!(Life::reply(&mails, life.n).body.contains("Press sent (to everyone) to 3 readers."), "{mails:?}");
-    // The classic one-letter sign-on too; press to one power goes to its player only.
+    assert!(Life::reply(&mails, life.n).body.contains("Press sent (to everyone) to 4 readers."), "{mails:?}");
+    // The classic one-letter sign-on too; press to one power goes to its player (and the
+    // master's copy) only.
     let body = "SIGNON Og obssecret1\npress to italy\nWatch Trieste.\nendpress\n";
     let mails = life.mail_from("2026-12-01T13:10:00Z", OBS, body);
-    let sent: Vec<&str> = mails.iter().filter(|m| m.subject.contains("press from")).map(|m| m.to.as_str()).collect();
-    assert_eq!(sent, ["bob@example.org"], "{mails:?}");
+    let mut sent: Vec<&str> =
+        mails.iter().filter(|m| m.subject.contains("press from")).map(|m| m.to.as_str()).collect();
+    sent.sort();
+    assert_eq!(sent, ["bob@example.org", "gm@example.org"], "{mails:?}");
     // Journaled like any press, kept by a rollback, and in the master's history.
     let from_observer = |life: &Life| {
         life.journal()

@@ -38,19 +38,36 @@ impl Press for OpenGame {
             }
             PressTo::Powers(written) => {
                 let mut chosen = Vec::new();
-                for w in written {
+                // `press to master` (or `gm`): the game master reads it.
+                let to_master = written.iter().any(|w| crate::game::by_mail::names_master(w));
+                for w in written.iter().filter(|w| !crate::game::by_mail::names_master(w)) {
                     let p = named_power(&map, w)?;
                     if !chosen.contains(&p) {
                         chosen.push(p);
                     }
                 }
-                let names: Vec<String> = chosen.iter().map(|p| map.power(*p).name.clone()).collect();
-                let addresses = players.iter().filter(|(p, _)| chosen.contains(p)).map(|(_, a)| a.clone()).collect();
+                let mut names: Vec<String> = chosen.iter().map(|p| map.power(*p).name.clone()).collect();
+                let mut addresses: Vec<String> =
+                    players.iter().filter(|(p, _)| chosen.contains(p)).map(|(_, a)| a.clone()).collect();
+                if to_master {
+                    names.push("the game master".into());
+                    addresses.extend(settings.master.email.clone());
+                }
                 (format!("to {}", names.join(", ")), names, addresses)
             }
         };
         if addresses.is_empty() {
             return Err(usage("nobody plays the powers named, so no one would read it"));
+        }
+        // The game master reads every press message players and observers send, as on
+        // Njudge (a gunboat game has none from them).
+        let mut addresses = addresses;
+        if me.is_some() || observer.is_some() {
+            if let Some(master) = &settings.master.email {
+                if !addresses.iter().any(|a| a.eq_ignore_ascii_case(master)) {
+                    addresses.push(master.clone());
+                }
+            }
         }
         self.record_press(&from.key(), names, text, now)?;
         let grey = self.game.settings.press == PressRule::Grey;
