@@ -91,6 +91,19 @@ pub fn plural<'a, N: PartialEq + From<u8>>(n: N, one: &'a str, many: &'a str) ->
     }
 }
 
+/// How a game ended, as one sentence: the result as the game words it when it says so
+/// itself ("The game is drawn between ..."), else after "The game is over:"; with a full
+/// stop.
+pub fn game_over(result: &str) -> String {
+    let t = result.trim_end();
+    let result = if t.ends_with(['.', '!', '?']) { t.to_string() } else { format!("{t}.") };
+    if result.starts_with("The game") {
+        result
+    } else {
+        format!("The game is over: {result}")
+    }
+}
+
 /// A count and its noun, in the singular for 1: `1 roll`, `0 rolls`, `3 rolls`.
 pub fn count<N: Copy + std::fmt::Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) -> String {
     format!("{n} {}", plural(n, one, many))

@@ -371,6 +371,7 @@ pub fn listing(g: &dyn GameSession) -> Listing {
         step: g.clock().map(|c| c.step).unwrap_or_default(),
         deadline: g.deadline(),
         over: g.is_over(),
+        result: None,
         open: None,
         vacant: Vec::new(),
         seats: Vec::new(),

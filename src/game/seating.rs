@@ -312,6 +312,8 @@ pub struct Listing {
     pub step: String,
     pub deadline: Option<chrono::DateTime<chrono::Utc>>,
     pub over: bool,
+    /// How it ended, in the game's words, once it is over.
+    pub result: Option<String>,
     /// While it waits for players: (seats taken, seats in all).
     pub open: Option<(usize, usize)>,
     /// Powers no one plays (vacant: `takeover` asks for one).

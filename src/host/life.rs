@@ -73,7 +73,8 @@ fn list_game(l: &Listing) -> String {
     let step = if l.step.is_empty() { String::new() } else { format!(": {}", l.step) };
     let _ = writeln!(out, "{} ({}){step}", l.name, l.kind);
     if l.over {
-        let _ = writeln!(out, "The game is over.");
+        let result = l.result.as_deref().map_or_else(|| "The game is over.".to_string(), crate::text::game_over);
+        let _ = writeln!(out, "{result}");
     } else if let Some((taken, all)) = l.open {
         let prefer = if diplomacy(&l.kind) {
             format!(", or `join {} PASSWORD prefer france england ...` (the powers you prefer, best first)", l.name)

@@ -277,23 +277,12 @@ fn boards_words(g: &PublicGame) -> &'static str {
     }
 }
 
-/// How a game ended, as one sentence: the result as the game words it when it says so
-/// itself ("The game is drawn between ..."), else after "The game is over:".
-fn over_words(result: &str) -> String {
-    let result = full_stop(result);
-    if result.starts_with("The game") {
-        result
-    } else {
-        format!("The game is over: {result}")
-    }
-}
-
 fn game_page(g: &PublicGame, drawn: bool) -> String {
     let mut b = String::new();
     b.push_str(&format!("<h1>{}</h1>\n", esc(&g.name)));
     b.push_str(&format!("<p class=\"lead\">{}. Now: {}.", esc(&kind_words(&g.kind)), esc(&g.step)));
     match &g.over {
-        Some(result) => b.push_str(&format!(" <strong>{}</strong>", esc(&over_words(result)))),
+        Some(result) => b.push_str(&format!(" <strong>{}</strong>", esc(&crate::text::game_over(result)))),
         None => b.push_str(&format!(" Next deadline: {}.", esc(&deadline_words(g.deadline)))),
     }
     b.push_str("</p>\n");

@@ -493,6 +493,11 @@ fn votes_go_with_the_player_and_a_resignation_counts_them_again() {
     assert!(status.contains("\"over\": \"The game is drawn"), "{status}");
     // The journal replays to the same state (verify replays it).
     judge_cli(NOW, &root, &["verify", dir.to_str().unwrap()]).ok();
+    // Issue 41.7: `list GAME` afterwards says how it ended, with who played what.
+    send(&root, "someone@example.org", "l9@x", &format!("list {GAME}\n")).ok();
+    let listed = &outbox.new_mails(&root)[0].body;
+    assert!(listed.contains("The game is drawn between"), "{listed}");
+    assert!(!listed.contains("The game is over."), "{listed}");
 }
 
 /// Issue 42.9: before the start, joining again and leaving take the password joined

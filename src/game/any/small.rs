@@ -574,6 +574,7 @@ impl Seats for OpenTurnGame {
             step: self.game.step_label(),
             deadline: self.meta.deadline,
             over: self.game.ending().is_some(),
+            result: self.game.ending().map(|e| self.ending_text(&e)),
             open: None,
             vacant,
             seats,

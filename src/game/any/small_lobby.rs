@@ -261,6 +261,7 @@ impl Seats for Lobby {
             step: String::new(),
             deadline: None,
             over: false,
+            result: None,
             open: Some((self.settings.seats.joined.len(), self.size())),
             vacant: Vec::new(),
             seats: Vec::new(),

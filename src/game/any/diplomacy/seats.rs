@@ -48,6 +48,7 @@ impl Seats for OpenGame {
             step: state.phase.to_string(),
             deadline: state.deadline,
             over: state.end.is_some(),
+            result: state.end.as_ref().map(|e| self.game.end_notice(e)),
             open,
             vacant,
             seats,
