@@ -62,9 +62,10 @@ fn list_line(l: &Listing) -> String {
     format!("  {:<16} {:<14} {what}", l.name, l.kind)
 }
 
-/// Whether a game of this kind is Diplomacy (its seats are powers).
-fn diplomacy(kind: &str) -> bool {
-    kind == "standard" || kind == "shadow-worlds"
+/// Whether a game of this kind has powers for seats (what its kind offers, from the
+/// registry; never its name).
+fn has_powers(kind: &str) -> bool {
+    crate::games::kind(kind).is_some_and(|k| k.offers.powers)
 }
 
 /// One game in full, for `list NAME`.
@@ -76,7 +77,7 @@ fn list_game(l: &Listing) -> String {
         let result = l.result.as_deref().map_or_else(|| "The game is over.".to_string(), crate::text::game_over);
         let _ = writeln!(out, "{result}");
     } else if let Some((taken, all)) = l.open {
-        let prefer = if diplomacy(&l.kind) {
+        let prefer = if has_powers(&l.kind) {
             format!(", or `join {} PASSWORD prefer france england ...` (the powers you prefer, best first)", l.name)
         } else {
             String::new()
@@ -99,7 +100,7 @@ fn list_game(l: &Listing) -> String {
     if !l.vacant.is_empty() && !l.over {
         let first = l.vacant[0].to_lowercase();
         // A small game's seats are named by its players; a power's units hold.
-        let what = if diplomacy(&l.kind) {
+        let what = if has_powers(&l.kind) {
             "units hold; civil disorder in Winter"
         } else {
             "the deadline defaults play for it"
