@@ -190,13 +190,18 @@ impl<E: Serialize + DeserializeOwned> Book<E> {
         }
         self.records.push(Record { seq, at, entry, msg });
         if let Err(e) = lock.write_state(seq, state) {
-            self.warnings.push(format!(
-                "{e}. The change itself is made (it is in the journal); {STATE_FILE} is only a copy and is rebuilt \
-                 from the journal the next time the game is opened"
-            ));
+            self.warnings.push(cache_warning(e));
         }
         Ok(seq)
     }
+}
+
+/// The warning for a `state.json` that could not be written after a change was made.
+pub fn cache_warning(e: StoreError) -> String {
+    format!(
+        "{e}. The change itself is made (it is in the journal); {STATE_FILE} is only a copy and is rebuilt from the \
+         journal the next time the game is opened"
+    )
 }
 
 impl<E> Book<E> {
@@ -232,6 +237,17 @@ impl<E> Book<E> {
     pub fn carry_on(&mut self, other: &Book<E>) {
         self.carrying_out = other.carrying_out.clone();
         self.wrote_tag = other.wrote_tag;
+    }
+
+    /// Whether this carrying-out has journaled anything yet.
+    pub fn wrote_tag(&self) -> bool {
+        self.wrote_tag
+    }
+
+    /// Undo what [`wrote_tag`](Self::wrote_tag) says, for a staged change that was
+    /// forgotten ([`GameLock::discard`]).
+    pub fn set_wrote_tag(&mut self, wrote: bool) {
+        self.wrote_tag = wrote;
     }
 
     /// The message item being carried out, if any.

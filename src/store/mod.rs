@@ -14,6 +14,9 @@
 //! - `state.json`: `{"seq_applied": N, "state": <T>}`, the state after applying journal
 //!   entries 1..=N. A cache: compare N with the journal and replay what is missing.
 //! - `.lock`: the per-game lock file (`flock`), serialising every writer.
+//! - `change.json`: a change of several writes (journal entries and `game.toml`) made
+//!   durable as one ([`GameLock::stage`], [`GameLock::commit`]) while it is carried out;
+//!   an interruption leaves it for the next lock to finish.
 //! - `journal.jsonl.torn-<seq>`: an interrupted append, set aside by recovery.
 //! - side files (`<name>.json`): small caller records beside the journal that are not
 //!   part of the game's history (the mail judge's `mailed.json`: which results went to
@@ -32,7 +35,8 @@
 //! Taking the lock (and so [`GameDir::open`]) first repairs what a crash can leave:
 //! leftover temp files are removed, and a final journal line without its newline (never
 //! acknowledged) is copied to `journal.jsonl.torn-<seq>` and cut off. Each repair is
-//! reported as a [`Recovered`] for the caller to print. Anything else that is wrong (a bad
+//! reported as a [`Recovered`] for the caller to print; a `change.json` left by an
+//! interrupted commit is carried out to its end ([`Recovered::ChangeFinished`]). Anything else that is wrong (a bad
 //! line in the middle of the journal, a seq out of order, a `game.toml` or `state.json`
 //! that does not parse) is a [`StoreError`] naming the file and line: never repaired
 //! silently, never a panic.
@@ -83,7 +87,7 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
 
 pub use atomic::{create_private_dir, open_private, write_atomic, write_atomic_private};
-pub use book::{Book, Mailed, MailedFile, MailingOutcome, MailingPlan, Owed, Sending, MAILED_FILE};
+pub use book::{cache_warning, Book, Mailed, MailedFile, MailingOutcome, MailingPlan, Owed, Sending, MAILED_FILE};
 pub use error::StoreError;
 pub use journal::{Journal, Record};
 pub use spool::{Spool, SpoolId};
@@ -99,6 +103,9 @@ pub const STATE_FILE: &str = "state.json";
 pub const JOURNAL_FILE: &str = "journal.jsonl";
 /// The lock file.
 pub const LOCK_FILE: &str = ".lock";
+/// A change of several writes ([`GameLock::stage`]) made durable as one, until it is
+/// carried out in full.
+pub const CHANGE_FILE: &str = "change.json";
 
 /// Read a whole text file (a map file a game names), the error naming it.
 pub fn read_text(path: &Path) -> Result<String, StoreError> {
@@ -124,7 +131,7 @@ pub fn list_dir(dir: &Path) -> Result<Vec<PathBuf>, StoreError> {
 /// Whether `name` may name a side file: a plain lowercase name ending in `.json`, none of
 /// the store's own files.
 fn side_name_ok(name: &str) -> bool {
-    name.strip_suffix(".json").is_some_and(task_name_ok) && name != STATE_FILE
+    name.strip_suffix(".json").is_some_and(task_name_ok) && name != STATE_FILE && name != CHANGE_FILE
 }
 
 /// Whether `task` may name a [`TaskLock`]: lowercase letters, digits, `-` and `_`.
@@ -158,6 +165,15 @@ pub enum Recovered {
         /// The file removed.
         path: PathBuf,
     },
+    /// A change cut short after it was made durable ([`CHANGE_FILE`]) was carried out
+    /// to its end: the journal entries it still lacked appended, `game.toml` written.
+    ChangeFinished {
+        /// The change file, now removed.
+        path: PathBuf,
+        /// Entries appended now (of the change's `of`).
+        appended: usize,
+        of: usize,
+    },
 }
 
 impl fmt::Display for Recovered {
@@ -172,6 +188,12 @@ impl fmt::Display for Recovered {
             Recovered::TempFileRemoved { path } => {
                 write!(f, "{}: leftover temporary file of an interrupted write, removed", path.display())
             }
+            Recovered::ChangeFinished { path, appended, of } => write!(
+                f,
+                "{}: a change cut short by an interruption was finished ({appended} of its {of} journal entries \
+                 appended now, game.toml written)",
+                path.display()
+            ),
         }
     }
 }
@@ -232,9 +254,19 @@ impl GameDir {
     /// Opens an existing game for reading only: no lock, no recovery, nothing written.
     /// The readers work as they do on an opened game (an unfinished final journal line is
     /// skipped, not repaired).
+    ///
+    /// One repair is made all the same, when there is one to make: a change cut short
+    /// after it was made durable ([`CHANGE_FILE`]) is finished under the lock first, so
+    /// that no reader sees half of it (its journal entries without its `game.toml`). A
+    /// directory the process may not write is read as it is.
     pub fn open_for_reading(path: impl AsRef<Path>) -> Result<GameDir, StoreError> {
         let root = path.as_ref().to_path_buf();
         require_settings(&root)?;
+        if root.join(CHANGE_FILE).exists() {
+            if let Ok(opened) = GameDir::open(&root) {
+                return Ok(opened);
+            }
+        }
         Ok(GameDir { root, recovered: Vec::new() })
     }
 
@@ -397,14 +429,17 @@ impl GameDir {
             journal_len = torn.offset;
         }
         let journal = OpenOptions::new().append(true).open(&path).map_err(StoreError::io(&path))?;
-        Ok(GameLock {
+        let mut lock = GameLock {
             dir: GameDir { root: self.root.clone(), recovered },
             _lock: lock,
             journal,
             journal_len: journal_len as u64,
             last_seq,
             poisoned: false,
-        })
+            staged: None,
+        };
+        lock.finish_pending_change()?;
+        Ok(lock)
     }
 
     /// `journal.jsonl.torn-<seq>`, or `-<seq>.<n>` if an earlier crash at the same seq
@@ -465,6 +500,33 @@ pub struct GameLock {
     journal_len: u64,
     last_seq: u64,
     poisoned: bool,
+    /// The writes of a change under way ([`GameLock::stage`]), kept until its commit.
+    staged: Option<Staged>,
+}
+
+/// The writes of a staged change, in memory until [`GameLock::commit`].
+#[derive(Debug)]
+struct Staged {
+    /// The journal's last seq when the change began.
+    base_seq: u64,
+    /// The journal lines, encoded with their seqs.
+    lines: Vec<Vec<u8>>,
+    /// The new `game.toml`, if the change writes it.
+    settings: Option<String>,
+    /// The new `state.json`, if the change writes it.
+    state: Option<Vec<u8>>,
+}
+
+/// [`CHANGE_FILE`]: a staged change made durable, carried out to its end by its commit or,
+/// after an interruption, by the next lock.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PendingChange {
+    base_seq: u64,
+    /// The journal lines (without their newlines), the first with seq `base_seq + 1`.
+    lines: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    settings: Option<String>,
 }
 
 impl Deref for GameLock {
@@ -501,6 +563,21 @@ impl GameLock {
         }
         let seq = self.last_seq + 1;
         let line = journal::encode(&path, seq, at, entry, msg)?;
+        if let Some(staged) = &mut self.staged {
+            staged.lines.push(line);
+            self.last_seq = seq;
+            return Ok(seq);
+        }
+        self.append_line(seq, &line)?;
+        Ok(seq)
+    }
+
+    /// Append one encoded journal line (with seq `seq`), synced before it returns.
+    fn append_line(&mut self, seq: u64, line: &[u8]) -> Result<(), StoreError> {
+        let path = self.dir.file(JOURNAL_FILE);
+        if self.poisoned {
+            return Err(StoreError::Poisoned { path });
+        }
         let written = (|| {
             if fault::armed() {
                 // Split so a test can die with half a line on disk, as a crash inside one
@@ -510,7 +587,7 @@ impl GameLock {
                 fault::reach(FaultPoint::AppendHalfWritten);
                 self.journal.write_all(second)?;
             } else {
-                self.journal.write_all(&line)?;
+                self.journal.write_all(line)?;
             }
             fault::reach(FaultPoint::AppendWritten);
             self.journal.sync_data()?;
@@ -526,12 +603,109 @@ impl GameLock {
         }
         self.journal_len += line.len() as u64;
         self.last_seq = seq;
-        Ok(seq)
+        Ok(())
+    }
+
+    /// Begin a change of several writes made as one: from now on the journal entries
+    /// appended and the `game.toml` and `state.json` written are kept in memory (the
+    /// seqs given out are the ones they will have) until [`commit`](Self::commit) makes
+    /// them durable together, or [`discard`](Self::discard) (or dropping the lock)
+    /// forgets them. Already staging: nothing changes.
+    pub fn stage(&mut self) {
+        if self.staged.is_none() {
+            self.staged = Some(Staged { base_seq: self.last_seq, lines: Vec::new(), settings: None, state: None });
+        }
+    }
+
+    /// Forget the staged change: nothing of it was written.
+    pub fn discard(&mut self) {
+        if let Some(staged) = self.staged.take() {
+            self.last_seq = staged.base_seq;
+        }
+    }
+
+    /// Make the staged change durable as one: its journal entries and `game.toml` are
+    /// first written together to [`CHANGE_FILE`] (from then on the change is made: an
+    /// interruption is finished by the next lock), then carried out, then the file is
+    /// removed. `state.json` (a cache) goes last; a failure to write it does not undo the
+    /// change and is returned as `Ok(Some(error))`, for a warning.
+    pub fn commit(&mut self) -> Result<Option<StoreError>, StoreError> {
+        let Some(staged) = self.staged.take() else { return Ok(None) };
+        self.last_seq = staged.base_seq;
+        if staged.lines.is_empty() {
+            if let Some(text) = &staged.settings {
+                write_atomic(&self.dir.file(SETTINGS_FILE), text.as_bytes())?;
+            }
+        } else {
+            let path = self.dir.file(CHANGE_FILE);
+            let lines = staged
+                .lines
+                .iter()
+                .map(|l| String::from_utf8_lossy(l.strip_suffix(b"\n").unwrap_or(l)).into_owned())
+                .collect();
+            let pending = PendingChange { base_seq: staged.base_seq, lines, settings: staged.settings };
+            let mut bytes = serde_json::to_vec(&pending)
+                .map_err(|e| StoreError::Serialize { path: path.clone(), message: e.to_string() })?;
+            bytes.push(b'\n');
+            write_atomic(&path, &bytes)?;
+            self.carry_out_change(&path, pending)?;
+        }
+        Ok(staged.state.and_then(|bytes| write_atomic(&self.dir.file(STATE_FILE), &bytes).err()))
+    }
+
+    /// Carry out the change in [`CHANGE_FILE`] from where the journal stands: append the
+    /// entries it still lacks, write `game.toml`, remove the file. Returns how many
+    /// entries were appended.
+    fn carry_out_change(&mut self, path: &Path, pending: PendingChange) -> Result<usize, StoreError> {
+        let corrupt = |message: String| StoreError::Corrupt { path: path.to_path_buf(), line: None, message };
+        let of = pending.lines.len() as u64;
+        let done = self.last_seq.checked_sub(pending.base_seq).filter(|d| *d <= of).ok_or_else(|| {
+            corrupt(format!(
+                "a change of journal entries {}..={} does not fit the journal, which ends at {}: \
+                 a person has to look",
+                pending.base_seq + 1,
+                pending.base_seq + of,
+                self.last_seq
+            ))
+        })?;
+        let mut appended = 0;
+        for (i, line) in pending.lines.iter().enumerate().skip(done as usize) {
+            let mut bytes = line.clone().into_bytes();
+            bytes.push(b'\n');
+            self.append_line(pending.base_seq + i as u64 + 1, &bytes)?;
+            appended += 1;
+        }
+        if let Some(text) = &pending.settings {
+            write_atomic(&self.dir.file(SETTINGS_FILE), text.as_bytes())?;
+        }
+        fs::remove_file(path).map_err(StoreError::io(path))?;
+        sync_dir(&self.dir.root)?;
+        Ok(appended)
+    }
+
+    /// At the lock: finish a change an interruption cut short.
+    fn finish_pending_change(&mut self) -> Result<(), StoreError> {
+        let path = self.dir.file(CHANGE_FILE);
+        let bytes = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(StoreError::Io { path, source: e }),
+        };
+        let pending: PendingChange = serde_json::from_slice(&bytes).map_err(|e| StoreError::Parse {
+            file: path.clone(),
+            line: e.line(),
+            column: e.column(),
+            message: journal::json_message(&e),
+        })?;
+        let of = pending.lines.len();
+        let appended = self.carry_out_change(&path, pending)?;
+        self.dir.recovered.push(Recovered::ChangeFinished { path, appended, of });
+        Ok(())
     }
 
     /// Replaces `state.json` atomically with `state`, recorded as having applied journal
     /// entries 1..=`seq_applied`.
-    pub fn write_state<T: Serialize>(&self, seq_applied: u64, state: &T) -> Result<(), StoreError> {
+    pub fn write_state<T: Serialize>(&mut self, seq_applied: u64, state: &T) -> Result<(), StoreError> {
         let path = self.dir.file(STATE_FILE);
         if seq_applied > self.last_seq {
             return Err(StoreError::StateAheadOfJournal { path, seq_applied, journal_seq: self.last_seq });
@@ -539,6 +713,10 @@ impl GameLock {
         let mut bytes = serde_json::to_vec_pretty(&StateOut { seq_applied, state })
             .map_err(|e| StoreError::Serialize { path: path.clone(), message: e.to_string() })?;
         bytes.push(b'\n');
+        if let Some(staged) = &mut self.staged {
+            staged.state = Some(bytes);
+            return Ok(());
+        }
         write_atomic(&path, &bytes)
     }
 
@@ -577,13 +755,17 @@ impl GameLock {
     /// Replaces `game.toml` atomically.
     /// The file keeps its comments and layout: only the values that changed are written
     /// anew (see [`merge_settings`]).
-    pub fn write_settings<S: Serialize>(&self, settings: &S) -> Result<(), StoreError> {
+    pub fn write_settings<S: Serialize>(&mut self, settings: &S) -> Result<(), StoreError> {
         let path = self.dir.file(SETTINGS_FILE);
         let text = settings_to_toml(&path, settings)?;
         let text = match fs::read_to_string(&path) {
             Ok(old) => merge_settings(&old, &text).unwrap_or(text),
             Err(_) => text,
         };
+        if let Some(staged) = &mut self.staged {
+            staged.settings = Some(text);
+            return Ok(());
+        }
         write_atomic(&path, text.as_bytes())
     }
 }

@@ -1,6 +1,7 @@
 //! The integration tests: one binary, one module per area.
 mod amplification;
 mod cli_game;
+mod crash_seats;
 mod datc;
 mod datc_common;
 mod datc_phases;

@@ -134,7 +134,7 @@ fn no_state_reads_as_none() {
 #[test]
 fn state_ahead_of_the_journal_is_refused() {
     let (_tmp, game) = new_game();
-    let lock = game.lock().unwrap();
+    let mut lock = game.lock().unwrap();
     let err = lock.write_state(1, &State::at(1)).unwrap_err();
     assert!(matches!(err, StoreError::StateAheadOfJournal { seq_applied: 1, journal_seq: 0, .. }), "{err}");
 }
@@ -543,6 +543,13 @@ fn run_child(dir: &Path) {
         fault::set_hook(stop_at_fault);
     }
     let tag = std::env::var(CHILD_TAG).unwrap_or_default();
+    if tag == CHANGE_TAG {
+        if let Err(e) = one_change(dir) {
+            println!("error {e}");
+            std::process::exit(3);
+        }
+        return;
+    }
     let limit = std::env::var(CHILD_LIMIT).ok().map(|n| n.parse().expect("limit is a number"));
     let mut stdout = std::io::stdout();
     if let Err(e) = writer_loop(dir, &tag, limit, &mut stdout) {
@@ -576,6 +583,7 @@ fn writer_loop(dir: &Path, tag: &str, limit: Option<u64>, out: &mut dyn Write) -
             let kind = match r {
                 Recovered::TornTail { .. } => "torn",
                 Recovered::TempFileRemoved { .. } => "temp",
+                Recovered::ChangeFinished { .. } => "change",
             };
             let _ = writeln!(out, "recovered {kind} {r}");
         }
@@ -604,6 +612,78 @@ fn writer_loop(dir: &Path, tag: &str, limit: Option<u64>, out: &mut dyn Write) -
         let _ = out.flush();
     }
     Ok(())
+}
+
+/// The child's tag that makes it write [`one_change`] instead of the loop.
+const CHANGE_TAG: &str = "one-change";
+
+/// One staged change: three entries, game.toml and state.json, committed as one.
+fn one_change(dir: &Path) -> Result<(), StoreError> {
+    let game = GameDir::open(dir)?;
+    let mut lock = game.lock()?;
+    lock.stage();
+    for i in 1..=3 {
+        lock.append(time(i), &entry(CHANGE_TAG, i))?;
+    }
+    lock.write_settings(&settings(99))?;
+    lock.write_state(3, &State::at(3))?;
+    assert!(lock.commit()?.is_none());
+    println!("committed");
+    Ok(())
+}
+
+/// A staged change is all or nothing: a child killed at every step of its commit (each
+/// fault point, each time it is met) leaves a game that, once locked again, has either
+/// none of the change (killed before the change file was in place) or all of it, its
+/// entries and its game.toml (killed after: the lock finishes it and says so).
+#[test]
+fn a_staged_change_killed_at_any_step_is_all_or_nothing() {
+    let mut kills = 0;
+    for point in FaultPoint::ALL {
+        for k in 1.. {
+            let (_tmp, game) = new_game();
+            let mut child = ChildWriter::spawn(game.path(), CHANGE_TAG, Some((point, k)), None);
+            let faulted = child.wait_for("fault ", Duration::from_secs(30));
+            let lines = child.kill();
+            if !faulted {
+                assert!(lines.iter().any(|l| l == "committed"), "{point:?}:{k}: {lines:?}");
+                break;
+            }
+            kills += 1;
+            let reopened = GameDir::open(game.path()).unwrap();
+            let journal = game.journal::<Entry>().unwrap();
+            let settings_now: Settings = game.read_settings().unwrap();
+            // The change file is the first atomic write: its temp file written or synced
+            // is before the change; everything after its rename is the change made.
+            let before_change = matches!(point, FaultPoint::TempWritten | FaultPoint::TempSynced) && k == 1;
+            if before_change {
+                assert_eq!(journal.last_seq(), 0, "{point:?}:{k}");
+                assert_eq!(settings_now, settings(0), "{point:?}:{k}");
+            } else {
+                assert_eq!(journal.last_seq(), 3, "{point:?}:{k}");
+                let is: Vec<u64> = journal.records().iter().map(|r| r.entry.i).collect();
+                assert_eq!(is, [1, 2, 3], "{point:?}:{k}");
+                assert_eq!(settings_now, settings(99), "{point:?}:{k}");
+            }
+            assert!(!game.path().join(shadowjudge::store::CHANGE_FILE).exists(), "{point:?}:{k}");
+            let finished = reopened.recovered().iter().any(|r| matches!(r, Recovered::ChangeFinished { .. }));
+            assert_eq!(
+                finished,
+                journal.last_seq() == 3 && !fully_done(point, k),
+                "{point:?}:{k}: {:?}",
+                reopened.recovered()
+            );
+        }
+    }
+    // Seven points; the commit meets the renames three times and the appends three times.
+    assert!(kills >= 12, "{kills}");
+}
+
+/// Whether a kill at `point`'s `k`-th meeting comes after the change file was removed
+/// (only state.json's write is left): nothing to finish.
+fn fully_done(point: FaultPoint, k: usize) -> bool {
+    // Atomic writes in a commit: 1 change.json, 2 game.toml, 3 state.json.
+    matches!(point, FaultPoint::TempWritten | FaultPoint::TempSynced | FaultPoint::Renamed) && k == 3
 }
 
 fn numbers(lines: &[String], prefix: &str) -> Vec<u64> {

@@ -14,7 +14,7 @@ use super::{
 use crate::game::by_mail::{self, names_master};
 use crate::game::public::{PublicBoard, PublicGame};
 use crate::game::seating::Listing;
-use crate::game::turn_session::lobby::{JoinDone, Lobby};
+use crate::game::turn_session::lobby::{JoinDone, Lobby, Seated};
 use crate::store::TaskLock;
 
 impl Lobby {
@@ -51,7 +51,9 @@ impl GameSession for Lobby {
         &[]
     }
 
-    fn carry_out(&mut self, _tag: Option<String>) {}
+    fn carry_out(&mut self, tag: Option<String>) {
+        self.carrying_out = tag;
+    }
 
     fn has_message(&self, _tag: &str) -> bool {
         false
@@ -284,31 +286,12 @@ impl Seats for Lobby {
                     JoinDone::Waiting { again, seats_left } => {
                         SeatOutcome::Joined { again, seats_left, started: None, prefer: Vec::new() }
                     }
-                    JoinDone::Began { again, seated, game } => {
-                        let awaiting = game.game.awaiting();
-                        let examples = (0..seated.seats.len())
-                            .map(|i| {
-                                let lines = game.game.candidate_lines(i);
-                                match lines.first() {
-                                    Some(first) if awaiting.players.contains(&i) => first.trim().to_string(),
-                                    _ => String::new(),
-                                }
-                            })
-                            .collect();
-                        SeatOutcome::Joined {
-                            again,
-                            seats_left: 0,
-                            prefer: Vec::new(),
-                            started: Some(Started {
-                                powers: seated.seats,
-                                deadline: seated.deadline,
-                                examples,
-                                commitment: seated.commitment,
-                                turn_lines: true,
-                                seed: None,
-                            }),
-                        }
-                    }
+                    JoinDone::Began { again, seated, game } => SeatOutcome::Joined {
+                        again,
+                        seats_left: 0,
+                        prefer: Vec::new(),
+                        started: Some(started(&game, seated)),
+                    },
                 })
             }
             SeatChange::Leave { email } => Ok(SeatOutcome::Left { seats_left: self.leave(email)? }),
@@ -346,6 +329,29 @@ pub(super) fn seat_lines(g: &crate::game::turn_session::OpenTurnGame) -> (Vec<St
 }
 
 /// A change of who plays or watches a small game under way.
+/// What the start mails say of a small game that `seated` began: the seats, the first
+/// deadline, the first lines of whoever plays first.
+fn started(game: &crate::game::turn_session::OpenTurnGame, seated: Seated) -> Started {
+    let awaiting = game.game.awaiting();
+    let examples = (0..seated.seats.len())
+        .map(|i| {
+            let lines = game.game.candidate_lines(i);
+            match lines.first() {
+                Some(first) if awaiting.players.contains(&i) => first.trim().to_string(),
+                _ => String::new(),
+            }
+        })
+        .collect();
+    Started {
+        powers: seated.seats,
+        deadline: seated.deadline,
+        examples,
+        commitment: seated.commitment,
+        turn_lines: true,
+        seed: None,
+    }
+}
+
 pub(super) fn change_seats(
     g: &mut crate::game::turn_session::OpenTurnGame,
     change: &SeatChange<'_>,
@@ -353,6 +359,17 @@ pub(super) fn change_seats(
 ) -> Result<SeatOutcome, GameError> {
     let name = g.settings.name.clone();
     match change {
+        // The join that began the game, carried out again after an interruption: answered
+        // as it was, and the start's mails sent (they may not have left).
+        SeatChange::Join { .. } if g.seated_by_this_message().is_some() => {
+            let seated = g.seated_by_this_message().expect("checked above");
+            Ok(SeatOutcome::Joined {
+                again: false,
+                seats_left: 0,
+                prefer: Vec::new(),
+                started: Some(started(g, seated)),
+            })
+        }
         SeatChange::Join { .. } => Err(usage(format!(
             "{name} has begun and has no open seats; a vacant seat is asked for with `takeover SEAT@{name} PASSWORD`"
         ))),

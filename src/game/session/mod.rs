@@ -135,6 +135,38 @@ impl OpenGame {
         Ok(lock)
     }
 
+    /// Take the lock and make `change` one change ([`GameLock::stage`]): what it journals
+    /// and writes is made durable as one when it succeeds (an interruption after that is
+    /// finished by the next lock), forgotten when it fails (the game is read again).
+    fn atomically<T>(
+        &mut self,
+        change: impl FnOnce(&mut Self, &mut GameLock) -> Result<T, GameError>,
+    ) -> Result<T, GameError> {
+        let mut lock = self.relock()?;
+        lock.stage();
+        let wrote_tag = self.book.wrote_tag();
+        match change(self, &mut lock) {
+            Ok(done) => {
+                if let Some(e) = lock.commit()? {
+                    self.warnings.push(crate::store::cache_warning(e));
+                }
+                Ok(done)
+            }
+            Err(e) => {
+                lock.discard();
+                drop(lock);
+                let mut fresh = load(self.dir.clone(), Vec::new())?;
+                fresh.book.carry_on(&self.book);
+                fresh.book.set_wrote_tag(wrote_tag);
+                self.game = fresh.game;
+                self.entries = fresh.entries;
+                self.book = fresh.book;
+                self.stamp = None;
+                Err(e)
+            }
+        }
+    }
+
     /// Whether the inbound message item being carried out (the store's message tag)
     /// already left an entry in this game's journal: it was carried out before an
     /// interruption, and its redelivery must not do it twice.

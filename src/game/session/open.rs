@@ -105,7 +105,7 @@ pub fn open(path: &Path) -> Result<OpenGame, GameError> {
     let notes = dir.recovered().iter().map(|r| r.to_string()).collect();
     let mut g = load(dir, notes)?;
     if let Some(seq) = g.cache_behind {
-        let lock = g.dir.lock()?;
+        let mut lock = g.dir.lock()?;
         let state_file = g.dir.path().join(crate::store::STATE_FILE);
         match lock.write_state(seq, &g.game.state) {
             Ok(()) => {

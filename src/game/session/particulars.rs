@@ -56,15 +56,16 @@ impl OpenGame {
         change: impl FnOnce(&mut Settings) -> Result<T, GameError>,
         after: impl FnOnce(&mut OpenGame, &mut crate::store::GameLock) -> Result<(), GameError>,
     ) -> Result<T, GameError> {
-        let mut lock = self.relock()?;
-        let mut settings = self.game.settings.clone();
-        let out = change(&mut settings)?;
-        for entry in player_changes(&self.game.map, &self.game.settings, &settings) {
-            self.record(&mut lock, now, entry)?;
-        }
-        lock.write_settings(&settings)?;
-        self.game.settings = settings;
-        after(self, &mut lock)?;
-        Ok(out)
+        self.atomically(|g, lock| {
+            let mut settings = g.game.settings.clone();
+            let out = change(&mut settings)?;
+            for entry in player_changes(&g.game.map, &g.game.settings, &settings) {
+                g.record(lock, now, entry)?;
+            }
+            lock.write_settings(&settings)?;
+            g.game.settings = settings;
+            after(g, lock)?;
+            Ok(out)
+        })
     }
 }

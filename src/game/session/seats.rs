@@ -86,19 +86,26 @@ impl OpenGame {
     /// Open the seats of a game just created with no players: no deadline runs until the
     /// last seat is filled; a new dice seed is kept and its commitment journaled.
     pub fn open_seats(&mut self, now: DateTime<Utc>) -> Result<String, GameError> {
-        let mut lock = self.relock()?;
+        self.atomically(|g, lock| g.open_seats_locked(lock, now))
+    }
+
+    fn open_seats_locked(
+        &mut self,
+        lock: &mut crate::store::GameLock,
+        now: DateTime<Utc>,
+    ) -> Result<String, GameError> {
         if !self.game.settings.players.is_empty() || self.game.settings.seats.open {
             return Err(refuse("only a game without players can open its seats"));
         }
         let seed = Seed::generate();
         lock.write_private_side(SEED_FILE, &SeedFile { seed: seed.to_hex() })?;
         let commitment = seed.commitment();
-        self.record(&mut lock, now, Entry::Seats { event: SeatEvent::Opened { commitment: commitment.clone() } })?;
+        self.record(lock, now, Entry::Seats { event: SeatEvent::Opened { commitment: commitment.clone() } })?;
         self.game.state.deadline = None;
-        self.record(&mut lock, now, Entry::DeadlineSet { deadline: None })?;
+        self.record(lock, now, Entry::DeadlineSet { deadline: None })?;
         let mut settings = self.game.settings.clone();
         settings.seats.open = true;
-        self.write_seats(&mut lock, now, settings)?;
+        self.write_seats(lock, now, settings)?;
         Ok(commitment)
     }
 
@@ -126,11 +133,25 @@ impl OpenGame {
         prefer: Vec<String>,
         now: DateTime<Utc>,
     ) -> Result<Joined, GameError> {
-        let mut lock = self.relock()?;
+        self.atomically(|g, lock| g.join_locked(lock, email, player, password_hash, prefer, now))
+    }
+
+    fn join_locked(
+        &mut self,
+        lock: &mut crate::store::GameLock,
+        email: &str,
+        player: &str,
+        password_hash: &str,
+        prefer: Vec<String>,
+        now: DateTime<Utc>,
+    ) -> Result<Joined, GameError> {
         let name = self.game.settings.name.clone();
         if self.done_before() {
-            // Carried out again after a crash: answered as done, nothing made twice.
-            return Ok(Joined { again: false, seats_left: self.seats_left().unwrap_or(0), started: None });
+            // Carried out again after a crash: answered as done, nothing made twice; if it
+            // was the join that started the game, the start's mails go out (they may not
+            // have left before the interruption).
+            let started = self.started_by_this_message();
+            return Ok(Joined { again: false, seats_left: self.seats_left().unwrap_or(0), started });
         }
         if !self.game.settings.seats.open {
             return Err(refuse(if self.game.settings.seats.joined.is_empty() && self.entries.len() > 1 {
@@ -155,14 +176,43 @@ impl OpenGame {
             None => settings.seats.joined.push(applicant.clone()),
         }
         let event = SeatEvent::Joined { email: applicant.email.clone(), prefer: applicant.prefer.clone() };
-        self.record(&mut lock, now, Entry::Seats { event })?;
+        self.record(lock, now, Entry::Seats { event })?;
         let full = settings.seats.joined.len() >= self.powers_count();
         if !full {
-            self.write_seats(&mut lock, now, settings)?;
+            self.write_seats(lock, now, settings)?;
             return Ok(Joined { again, seats_left: self.seats_left().unwrap_or(0), started: None });
         }
-        let started = self.start(&mut lock, settings, now)?;
+        let started = self.start(lock, settings, now)?;
         Ok(Joined { again, seats_left: 0, started: Some(started) })
+    }
+
+    /// The address that resigned, when the message being carried out again was its
+    /// resignation.
+    fn resigned_by_this_message(&self) -> Option<String> {
+        let tag = self.book.carrying_out()?;
+        self.book.records().iter().filter(|r| r.msg.as_deref() == Some(tag)).find_map(|r| match &r.entry {
+            Entry::Seats { event: SeatEvent::Resigned { email, .. } } => Some(email.clone()),
+            _ => None,
+        })
+    }
+
+    /// The start, when the message being carried out again started the game.
+    fn started_by_this_message(&self) -> Option<Started> {
+        let tag = self.book.carrying_out()?;
+        let mine = || self.book.records().iter().filter(|r| r.msg.as_deref() == Some(tag));
+        let (seed, powers) = mine().find_map(|r| match &r.entry {
+            Entry::Seats { event: SeatEvent::Assigned { seed, powers, .. } } => Some((seed.clone(), powers.clone())),
+            _ => None,
+        })?;
+        let deadline = mine().find_map(|r| match &r.entry {
+            Entry::DeadlineSet { deadline } => Some(*deadline),
+            _ => None,
+        })?;
+        let map = &self.game.map;
+        let key_of = |name: &str| map.lookup_power(name).map(|p| map.power(p).key.clone()).unwrap_or_default();
+        let examples = powers.iter().map(|(_, power)| self.example_orders(&key_of(power))).collect();
+        let commitment = self.seats_commitment().unwrap_or_default();
+        Some(Started { powers, deadline, examples, commitment, turn_lines: false, seed: Some(seed) })
     }
 
     /// Assign the powers to everyone who joined and start the clock.
@@ -221,7 +271,15 @@ impl OpenGame {
 
     /// `leave` before the start.
     pub fn leave(&mut self, email: &str, now: DateTime<Utc>) -> Result<usize, GameError> {
-        let mut lock = self.relock()?;
+        self.atomically(|g, lock| g.leave_locked(lock, email, now))
+    }
+
+    fn leave_locked(
+        &mut self,
+        lock: &mut crate::store::GameLock,
+        email: &str,
+        now: DateTime<Utc>,
+    ) -> Result<usize, GameError> {
         let mut settings = self.game.settings.clone();
         if !settings.seats.open {
             return Err(refuse(format!(
@@ -234,8 +292,8 @@ impl OpenGame {
         }
         if !self.done_before() {
             settings.seats.joined.retain(|a| !a.email.eq_ignore_ascii_case(email));
-            self.record(&mut lock, now, Entry::Seats { event: SeatEvent::Left { email: email.to_string() } })?;
-            self.write_seats(&mut lock, now, settings)?;
+            self.record(lock, now, Entry::Seats { event: SeatEvent::Left { email: email.to_string() } })?;
+            self.write_seats(lock, now, settings)?;
         }
         Ok(self.seats_left().unwrap_or(0))
     }
@@ -249,7 +307,16 @@ impl OpenGame {
         password_hash: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<(bool, ObserverPassword), GameError> {
-        let mut lock = self.relock()?;
+        self.atomically(|g, lock| g.observe_locked(lock, email, password_hash, now))
+    }
+
+    fn observe_locked(
+        &mut self,
+        lock: &mut crate::store::GameLock,
+        email: &str,
+        password_hash: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(bool, ObserverPassword), GameError> {
         let mut settings = self.game.settings.clone();
         let (new, password) =
             seating::observe(&mut settings.observers, &mut settings.observer_passwords, email, password_hash)
@@ -258,18 +325,30 @@ impl OpenGame {
             return Ok((new, password));
         }
         if new && !self.done_before() {
-            self.record(&mut lock, now, Entry::Seats { event: SeatEvent::Observer { email: email.to_string() } })?;
+            self.record(lock, now, Entry::Seats { event: SeatEvent::Observer { email: email.to_string() } })?;
         }
-        self.write_seats(&mut lock, now, settings)?;
+        self.write_seats(lock, now, settings)?;
         Ok((new, password))
     }
 
     /// `resign`: the power's player leaves it; it is vacant (its units hold, civil
     /// disorder in Winter) until someone takes it over. The address it had.
     pub fn resign(&mut self, power_key: &str, now: DateTime<Utc>) -> Result<String, GameError> {
-        let mut lock = self.relock()?;
+        self.atomically(|g, lock| g.resign_locked(lock, power_key, now))
+    }
+
+    fn resign_locked(
+        &mut self,
+        lock: &mut crate::store::GameLock,
+        power_key: &str,
+        now: DateTime<Utc>,
+    ) -> Result<String, GameError> {
         if self.game.state.end.is_some() {
             return Err(GameError::Over);
+        }
+        if let Some(email) = self.resigned_by_this_message() {
+            // Carried out again after an interruption: answered as done, the notices sent.
+            return Ok(email);
         }
         let mut settings = self.game.settings.clone();
         let Some(at) = settings.players.iter().position(|p| p.power == power_key) else {
@@ -278,9 +357,9 @@ impl OpenGame {
         let player = settings.players.remove(at);
         if !self.done_before() {
             let event = SeatEvent::Resigned { power: self.power_label(power_key), email: player.email.clone() };
-            self.record(&mut lock, now, Entry::Seats { event })?;
-            self.write_seats(&mut lock, now, settings)?;
-            self.votes_follow_players(&mut lock, power_key, now)?;
+            self.record(lock, now, Entry::Seats { event })?;
+            self.write_seats(lock, now, settings)?;
+            self.votes_follow_players(lock, power_key, now)?;
         }
         Ok(player.email)
     }
@@ -328,7 +407,18 @@ impl OpenGame {
         password_hash: &str,
         now: DateTime<Utc>,
     ) -> Result<bool, GameError> {
-        let mut lock = self.relock()?;
+        self.atomically(|g, lock| g.ask_takeover_locked(lock, power_key, email, name, password_hash, now))
+    }
+
+    fn ask_takeover_locked(
+        &mut self,
+        lock: &mut crate::store::GameLock,
+        power_key: &str,
+        email: &str,
+        name: &str,
+        password_hash: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, GameError> {
         let label = self.power_label(power_key);
         let mut settings = self.game.settings.clone();
         if self.game.state.end.is_some() {
@@ -352,7 +442,7 @@ impl OpenGame {
         }
         if at_once {
             let who = (email, name, password_hash);
-            self.take_over(&mut lock, &mut settings, power_key, who, false, now)?;
+            self.take_over(lock, &mut settings, power_key, who, false, now)?;
         } else {
             settings.seats.asks.retain(|a| !(a.power == power_key && a.email.eq_ignore_ascii_case(email)));
             settings.seats.asks.push(Ask {
@@ -362,11 +452,11 @@ impl OpenGame {
                 name: Some(name.to_string()),
             });
             let event = SeatEvent::TakeoverAsked { power: label, email: email.to_string() };
-            self.record(&mut lock, now, Entry::Seats { event })?;
+            self.record(lock, now, Entry::Seats { event })?;
         }
-        self.write_seats(&mut lock, now, settings)?;
+        self.write_seats(lock, now, settings)?;
         if at_once {
-            self.votes_follow_players(&mut lock, power_key, now)?;
+            self.votes_follow_players(lock, power_key, now)?;
         }
         Ok(at_once)
     }
@@ -374,7 +464,15 @@ impl OpenGame {
     /// `approve`: the master gives a vacant power to the one who asked for it (the latest
     /// ask). The new player's address.
     pub fn approve(&mut self, power_key: &str, now: DateTime<Utc>) -> Result<String, GameError> {
-        let mut lock = self.relock()?;
+        self.atomically(|g, lock| g.approve_locked(lock, power_key, now))
+    }
+
+    fn approve_locked(
+        &mut self,
+        lock: &mut crate::store::GameLock,
+        power_key: &str,
+        now: DateTime<Utc>,
+    ) -> Result<String, GameError> {
         let label = self.power_label(power_key);
         let mut settings = self.game.settings.clone();
         if settings.players.iter().any(|p| p.power == power_key) {
@@ -386,9 +484,9 @@ impl OpenGame {
         if !self.done_before() {
             let name = ask.name.clone().unwrap_or_else(|| shown_name(&ask.email));
             let who = (ask.email.as_str(), name.as_str(), ask.password_hash.as_str());
-            self.take_over(&mut lock, &mut settings, power_key, who, true, now)?;
-            self.write_seats(&mut lock, now, settings)?;
-            self.votes_follow_players(&mut lock, power_key, now)?;
+            self.take_over(lock, &mut settings, power_key, who, true, now)?;
+            self.write_seats(lock, now, settings)?;
+            self.votes_follow_players(lock, power_key, now)?;
         }
         Ok(ask.email)
     }

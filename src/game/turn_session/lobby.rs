@@ -40,6 +40,8 @@ pub struct Lobby {
     pub commitment: String,
     /// Repairs the store made on opening.
     pub notes: Vec<String>,
+    /// The inbound message item being carried out (the game it begins is tagged with it).
+    pub carrying_out: Option<String>,
 }
 
 /// The seats' places when the last is filled: the players in the order they joined.
@@ -108,7 +110,7 @@ pub fn create_open(
     let lock = dir.lock()?;
     lock.write_private_side(SEED_FILE, &SeedFile { seed: seed.to_hex() })?;
     drop(lock);
-    Ok(Lobby { dir, settings, commitment, notes: Vec::new() })
+    Ok(Lobby { dir, settings, commitment, notes: Vec::new(), carrying_out: None })
 }
 
 /// The settings of an open game whose seats are all taken, as it begins: everyone who
@@ -147,7 +149,7 @@ impl Lobby {
             // The last join began the game, which was cut short before game.toml said so:
             // finish writing it (the game's own open reads it seated meanwhile).
             if write {
-                let lock = dir.lock()?;
+                let mut lock = dir.lock()?;
                 let settings: TurnSettings = dir.read_settings()?;
                 if is_open(&settings) && Book::<TurnEntry>::read(dir.clone())?.last_seq() > 0 {
                     lock.write_settings(&seated(settings).0)?;
@@ -159,7 +161,7 @@ impl Lobby {
             Some(published) => published,
             None => read_seed(&dir)?.commitment(),
         };
-        Ok(Some(Lobby { dir, commitment, settings, notes }))
+        Ok(Some(Lobby { dir, commitment, settings, notes, carrying_out: None }))
     }
 
     /// The number of seats.
@@ -181,15 +183,15 @@ impl Lobby {
         Ok(lock)
     }
 
-    /// `join`: take a seat; the last one begins the game.
+    /// `join`: take a seat; the last one begins the game. The last join, the game's first
+    /// entries and the game.toml that says it began are one change ([`GameLock::stage`]):
+    /// a start cut short is finished by the next lock, never half made.
     pub fn join(&mut self, email: &str, password_hash: &str, now: DateTime<Utc>) -> Result<JoinDone, GameError> {
-        let lock = self.relock()?;
+        let mut lock = self.relock()?;
         let mut settings = self.settings.clone();
         let joined = &mut settings.seats.joined;
         let again = joined.iter().any(|a| a.email.eq_ignore_ascii_case(email));
         if !again && joined.len() >= self.size() {
-            // Every seat was taken by a join whose start was cut short: that join, carried
-            // out again, begins the game.
             return Err(refuse(format!("all {} seats of {} are taken", self.size(), self.settings.name)));
         }
         let applicant = Applicant {
@@ -203,20 +205,29 @@ impl Lobby {
             None => joined.push(applicant),
         }
         let full = joined.len() >= self.size();
-        // Kept before anything else: the join is not lost if the start is cut short.
-        lock.write_settings(&settings)?;
         if !full {
+            lock.write_settings(&settings)?;
             self.settings = settings;
             return Ok(JoinDone::Waiting { again, seats_left: self.seats_left() });
         }
-        let (game, seated) = self.begin(lock, settings, now)?;
+        lock.stage();
+        let began = self.begin(&mut lock, settings, now);
+        let (mut game, seated) = match began {
+            Ok(began) => began,
+            Err(e) => {
+                lock.discard();
+                return Err(e);
+            }
+        };
+        game.commit(&mut lock)?;
         Ok(JoinDone::Began { again, game: Box::new(game), seated })
     }
 
-    /// Seat everyone who joined, in the order they joined, and begin the game.
+    /// Seat everyone who joined, in the order they joined, and begin the game (staged
+    /// under `lock`, for the caller to commit).
     fn begin(
         &mut self,
-        lock: GameLock,
+        lock: &mut GameLock,
         settings: TurnSettings,
         now: DateTime<Utc>,
     ) -> Result<(OpenTurnGame, Seated), GameError> {
@@ -226,15 +237,13 @@ impl Lobby {
         let (settings, options) = seated(settings);
         let seats: Vec<(String, String)> = settings.players.iter().map(|p| (p.email.clone(), p.name.clone())).collect();
         // Still under the lock that saw the last seat taken: no other join gets in, and the
-        // journal read now is the one on disk. The first entry is journaled before
-        // game.toml says the game began; a start cut short between them is finished by
-        // the next open ([`Lobby::open`]).
-        let book = Book::read(self.dir.clone())?;
+        // journal read now is the one on disk. The game's entries are tagged with the
+        // message that began it, so that message carried out again says so.
+        let mut book = Book::read(self.dir.clone())?;
+        book.carry_out(self.carrying_out.clone());
         let mut game = begin(self.dir.clone(), book, lock, &settings, &options, seed.clone(), now)?;
         let event = SeatEvent::Seated { seats: seats.iter().map(|(e, n)| (n.clone(), e.clone())).collect() };
-        let mut lock = game.relock()?;
-        game.record(&mut lock, now, TurnEntry::Seats { event })?;
-        drop(lock);
+        game.record(lock, now, TurnEntry::Seats { event })?;
         self.settings = settings;
         let deadline = game.meta.deadline;
         Ok((game, Seated { seats, deadline, commitment: seed.commitment() }))
@@ -242,7 +251,7 @@ impl Lobby {
 
     /// `leave` before the start: the seats left.
     pub fn leave(&mut self, email: &str) -> Result<usize, GameError> {
-        let lock = self.relock()?;
+        let mut lock = self.relock()?;
         let mut settings = self.settings.clone();
         if !settings.seats.joined.iter().any(|a| a.email.eq_ignore_ascii_case(email)) {
             return Err(refuse(format!("{email} has not joined {}", settings.name)));
@@ -256,7 +265,7 @@ impl Lobby {
     /// `observe`, with the hash of the password it brought: whether the address was new,
     /// and what became of the password.
     pub fn observe(&mut self, email: &str, password_hash: Option<&str>) -> Result<(bool, ObserverPassword), GameError> {
-        let lock = self.relock()?;
+        let mut lock = self.relock()?;
         let mut settings = self.settings.clone();
         let (new, password) =
             seating::observe(&mut settings.observers, &mut settings.observer_passwords, email, password_hash)
@@ -284,6 +293,28 @@ fn read_seed(dir: &GameDir) -> Result<Seed, GameError> {
 }
 
 impl OpenTurnGame {
+    /// When the message being carried out is the join that began this game, carried out
+    /// again after an interruption: the seats as it filled them and the first deadline,
+    /// for its answer and the start's mails.
+    pub fn seated_by_this_message(&self) -> Option<Seated> {
+        if !self.book.done_before() {
+            return None;
+        }
+        let tag = self.book.carrying_out()?;
+        let mine = || self.book.records().iter().filter(|r| r.msg.as_deref() == Some(tag));
+        let seats = mine().find_map(|r| match &r.entry {
+            TurnEntry::Seats { event: SeatEvent::Seated { seats } } => {
+                Some(seats.iter().map(|(n, e)| (e.clone(), n.clone())).collect::<Vec<_>>())
+            }
+            _ => None,
+        })?;
+        let (deadline, commitment) = mine().find_map(|r| match &r.entry {
+            TurnEntry::Created { step, commitment, .. } => Some((step.deadline, commitment.clone())),
+            _ => None,
+        })?;
+        Some(Seated { seats, deadline, commitment })
+    }
+
     /// The seat named `who` (any case): its index in game.toml.
     fn seat_at(&self, who: &str) -> Result<usize, GameError> {
         self.settings.players.iter().position(|p| p.name.eq_ignore_ascii_case(who.trim())).ok_or_else(|| {
@@ -301,7 +332,7 @@ impl OpenTurnGame {
     }
 
     /// Journal `event`, then write `settings` (with a record of each particular changed),
-    /// under the held lock; nothing twice for a message carried out again.
+    /// under the held lock, as one change; nothing twice for a message carried out again.
     fn change_seats_locked(
         &mut self,
         mut lock: GameLock,
@@ -312,19 +343,31 @@ impl OpenTurnGame {
         if self.book.done_before() {
             return Ok(());
         }
-        self.record(&mut lock, now, TurnEntry::Seats { event })?;
-        self.write_particulars_locked(lock, settings, now)
+        self.atomically(&mut lock, |g, lock| {
+            g.record(lock, now, TurnEntry::Seats { event })?;
+            g.write_particulars(lock, settings, now)
+        })
     }
 
-    /// Journal each particular `settings` changes, then write it, under the held lock.
+    /// Journal each particular `settings` changes, then write it, under the held lock, as
+    /// one change.
     fn write_particulars_locked(
         &mut self,
         mut lock: GameLock,
         settings: TurnSettings,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
+        self.atomically(&mut lock, |g, lock| g.write_particulars(lock, settings, now))
+    }
+
+    fn write_particulars(
+        &mut self,
+        lock: &mut GameLock,
+        settings: TurnSettings,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
         for (who, what, old, new) in particulars_changes(&seats(&self.settings), &seats(&settings)) {
-            self.record(&mut lock, now, TurnEntry::PlayerChanged { who, what, old, new })?;
+            self.record(lock, now, TurnEntry::PlayerChanged { who, what, old, new })?;
         }
         lock.write_settings(&settings)?;
         self.settings = settings;
@@ -486,7 +529,7 @@ mod tests {
     /// Write game.toml as the last join keeps it before the game begins: cat has joined.
     fn cat_joined(path: &std::path::Path) {
         let dir = GameDir::open(path).unwrap();
-        let lock = dir.lock().unwrap();
+        let mut lock = dir.lock().unwrap();
         let mut settings: TurnSettings = dir.read_settings().unwrap();
         assert!(is_open(&settings));
         settings.seats.joined.push(Applicant {

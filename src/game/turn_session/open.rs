@@ -2,6 +2,7 @@
 //! under the lock, the journal made whole, and each entry recorded.
 
 use super::*;
+use crate::store::cache_warning;
 
 /// The kind of game in a directory: `Some("duplexity")` for a turn game, `None` for
 /// Diplomacy (whose game.toml has no `game` key).
@@ -35,9 +36,11 @@ pub fn create(
     trial_setup(settings, players, options).map_err(GameError::Invalid)?;
     let dir = GameDir::create(path, settings)?;
     let mut book = Book::read(dir.clone())?;
-    let lock = book.lock()?;
+    let mut lock = book.lock()?;
     lock.write_private_side(SEED_FILE, &SeedFile { seed: seed.to_hex() })?;
-    begin(dir, book, lock, settings, options, seed, now)
+    let mut game = begin(dir, book, &mut lock, settings, options, seed, now)?;
+    game.commit(&mut lock)?;
+    Ok(game)
 }
 
 /// Set the game up with stand-in dice, so that it says what it thinks of the players and
@@ -53,7 +56,7 @@ pub(super) fn trial_setup(settings: &TurnSettings, players: Vec<String>, options
 pub(super) fn begin(
     dir: GameDir,
     mut book: Book<TurnEntry>,
-    mut lock: GameLock,
+    lock: &mut GameLock,
     settings: &TurnSettings,
     options: &Options,
     seed: Seed,
@@ -100,9 +103,8 @@ pub(super) fn begin(
     };
     // The entry first: game.toml already says what it says (a new game), or still shows
     // the open seats (a lobby's last join), which the next open finishes from the journal.
-    book.record(&mut lock, now, entry.clone(), &meta)?;
+    book.record(lock, now, entry.clone(), &meta)?;
     lock.write_settings(settings)?;
-    drop(lock);
     let warnings = book.take_warnings();
     Ok(OpenTurnGame {
         dir,
@@ -247,6 +249,41 @@ impl OpenTurnGame {
         self.entries.push((seq, now, entry));
         self.warnings.extend(self.book.take_warnings());
         Ok(seq)
+    }
+
+    /// Make a staged change durable ([`GameLock::commit`]); a cache that could not be
+    /// written is a warning.
+    pub(super) fn commit(&mut self, lock: &mut GameLock) -> Result<(), GameError> {
+        if let Some(e) = lock.commit()? {
+            self.warnings.push(cache_warning(e));
+        }
+        Ok(())
+    }
+
+    /// Stage a change under the lock ([`GameLock::stage`]): `change` writes, and what it
+    /// wrote is made durable as one when it succeeds, forgotten when it fails (the game is
+    /// read again, as the next change would).
+    pub(super) fn atomically<T>(
+        &mut self,
+        lock: &mut GameLock,
+        change: impl FnOnce(&mut Self, &mut GameLock) -> Result<T, GameError>,
+    ) -> Result<T, GameError> {
+        lock.stage();
+        let wrote_tag = self.book.wrote_tag();
+        match change(self, lock) {
+            Ok(done) => {
+                self.commit(lock)?;
+                Ok(done)
+            }
+            Err(e) => {
+                lock.discard();
+                let mut fresh = load(self.dir.clone(), Vec::new())?;
+                fresh.book.carry_on(&self.book);
+                fresh.book.set_wrote_tag(wrote_tag);
+                *self = OpenTurnGame { notes: std::mem::take(&mut self.notes), ..fresh };
+                Err(e)
+            }
+        }
     }
 
     /// From now on, the inbound message item `tag` is being carried out (`None`: none).

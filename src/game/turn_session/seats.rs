@@ -122,13 +122,15 @@ impl OpenTurnGame {
         let mut lock = self.relock()?;
         let mut settings = self.settings.clone();
         let out = change(&mut settings)?;
-        // Journaled before game.toml is written, so history shows every change of who
+        // Journaled with game.toml as one change, so history shows every change of who
         // plays a seat, and no rollback undoes it.
-        for (who, what, old, new) in particulars_changes(&seats(&self.settings), &seats(&settings)) {
-            self.record(&mut lock, now, TurnEntry::PlayerChanged { who, what, old, new })?;
-        }
-        lock.write_settings(&settings)?;
-        self.settings = settings;
-        Ok(out)
+        self.atomically(&mut lock, |g, lock| {
+            for (who, what, old, new) in particulars_changes(&seats(&g.settings), &seats(&settings)) {
+                g.record(lock, now, TurnEntry::PlayerChanged { who, what, old, new })?;
+            }
+            lock.write_settings(&settings)?;
+            g.settings = settings;
+            Ok(out)
+        })
     }
 }
