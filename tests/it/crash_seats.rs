@@ -7,7 +7,8 @@
 //!
 //! The child is this test binary run on the test's own name with `SJ_SEATS_CHILD_JUDGE`
 //! set: it runs the library's `ingest` (what `mail ingest` runs before it mails) with a
-//! fault hook that ends the process at the chosen step.
+//! fault hook that ends the process at the chosen step (or a disk that fills at its k-th
+//! whole-file write and stays full while it runs).
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -46,8 +47,14 @@ fn run_child_if_asked() -> bool {
     let Some(root) = std::env::var_os(CHILD_JUDGE) else { return false };
     let spec = std::env::var(CHILD_FAULT).expect("the fault to stop at");
     let (name, k) = spec.split_once(':').expect("point:k");
-    STOP_AT.set((FaultPoint::from_name(name).expect("a known point"), k.parse().expect("k"))).unwrap();
-    fault::set_hook(stop_at_fault);
+    let k: usize = k.parse().expect("k");
+    if name == "full" {
+        FULL_FROM.set(k).unwrap();
+        fault::set_write_check(disk_full_from_k);
+    } else {
+        STOP_AT.set((FaultPoint::from_name(name).expect("a known point"), k)).unwrap();
+        fault::set_hook(stop_at_fault);
+    }
     let raw = std::fs::read(std::env::var_os(CHILD_MAIL).expect("the message")).unwrap();
     let home = JudgeHome::open(Path::new(&root)).unwrap();
     let intake = home.intake().unwrap();
@@ -55,7 +62,20 @@ fn run_child_if_asked() -> bool {
     let now = NOW.parse().unwrap();
     let outcome = ingest(&raw, &mut host, &intake, &home.config.mail, now);
     println!("done {:?}", outcome.disposition);
+    println!("writes {}", WRITES.load(Ordering::SeqCst));
     true
+}
+
+static FULL_FROM: OnceLock<usize> = OnceLock::new();
+static WRITES: AtomicUsize = AtomicUsize::new(0);
+
+/// The disk fills at the k-th whole-file write and stays full.
+fn disk_full_from_k(_: &Path) -> std::io::Result<()> {
+    let n = WRITES.fetch_add(1, Ordering::SeqCst) + 1;
+    if FULL_FROM.get().is_some_and(|k| n >= *k) {
+        return Err(std::io::Error::new(std::io::ErrorKind::StorageFull, "No space left on device"));
+    }
+    Ok(())
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -78,11 +98,13 @@ fn deliver(root: &Path, raw: &str) {
 
 /// For every fault point and every k: copy `prepared`, let a child carry out `raw` there
 /// and stop at the k-th meeting of the point, deliver `raw` again with the binary, and
-/// `check` the judge directory with the mails written since the copy. Returns the number
-/// of stops.
+/// `check` the judge directory with the mails written since the copy. Then the same with
+/// a disk that fills at the child's k-th whole-file write (the child goes on, failing),
+/// for every k. Returns the number of stops and fills.
 fn at_every_write(test: &str, prepared: &Path, raw: &str, check: impl Fn(&str, &Path, &[Eml])) -> usize {
     let mut stops = 0;
-    for point in FaultPoint::ALL {
+    let specs = FaultPoint::ALL.into_iter().map(|p| p.name()).chain(["full"]);
+    for point in specs {
         for k in 1.. {
             let tmp = tempfile::tempdir().unwrap();
             let root = tmp.path().join("judge");
@@ -91,7 +113,7 @@ fn at_every_write(test: &str, prepared: &Path, raw: &str, check: impl Fn(&str, &
             outbox.new_mails(&root);
             let mail = tmp.path().join("mail.eml");
             std::fs::write(&mail, raw).unwrap();
-            let spec = format!("{}:{k}", point.name());
+            let spec = format!("{point}:{k}");
             let out = Command::new(std::env::current_exe().unwrap())
                 .args([test, "--exact", "--nocapture", "--test-threads", "1", "-q"])
                 .env(CHILD_JUDGE, &root)
@@ -100,10 +122,13 @@ fn at_every_write(test: &str, prepared: &Path, raw: &str, check: impl Fn(&str, &
                 .stdin(Stdio::null())
                 .output()
                 .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
             if out.status.code() != Some(STOPPED) {
-                let stdout = String::from_utf8_lossy(&out.stdout);
                 assert!(out.status.success() && stdout.contains("done"), "{spec}: {stdout}");
-                break;
+                let writes: usize = stdout.lines().find_map(|l| l.strip_prefix("writes ")?.parse().ok()).unwrap();
+                if point != "full" || writes < k {
+                    break;
+                }
             }
             stops += 1;
             deliver(&root, raw);
