@@ -24,7 +24,7 @@ pub use crate::game::by_mail::{
 };
 pub use crate::game::public::PublicGame;
 pub use crate::game::schedule::DeadlinePolicy;
-pub use crate::game::seating::{Listing, ObserverPassword};
+pub use crate::game::seating::{Listing, ObserveStep, Observed, ObserverPassword};
 use crate::game::session;
 pub use crate::game::session::Started;
 pub use crate::game::session::{GameError, Glance, MailingOutcome, MailingPlan};
@@ -389,8 +389,8 @@ pub enum SeatChange<'a> {
     /// Leave an open seat before the start.
     Leave { email: &'a str },
     /// Receive the results and broadcasts; with a password (its hash), sign on as an
-    /// observer too.
-    Observe { email: &'a str, password_hash: Option<&'a str> },
+    /// observer too. Asked for, then confirmed from the address with the code mailed to it.
+    Observe { email: &'a str, password_hash: Option<&'a str>, step: crate::game::seating::ObserveStep<'a> },
     /// The player of `seat` gives it up: it is vacant.
     Resign { seat: &'a str },
     /// Ask for a vacant seat; `name` as for `Join`.
@@ -413,11 +413,8 @@ pub enum SeatOutcome {
     Left {
         seats_left: usize,
     },
-    /// Observing (`new`: it was not before), and what became of the password.
-    Observing {
-        new: bool,
-        password: crate::game::seating::ObserverPassword,
-    },
+    /// What `observe` did: asked for a confirmation, or observing.
+    Observing(crate::game::seating::Observed),
     /// The seat is vacant; the address that played it. `over`: the final results, when
     /// the votes counted again without it ended the game.
     Resigned {

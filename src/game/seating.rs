@@ -46,20 +46,87 @@ pub enum ObserverPassword {
 /// made to mail without end.
 pub const MAX_OBSERVERS: usize = 50;
 
+/// An address that asked to observe, until it confirms from its own mailbox with the code
+/// the judge mailed it (`[[seats.observing]]` in game.toml): a forged sender cannot make
+/// anyone an observer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PendingObserver {
+    pub email: String,
+    /// The sha256 (hex) of the code mailed to `email`.
+    pub code_hash: String,
+    /// The hash of the password the request brought, kept for the confirmation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password_hash: Option<String>,
+}
+
+/// A step of `observe`: the request (a code was made and is mailed to the address) or
+/// its confirmation (the code sent back from that address).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObserveStep<'a> {
+    Ask { code_hash: &'a str },
+    Confirm { code_hash: &'a str },
+}
+
+/// What `observe` did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Observed {
+    /// The address does not observe yet: the code is to be mailed to it.
+    Asked,
+    /// It observes (`new`: from now on), and what became of the password.
+    Observing { new: bool, password: ObserverPassword },
+}
+
 /// `observe` from `email`, with the hash of the password it brought, on a game's
-/// observers: whether the address is new, and what became of the password. Refused
-/// (the reason) when the game has [`MAX_OBSERVERS`] already.
+/// observers and the requests waiting for a confirmation. An address that observes
+/// already has its password handled at once; any other is asked for a confirmation first
+/// ([`PendingObserver`]). Refused (the reason) when the game has [`MAX_OBSERVERS`]
+/// already, or a confirmation's code is not the one mailed.
 pub fn observe(
     observers: &mut Vec<String>,
     passwords: &mut ObserverPasswords,
+    pending: &mut Vec<PendingObserver>,
     email: &str,
     password_hash: Option<&str>,
-) -> Result<(bool, ObserverPassword), String> {
+    step: ObserveStep<'_>,
+) -> Result<Observed, String> {
     let known = observers.iter().find(|o| o.eq_ignore_ascii_case(email)).cloned();
-    let new = known.is_none();
-    if new && observers.len() >= MAX_OBSERVERS {
-        return Err(format!("this game has its {MAX_OBSERVERS} observers already; ask the game master"));
+    let mut password_hash = password_hash.map(str::to_string);
+    // A password for an observer who has none is kept only once confirmed too: a forged
+    // sender could otherwise sign on as them.
+    let confirm_first = match &known {
+        None => true,
+        Some(k) => password_hash.is_some() && !passwords.contains_key(k),
+    };
+    match (step, &known) {
+        (ObserveStep::Ask { code_hash }, _) if confirm_first => {
+            if known.is_none() && observers.len() >= MAX_OBSERVERS {
+                return Err(format!("this game has its {MAX_OBSERVERS} observers already; ask the game master"));
+            }
+            pending.retain(|p| !p.email.eq_ignore_ascii_case(email));
+            if pending.len() >= MAX_OBSERVERS {
+                pending.remove(0);
+            }
+            pending.push(PendingObserver { email: email.to_string(), code_hash: code_hash.to_string(), password_hash });
+            return Ok(Observed::Asked);
+        }
+        (ObserveStep::Confirm { code_hash }, _) => {
+            let at = pending.iter().position(|p| p.email.eq_ignore_ascii_case(email) && p.code_hash == code_hash);
+            let Some(at) = at else {
+                return Err(format!(
+                    "no request to observe from {email} waits for that code; `observe GAME` (from the address \
+                     that is to observe) mails a new one"
+                ));
+            };
+            if known.is_none() && observers.len() >= MAX_OBSERVERS {
+                return Err(format!("this game has its {MAX_OBSERVERS} observers already; ask the game master"));
+            }
+            let asked = pending.remove(at);
+            password_hash = password_hash.or(asked.password_hash);
+        }
+        (ObserveStep::Ask { .. }, _) => {}
     }
+    let new = known.is_none();
     let address = known.unwrap_or_else(|| {
         observers.push(email.to_string());
         email.to_string()
@@ -68,11 +135,11 @@ pub fn observe(
         None => ObserverPassword::NotGiven,
         Some(_) if passwords.contains_key(&address) => ObserverPassword::AlreadySet,
         Some(hash) => {
-            passwords.insert(address, hash.to_string());
+            passwords.insert(address, hash);
             ObserverPassword::Kept
         }
     };
-    Ok((new, password))
+    Ok(Observed::Observing { new, password })
 }
 
 /// The purpose the order-of-choice rolls are journaled under.
@@ -110,6 +177,9 @@ pub struct Seating {
     /// starts with must match it (Diplomacy journals it, `SeatEvent::Opened`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commitment: Option<String>,
+    /// Requests to observe waiting for their confirmation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub observing: Vec<PendingObserver>,
 }
 
 /// Whether `seed` is the one whose commitment was published when the seats opened

@@ -9,8 +9,8 @@ use chrono::{DateTime, Utc};
 
 use super::{player_words, JudgeHost};
 use crate::game::any::{
-    self, ContactRole, DeadlinePolicy, GameError, GameSession, Listing, Master, ObserverPassword, SeatChange,
-    SeatOutcome, Started,
+    self, ContactRole, DeadlinePolicy, GameError, GameSession, Listing, Master, ObserveStep, Observed,
+    ObserverPassword, SeatChange, SeatOutcome, Started,
 };
 use crate::mail::host::{HostError, Identity};
 use crate::mail::lobby::LobbyRequest;
@@ -25,6 +25,14 @@ pub struct LobbySettings {
     pub masters: Vec<String>,
     /// The deadline policy new games start with (judge.toml's `[deadlines]`).
     pub deadlines: Option<DeadlinePolicy>,
+}
+
+/// The hash an observer's confirmation code is kept as (the code itself only goes to
+/// the address it confirms).
+fn code_hash(code: &str) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(code.trim().to_ascii_lowercase().as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn mail(to: &str, subject: String, body: String) -> OutgoingMail {
@@ -220,10 +228,38 @@ impl JudgeHost {
                 let SeatOutcome::Left { seats_left } = outcome else { unreachable!() };
                 Ok(format!("You left {name}; {} open.", count(seats_left, "seat is", "seats are")))
             }
-            LobbyRequest::Observe { game, password_hash } => {
-                let change = SeatChange::Observe { email: sender, password_hash: password_hash.as_deref() };
+            LobbyRequest::Observe { game, password_hash, code } => {
+                // A request makes a code mailed to the sender's own address (From, never
+                // Reply-To): only its owner can send it back, so a forged From subscribes
+                // nobody.
+                let fresh = crate::dice::Seed::generate().to_hex()[..12].to_string();
+                let step = match code {
+                    Some(code) => ObserveStep::Confirm { code_hash: &code_hash(code) },
+                    None => ObserveStep::Ask { code_hash: &code_hash(&fresh) },
+                };
+                let change = SeatChange::Observe { email: sender, password_hash: password_hash.as_deref(), step };
                 let (name, outcome) = self.seats(game, &change, now)?;
-                let SeatOutcome::Observing { new, password } = outcome else { unreachable!() };
+                let SeatOutcome::Observing(observed) = outcome else { unreachable!() };
+                let (new, password) = match observed {
+                    Observed::Asked => {
+                        self.mails.push(mail(
+                            sender,
+                            format!("{name}: confirm that you observe"),
+                            format!(
+                                "Someone asked, from this address, to observe {name} on this judge: to receive its \
+                                 results and broadcasts.\n\nTo confirm, send the judge this line from this \
+                                 address:\n\n  observe {name} confirm {fresh}\n\nIf you did not ask, do \
+                                 nothing: you will not be mailed about {name}.\n"
+                            ),
+                        ));
+                        return Ok(format!(
+                            "To observe {name}, confirm from {}: the judge has mailed it a code, to send back with \
+                             `observe {name} confirm CODE`.",
+                            header_safe(sender, 80)
+                        ));
+                    }
+                    Observed::Observing { new, password } => (new, password),
+                };
                 let mut said = if new {
                     format!("You observe {name}: you will receive its results and broadcasts.")
                 } else {

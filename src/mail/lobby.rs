@@ -47,6 +47,8 @@ pub enum Request {
         game: String,
         /// The observer's own password, to sign on with (`observe GAME PASSWORD`).
         password: Option<String>,
+        /// The code of the confirmation mailed to the address (`observe GAME confirm CODE`).
+        code: Option<String>,
     },
     Takeover {
         game: String,
@@ -93,9 +95,11 @@ pub enum LobbyRequest {
     Leave {
         game: String,
     },
+    /// `code`: the confirmation of an earlier request, with the code mailed for it.
     Observe {
         game: String,
         password_hash: Option<String>,
+        code: Option<String>,
     },
     Takeover {
         game: String,
@@ -160,15 +164,20 @@ pub fn parse(words: &[&str], line: &BodyLine) -> Option<LobbyItem> {
             _ => bad(hidden(words[0]), "write `leave GAME PASSWORD` (the password you joined with)"),
         },
         "observe" => match words {
-            [_, game] if game_ok(game) => Ok(Request::Observe { game: game.to_string(), password: None }),
+            [_, game] if game_ok(game) => Ok(Request::Observe { game: game.to_string(), password: None, code: None }),
+            [_, game, confirm, code] if game_ok(game) && confirm.eq_ignore_ascii_case("confirm") => {
+                Ok(Request::Observe { game: game.to_string(), password: None, code: Some(cap(code, 40)) })
+            }
             [_, game, password] if game_ok(game) => match check_new_password(password) {
-                Ok(()) => Ok(Request::Observe { game: game.to_string(), password: Some(password.to_string()) }),
+                Ok(()) => {
+                    Ok(Request::Observe { game: game.to_string(), password: Some(password.to_string()), code: None })
+                }
                 Err(p) => bad(hidden(words[0]), p),
             },
             _ => bad(
                 hidden(words[0]),
                 "write `observe GAME`, or `observe GAME PASSWORD` (a password of your own, 6 to 64 characters, \
-                 to sign on as an observer)",
+                 to sign on as an observer); the judge then mails a code to confirm with `observe GAME confirm CODE`",
             ),
         },
         "takeover" => {
@@ -270,8 +279,10 @@ pub fn answer(
                 ))),
                 Err(e) => Err(e),
             },
-            Request::Observe { game, password } => match password.as_deref().map(hashed).transpose() {
-                Ok(password_hash) => Ok(LobbyRequest::Observe { game: game.clone(), password_hash }),
+            Request::Observe { game, password, code } => match password.as_deref().map(hashed).transpose() {
+                Ok(password_hash) => {
+                    Ok(LobbyRequest::Observe { game: game.clone(), password_hash, code: code.clone() })
+                }
                 Err(e) => Err(e),
             },
             Request::Takeover { game, seat, password } => {

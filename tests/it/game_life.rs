@@ -345,6 +345,14 @@ fn the_reply_to_the_vote_that_ends_the_game_shows_no_deadline() {
 
 impl Life {
     /// `from` mails `body` (no SIGNON added) at `now`; every mail the judge wrote.
+    /// `observe` from `from`, confirmed with the code mailed to it; the confirmation's
+    /// mails.
+    fn observe(&mut self, now: &str, from: &str, body: &str) -> Vec<Eml> {
+        let mails = self.mail_from(now, from, body);
+        let line = crate::judge_dir::confirmation(&mails, from);
+        self.mail_from(now, from, &line)
+    }
+
     fn mail_from(&mut self, now: &str, from: &str, body: &str) -> Vec<Eml> {
         self.n += 1;
         let raw = crate::judge_dir::message(from, &self.last_id(), body);
@@ -373,7 +381,7 @@ fn an_observer_signs_on_with_their_own_password_and_sends_press_when_the_game_al
     let mails = life.mail_from("2026-12-01T12:10:00Z", OBS, "SIGNON observer@g obssecret1\nstatus\n");
     let reply = Life::reply(&mails, life.n).body.clone();
     assert!(reply.contains("observes g without a password yet") && reply.contains("observe g PASSWORD"), "{reply}");
-    let mails = life.mail_from("2026-12-01T12:20:00Z", OBS, "observe g obssecret1\n");
+    let mails = life.observe("2026-12-01T12:20:00Z", OBS, "observe g obssecret1\n");
     let reply = Life::reply(&mails, life.n).body.clone();
     assert!(reply.contains("You already observe g.") && reply.contains("Your password is kept"), "{reply}");
     assert!(!reply.contains("obssecret1"), "{reply}");
@@ -438,7 +446,7 @@ fn an_observer_signs_on_with_their_own_password_and_sends_press_when_the_game_al
 #[test]
 fn an_observers_press_follows_the_games_press_setting() {
     let mut life = Life::new(T0, "press = \"grey\"\nobserver_press = true", "");
-    life.mail_from("2026-12-01T12:10:00Z", OBS, "observe g obssecret1\n");
+    life.observe("2026-12-01T12:10:00Z", OBS, "observe g obssecret1\n");
     let body = "SIGNON observer@g obssecret1\npress to all\nPeace in our time.\nendpress\n";
     let mails = life.mail_from("2026-12-01T12:20:00Z", OBS, body);
     let ann = to(&mails, "ann@example.org");
@@ -454,7 +462,7 @@ fn an_observers_press_follows_the_games_press_setting() {
     assert_eq!(from, ["an observer", "an unnamed power"]);
 
     let mut life = Life::new(T0, "press = \"none\"\nobserver_press = true", "");
-    life.mail_from("2026-12-01T12:10:00Z", OBS, "observe g obssecret1\n");
+    life.observe("2026-12-01T12:10:00Z", OBS, "observe g obssecret1\n");
     let mails = life.mail_from("2026-12-01T12:20:00Z", OBS, body);
     assert_eq!(mails.len(), 1, "{mails:?}");
     assert!(mails[0].body.contains("this is a gunboat game"), "{}", mails[0].body);
@@ -466,7 +474,7 @@ fn an_observers_press_follows_the_games_press_setting() {
 #[test]
 fn an_observers_password_is_guarded_as_a_seats() {
     let mut life = Life::new(T0, "observer_press = true", "");
-    life.mail_from("2026-12-01T12:10:00Z", OBS, "observe g obssecret1\n");
+    life.observe("2026-12-01T12:10:00Z", OBS, "observe g obssecret1\n");
     // Another `observe` does not replace it, and does not say whether it was right.
     let mails = life.mail_from("2026-12-01T12:11:00Z", OBS, "observe g guessing1\n");
     assert!(Life::reply(&mails, life.n).body.contains("it is not changed"), "{mails:?}");

@@ -205,7 +205,7 @@ fn a_join_can_be_left_before_the_start_and_bad_joins_say_why() {
     };
     let reply = &answer(&player(0), "j1@x", &format!("join {GAME} pass0word\nobserve {GAME}\n"))[0].body;
     assert!(reply.contains("6 seats are still open"), "{reply}");
-    assert!(reply.contains("You observe"), "{reply}");
+    assert!(reply.contains("To observe open1, confirm from p0@example.org"), "{reply}");
     let reply = &answer(&player(0), "l0@x", &format!("leave {GAME} wrongword\n"))[0].body;
     assert!(reply.contains("wrong password"), "{reply}");
     let reply = &answer(&player(0), "l1@x", &format!("leave {GAME} pass0word\n"))[0].body;
@@ -324,6 +324,8 @@ fn a_whole_shadow_worlds_game_by_mail_from_seven_joins_to_a_draw() {
     let (_tmp, root) = open_game();
     let mut outbox = Outbox::default();
     send(&root, "obs@example.org", "obs@x", &format!("observe {GAME}\n")).ok();
+    let line = crate::judge_dir::confirmation(&outbox.new_mails(&root), "obs@example.org");
+    send(&root, "obs@example.org", "obs2@x", &line).ok();
     outbox.new_mails(&root);
     let (mails, mut powers) = fill(&root, &mut outbox);
     let mut passwords: Vec<String> = (0..7).map(|i| format!("pass{i}word")).collect();
@@ -555,10 +557,30 @@ fn reply_to_gives_no_authority_and_games_and_observers_are_capped() {
     assert!(answer.contains("only a game master named in the judge's judge.toml"), "{answer}");
     assert!(!root.join("games/evil").exists());
     forged("eve@example.org", "victim@example.org", "f1@x", &format!("observe {GAME}\njoin {GAME} evilsecret\n"));
-    outbox.new_mails(&root);
+    let mails = outbox.new_mails(&root);
     let toml = std::fs::read_to_string(root.join("games").join(GAME).join("game.toml")).unwrap();
     assert!(!toml.contains("victim@"), "the Reply-To address was subscribed:\n{toml}");
     assert!(toml.contains("eve@example.org"), "{toml}");
+    // Issue 42.10: a forged From subscribes nobody: the code goes to the From address
+    // only (never to Reply-To, never in the answer), and until it comes back from there
+    // the address observes nothing.
+    let answer = &to(&mails, "victim@example.org")[0].body;
+    assert!(answer.contains("confirm from eve@example.org"), "{answer}");
+    let code_line = crate::judge_dir::confirmation(&mails, "eve@example.org");
+    assert!(!answer.contains(code_line.trim()), "{answer}");
+    let observers = |toml: &str| -> Vec<String> {
+        let t: toml::Table = toml.parse().unwrap();
+        t.get("observers").and_then(|o| o.as_array()).into_iter().flatten().map(|o| o.to_string()).collect()
+    };
+    assert!(observers(&toml).is_empty(), "{toml}");
+    forged("victim@example.org", "victim@example.org", "f2@x", &format!("observe {GAME} confirm 0123456789ab\n"));
+    let mails = outbox.new_mails(&root);
+    let wrong = &to(&mails, "victim@example.org")[0].body;
+    assert!(wrong.contains("waits for that code"), "{wrong}");
+    forged("eve@example.org", "eve@example.org", "f3@x", &code_line);
+    let toml = std::fs::read_to_string(root.join("games").join(GAME).join("game.toml")).unwrap();
+    assert_eq!(observers(&toml), ["\"eve@example.org\""], "{toml}");
+    outbox.new_mails(&root);
 
     // Caps: ten running games per master by mail; fifty observers a game.
     for i in 0..10 {
@@ -570,10 +592,17 @@ fn reply_to_gives_no_authority_and_games_and_observers_are_capped() {
         mails.iter().filter(|m| m.to == "boss@example.org" && m.body.contains("a master creates at most 10 by mail"));
     assert_eq!(refused.count(), 1, "{mails:#?}");
     assert!(!root.join("games/g10").exists());
+    let mut mails = Vec::new();
     for i in 1..60 {
-        send(&root, &format!("o{i}@example.org"), &format!("o{i}@x"), &format!("observe {GAME}\n")).ok();
+        let who = format!("o{i}@example.org");
+        send(&root, &who, &format!("o{i}@x"), &format!("observe {GAME}\n")).ok();
+        mails = outbox.new_mails(&root);
+        if i < 50 {
+            let line = crate::judge_dir::confirmation(&mails, &who);
+            send(&root, &who, &format!("oc{i}@x"), &line).ok();
+            outbox.new_mails(&root);
+        }
     }
-    let mails = outbox.new_mails(&root);
     let refused = &to(&mails, "o59@example.org")[0].body;
     assert!(refused.contains("this game has its 50 observers already"), "{refused}");
     let toml = std::fs::read_to_string(root.join("games").join(GAME).join("game.toml")).unwrap();

@@ -75,7 +75,9 @@ fn a_small_game_filled_by_join_mails_begins_and_a_vacant_seat_is_taken_over() {
     assert!(reply.contains("1 seat is still open"), "{reply}");
     assert!(reply.contains("Waiting for players: 1 of 2 seats taken"), "{reply}");
     assert!(reply.contains("Dice commitment"), "{reply}");
-    let reply = &mail("obs@example.org", "o0@x", &format!("observe {GAME}\n"))[0].body;
+    let mails = mail("obs@example.org", "o0@x", &format!("observe {GAME}\n"));
+    let line = crate::judge_dir::confirmation(&mails, "obs@example.org");
+    let reply = &mail("obs@example.org", "o1@x", &line)[0].body;
     assert!(reply.contains("You observe duel"), "{reply}");
     let commitment = {
         let status = judge_cli(NOW, &root, &["status", dir.to_str().unwrap()]).ok().stdout;
@@ -158,9 +160,11 @@ fn a_small_game_by_mail_from_the_joins_to_its_end() {
         outbox.new_mails(&root)
     };
     // `list` of a small game offers no preference list (there are no powers).
-    let reply = &mail("obs@example.org", "o0@x", &format!("observe {GAME}\nlist {GAME}\n"))[0].body;
+    let mails = mail("obs@example.org", "o0@x", &format!("observe {GAME}\nlist {GAME}\n"));
+    let reply = &to(&mails, "obs@example.org").into_iter().find(|m| m.subject.starts_with("Re:")).unwrap().body;
     assert!(reply.contains(&format!("Join with `join {GAME} PASSWORD`;")), "{reply}");
     assert!(!reply.contains("prefer"), "{reply}");
+    mail("obs@example.org", "o1@x", &crate::judge_dir::confirmation(&mails, "obs@example.org"));
     let mut joined = Vec::new();
     for (i, who) in ["ann", "bob", "cy"].iter().enumerate() {
         joined = mail(&format!("{who}@example.org"), &format!("j{i}@x"), &format!("join {GAME} {who}secret\n"));
@@ -253,7 +257,9 @@ fn an_observer_of_a_small_game_signs_on_and_reads() {
         send(&root, from, id, body);
         outbox.new_mails(&root)
     };
-    let reply = &mail("obs@example.org", "o0@x", &format!("observe {GAME} obssecret1\n"))[0].body;
+    let mails = mail("obs@example.org", "o0@x", &format!("observe {GAME} obssecret1\n"));
+    let line = crate::judge_dir::confirmation(&mails, "obs@example.org");
+    let reply = &mail("obs@example.org", "o1@x", &line)[0].body;
     assert!(reply.contains("Your password is kept"), "{reply}");
     mail("ann@example.org", "j0@x", &format!("join {GAME} annsecret\n"));
     mail("bob@example.org", "j1@x", &format!("join {GAME} bobsecret\n"));

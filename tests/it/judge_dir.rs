@@ -220,3 +220,13 @@ impl MailJudge {
         journal(&self.game_dir(game))
     }
 }
+
+/// The line that confirms a request to observe, from the confirmation mailed to `to`.
+pub fn confirmation(mails: &[Eml], to: &str) -> String {
+    let mail = mails
+        .iter()
+        .find(|m| m.to.eq_ignore_ascii_case(to) && m.subject.ends_with("confirm that you observe"))
+        .unwrap_or_else(|| panic!("no confirmation mailed to {to}: {mails:#?}"));
+    let line = mail.body.lines().map(str::trim).find(|l| l.starts_with("observe ") && l.contains(" confirm "));
+    format!("{}\n", line.unwrap_or_else(|| panic!("no confirmation line: {}", mail.body)))
+}

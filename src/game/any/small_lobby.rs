@@ -295,9 +295,8 @@ impl Seats for Lobby {
                 })
             }
             SeatChange::Leave { email } => Ok(SeatOutcome::Left { seats_left: self.leave(email)? }),
-            SeatChange::Observe { email, password_hash } => {
-                let (new, password) = self.observe(email, *password_hash)?;
-                Ok(SeatOutcome::Observing { new, password })
+            SeatChange::Observe { email, password_hash, step } => {
+                Ok(SeatOutcome::Observing(self.observe(email, *password_hash, *step)?))
             }
             SeatChange::Resign { .. } | SeatChange::Takeover { .. } | SeatChange::Approve { .. } => {
                 Err(usage(format!(
@@ -376,9 +375,8 @@ pub(super) fn change_seats(
         SeatChange::Leave { .. } => Err(usage(format!(
             "{name} has begun: a player leaves a game under way with `resign` and their seat's name"
         ))),
-        SeatChange::Observe { email, password_hash } => {
-            let (new, password) = g.observe(email, *password_hash, now)?;
-            Ok(SeatOutcome::Observing { new, password })
+        SeatChange::Observe { email, password_hash, step } => {
+            Ok(SeatOutcome::Observing(g.observe(email, *password_hash, *step, now)?))
         }
         SeatChange::Resign { seat } => {
             let (seat, email) = g.resign(seat, now)?;

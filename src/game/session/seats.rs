@@ -12,7 +12,7 @@ use super::GameError;
 use super::{schedule_error, OpenGame};
 use crate::dice::{Dice, Seed};
 use crate::game::journal::Entry;
-use crate::game::seating::{self, shown_name, Applicant, Ask, ObserverPassword, SeatEvent, Takeover};
+use crate::game::seating::{self, shown_name, Applicant, Ask, ObserveStep, Observed, SeatEvent, Takeover};
 use crate::game::settings::{Player, Settings};
 
 /// The side file that keeps the seed the powers are assigned with, until they are.
@@ -305,9 +305,10 @@ impl OpenGame {
         &mut self,
         email: &str,
         password_hash: Option<&str>,
+        step: ObserveStep<'_>,
         now: DateTime<Utc>,
-    ) -> Result<(bool, ObserverPassword), GameError> {
-        self.atomically(|g, lock| g.observe_locked(lock, email, password_hash, now))
+    ) -> Result<Observed, GameError> {
+        self.atomically(|g, lock| g.observe_locked(lock, email, password_hash, step, now))
     }
 
     fn observe_locked(
@@ -315,20 +316,28 @@ impl OpenGame {
         lock: &mut crate::store::GameLock,
         email: &str,
         password_hash: Option<&str>,
+        step: ObserveStep<'_>,
         now: DateTime<Utc>,
-    ) -> Result<(bool, ObserverPassword), GameError> {
+    ) -> Result<Observed, GameError> {
         let mut settings = self.game.settings.clone();
-        let (new, password) =
-            seating::observe(&mut settings.observers, &mut settings.observer_passwords, email, password_hash)
-                .map_err(refuse)?;
+        let s = &mut settings;
+        let observed = seating::observe(
+            &mut s.observers,
+            &mut s.observer_passwords,
+            &mut s.seats.observing,
+            email,
+            password_hash,
+            step,
+        )
+        .map_err(refuse)?;
         if settings == self.game.settings {
-            return Ok((new, password));
+            return Ok(observed);
         }
-        if new && !self.done_before() {
+        if matches!(observed, Observed::Observing { new: true, .. }) && !self.done_before() {
             self.record(lock, now, Entry::Seats { event: SeatEvent::Observer { email: email.to_string() } })?;
         }
         self.write_seats(lock, now, settings)?;
-        Ok((new, password))
+        Ok(observed)
     }
 
     /// `resign`: the power's player leaves it; it is vacant (its units hold, civil

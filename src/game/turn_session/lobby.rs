@@ -22,7 +22,7 @@ use super::{
     SEED_FILE,
 };
 use crate::dice::Seed;
-use crate::game::seating::{self, Applicant, Ask, ObserverPassword, SeatEvent, Takeover};
+use crate::game::seating::{self, Applicant, Ask, ObserveStep, Observed, SeatEvent, Takeover};
 use crate::game::session::GameError;
 use crate::games::{self, Options};
 use crate::store::{Book, GameDir, GameLock};
@@ -264,17 +264,29 @@ impl Lobby {
 
     /// `observe`, with the hash of the password it brought: whether the address was new,
     /// and what became of the password.
-    pub fn observe(&mut self, email: &str, password_hash: Option<&str>) -> Result<(bool, ObserverPassword), GameError> {
+    pub fn observe(
+        &mut self,
+        email: &str,
+        password_hash: Option<&str>,
+        step: ObserveStep<'_>,
+    ) -> Result<Observed, GameError> {
         let mut lock = self.relock()?;
         let mut settings = self.settings.clone();
-        let (new, password) =
-            seating::observe(&mut settings.observers, &mut settings.observer_passwords, email, password_hash)
-                .map_err(refuse)?;
+        let s = &mut settings;
+        let observed = seating::observe(
+            &mut s.observers,
+            &mut s.observer_passwords,
+            &mut s.seats.observing,
+            email,
+            password_hash,
+            step,
+        )
+        .map_err(refuse)?;
         if settings != self.settings {
             lock.write_settings(&settings)?;
             self.settings = settings;
         }
-        Ok((new, password))
+        Ok(observed)
     }
 
     /// The password hash an address joined with.
@@ -380,19 +392,27 @@ impl OpenTurnGame {
         &mut self,
         email: &str,
         password_hash: Option<&str>,
+        step: ObserveStep<'_>,
         now: DateTime<Utc>,
-    ) -> Result<(bool, ObserverPassword), GameError> {
+    ) -> Result<Observed, GameError> {
         let lock = self.relock()?;
         let mut settings = self.settings.clone();
-        let (new, password) =
-            seating::observe(&mut settings.observers, &mut settings.observer_passwords, email, password_hash)
-                .map_err(refuse)?;
-        if new {
+        let s = &mut settings;
+        let observed = seating::observe(
+            &mut s.observers,
+            &mut s.observer_passwords,
+            &mut s.seats.observing,
+            email,
+            password_hash,
+            step,
+        )
+        .map_err(refuse)?;
+        if matches!(observed, Observed::Observing { new: true, .. }) {
             self.change_seats_locked(lock, SeatEvent::Observer { email: email.to_string() }, settings, now)?;
         } else if settings != self.settings {
             self.write_particulars_locked(lock, settings, now)?;
         }
-        Ok((new, password))
+        Ok(observed)
     }
 
     /// `resign`: the seat is vacant until someone takes it over. (seat, address it had)

@@ -85,9 +85,8 @@ impl Seats for OpenGame {
                 }
             }
             SeatChange::Leave { email } => SeatOutcome::Left { seats_left: self.leave(email, now)? },
-            SeatChange::Observe { email, password_hash } => {
-                let (new, password) = self.observe(email, *password_hash, now)?;
-                SeatOutcome::Observing { new, password }
+            SeatChange::Observe { email, password_hash, step } => {
+                SeatOutcome::Observing(self.observe(email, *password_hash, *step, now)?)
             }
             SeatChange::Resign { seat } => {
                 let email = self.resign(&key(seat)?, now)?;
