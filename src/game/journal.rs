@@ -95,8 +95,16 @@ pub enum Entry {
     /// A power asked that the phase wait for its deadline (`wait: true`), or took that back.
     Wait { power: String, wait: bool },
     /// A press message, as sent by mail: who from (a power's name, or `master`), the
-    /// recipients as delivered, and the text. Changes no state.
-    Press { from: String, to: Vec<String>, text: String },
+    /// recipients as delivered, and the text. `grey`: whether its readers got it without
+    /// the sender's name (the game's press rule when it was sent; `None` in journals
+    /// written before it was kept). Changes no state.
+    Press {
+        from: String,
+        to: Vec<String>,
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        grey: Option<bool>,
+    },
     /// Who plays a power changed, or the open seats did: a join, a start, a resignation,
     /// a takeover (see [`crate::game::seating`]). Changes no state; no rollback undoes it.
     Seats { event: SeatEvent },

@@ -192,10 +192,11 @@ pub fn of_diplomacy(g: &OpenGame) -> PublicGame {
                 before = Some(after);
                 phase = after.phase;
             }
-            Entry::Press { from, to, text } if to.iter().any(|t| t == "everyone") => {
+            Entry::Press { from, to, text, grey } if to.iter().any(|t| t == "everyone") => {
                 // As the readers got it: grey press and observers without who sent it
-                // (the site shows no address).
-                let grey = game.settings.press == PressRule::Grey;
+                // (the site shows no address). A message journaled before its press rule
+                // was kept shows its sender only while the game's press is full.
+                let grey = grey.unwrap_or(game.settings.press != PressRule::Full);
                 let from = match map.lookup_power(from) {
                     Some(_) if grey => "an unnamed power".to_string(),
                     Some(p) => map.power(p).name.clone(),

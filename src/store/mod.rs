@@ -11,8 +11,10 @@
 //! - `journal.jsonl`: append-only, one JSON object per line:
 //!   `{"seq":1,"at":"2025-03-01T18:00:00Z","entry":<E>}`, seqs 1, 2, 3... without gaps.
 //!   [`GameLock::append`] returns only after the line is synced to disk.
-//! - `state.json`: `{"seq_applied": N, "state": <T>}`, the state after applying journal
-//!   entries 1..=N. A cache: compare N with the journal and replay what is missing.
+//! - `state.json`: `{"seq_applied": N, "state": <T>, "check": "<sha256>"}`, the state after
+//!   applying journal entries 1..=N. A cache: compare N with the journal and replay what
+//!   is missing. A state that no longer has its check was changed by hand: an error, never
+//!   trusted.
 //! - `.lock`: the per-game lock file (`flock`), serialising every writer.
 //! - `change.json`: a change of several writes (journal entries and `game.toml`) made
 //!   durable as one ([`GameLock::stage`], [`GameLock::commit`]) while it is carried out;
@@ -209,6 +211,7 @@ pub struct GameDir {
 struct StateOut<'a, T> {
     seq_applied: u64,
     state: &'a T,
+    check: String,
 }
 
 #[derive(Deserialize)]
@@ -216,6 +219,18 @@ struct StateOut<'a, T> {
 struct StateIn<T> {
     seq_applied: u64,
     state: T,
+    /// [`state_check`] of `state` as written (none in files written before it was kept).
+    #[serde(default)]
+    check: Option<String>,
+}
+
+/// The sha256 (hex) of a state as JSON with its keys in a fixed order: a `state.json`
+/// whose state no longer has the check it was written with was edited by hand, and is
+/// not trusted (the journal rebuilds it).
+fn state_check(state: &serde_json::Value) -> String {
+    use sha2::Digest;
+    let bytes = serde_json::to_vec(state).unwrap_or_default();
+    sha2::Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl GameDir {
@@ -322,7 +337,7 @@ impl GameDir {
             Err(source) => return Err(StoreError::Io { path, source }),
         };
         let state: StateIn<T> = serde_json::from_slice(&bytes).map_err(|e| StoreError::Parse {
-            file: path,
+            file: path.clone(),
             line: e.line(),
             column: e.column(),
             message: format!(
@@ -331,6 +346,24 @@ impl GameDir {
                 journal::json_message(&e)
             ),
         })?;
+        if let Some(check) = &state.check {
+            // Read again as plain JSON for its check: a state edited by hand, however
+            // consistent, is an error, never trusted nor silently replaced.
+            let plain: StateIn<serde_json::Value> = serde_json::from_slice(&bytes).map_err(|e| {
+                StoreError::Corrupt { path: path.clone(), line: Some(e.line()), message: e.to_string() }
+            })?;
+            if state_check(&plain.state) != *check {
+                return Err(StoreError::Corrupt {
+                    path,
+                    line: None,
+                    message: format!(
+                        "the state was changed by hand: it no longer has the check it was written with, so it is \
+                         not trusted. {STATE_FILE} is only a copy of the state the journal leads to: delete it and \
+                         the judge rebuilds it from {JOURNAL_FILE}"
+                    ),
+                });
+            }
+        }
         Ok(Some((state.seq_applied, state.state)))
     }
 
@@ -710,8 +743,9 @@ impl GameLock {
         if seq_applied > self.last_seq {
             return Err(StoreError::StateAheadOfJournal { path, seq_applied, journal_seq: self.last_seq });
         }
-        let mut bytes = serde_json::to_vec_pretty(&StateOut { seq_applied, state })
-            .map_err(|e| StoreError::Serialize { path: path.clone(), message: e.to_string() })?;
+        let serialize = |e: serde_json::Error| StoreError::Serialize { path: path.clone(), message: e.to_string() };
+        let check = state_check(&serde_json::to_value(state).map_err(serialize)?);
+        let mut bytes = serde_json::to_vec_pretty(&StateOut { seq_applied, state, check }).map_err(serialize)?;
         bytes.push(b'\n');
         if let Some(staged) = &mut self.staged {
             staged.state = Some(bytes);

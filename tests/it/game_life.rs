@@ -460,6 +460,13 @@ fn an_observers_press_follows_the_games_press_setting() {
     let public = shadowjudge::game::public::of_diplomacy(&life.game());
     let from: Vec<&str> = public.press.iter().map(|p| p.from.as_str()).collect();
     assert_eq!(from, ["an observer", "an unnamed power"]);
+    // Issue 42.14: press sent grey stays grey on the site when the game's press changes.
+    let toml = life.game_dir("g").join("game.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, text.replace("press = \"grey\"", "press = \"none\"")).unwrap();
+    let public = shadowjudge::game::public::of_diplomacy(&life.game());
+    let from: Vec<&str> = public.press.iter().map(|p| p.from.as_str()).collect();
+    assert_eq!(from, ["an observer", "an unnamed power"]);
 
     let mut life = Life::new(T0, "press = \"none\"\nobserver_press = true", "");
     life.observe("2026-12-01T12:10:00Z", OBS, "observe g obssecret1\n");

@@ -203,7 +203,8 @@ fn a_join_can_be_left_before_the_start_and_bad_joins_say_why() {
         send(&root, from, id, body).ok();
         outbox.new_mails(&root)
     };
-    let reply = &answer(&player(0), "j1@x", &format!("join {GAME} pass0word\nobserve {GAME}\n"))[0].body;
+    let mails = answer(&player(0), "j1@x", &format!("join {GAME} pass0word\nobserve {GAME}\n"));
+    let reply = &mails.iter().find(|m| m.subject.starts_with("Re:")).unwrap().body;
     assert!(reply.contains("6 seats are still open"), "{reply}");
     assert!(reply.contains("To observe open1, confirm from p0@example.org"), "{reply}");
     let reply = &answer(&player(0), "l0@x", &format!("leave {GAME} wrongword\n"))[0].body;

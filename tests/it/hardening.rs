@@ -101,6 +101,11 @@ fn hand_edited_state_files_are_errors_naming_file_and_key() {
         let path = judge.game("g1").join("state.json");
         let mut state = read_json(&path);
         edit(&mut state);
+        // Edited with its check still in place, the file is not trusted at all (issue 42.14);
+        // without one (as a file written before checks were kept), every value is checked.
+        write_json(&path, &state);
+        assert_refused(&judge.status("g1"), "state.json", "changed by hand");
+        state.as_object_mut().unwrap().remove("check");
         write_json(&path, &state);
         assert_refused(&judge.status("g1"), "state.json", key);
         // Writers refuse it too, and leave the files as they were.
@@ -109,6 +114,23 @@ fn hand_edited_state_files_are_errors_naming_file_and_key() {
         assert_refused(&run, "state.json", key);
         assert_eq!(std::fs::read(&path).unwrap(), before, "{what}: state.json untouched");
     }
+}
+
+/// Issue 42.14: a consistent hand edit of state.json (a unit moved to another real
+/// province, the file valid in every way) is not trusted until the next replay: it is
+/// refused at once, and the game is whole again once the copy is deleted.
+#[test]
+fn a_consistent_hand_edit_of_the_state_is_not_trusted() {
+    let judge = Judge::with_game("g1");
+    let path = judge.game("g1").join("state.json");
+    let before = judge.status("g1").stdout;
+    let mut state = read_json(&path);
+    let region = state["state"]["boards"][0]["units"][0]["region"].as_u64().unwrap();
+    state["state"]["boards"][0]["units"][0]["region"] = (region + 1).into();
+    write_json(&path, &state);
+    assert_refused(&judge.status("g1"), "state.json", "changed by hand");
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(judge.status("g1").stdout, before);
 }
 
 #[test]

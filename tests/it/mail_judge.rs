@@ -277,7 +277,7 @@ fn issue_6_two_hundred_concurrent_messages_apply_exactly_once() {
     assert_eq!(submitted, 200);
     let mut press_count: BTreeMap<usize, usize> = BTreeMap::new();
     for e in &entries {
-        if let Entry::Press { from, to, text } = e {
+        if let Entry::Press { from, to, text, .. } = e {
             assert_eq!((from.as_str(), to.as_slice()), ("France", &["Italy".to_string()][..]));
             let n: usize = text.trim().strip_prefix("message number ").unwrap().parse().unwrap();
             *press_count.entry(n).or_default() += 1;

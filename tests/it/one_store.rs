@@ -190,6 +190,28 @@ fn verify_replays_the_journal_and_names_an_edited_entry() {
     assert!(said.contains(&format!("journal entry {}", at + 1)), "{said}");
 }
 
+/// Issue 42.14: the story is proved as well as the state: an event's text edited in the
+/// journal (what the players read happened) fails `verify`, naming the entry.
+#[test]
+fn verify_names_an_edited_event_text() {
+    let t = Table::new();
+    let dir = t.game();
+    let dir = dir.to_str().unwrap();
+    let (who, text) = next_turn(&t.status()).unwrap();
+    assert_eq!(mail_in(NOW, &t.root, "late", &t.passwords, 1, &who, &text).code, 0);
+    t.cli(&["reveal", dir, "--force"]).ok();
+    assert!(t.cli(&["verify", dir]).ok().stdout.starts_with("verified "));
+    let mut journal = t.journal_lines();
+    let at = journal.iter().position(|l| l.contains("\"type\":\"submitted\"")).unwrap();
+    assert!(journal[at].contains("\"events\":[\""), "{}", journal[at]);
+    journal[at] = journal[at].replacen("\"events\":[\"", "\"events\":[\"Nothing happened. ", 1);
+    std::fs::write(dir.to_string() + "/journal.jsonl", journal.join("\n") + "\n").unwrap();
+    let verified = t.cli(&["verify", dir]);
+    let said = format!("{}{}", verified.stdout, verified.stderr);
+    assert_ne!(verified.code, 0, "{said}");
+    assert!(said.contains(&format!("journal entry {}", at + 1)) && said.contains("Nothing happened."), "{said}");
+}
+
 /// Issue 23.12: a message counts as received when it was first kept in the spool, not
 /// when a later run carries it out: a turn spooled at 12:00 whose taker died, carried
 /// out by the tick at 13:10, is journaled as received at 12:00.

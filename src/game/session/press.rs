@@ -19,6 +19,7 @@ impl OpenGame {
         if self.done_before() {
             return Ok(());
         }
-        self.record(&mut lock, now, Entry::Press { from: from.to_string(), to, text: text.to_string() })
+        let grey = Some(self.game.settings.press == crate::game::settings::PressRule::Grey);
+        self.record(&mut lock, now, Entry::Press { from: from.to_string(), to, text: text.to_string(), grey })
     }
 }

@@ -10,6 +10,19 @@ pub fn replay(
     seed: &Seed,
     entries: &[(u64, DateTime<Utc>, TurnEntry)],
 ) -> Result<TurnState, GameError> {
+    replay_checking(settings, seed, entries, false)
+}
+
+/// [`replay`], and with `events` every step's journaled events (what the players read)
+/// checked against the ones the replay tells too: `verify` proves the story as well as
+/// the state. (Opening a game does not: a judge whose wording of an event changed still
+/// opens the games it journaled before.)
+pub fn replay_checking(
+    settings: &TurnSettings,
+    seed: &Seed,
+    entries: &[(u64, DateTime<Utc>, TurnEntry)],
+    events_too: bool,
+) -> Result<TurnState, GameError> {
     let err = |index: u64, message: String| GameError::Replay(ReplayError { index: index as usize, message });
     let mut meta: Option<TurnState> = None;
     let mut game: Option<Box<dyn TurnGame>> = None;
@@ -26,6 +39,7 @@ pub fn replay(
                 let mut events = Vec::new();
                 run_automatic(g.as_mut(), &mut ctx, &mut events);
                 check_step(seq, &mut dice, g.as_ref(), step)?;
+                check_events(seq, events_too, &events, step)?;
                 meta = Some(TurnState {
                     game: kind.clone(),
                     commitment: commitment.clone(),
@@ -59,25 +73,24 @@ pub fn replay(
                         let mut dice = Dice::new(seed.clone(), &settings.name, m.next_roll);
                         let mut ctx = TurnContext { dice: &mut dice, now: *at, hold: *hold };
                         let before = g.step_label();
-                        seat.submit(g.as_mut(), text, &mut ctx);
-                        let mut events = Vec::new();
+                        let mut events = seat.submit(g.as_mut(), text, &mut ctx).events;
                         run_automatic(g.as_mut(), &mut ctx, &mut events);
                         check_step(seq, &mut dice, g.as_ref(), step)?;
+                        check_events(seq, events_too, &events, step)?;
                         apply_step(m, step, seq);
                         settle_waits(m, g.as_ref(), Some(&before));
                     }
                     TurnEntry::Forced { step, .. } | TurnEntry::Released { step } => {
                         let mut dice = Dice::new(seed.clone(), &settings.name, m.next_roll);
                         let mut ctx = TurnContext { dice: &mut dice, now: *at, hold: false };
-                        // What each default said is in the step's report; the state is checked.
-                        let _ = match other {
+                        let mut events = match other {
                             TurnEntry::Forced { vacant: true, .. } => g.force_vacant(&mut ctx),
                             TurnEntry::Forced { .. } => g.force(&mut ctx),
                             _ => Vec::new(),
                         };
-                        let mut events = Vec::new();
                         run_automatic(g.as_mut(), &mut ctx, &mut events);
                         check_step(seq, &mut dice, g.as_ref(), step)?;
+                        check_events(seq, events_too, &events, step)?;
                         apply_step(m, step, seq);
                         settle_waits(m, g.as_ref(), None);
                     }
@@ -100,6 +113,24 @@ pub fn replay(
         }
     }
     meta.ok_or_else(|| err(0, "the journal is empty".into()))
+}
+
+/// With `check`: the replayed step told what the journal says it told.
+fn check_events(seq: u64, check: bool, events: &[String], step: &Step) -> Result<(), GameError> {
+    if !check || events == step.events.as_slice() {
+        return Ok(());
+    }
+    let at = events.iter().zip(&step.events).position(|(a, b)| a != b).unwrap_or(events.len().min(step.events.len()));
+    let said = |e: &[String]| e.get(at).map_or("nothing".to_string(), |t| format!("\"{t}\""));
+    Err(GameError::Replay(ReplayError {
+        index: seq as usize,
+        message: format!(
+            "event {} of the step: the journal says {}, the replay tells {}",
+            at + 1,
+            said(&step.events),
+            said(events)
+        ),
+    }))
 }
 
 /// Check a replayed change against the record: the same rolls, the same state.

@@ -77,7 +77,7 @@ impl OpenTurnGame {
             .map_err(VerifyFailure::Dice)?;
         // The rolls are the seed's: now every turn, played again from the seed, must give
         // the state the journal recorded after it, so the game is proved, not only its dice.
-        match replay(&self.settings, &seed, &self.entries) {
+        match super::replay::replay_checking(&self.settings, &seed, &self.entries, true) {
             Ok(_) => Ok(rolls),
             Err(GameError::Replay(e)) => Err(VerifyFailure::Replay(e)),
             Err(e) => Err(VerifyFailure::Replay(ReplayError { index: 0, message: e.to_string() })),
