@@ -279,3 +279,44 @@ fn a_resignation_survives_a_crash_at_every_write() {
     });
     assert!(stops >= 5, "{stops}");
 }
+
+#[test]
+fn an_approved_takeover_survives_a_crash_at_every_write() {
+    const TEST: &str = "crash_seats::an_approved_takeover_survives_a_crash_at_every_write";
+    if run_child_if_asked() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let prepared = tmp.path().join("judge");
+    new_open(&prepared, &[]);
+    for i in 0..7 {
+        join(&prepared, i);
+    }
+    let (email, power) = journal(&prepared.join("games/g1"))
+        .into_iter()
+        .find_map(|e| match e {
+            Entry::Seats { event: SeatEvent::Assigned { powers, .. } } => Some(powers[0].clone()),
+            _ => None,
+        })
+        .unwrap();
+    let (i, lower) = (&email[1..2], power.to_lowercase());
+    deliver(&prepared, &message(&email, "r@x", &format!("SIGNON {lower}@g1 pass{i}word\nresign {lower}\n")));
+    deliver(&prepared, &message("new@example.org", "t@x", &format!("takeover {lower}@g1 newpassword\n")));
+    let out = judge_cli(NOW, &prepared, &["mail", "password", "g1", "master"]).ok();
+    let master_pw = out.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().to_string();
+    let approve = message("gm@example.org", "a@x", &format!("SIGNON master@g1 {master_pw}\napprove {lower}\n"));
+    let stops = at_every_write(TEST, &prepared, &approve, |spec, root, mails| {
+        let entries = journal(&root.join("games/g1"));
+        let taken = entries.iter().filter(|e| matches!(e, Entry::Seats { event: SeatEvent::TakenOver { .. } })).count();
+        assert_eq!(taken, 1, "{spec}");
+        let s = settings(root);
+        let players = s["players"].as_array().unwrap();
+        assert_eq!(players.len(), 7, "{spec}");
+        assert!(players.iter().any(|p| p["email"].as_str() == Some("new@example.org")), "{spec}: {s:#?}");
+        let news = mails.iter().filter(|m| m.to == "new@example.org" && m.subject.contains("you now play")).count();
+        assert!((1..=2).contains(&news), "{spec}: {mails:#?}");
+        let gm = mails.iter().find(|m| m.to == "gm@example.org").unwrap();
+        assert!(gm.body.contains("is now played by new@example.org"), "{spec}: {}", gm.body);
+    });
+    assert!(stops >= 5, "{stops}");
+}

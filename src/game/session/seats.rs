@@ -196,6 +196,16 @@ impl OpenGame {
         })
     }
 
+    /// The new player's address, when the message being carried out again gave a vacant
+    /// power to them.
+    fn taken_over_by_this_message(&self) -> Option<String> {
+        let tag = self.book.carrying_out()?;
+        self.book.records().iter().filter(|r| r.msg.as_deref() == Some(tag)).find_map(|r| match &r.entry {
+            Entry::Seats { event: SeatEvent::TakenOver { email, .. } } => Some(email.clone()),
+            _ => None,
+        })
+    }
+
     /// The start, when the message being carried out again started the game.
     fn started_by_this_message(&self) -> Option<Started> {
         let tag = self.book.carrying_out()?;
@@ -483,6 +493,10 @@ impl OpenGame {
         now: DateTime<Utc>,
     ) -> Result<String, GameError> {
         let label = self.power_label(power_key);
+        if let Some(email) = self.taken_over_by_this_message() {
+            // Carried out again after an interruption: answered as done, the news sent.
+            return Ok(email);
+        }
         let mut settings = self.game.settings.clone();
         if settings.players.iter().any(|p| p.power == power_key) {
             return Err(refuse(format!("{label} has a player; there is nothing to approve")));
