@@ -301,6 +301,8 @@ pub struct Notice {
     pub to: Vec<String>,
     pub subject: String,
     pub body: String,
+    /// The game's board as it ends goes with it (the pictures of its final position).
+    pub final_board: bool,
 }
 
 /// What a command did: the answer to its sender, and the notices to others.

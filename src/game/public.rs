@@ -137,6 +137,67 @@ fn public_state(state: &GameState) -> Box<GameState> {
 }
 
 /// The public part of a Diplomacy game.
+/// Who played each power over the whole game, from the journal: the first player, then
+/// each change (a takeover, a replacement, a power left vacant) with the phase it took
+/// effect in. Names only, never an address (a past player is known by their address's
+/// local part; the present one by their name in game.toml).
+pub fn roster(game: &crate::diplomacy::engine::Game, entries: &[Entry]) -> Vec<(String, String)> {
+    let map = &game.map;
+    let first = entries
+        .iter()
+        .find_map(|e| match e {
+            Entry::Adjudicated { phase, .. } => Some(*phase),
+            _ => None,
+        })
+        .unwrap_or(game.state.phase);
+    let mut now = first;
+    // Per power (map order): (who, from which phase); `None`: vacant.
+    let mut seats: Vec<Vec<(Option<String>, crate::phase::Phase)>> = map.power_ids().map(|_| Vec::new()).collect();
+    for e in entries {
+        match e {
+            Entry::Adjudicated { state, .. } | Entry::RolledBack { state, .. } => now = state.phase,
+            Entry::PlayerChanged { who, what, old, new } if what == "address" => {
+                let Some(power) = map.lookup_power(who) else { continue };
+                let held = &mut seats[power.0 as usize];
+                if held.is_empty() {
+                    if let Some(old) = old {
+                        held.push((Some(crate::game::seating::shown_name(old)), first));
+                    }
+                }
+                let from = if held.is_empty() { first } else { now };
+                // Vacant and taken over within one phase: only the new player is worth saying.
+                if held.last().is_some_and(|(who, at)| who.is_none() && *at == from) {
+                    held.pop();
+                }
+                held.push((new.as_deref().map(crate::game::seating::shown_name), from));
+            }
+            _ => {}
+        }
+    }
+    let mut lines = Vec::new();
+    for p in map.power_ids() {
+        let held = &mut seats[p.0 as usize];
+        let current = game.settings.player(map, p);
+        match (held.last_mut(), current) {
+            (Some((who @ Some(_), _)), Some(player)) => *who = Some(crate::game::seating::shown_name(&player.name)),
+            (None, Some(player)) => held.push((Some(crate::game::seating::shown_name(&player.name)), first)),
+            _ => {}
+        }
+        let said: Vec<String> = held
+            .iter()
+            .enumerate()
+            .map(|(i, (who, from))| match (i, who) {
+                (0, Some(who)) => who.clone(),
+                (_, Some(who)) => format!("then {who} (from {from})"),
+                (_, None) => format!("vacant from {from}"),
+            })
+            .collect();
+        let said = if said.is_empty() { "nobody".to_string() } else { said.join(", ") };
+        lines.push((map.power(p).name.clone(), said));
+    }
+    lines
+}
+
 pub fn of_diplomacy(g: &OpenGame) -> PublicGame {
     let game = &g.game;
     let map = &game.map;
@@ -145,6 +206,8 @@ pub fn of_diplomacy(g: &OpenGame) -> PublicGame {
     // A gunboat game keeps who plays which power secret from the players themselves
     // until it is over; so does its page.
     let names_shown = game.settings.press != PressRule::Gunboat || state.end.is_some();
+    // Once the game is over, each power's line names everyone who played it.
+    let roster: Vec<(String, String)> = if state.end.is_some() { roster(game, &g.entries) } else { Vec::new() };
     let seats = map
         .power_ids()
         .map(|p| {
@@ -156,9 +219,10 @@ pub fn of_diplomacy(g: &OpenGame) -> PublicGame {
             let ab = if plus { " (A+B)" } else { "" };
             PublicSeat {
                 seat: map.power(p).name.clone(),
-                player: match game.settings.player(map, p) {
-                    Some(pl) => Holder::named(&pl.name, names_shown),
-                    None => Holder::Open,
+                player: match (roster.get(p.0 as usize), game.settings.player(map, p)) {
+                    (Some((_, who)), _) if who != "nobody" => Holder::Named(who.clone()),
+                    (_, Some(pl)) => Holder::named(&pl.name, names_shown),
+                    (_, None) => Holder::Open,
                 },
                 standing: format!("centers {centers}{ab}, units {units}{ab}"),
                 out: state.eliminated.contains(&p),

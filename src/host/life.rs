@@ -407,8 +407,11 @@ impl JudgeHost {
     /// counted again.
     fn game_over_mails(&mut self, game: &str, name: &str, over: Option<String>) {
         let Some(body) = over else { return };
+        let pictures = self.final_board(game);
         for c in self.contacts_of(game, |_| true) {
-            self.mails.push(mail(&c.address, format!("{name}: the game is over"), body.clone()));
+            let mut over = mail(&c.address, format!("{name}: the game is over"), body.clone());
+            over.attachments = pictures.clone();
+            self.mails.push(over);
         }
     }
 

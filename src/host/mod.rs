@@ -427,6 +427,20 @@ impl JudgeHost {
 fn results_pictures(board: &Board<'_>, seq: u64) -> Result<Vec<Attachment>, crate::diplomacy::picture::PictureError> {
     let (map, name) = (board.map, board.name);
     let scene = crate::diplomacy::picture::results_scene_at(map, name, board.entries, seq.saturating_sub(1) as usize)?;
+    scene_pictures(board, scene)
+}
+
+/// The map pictures of the board as the journal leaves it (a game's final position).
+fn board_pictures(board: &Board<'_>) -> Result<Vec<Attachment>, crate::diplomacy::picture::PictureError> {
+    let scene = crate::diplomacy::picture::board_scene(board.name, board.entries)?;
+    scene_pictures(board, scene)
+}
+
+fn scene_pictures(
+    board: &Board<'_>,
+    scene: crate::diplomacy::picture::Scene,
+) -> Result<Vec<Attachment>, crate::diplomacy::picture::PictureError> {
+    let (map, name) = (board.map, board.name);
     let geometry = crate::diplomacy::picture::geometry_for(map)?;
     let svg = crate::diplomacy::picture::draw_svg(map, &geometry, &scene)?;
     let png = crate::diplomacy::picture::png::svg_to_png(&svg, 1.0)?;

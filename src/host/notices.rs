@@ -84,8 +84,9 @@ impl JudgeHost {
     }
 
     /// Owe a command's notices as mails (with the message's reply); what to answer.
-    pub(super) fn notify(&mut self, outcome: any::Outcome) -> String {
+    pub(super) fn notify(&mut self, game: &str, outcome: any::Outcome) -> String {
         for notice in outcome.notices {
+            let attachments = if notice.final_board { self.final_board(game) } else { Vec::new() };
             for to in notice.to {
                 self.mails.push(OutgoingMail {
                     to,
@@ -94,10 +95,24 @@ impl JudgeHost {
                     in_reply_to: None,
                     references: Vec::new(),
                     kind: MailKind::Generated,
-                    attachments: Vec::new(),
+                    attachments: attachments.clone(),
                 });
             }
         }
         outcome.said
+    }
+
+    /// The pictures of the game's board as it ended (none for a game without pictures,
+    /// or when they cannot be drawn: the mail goes without them, and the problem is noted).
+    pub(super) fn final_board(&mut self, game: &str) -> Vec<crate::mail::reply::Attachment> {
+        let Ok(mut g) = self.read(game) else { return Vec::new() };
+        let Some(board) = g.pictures().and_then(|p| p.board()) else { return Vec::new() };
+        match super::board_pictures(&board) {
+            Ok(pictures) => pictures,
+            Err(e) => {
+                self.record_problem(game, format!("final map picture not drawn: {e}"));
+                Vec::new()
+            }
+        }
     }
 }

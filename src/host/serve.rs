@@ -113,7 +113,7 @@ impl GameHost for JudgeHost {
             MasterCommand::RefuseAbsence { power } => {
                 let outcome =
                     self.change(game, |g| lacking::votes(g, Lacking::Absences)?.refuse_absence(power, now))?;
-                Ok(self.notify(outcome))
+                Ok(self.notify(game, outcome))
             }
             MasterCommand::Approve { power } => self.approve(game, power, now),
             MasterCommand::Preview => self.preview(game),
@@ -135,7 +135,7 @@ impl GameHost for JudgeHost {
         let outcome = self.change(&who.game, |g| {
             lacking::votes(g, Lacking::Votes)?.player_command(&who.role, command, who.timezone, now)
         })?;
-        Ok(self.notify(outcome))
+        Ok(self.notify(&who.game, outcome))
     }
 
     fn set_wait(&mut self, who: &Identity, wait: bool, now: DateTime<Utc>) -> Result<String, HostError> {

@@ -59,7 +59,7 @@ impl JudgeHost {
                         actions.retain(|a| !matches!(a, crate::mail::deadline::TickAction::Process));
                         done.push(format!("{name}: {}", outcome.said));
                         self.note_warnings(&name, g.as_ref());
-                        self.notify(outcome);
+                        self.notify(&name, outcome);
                     }
                     Ok(None) => {}
                     Err(e) => {

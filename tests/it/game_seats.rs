@@ -412,6 +412,25 @@ fn a_whole_shadow_worlds_game_by_mail_from_seven_joins_to_a_draw() {
         }
     }
     assert!(to(&mails, &email).is_empty(), "{mails:#?}");
+    // Issue 41.7: the end says how long the game lasted and who played each power, the
+    // takeover included, by name (never an address), in the mail and in `list`.
+    let over = to(&mails, "obs@example.org").into_iter().find(|m| m.subject.ends_with("the game is over")).unwrap();
+    assert!(
+        over.body.contains("Played from Spring 1901 movement to Fall 1901 movement: 1 year, 2 phases."),
+        "{}",
+        over.body
+    );
+    let old = email.split('@').next().unwrap();
+    let italy = over.body.lines().find(|l| l.trim_start().starts_with("Italy ") && l.contains("then")).unwrap();
+    assert!(italy.ends_with(&format!("Italy    {old}, then newcomer (from Fall 1901 movement)")), "{italy}");
+    assert!(!over.body.contains('@'), "{}", over.body);
+    // ... with the final board, as a picture to look at and one to zoom.
+    let names: Vec<&str> = over.attachments.iter().map(String::as_str).collect();
+    assert_eq!(names, ["open1-W1901A.png", "open1-W1901A.svg"], "{names:?}");
+    send_at(&root, t4, "someone@example.org", "l@x", &format!("list {GAME}\n"));
+    let listed = &outbox.new_mails(&root)[0].body;
+    assert!(listed.contains("then newcomer (from Fall 1901 movement)"), "{listed}");
+    assert!(listed.contains("1 year, 2 phases"), "{listed}");
     // After the end, an order is refused with the reason.
     send_at(&root, t4, "newcomer@example.org", "x@x", "SIGNON italy@open1 newcomer1\nBoard A\nA ven H\n");
     assert!(outbox.new_mails(&root)[0].body.contains("over"));

@@ -84,6 +84,21 @@ pub fn results_scene(
     results_scene_at(map, title, entries, at)
 }
 
+/// The picture of the board as a game's journal leaves it (its final position, once
+/// over): no orders, only units and centers.
+pub fn board_scene(title: &str, entries: &[crate::game::journal::Entry]) -> Result<Scene, SceneError> {
+    use crate::game::journal::Entry;
+    let state = entries.iter().rev().find_map(|e| match e {
+        Entry::Created { state }
+        | Entry::Adjudicated { state, .. }
+        | Entry::RolledBack { state, .. }
+        | Entry::DrawDeclared { state, .. } => Some(state),
+        _ => None,
+    });
+    let state = state.ok_or_else(|| SceneError("the journal holds no position".to_string()))?;
+    Ok(Scene::from_state(title, state))
+}
+
 /// The picture of the adjudication at `index` in a game's journal (its seq less one).
 pub fn results_scene_at(
     map: &Map,

@@ -4,11 +4,21 @@ use super::*;
 
 impl OwedResults for OpenGame {
     fn owed(&self) -> Result<Vec<OwedMail>, GameError> {
+        let last_adjudication = self
+            .entries
+            .iter()
+            .rposition(|e| matches!(e, crate::game::journal::Entry::Adjudicated { .. }))
+            .map(|i| i as u64 + 1);
         Ok(self
             .results_owed()?
             .into_iter()
             .map(|owed| {
                 let mut text = owed.report.to_text();
+                if self.game.state.end.is_some() && Some(owed.seq) == last_adjudication {
+                    // The game ended here: the summary of its whole life follows.
+                    text.push('\n');
+                    text.push_str(&super::say::summary(&self.game, &self.entries));
+                }
                 if owed.early {
                     text.insert_str(0, "Processed early: every power's orders were in and no one asked to wait.\n\n");
                 }

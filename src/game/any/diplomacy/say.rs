@@ -1,6 +1,7 @@
 //! A player's say in a Diplomacy game apart from orders: votes on how it ends, absences.
 
 use super::*;
+use crate::game::journal::Entry;
 
 impl Votes for OpenGame {
     fn player_command(
@@ -75,6 +76,7 @@ impl OpenGame {
         let game = &self.game.settings.name;
         let everyone = by_mail::recipients(contacts_of(&self.game));
         Notice {
+            final_board: false,
             to: everyone.iter().map(|c| c.address.clone()).collect(),
             subject: format!("{game}: the deadline moved"),
             body: format!(
@@ -141,8 +143,9 @@ impl OpenGame {
         let mut notices = Vec::new();
         let said = match &end {
             Some(end) => {
-                let body = final_results(&self.game, end);
+                let body = final_results(&self.game, &self.entries, end);
                 notices.push(Notice {
+                    final_board: true,
                     to: everyone.iter().map(|c| c.address.clone()).collect(),
                     subject: format!("{game}: the game is over"),
                     body: body.clone(),
@@ -162,6 +165,7 @@ impl OpenGame {
                     Vote::NoConcede => format!("{name} withdraws its concession."),
                 };
                 notices.push(Notice {
+                    final_board: false,
                     to: everyone.iter().map(|c| c.address.clone()).filter(|a| Some(a) != own.as_ref()).collect(),
                     subject: format!("{game}: a vote"),
                     body: format!("{said}\n(Votes in this game are public.)\n"),
@@ -178,7 +182,7 @@ impl OpenGame {
 }
 
 /// The final results of a game ended by vote: the result, then centers per power.
-pub(super) fn final_results(game: &Game, end: &crate::diplomacy::state::GameEnd) -> String {
+pub(super) fn final_results(game: &Game, entries: &[Entry], end: &crate::diplomacy::state::GameEnd) -> String {
     let how = match end {
         crate::diplomacy::state::GameEnd::Draw(_) => "Every surviving power voted for it.",
         crate::diplomacy::state::GameEnd::Victory(_) => "Every other surviving power conceded.",
@@ -201,6 +205,38 @@ pub(super) fn final_results(game: &Game, end: &crate::diplomacy::state::GameEnd)
         for l in ledger {
             out.push_str(&format!("  {:<8} {}\n", l.power, l.count));
         }
+    }
+    out.push('\n');
+    out.push_str(&summary(game, entries));
+    out
+}
+
+/// Who played each power over the whole game, a line each (see
+/// [`crate::game::public::roster`]).
+pub(super) fn roster(game: &Game, entries: &[Entry]) -> Vec<String> {
+    crate::game::public::roster(game, entries).into_iter().map(|(power, who)| format!("{power:<8} {who}")).collect()
+}
+
+/// How long a game lasted: its first and last phases, the years and the phases played.
+pub(super) fn length(entries: &[Entry]) -> String {
+    let phases: Vec<crate::phase::Phase> = crate::game::journal::reports(entries).map(|r| r.phase).collect();
+    let (Some(first), Some(last)) = (phases.first(), phases.last()) else {
+        return "No phase was played.".to_string();
+    };
+    let years = last.year - first.year + 1;
+    format!(
+        "Played from {first} to {last}: {}, {}.",
+        crate::text::count(usize::from(years), "year", "years"),
+        crate::text::count(phases.len(), "phase", "phases")
+    )
+}
+
+/// The summary of a game that is over, as Njudge's: how long it lasted and who played
+/// each power, every change of player included.
+pub(super) fn summary(game: &Game, entries: &[Entry]) -> String {
+    let mut out = format!("{}\n\nWho played:\n", length(entries));
+    for line in roster(game, entries) {
+        out.push_str(&format!("  {line}\n"));
     }
     out
 }

@@ -18,8 +18,20 @@ impl Seats for OpenGame {
                 .map(|p| map.power(p).name.clone())
                 .collect()
         };
+        let over = state.end.is_some();
         let seats = if open.is_some() {
             Vec::new()
+        } else if over {
+            // Who played each power over the whole game, with its centers at the end.
+            let roster = super::say::roster(&self.game, &self.entries);
+            map.power_ids()
+                .zip(roster)
+                .map(|(p, line)| {
+                    let centers: Vec<String> = state.boards.iter().map(|b| b.ownership.count(p).to_string()).collect();
+                    let (name, who) = line.split_at(8.min(line.len()));
+                    format!("{name} centers {:<5} {}", centers.join("+"), who.trim())
+                })
+                .collect()
         } else {
             map.power_ids()
                 .map(|p| {
@@ -36,6 +48,9 @@ impl Seats for OpenGame {
                 .collect()
         };
         let mut notes = Vec::new();
+        if over {
+            notes.push(super::say::length(&self.entries));
+        }
         if !settings.observers.is_empty() {
             notes.push(count(settings.observers.len(), "observer", "observers"));
         }
@@ -60,7 +75,7 @@ impl Seats for OpenGame {
         let was_over = self.game.state.end.is_some();
         // The final results, when the change ended the game (the votes counted again).
         let over = |g: &OpenGame| match &g.game.state.end {
-            Some(end) if !was_over => Some(super::say::final_results(&g.game, end)),
+            Some(end) if !was_over => Some(super::say::final_results(&g.game, &g.entries, end)),
             _ => None,
         };
         let map = self.game.map.clone();

@@ -78,6 +78,7 @@ impl Timed for OpenGame {
         for p in &powers {
             let Some(address) = settings_address(&self.game, *p) else { continue };
             notices.push(Notice {
+                final_board: false,
                 to: vec![address],
                 subject: format!("{game}: late, no orders from {}", map.power(*p).name),
                 body: format!(
@@ -89,6 +90,7 @@ impl Timed for OpenGame {
         }
         if let Some(master) = self.game.settings.master.email.clone() {
             notices.push(Notice {
+                final_board: false,
                 to: vec![master],
                 subject: format!("{game}: late, {phase} extended"),
                 body: format!("No orders from {} by the deadline: {phase} is extended to {shown}.\n", names.join(", ")),
