@@ -473,13 +473,39 @@ pub fn create_open(
     path: &Path,
     name: &str,
     variant: &str,
+    seats: Option<usize>,
     deadlines: Option<crate::game::schedule::DeadlinePolicy>,
     master: crate::game::settings::Master,
     now: DateTime<Utc>,
 ) -> Result<Box<dyn GameSession>, GameError> {
     use crate::game::settings::{Settings, VariantKind};
-    let variant = VariantKind::parse(variant)
-        .ok_or_else(|| usage(format!("unknown variant `{variant}`: use `standard` or `shadow-worlds`")))?;
+    if let Some(kind) = crate::games::kind(&variant.to_ascii_lowercase()) {
+        // A small game of the registry: `seats` of them (the fewest it takes by default).
+        let settings = turn_session::TurnSettings {
+            name: name.to_string(),
+            game: kind.name.to_string(),
+            observers: Vec::new(),
+            observer_passwords: Default::default(),
+            deadlines: deadlines.unwrap_or_default(),
+            players: Vec::new(),
+            master,
+            word_list: None,
+            seats: Default::default(),
+        };
+        let size = seats.unwrap_or(kind.players.0);
+        let seed = crate::dice::Seed::generate();
+        let lobby = turn_session::lobby::create_open(path, settings, size, &Default::default(), seed)?;
+        return Ok(Box::new(lobby));
+    }
+    if seats.is_some() {
+        return Err(usage("a Diplomacy game has one seat per power; `seats` is for the small games"));
+    }
+    let variant = VariantKind::parse(variant).ok_or_else(|| {
+        usage(format!(
+            "unknown variant `{variant}`: use `standard` or `shadow-worlds`, or a small game: {}",
+            crate::games::names()
+        ))
+    })?;
     let mut settings = Settings::new(name, variant);
     if let Some(deadlines) = deadlines {
         settings.deadlines = deadlines;

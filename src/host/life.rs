@@ -316,7 +316,7 @@ impl JudgeHost {
                     _ => unreachable!(),
                 }
             }
-            LobbyRequest::Create { game, variant } => self.create(sender, game, variant, now),
+            LobbyRequest::Create { game, variant, seats } => self.create(sender, game, variant, *seats, now),
         }
     }
 
@@ -526,7 +526,14 @@ impl JudgeHost {
     /// `create NAME variant V` from a master named in judge.toml (at most
     /// [`MAX_GAMES_PER_MASTER`] of theirs running): a game with open seats,
     /// the sender its master (a password mailed to them).
-    fn create(&mut self, sender: &str, game: &str, variant: &str, now: DateTime<Utc>) -> Result<String, HostError> {
+    fn create(
+        &mut self,
+        sender: &str,
+        game: &str,
+        variant: &str,
+        seats: Option<usize>,
+        now: DateTime<Utc>,
+    ) -> Result<String, HostError> {
         if !self.lobby.masters.iter().any(|m| m.eq_ignore_ascii_case(sender)) {
             return Err(HostError::Refused(
                 "only a game master named in the judge's judge.toml (`masters`) may create a game by mail".into(),
@@ -557,7 +564,7 @@ impl JudgeHost {
         let hash = hash_password(&password).map_err(|e| HostError::Refused(e.to_string()))?;
         let master = Master { email: Some(sender.to_string()), timezone: None, password_hash: Some(hash) };
         let path = self.games.join(game);
-        let mut g = any::create_open(&path, game, variant, self.lobby.deadlines.clone(), master, now).map_err(
+        let mut g = any::create_open(&path, game, variant, seats, self.lobby.deadlines.clone(), master, now).map_err(
             |e: GameError| {
                 if e.is_internal() {
                     self.record_problem(game, e.to_string());

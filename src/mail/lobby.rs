@@ -58,6 +58,8 @@ pub enum Request {
     Create {
         game: String,
         variant: String,
+        /// A small game's number of seats (`seats N`); none: the fewest the game takes.
+        seats: Option<usize>,
     },
 }
 
@@ -110,6 +112,7 @@ pub enum LobbyRequest {
     Create {
         game: String,
         variant: String,
+        seats: Option<usize>,
     },
 }
 
@@ -200,16 +203,28 @@ pub fn parse(words: &[&str], line: &BodyLine) -> Option<LobbyItem> {
                 ),
             }
         }
-        "create" => match words {
-            [_, game] if game_ok(game) => Ok(Request::Create { game: game.to_string(), variant: "standard".into() }),
-            [_, game, v, variant] if game_ok(game) && v.eq_ignore_ascii_case("variant") => {
-                Ok(Request::Create { game: game.to_string(), variant: cap(variant, 40) })
+        "create" => {
+            // `create GAME [variant] KIND [seats N]`
+            let (seats, words) = match words {
+                [rest @ .., s, n] if s.eq_ignore_ascii_case("seats") => (n.parse::<usize>().ok().map(Some), rest),
+                _ => (Some(None), words),
+            };
+            let create = |game: &str, variant: &str, seats| {
+                Ok(Request::Create { game: game.to_string(), variant: cap(variant, 40), seats })
+            };
+            match (seats, words) {
+                (Some(seats), [_, game]) if game_ok(game) => create(game, "standard", seats),
+                (Some(seats), [_, game, v, variant]) if game_ok(game) && v.eq_ignore_ascii_case("variant") => {
+                    create(game, variant, seats)
+                }
+                (Some(seats), [_, game, variant]) if game_ok(game) => create(game, variant, seats),
+                _ => bad(
+                    cap(line.text.trim(), 80),
+                    "write `create GAME variant shadow-worlds` (or `variant standard`), or for a small game \
+                     `create GAME variant overdue seats 4`",
+                ),
             }
-            [_, game, variant] if game_ok(game) => {
-                Ok(Request::Create { game: game.to_string(), variant: cap(variant, 40) })
-            }
-            _ => bad(cap(line.text.trim(), 80), "write `create GAME variant shadow-worlds` (or `variant standard`)"),
-        },
+        }
         _ => return None,
     };
     Some(LobbyItem { line: line.number, request })
@@ -293,8 +308,8 @@ pub fn answer(
                     name: player_name(display_name, sender),
                 })
             }
-            Request::Create { game, variant } => {
-                Ok(LobbyRequest::Create { game: game.clone(), variant: variant.clone() })
+            Request::Create { game, variant, seats } => {
+                Ok(LobbyRequest::Create { game: game.clone(), variant: variant.clone(), seats: *seats })
             }
         };
         match asked.and_then(|asked| host.lobby(sender, &asked, now).map(|said| (asked, said))) {
@@ -389,7 +404,7 @@ mod tests {
         );
         assert_eq!(
             item("create g2 variant shadow-worlds").unwrap().request,
-            Ok(Request::Create { game: "g2".into(), variant: "shadow-worlds".into() })
+            Ok(Request::Create { game: "g2".into(), variant: "shadow-worlds".into(), seats: None })
         );
         assert!(item("A par - bur").is_none());
         // A bad line never shows its password.

@@ -38,6 +38,59 @@ fn master_password(root: &Path) -> String {
     out.stdout.lines().next().unwrap().rsplit(' ').next().unwrap().to_string()
 }
 
+/// Issue 41.5: the master of an open small game has a password from the start: it signs
+/// on while the game waits for players, and still once it has begun.
+#[test]
+fn the_master_of_an_open_small_game_signs_on_before_and_after_the_start() {
+    let (_tmp, root, out) = open_game(&["--game", "duplexity"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let pw = master_password(&root);
+    let mut outbox = Outbox::default();
+    send(&root, "gm@example.org", "m0@x", &format!("SIGNON master@{GAME} {pw}\nstatus\n"));
+    let reply = &outbox.new_mails(&root)[0].body;
+    assert!(reply.contains("signed on as the game master") || reply.contains("signed on as master"), "{reply}");
+    assert!(reply.contains("waits for players"), "{reply}");
+    send(&root, "ann@example.org", "j0@x", &format!("join {GAME} annsecret\n"));
+    send(&root, "bob@example.org", "j1@x", &format!("join {GAME} bobsecret\n"));
+    outbox.new_mails(&root);
+    send(&root, "gm@example.org", "m1@x", &format!("SIGNON master@{GAME} {pw}\nstatus\n"));
+    let reply = &outbox.new_mails(&root)[0].body;
+    assert!(!reply.contains("wrong password") && !reply.contains("Nothing was done"), "{reply}");
+}
+
+/// Issue 41.5: a master named in judge.toml creates a small game by mail, with the
+/// number of seats asked for; players fill it by mail and it begins.
+#[test]
+fn a_master_creates_a_small_game_by_mail() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("judge");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(
+        root.join("judge.toml"),
+        "masters = [\"boss@example.org\"]\n[mail]\naddress = \"judge@example.org\"\n",
+    )
+    .unwrap();
+    let mut outbox = Outbox::default();
+    send(&root, "boss@example.org", "c0@x", "create race variant overdue seats 3\n");
+    let mails = outbox.new_mails(&root);
+    let reply = &to(&mails, "boss@example.org").into_iter().find(|m| m.subject.starts_with("Re:")).unwrap().body;
+    assert!(reply.contains("race"), "{reply}");
+    let made = to(&mails, "boss@example.org").into_iter().find(|m| m.subject.contains("game master")).unwrap();
+    assert!(made.body.contains("You created race (overdue), with open seats"), "{}", made.body);
+    let listed = judge_cli(NOW, &root, &["list"]).ok().stdout;
+    assert!(listed.contains("waiting for players: 0 of 3 seats taken"), "{listed}");
+    // A small game's seats are asked for in words the judge understands, and checked.
+    send(&root, "boss@example.org", "c1@x", "create tiny variant duplexity seats 5\n");
+    let refused = &outbox.new_mails(&root)[0].body;
+    assert!(refused.contains("5 seats"), "{refused}");
+    assert!(!root.join("games/tiny").exists());
+    for (i, who) in ["ann", "bob", "cy"].iter().enumerate() {
+        send(&root, &format!("{who}@example.org"), &format!("j{i}@x"), "join race secret1\n");
+    }
+    let mails = outbox.new_mails(&root);
+    assert!(to(&mails, "cy@example.org").iter().any(|m| m.body.contains("That was the last seat")), "{mails:#?}");
+}
+
 #[test]
 fn a_small_game_is_opened_with_a_number_of_seats_the_game_takes() {
     let (_tmp, _root, out) = open_game(&["--game", "duplexity", "--seats", "3"]);

@@ -187,14 +187,26 @@ impl ByMail for Lobby {
         by_mail::contacts(std::iter::empty(), &self.settings.observers, &self.settings.master)
     }
 
+    /// The master's and the observers' passwords and time zones while the game waits for
+    /// players (a player who joined changes theirs by joining again).
     fn set_particulars(
         &mut self,
-        _role: &Role,
-        _password_hash: Option<&str>,
-        _zone: Option<&str>,
+        role: &Role,
+        password_hash: Option<&str>,
+        zone: Option<&str>,
         _now: DateTime<Utc>,
     ) -> Result<(), GameError> {
-        Err(self.not_yet())
+        let waiting = self.not_yet();
+        self.update_settings(|s| {
+            super::set_role_particulars(
+                role,
+                &mut s.master,
+                &mut s.observer_passwords,
+                move |_: &str| Err(waiting),
+                password_hash,
+                zone,
+            )
+        })
     }
 
     fn set_wait(&mut self, _role: &Role, _wait: bool, _now: DateTime<Utc>) -> Result<(String, bool), GameError> {

@@ -289,6 +289,21 @@ impl Lobby {
         Ok(observed)
     }
 
+    /// Change game.toml under the lock (the master's particulars, an observer's).
+    pub fn update_settings(
+        &mut self,
+        change: impl FnOnce(&mut TurnSettings) -> Result<(), GameError>,
+    ) -> Result<(), GameError> {
+        let mut lock = self.relock()?;
+        let mut settings = self.settings.clone();
+        change(&mut settings)?;
+        if settings != self.settings {
+            lock.write_settings(&settings)?;
+            self.settings = settings;
+        }
+        Ok(())
+    }
+
     /// The password hash an address joined with.
     pub fn joined_hash(&self, email: &str) -> Option<String> {
         let joined = &self.settings.seats.joined;
