@@ -958,3 +958,34 @@ fn the_comment_rule_of_every_game_holds_in_duple() {
     accepted(&vote);
     assert!(vote.lines[0].text.contains("reject"), "{vote:?}");
 }
+
+/// docs/duple.md with its lines joined: what a player reads, for the tests that hold the
+/// docs to what the judge does.
+fn docs() -> String {
+    include_str!("../../../docs/duple.md").split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Issue 43, item 1: a game of the old edition takes an answer received after the answer
+/// under consideration won by its window closing (its journal replays so): it changes
+/// nothing, and taking it settles the faceoff for the winner. The docs' list of what old
+/// games keep says so.
+#[test]
+fn an_old_game_takes_an_answer_after_the_winner_as_its_docs_say() {
+    let mut t = Table::new(3, &[("challenge_hours", "1")]);
+    t.g.state.edition = 0;
+    t.put(1, 'D', "moon");
+    t.put(0, 'L', "moon");
+    t.reveal(0);
+    accepted(&t.send("ann", "answer lard", "12:00:10"));
+    let late = t.send("bob", "answer ladle", "13:30:00");
+    accepted(&late);
+    assert!(late.events.iter().any(|e| e.contains("ann wins faceoff 1 with lard (unchallenged)")), "{late:?}");
+    assert_eq!(t.g.state.won[1], Vec::<u16>::new(), "bob won nothing");
+    let docs = docs();
+    let kept = &docs[docs.find("Games created before these rulings").expect("the old edition's paragraph")..];
+    let kept = &kept[..kept.find("A `rollback DIR N`").expect("the paragraph after it")];
+    assert!(
+        kept.contains("an answer received after the answer under consideration has won is taken, not refused"),
+        "{kept}"
+    );
+}
