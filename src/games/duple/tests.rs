@@ -989,3 +989,45 @@ fn an_old_game_takes_an_answer_after_the_winner_as_its_docs_say() {
         "{kept}"
     );
 }
+
+/// Issue 43, item 4: when the challenge window and the answers end in the same second,
+/// the game's deadline is the challenge window's: the answer is settled first, and the
+/// answers close in the same second (if the vote rejected it and no answer is left, the
+/// faceoff is stuck).
+#[test]
+fn a_challenge_window_ending_with_the_answers_is_settled_first() {
+    let same = |players: usize| {
+        let mut t = Table::new(players, &[]);
+        t.put(1, 'D', "moon");
+        t.put(0, 'L', "moon");
+        t.reveal(0);
+        let closes = t.contest().closes;
+        accepted(&t.send_at("ann", "answer lard", closes - Duration::hours(12)));
+        assert_eq!(Duple::open_window(t.contest()), Some(closes), "both end in the same second");
+        let s = t.g.status_json();
+        assert_eq!(s["deadline_for"], "challenge", "{s}");
+        assert_eq!(t.g.deadline(), Some(closes));
+        (t, closes)
+    };
+    let (mut t, closes) = same(3);
+    let events = t.force(closes);
+    assert_eq!(events[0], "The window for ann's answer lard is closed.", "{events:?}");
+    assert!(!events.iter().any(|e| e.starts_with("Answers to")), "{events:?}");
+    assert!(events.iter().any(|e| e.contains("ann wins faceoff 1 with lard (unchallenged)")), "{events:?}");
+
+    let (mut t, closes) = same(4);
+    accepted(&t.send_at("bob", "challenge", closes - Duration::hours(1)));
+    accepted(&t.send_at("cat", "vote reject", closes - Duration::minutes(30)));
+    let events = t.force(closes);
+    assert!(events.iter().any(|e| e.contains("lard is rejected by vote, 0 accept, 1 reject")), "{events:?}");
+    assert!(events.iter().any(|e| e.contains("Stuck (1 of 2)")), "answers closed too: {events:?}");
+
+    let docs = docs();
+    assert!(
+        docs.contains(
+            "When both end in the same second, `deadline_for` is `challenge`: the answer under consideration \
+             is settled first"
+        ),
+        "docs/duple.md says what happens when both windows end in the same second"
+    );
+}
