@@ -1031,3 +1031,35 @@ fn a_challenge_window_ending_with_the_answers_is_settled_first() {
         "docs/duple.md says what happens when both windows end in the same second"
     );
 }
+
+/// Issue 43, item 5: once a window closed, what is awaited at that time does not name it,
+/// even before the tick settles it.
+#[test]
+fn a_window_that_closed_is_not_awaited_before_the_tick() {
+    let mut t = Table::new(4, &[("challenge_hours", "1")]);
+    t.put(1, 'D', "moon");
+    t.put(0, 'L', "moon");
+    t.reveal(0);
+    let closes = t.contest().closes;
+    assert_eq!(t.g.awaiting_at(at("12:30:00")), t.g.awaiting(), "answers are open");
+    let late = t.g.awaiting_at(closes);
+    assert!(late.players.is_empty() && !late.master, "{late:?}");
+    assert!(late.what.starts_with("nobody: answers to faceoff 1: ann v bob closed at"), "{late:?}");
+    accepted(&t.send("ann", "answer lard", "12:00:10"));
+    let open = t.g.awaiting_at(at("13:00:09"));
+    assert_eq!((open.players, open.what.as_str()), (vec![1], "a challenge to lard, if any"));
+    let closed = t.g.awaiting_at(at("13:00:10"));
+    assert_eq!(
+        (closed.players, closed.what.as_str()),
+        (
+            Vec::new(),
+            "nobody: the challenge window for lard closed at 2026-03-01 13:00:10 UTC; the judge's next tick settles it"
+        )
+    );
+    // A challenge the vote rejects when its window closes: answers are taken still.
+    accepted(&t.send("bob", "challenge", "12:10:00"));
+    accepted(&t.send("cat", "vote reject", "12:20:00"));
+    assert_eq!(t.g.awaiting_at(at("12:30:00")).what, "votes on the challenge to lard");
+    let after = t.g.awaiting_at(at("13:30:00"));
+    assert_eq!((after.players, after.what.as_str()), (vec![0, 1], "answers to faceoff 1: ann v bob"));
+}
