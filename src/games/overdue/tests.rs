@@ -658,3 +658,37 @@ fn the_comment_rule_of_every_game_holds_in_overdue() {
     assert_eq!(answered, [(4, true), (5, true)], "{ack:?}");
     assert_eq!(ack.lines[0].text, "ann scores 5 (round score 5)");
 }
+
+/// docs/overdue.md with its lines joined, for the tests that hold the docs to the judge.
+fn docs() -> String {
+    include_str!("../../../docs/overdue.md").split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Issue 43, item 2: the third way the deadline is sure to come before a turn sent
+/// ahead: another player's turn sent ahead earlier brings it (here ann's `time 1`, used
+/// once cat's turn ends the pass). Cat's turn after it is answered `not used` at once,
+/// and the docs name this case.
+#[test]
+fn another_players_turn_sent_ahead_that_brings_the_deadline_drops_mine_at_once() {
+    let mut t = Table::new(3, &[("rounds", "2")], &[&[1, 1, 1], &[1, 1, 1], &[5, 4, 3]]);
+    t.g.time = 2;
+    let (ack, _) = t.play(0, "d 1\nt 1");
+    assert!(ack.lines.iter().all(|l| l.accepted), "{ack:?}");
+    assert_eq!(t.g.players[0].queue, [Turn::Time(1)], "ann's `time 1` waits for her next turn");
+    t.ok(1, "d 1");
+    let (ack, events) = t.play(2, "s 5\ns 4");
+    assert!(ack.lines[0].accepted, "{ack:?}");
+    assert!(!ack.lines[1].accepted && ack.lines[1].dropped, "{ack:?}");
+    assert_eq!(
+        ack.lines[1].text,
+        "`score 4` not used: the deadline comes before your next turn (turns sent ahead are dropped then)"
+    );
+    assert!(events.contains(&"ann puts 1 on the time: not above 1, the time falls to 0 (sent ahead).".to_string()));
+    assert!(events.iter().any(|e| e == "Round 1: the deadline arrives."), "{events:?}");
+    assert!(
+        docs().contains(
+            "or, before your turn comes round again, turns the other players sent ahead earlier take the time to 0"
+        ),
+        "docs/overdue.md names the third way"
+    );
+}
