@@ -692,3 +692,43 @@ fn another_players_turn_sent_ahead_that_brings_the_deadline_drops_mine_at_once()
         "docs/overdue.md names the third way"
     );
 }
+
+/// Issue 43, item 6: with many turns sent ahead (three files of 20 turns, 12 dice each,
+/// 10 players, a round of re-rolls behind them) no report line runs past the report's
+/// width: the turns sent ahead are listed under the table, wrapped, and so is the last
+/// round's summary; nothing is left out.
+#[test]
+fn the_report_keeps_its_lines_short_with_many_turns_sent_ahead() {
+    let hand: &[u8] = &[1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6];
+    let mut t = Table::new(10, &[("dice_per_player", "12")], &[hand; 10]);
+    t.g.round = 2;
+    for p in &mut t.g.players {
+        p.total = 1234;
+        p.squeeze = Some(Squeeze { number: 4, rerolls: 5 });
+    }
+    t.g.last_round = (0..10)
+        .map(|i| RoundResult {
+            round_score: 108,
+            cashed: false,
+            squeeze: Some(SqueezeResult { number: 6, rolls: vec![1; 6], rerolls: 5, cost: 50, hit: i % 2 == 0 }),
+            banked: 0,
+        })
+        .collect();
+    let file: String = hand.iter().map(|v| format!("discard {v}\n")).chain((0..8).map(|_| "pass\n".into())).collect();
+    for who in 0..3 {
+        let (ack, _) = t.play(who, &file);
+        assert!(ack.lines.iter().all(|l| l.accepted) && ack.lines.len() == MAX_TURNS_PER_FILE, "{ack:?}");
+        assert_eq!(t.g.players[who].queue.len(), MAX_TURNS_PER_FILE - 1);
+    }
+    let text = t.g.report_text();
+    let longest = text.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(longest <= 100, "a line of {longest} characters:\n{text}");
+    let ahead = &text[text.find("Sent ahead").unwrap_or_else(|| panic!("{text}"))..text.find("Key:").unwrap()];
+    assert_eq!(ahead.matches("discard").count(), 3 * 11, "{text}");
+    assert_eq!(ahead.matches("pass").count(), 3 * 8, "{text}");
+    assert!(ahead.contains("\n  ann: discard 2, discard 3,"), "{text}");
+    let summary = &text[text.find("\nRound 1:").unwrap()..];
+    assert_eq!(summary.matches(" on 6, ").count(), 10, "every player's round: {text}");
+    assert!(summary.trim_end().ends_with("paid 50 points for 5 re-rolls."), "{text}");
+    assert_eq!(t.g.status_json()["players"][0]["sent_ahead"].as_array().unwrap().len(), MAX_TURNS_PER_FILE - 1);
+}
