@@ -157,6 +157,14 @@ pub trait TurnGame: std::fmt::Debug + Send + Sync {
     /// Whose input is awaited now (empty when the game is over).
     fn awaiting(&self) -> Awaiting;
 
+    /// What is awaited at `now`, for the answer to a message: [`TurnGame::awaiting`],
+    /// unless a window the game sets itself ([`TurnGame::deadline`]) closed before `now`
+    /// and only waits for the tick to settle it; then the window is not named as open
+    /// (nobody is awaited, and `what` says what closed). Default: `awaiting()`.
+    fn awaiting_at(&self, _now: DateTime<Utc>) -> Awaiting {
+        self.awaiting()
+    }
+
     /// Run the automatic steps that need no input, as far as they go; return what
     /// happened, one line per event (empty when there was nothing to do). The layer calls
     /// it after every accepted submission and every forced deadline.

@@ -321,3 +321,27 @@ fn a_flood_of_answers_takes_three_and_each_entry_is_the_size_of_its_step() {
     std::fs::write(std::path::Path::new(&d).join("journal.jsonl"), old.join("\n") + "\n").unwrap();
     assert_eq!(status(), kept, "a journal of whole states replays to the same game");
 }
+
+/// Issue 43, item 5: a line read after the challenge window closed, before the tick, is
+/// refused, and its answer does not name the closed window as awaited.
+#[test]
+fn the_answer_after_a_window_closed_does_not_await_it() {
+    let (_tmp, d) = new_game("ann, a@example.org\nbob, b@example.org\ncat, c@example.org\n");
+    let open = run(&["status", &d, "--json"], None).ok().json()["open"].clone();
+    let players = names(&open["players"]);
+    let word = format!("{}a", names(&open["letters"]).concat());
+    send(&d, &players[0], "2026-03-01T12:00:10Z", &format!("answer {word}\n")).ok();
+    let open = send(&d, &players[1], "2026-03-01T20:00:00Z", "answer zzz\n");
+    assert!(open.stdout.contains(&format!("Awaited now: a challenge to {word}, if any, from")), "{}", open.stdout);
+    let late = send(&d, &players[1], "2026-03-02T00:30:00Z", "challenge\n");
+    assert_eq!(late.code, 1, "{}", late.stdout);
+    assert!(
+        late.stdout.contains(&format!(
+            "Awaited now: nobody: the challenge window for {word} closed at 2026-03-02 00:00:10 UTC; \
+             the judge's next tick settles it\n"
+        )),
+        "{}",
+        late.stdout
+    );
+    assert!(!late.stdout.contains("a challenge to"), "{}", late.stdout);
+}

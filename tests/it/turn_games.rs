@@ -451,6 +451,64 @@ fn a_turn_file_of_many_waits_changes_the_wait_once() {
     assert_eq!(duel.status()["waiting"], serde_json::json!(["ann"]));
 }
 
+/// Issue 43, item 3: a turn file's last `wait` or `nowait` is the one taken, before the
+/// file's other lines, for the step under way when the file arrives; `waiting` lists
+/// the players in the order their waits were taken. The docs say both.
+#[test]
+fn a_files_last_wait_is_taken_before_its_other_lines_and_waiting_keeps_the_order_of_waits() {
+    let (duel, _) = Duel::new(&[]);
+    let awaited = || duel.status()["awaiting"][0].as_str().unwrap().to_string();
+    let first = awaited();
+    duel.submit(&first, "place P1\n").ok();
+    let second = awaited();
+    // The `wait` was taken in setup, before this file's placement began the bids.
+    let r = duel.submit(&second, "place P2\nbid 1\nwait\n");
+    assert!(
+        r.stdout.contains("line   3: `wait` is for a step where every player's input is taken together"),
+        "{}",
+        r.stdout
+    );
+    let s = duel.status();
+    assert!(s["step"] == "bid" && s["waiting"] == serde_json::json!([]), "{s}");
+    // Taken before the bid, the `wait` holds the bids this second bid completes.
+    let r = duel.submit(&first, "bid 0\nwait\n").ok();
+    assert!(r.stdout.contains("line   2: wait: this step goes on only at its deadline"), "{}", r.stdout);
+    let s = duel.status();
+    assert_eq!((&s["held"], &s["waiting"]), (&serde_json::json!(true), &serde_json::json!([first])), "{s}");
+    duel.submit(&second, "wait\n").ok();
+    assert_eq!(duel.status()["waiting"], serde_json::json!([first, second]), "in the order of the waits");
+    // Only the last line counts: `first` no longer waits, then waits again, last.
+    duel.submit(&first, "wait\nnowait\n").ok();
+    assert_eq!(duel.status()["waiting"], serde_json::json!([second]));
+    duel.submit(&first, "nowait\nwait\n").ok();
+    assert_eq!(duel.status()["waiting"], serde_json::json!([second, first]));
+    let text = run(&["status", duel.dir()], None).ok().stdout;
+    assert!(text.contains(&format!("held until the deadline: {second} and {first} asked to wait")), "{text}");
+    // A `nowait` that frees the bids opens them before the file's other lines.
+    duel.submit(&second, "nowait\n").ok();
+    let r = duel.submit(&first, "bid 2\nnowait\n");
+    assert!(
+        r.stdout.contains("line   2: nowait: every input is in and nobody waits; the game goes on now"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("Not taken:\n  line   1: "), "the bid met the step after the bids: {}", r.stdout);
+    assert_ne!(duel.status()["step"], "bid", "the bids were opened");
+
+    let docs = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/duplexity.md"))
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for said in [
+        "In a turn file only the last of them counts",
+        "the judge takes it before every other line of the file, wherever it stands",
+        "lists the players who wait as `waiting`, in the order their waits were taken, not in seat order",
+    ] {
+        assert!(docs.contains(said), "docs/duplexity.md should say: {said}");
+    }
+}
+
 /// With early processing off (game.toml `[deadlines] early = false`) both bids in wait
 /// for the deadline: `mail tick` before it leaves them, the tick after it opens them and
 /// mails the report. By mail, `wait` is a command line like Diplomacy's.

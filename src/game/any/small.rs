@@ -154,7 +154,7 @@ impl GameSession for OpenTurnGame {
             "kept": sub.seq.is_some(),
             "status": OpenTurnGame::status_json(self),
         });
-        let mut receipt = receipt(self, seat, &step, &sub);
+        let mut receipt = receipt(self, seat, &step, &sub, now);
         let taken = sub.seq.is_some();
         if taken {
             // The report that follows says what is awaited now: once is enough.
@@ -364,7 +364,7 @@ impl ByMail for OpenTurnGame {
         // The step the turn was for, not the one it led to.
         let step = self.game.step_label();
         let sub = OpenTurnGame::submit(self, seat, text, now, now)?;
-        Ok((receipt(self, seat, &step, &sub), sub.seq.is_some()))
+        Ok((receipt(self, seat, &step, &sub, now), sub.seq.is_some()))
     }
 
     fn status_for(&self, role: &Role, zone: Option<Tz>) -> String {
@@ -646,19 +646,22 @@ fn check_turn(g: &OpenTurnGame, seat: Seat, text: &str, at: DateTime<Utc>) -> Re
 
 /// What a turn caused: `seat`'s lines for `step`, the turn's own events and those of the
 /// steps it let run, and what the game awaits now.
-fn receipt(g: &OpenTurnGame, seat: Seat, step: &str, sub: &Submission) -> Receipt {
+fn receipt(g: &OpenTurnGame, seat: Seat, step: &str, sub: &Submission, now: DateTime<Utc>) -> Receipt {
     let mut ack = sub.ack.clone();
     ack.events.extend(sub.events.iter().cloned());
-    let names = g.awaiting_names();
+    // As things are at `now`: a window that closed since is not named as awaited.
+    let awaiting = g.game.awaiting_at(now);
+    let names = g.names_awaited(&awaiting);
     let awaited = if let Some(ending) = g.game.ending() {
         vec![format!("nothing: the game is over ({})", g.ending_text(&ending))]
     } else if let Some(held) = g.hold_text().filter(|_| names.is_empty()) {
         vec![format!("nothing more. {held}")]
     } else if names.is_empty() {
-        Vec::new()
+        // Nobody is awaited; a window that closed before the tick says which.
+        Some(awaiting.what).filter(|what| !what.is_empty()).into_iter().collect()
     } else {
         // The comma keeps a `what` that ends in words (", if any") apart from the names.
-        vec![format!("{}, from {}", g.game.awaiting().what, names.join(" and "))]
+        vec![format!("{}, from {}", awaiting.what, names.join(" and "))]
     };
     ack.receipt(&seat_name(g, seat), step, Some(awaited))
 }

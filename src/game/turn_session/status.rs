@@ -48,7 +48,12 @@ fn ending_words(game: &dyn TurnGame, ending: &Ending) -> String {
 impl OpenTurnGame {
     /// Names of the players whose input is awaited.
     pub fn awaiting_names(&self) -> Vec<String> {
-        names_of(self.game.as_ref(), &self.game.awaiting())
+        self.names_awaited(&self.game.awaiting())
+    }
+
+    /// Names of the seats `awaiting` names (`master` for the game master).
+    pub fn names_awaited(&self, awaiting: &Awaiting) -> Vec<String> {
+        names_of(self.game.as_ref(), awaiting)
     }
 
     /// The header and the board, as every report shows it.

@@ -444,6 +444,42 @@ impl TurnGame for Duple {
         }
     }
 
+    /// A window that closed by `now` (a line sent to it is too late) is not named as
+    /// awaited before the tick settles it: nobody is awaited, and the answer says which
+    /// window closed; answers stay awaited when they are still taken (the vote rejected
+    /// the answer whose window closed). Edition 0: the master rules until the tick.
+    fn awaiting_at(&self, now: DateTime<Utc>) -> Awaiting {
+        let awaiting = self.awaiting();
+        let Some(c) = self.state.contest.as_ref().filter(|_| self.state.winners.is_none()) else {
+            return awaiting;
+        };
+        let now = secs(now);
+        let answers_open = !c.answers_closed && !self.past(now, c.closes);
+        let closed = |what: String| Awaiting {
+            players: Vec::new(),
+            what: format!("nobody: {what}; the judge's next tick settles it"),
+            optional: false,
+            master: false,
+        };
+        let Some(i) = Self::candidate(c) else {
+            if answers_open {
+                return awaiting;
+            }
+            let label = self.contest_label(c);
+            return closed(format!("answers to {label} closed at {}", when(c.closes)));
+        };
+        let a = &c.answers[i];
+        let Some(end) = a.window_end.filter(|e| a.window_closed || self.past(now, *e)) else { return awaiting };
+        if self.state.edition == 0 && awaiting.master {
+            return awaiting;
+        }
+        if answers_open && !self.stands_when_closed(a) {
+            let what = format!("answers to {}", self.contest_label(c));
+            return Awaiting { players: c.players.clone(), what, optional: false, master: false };
+        }
+        closed(format!("the challenge window for {} closed at {}", a.text, when(end)))
+    }
+
     fn awaits_together(&self) -> bool {
         self.vote_under_way().is_some_and(|all_in| !all_in)
     }

@@ -958,3 +958,108 @@ fn the_comment_rule_of_every_game_holds_in_duple() {
     accepted(&vote);
     assert!(vote.lines[0].text.contains("reject"), "{vote:?}");
 }
+
+/// docs/duple.md with its lines joined: what a player reads, for the tests that hold the
+/// docs to what the judge does.
+fn docs() -> String {
+    include_str!("../../../docs/duple.md").split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Issue 43, item 1: a game of the old edition takes an answer received after the answer
+/// under consideration won by its window closing (its journal replays so): it changes
+/// nothing, and taking it settles the faceoff for the winner. The docs' list of what old
+/// games keep says so.
+#[test]
+fn an_old_game_takes_an_answer_after_the_winner_as_its_docs_say() {
+    let mut t = Table::new(3, &[("challenge_hours", "1")]);
+    t.g.state.edition = 0;
+    t.put(1, 'D', "moon");
+    t.put(0, 'L', "moon");
+    t.reveal(0);
+    accepted(&t.send("ann", "answer lard", "12:00:10"));
+    let late = t.send("bob", "answer ladle", "13:30:00");
+    accepted(&late);
+    assert!(late.events.iter().any(|e| e.contains("ann wins faceoff 1 with lard (unchallenged)")), "{late:?}");
+    assert_eq!(t.g.state.won[1], Vec::<u16>::new(), "bob won nothing");
+    let docs = docs();
+    let kept = &docs[docs.find("Games created before these rulings").expect("the old edition's paragraph")..];
+    let kept = &kept[..kept.find("A `rollback DIR N`").expect("the paragraph after it")];
+    assert!(
+        kept.contains("an answer received after the answer under consideration has won is taken, not refused"),
+        "{kept}"
+    );
+}
+
+/// Issue 43, item 4: when the challenge window and the answers end in the same second,
+/// the game's deadline is the challenge window's: the answer is settled first, and the
+/// answers close in the same second (if the vote rejected it and no answer is left, the
+/// faceoff is stuck).
+#[test]
+fn a_challenge_window_ending_with_the_answers_is_settled_first() {
+    let same = |players: usize| {
+        let mut t = Table::new(players, &[]);
+        t.put(1, 'D', "moon");
+        t.put(0, 'L', "moon");
+        t.reveal(0);
+        let closes = t.contest().closes;
+        accepted(&t.send_at("ann", "answer lard", closes - Duration::hours(12)));
+        assert_eq!(Duple::open_window(t.contest()), Some(closes), "both end in the same second");
+        let s = t.g.status_json();
+        assert_eq!(s["deadline_for"], "challenge", "{s}");
+        assert_eq!(t.g.deadline(), Some(closes));
+        (t, closes)
+    };
+    let (mut t, closes) = same(3);
+    let events = t.force(closes);
+    assert_eq!(events[0], "The window for ann's answer lard is closed.", "{events:?}");
+    assert!(!events.iter().any(|e| e.starts_with("Answers to")), "{events:?}");
+    assert!(events.iter().any(|e| e.contains("ann wins faceoff 1 with lard (unchallenged)")), "{events:?}");
+
+    let (mut t, closes) = same(4);
+    accepted(&t.send_at("bob", "challenge", closes - Duration::hours(1)));
+    accepted(&t.send_at("cat", "vote reject", closes - Duration::minutes(30)));
+    let events = t.force(closes);
+    assert!(events.iter().any(|e| e.contains("lard is rejected by vote, 0 accept, 1 reject")), "{events:?}");
+    assert!(events.iter().any(|e| e.contains("Stuck (1 of 2)")), "answers closed too: {events:?}");
+
+    let docs = docs();
+    assert!(
+        docs.contains(
+            "When both end in the same second, `deadline_for` is `challenge`: the answer under consideration \
+             is settled first"
+        ),
+        "docs/duple.md says what happens when both windows end in the same second"
+    );
+}
+
+/// Issue 43, item 5: once a window closed, what is awaited at that time does not name it,
+/// even before the tick settles it.
+#[test]
+fn a_window_that_closed_is_not_awaited_before_the_tick() {
+    let mut t = Table::new(4, &[("challenge_hours", "1")]);
+    t.put(1, 'D', "moon");
+    t.put(0, 'L', "moon");
+    t.reveal(0);
+    let closes = t.contest().closes;
+    assert_eq!(t.g.awaiting_at(at("12:30:00")), t.g.awaiting(), "answers are open");
+    let late = t.g.awaiting_at(closes);
+    assert!(late.players.is_empty() && !late.master, "{late:?}");
+    assert!(late.what.starts_with("nobody: answers to faceoff 1: ann v bob closed at"), "{late:?}");
+    accepted(&t.send("ann", "answer lard", "12:00:10"));
+    let open = t.g.awaiting_at(at("13:00:09"));
+    assert_eq!((open.players, open.what.as_str()), (vec![1], "a challenge to lard, if any"));
+    let closed = t.g.awaiting_at(at("13:00:10"));
+    assert_eq!(
+        (closed.players, closed.what.as_str()),
+        (
+            Vec::new(),
+            "nobody: the challenge window for lard closed at 2026-03-01 13:00:10 UTC; the judge's next tick settles it"
+        )
+    );
+    // A challenge the vote rejects when its window closes: answers are taken still.
+    accepted(&t.send("bob", "challenge", "12:10:00"));
+    accepted(&t.send("cat", "vote reject", "12:20:00"));
+    assert_eq!(t.g.awaiting_at(at("12:30:00")).what, "votes on the challenge to lard");
+    let after = t.g.awaiting_at(at("13:30:00"));
+    assert_eq!((after.players, after.what.as_str()), (vec![0, 1], "answers to faceoff 1: ann v bob"));
+}

@@ -54,14 +54,9 @@ pub fn text(g: &Overdue) -> String {
             Some(s) => format!("on {}, up to {}", s.number, count(s.rerolls, "re-roll", "re-rolls")),
             None => "on 6, no re-roll (default)".into(),
         };
-        let mut dice_col = dice;
-        if !p.queue.is_empty() {
-            let queued: Vec<String> = p.queue.iter().map(|t| t.to_string()).collect();
-            dice_col.push_str(&format!("  (sent ahead: {})", queued.join(", ")));
-        }
         rows.push([
             p.name.clone(),
-            if over { String::new() } else { dice_col },
+            if over { String::new() } else { dice },
             if over { String::new() } else { p.round_score.to_string() },
             if over { String::new() } else { (if p.cashed { "yes" } else { "no" }).into() },
             p.total.to_string(),
@@ -80,6 +75,15 @@ pub fn text(g: &Overdue) -> String {
         }
         out.push_str(line.trim_end());
         out.push('\n');
+    }
+    // The turns sent ahead under the table, each player's wrapped: a file holds up to 20.
+    let ahead: Vec<_> = g.players.iter().filter(|p| !p.queue.is_empty()).collect();
+    if !over && !ahead.is_empty() {
+        out.push_str("Sent ahead, used in order on the player's next turns this round:\n");
+        for p in ahead {
+            let turns: Vec<String> = p.queue.iter().map(|t| t.to_string()).collect();
+            out.push_str(&wrapped(&format!("  {}:", p.name), &turns, ",", 4));
+        }
     }
     if !over {
         out.push_str("Key: a plain number is unused; s scored, t put on the time, d discarded.\n");
@@ -113,8 +117,42 @@ pub fn text(g: &Overdue) -> String {
                 }
             })
             .collect();
-        out.push_str(&format!("\nRound {last}: {}.\n", parts.join("; ")));
+        let mut parts = parts;
+        if let Some(end) = parts.last_mut() {
+            end.push('.');
+        }
+        out.push('\n');
+        out.push_str(&wrapped(&format!("Round {last}:"), &parts, ";", 2));
     }
+    out
+}
+
+/// The most characters a report line takes, where the report can choose.
+const WIDTH: usize = 100;
+
+/// `head`, then `items` each followed by `sep` but the last, a space apart, in lines of at
+/// most [`WIDTH`] characters: the lines after the first are indented by `indent`
+/// spaces. An item longer than a line stands alone on its line. Ends with a newline.
+fn wrapped(head: &str, items: &[String], sep: &str, indent: usize) -> String {
+    let mut out = String::new();
+    let mut line = head.to_string();
+    let mut on_line = 0;
+    for (i, item) in items.iter().enumerate() {
+        let piece = if i + 1 < items.len() { format!("{item}{sep}") } else { item.clone() };
+        if on_line > 0 && line.chars().count() + 1 + piece.chars().count() > WIDTH {
+            out.push_str(&line);
+            out.push('\n');
+            line = " ".repeat(indent);
+            on_line = 0;
+        }
+        if !line.trim().is_empty() || on_line > 0 {
+            line.push(' ');
+        }
+        line.push_str(&piece);
+        on_line += 1;
+    }
+    out.push_str(&line);
+    out.push('\n');
     out
 }
 

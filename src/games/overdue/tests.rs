@@ -658,3 +658,77 @@ fn the_comment_rule_of_every_game_holds_in_overdue() {
     assert_eq!(answered, [(4, true), (5, true)], "{ack:?}");
     assert_eq!(ack.lines[0].text, "ann scores 5 (round score 5)");
 }
+
+/// docs/overdue.md with its lines joined, for the tests that hold the docs to the judge.
+fn docs() -> String {
+    include_str!("../../../docs/overdue.md").split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Issue 43, item 2: the third way the deadline is sure to come before a turn sent
+/// ahead: another player's turn sent ahead earlier brings it (here ann's `time 1`, used
+/// once cat's turn ends the pass). Cat's turn after it is answered `not used` at once,
+/// and the docs name this case.
+#[test]
+fn another_players_turn_sent_ahead_that_brings_the_deadline_drops_mine_at_once() {
+    let mut t = Table::new(3, &[("rounds", "2")], &[&[1, 1, 1], &[1, 1, 1], &[5, 4, 3]]);
+    t.g.time = 2;
+    let (ack, _) = t.play(0, "d 1\nt 1");
+    assert!(ack.lines.iter().all(|l| l.accepted), "{ack:?}");
+    assert_eq!(t.g.players[0].queue, [Turn::Time(1)], "ann's `time 1` waits for her next turn");
+    t.ok(1, "d 1");
+    let (ack, events) = t.play(2, "s 5\ns 4");
+    assert!(ack.lines[0].accepted, "{ack:?}");
+    assert!(!ack.lines[1].accepted && ack.lines[1].dropped, "{ack:?}");
+    assert_eq!(
+        ack.lines[1].text,
+        "`score 4` not used: the deadline comes before your next turn (turns sent ahead are dropped then)"
+    );
+    assert!(events.contains(&"ann puts 1 on the time: not above 1, the time falls to 0 (sent ahead).".to_string()));
+    assert!(events.iter().any(|e| e == "Round 1: the deadline arrives."), "{events:?}");
+    assert!(
+        docs().contains(
+            "or, before your turn comes round again, turns the other players sent ahead earlier take the time to 0"
+        ),
+        "docs/overdue.md names the third way"
+    );
+}
+
+/// Issue 43, item 6: with many turns sent ahead (three files of 20 turns, 12 dice each,
+/// 10 players, a round of re-rolls behind them) no report line runs past the report's
+/// width: the turns sent ahead are listed under the table, wrapped, and so is the last
+/// round's summary; nothing is left out.
+#[test]
+fn the_report_keeps_its_lines_short_with_many_turns_sent_ahead() {
+    let hand: &[u8] = &[1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6];
+    let mut t = Table::new(10, &[("dice_per_player", "12")], &[hand; 10]);
+    t.g.round = 2;
+    for p in &mut t.g.players {
+        p.total = 1234;
+        p.squeeze = Some(Squeeze { number: 4, rerolls: 5 });
+    }
+    t.g.last_round = (0..10)
+        .map(|i| RoundResult {
+            round_score: 108,
+            cashed: false,
+            squeeze: Some(SqueezeResult { number: 6, rolls: vec![1; 6], rerolls: 5, cost: 50, hit: i % 2 == 0 }),
+            banked: 0,
+        })
+        .collect();
+    let file: String = hand.iter().map(|v| format!("discard {v}\n")).chain((0..8).map(|_| "pass\n".into())).collect();
+    for who in 0..3 {
+        let (ack, _) = t.play(who, &file);
+        assert!(ack.lines.iter().all(|l| l.accepted) && ack.lines.len() == MAX_TURNS_PER_FILE, "{ack:?}");
+        assert_eq!(t.g.players[who].queue.len(), MAX_TURNS_PER_FILE - 1);
+    }
+    let text = t.g.report_text();
+    let longest = text.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(longest <= 100, "a line of {longest} characters:\n{text}");
+    let ahead = &text[text.find("Sent ahead").unwrap_or_else(|| panic!("{text}"))..text.find("Key:").unwrap()];
+    assert_eq!(ahead.matches("discard").count(), 3 * 11, "{text}");
+    assert_eq!(ahead.matches("pass").count(), 3 * 8, "{text}");
+    assert!(ahead.contains("\n  ann: discard 2, discard 3,"), "{text}");
+    let summary = &text[text.find("\nRound 1:").unwrap()..];
+    assert_eq!(summary.matches(" on 6, ").count(), 10, "every player's round: {text}");
+    assert!(summary.trim_end().ends_with("paid 50 points for 5 re-rolls."), "{text}");
+    assert_eq!(t.g.status_json()["players"][0]["sent_ahead"].as_array().unwrap().len(), MAX_TURNS_PER_FILE - 1);
+}
