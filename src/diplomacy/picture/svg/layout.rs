@@ -5,7 +5,7 @@ use super::board::label_text;
 use super::marks::dist;
 use super::orders::support_target;
 use super::units::{place_point, region_of, unit_at, unit_point};
-use super::{px, CELL, EDGE, RETREAT_TEXT, UNIT_R};
+use super::{px, CELL, EDGE, LABEL_SIZE, RETREAT_TEXT, UNIT_R};
 use crate::diplomacy::judge::Unit;
 use crate::diplomacy::map::{Map, RegionId, UnitType};
 use crate::diplomacy::order::{Order, Place, UnitRef};
@@ -121,7 +121,7 @@ fn label_boxes(map: &Map, g: &Geometry) -> Vec<TextBox> {
     map.province_ids()
         .map(|p| {
             let (x, y) = px(g.labels[p.0 as usize]);
-            TextBox::centred(x, y + 3.5, 10.0, &label_text(&map.province(p).key))
+            TextBox::centred(x, y + LABEL_SIZE * 0.35, LABEL_SIZE, &label_text(&map.province(p).key))
         })
         .collect()
 }
