@@ -29,7 +29,7 @@ impl TextBox {
     }
 
     /// How far a point is from the box (negative inside it).
-    fn dist(&self, p: (f32, f32)) -> f32 {
+    pub fn dist(&self, p: (f32, f32)) -> f32 {
         let dx = (self.x0 - p.0).max(p.0 - self.x1);
         let dy = (self.y0 - p.1).max(p.1 - self.y1);
         if dx <= 0.0 && dy <= 0.0 {

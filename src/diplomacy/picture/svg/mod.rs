@@ -12,7 +12,8 @@
 //!
 //! One file a job: `palette` (the colours), `board` (one board: land, centers, units,
 //! orders and names, in that order), `units` (where each unit stands), `marks` (a unit, an
-//! arrow, a ring, a cross), `orders` (each order as marks), `layout` (dislodged units and
+//! arrow, a ring, a cross), `orders` (each order as marks), `arrows` (where a move's
+//! arrow starts and ends, clear of names and center dots), `layout` (dislodged units and
 //! their retreat text placed clear of everything else), `legend` (the powers and the key)
 //! and `ledger` (Shadow Worlds' ledger). This file sizes the picture and sets the boards
 //! one above the other (each board with its legend), so that a picture of both boards is
@@ -28,6 +29,7 @@ use super::geometry::{Geometry, Outline, Point};
 use super::scene::Scene;
 use crate::diplomacy::map::Map;
 
+mod arrows;
 mod board;
 mod layout;
 mod ledger;
@@ -37,6 +39,7 @@ mod orders;
 mod palette;
 mod units;
 
+pub use self::arrows::{arrow_ends, ArrowEnds, DOT_R, HEAD_CLEAR, HEAD_LEN};
 pub use self::layout::{layout, BoardLayout, DislodgedMark, TextBox};
 pub use self::palette::{PALETTE, TINTS};
 pub use self::units::{unit_at, units_after};
@@ -47,7 +50,8 @@ const MARGIN: f32 = 10.0;
 const TITLE_H: f32 = 40.0;
 const BOARD_TITLE_H: f32 = 26.0;
 const ROW_H: f32 = 19.0;
-const UNIT_R: f32 = 8.5;
+/// The radius of an army's mark (a fleet's hull is 1.45 times as wide, 0.85 times as high).
+pub const UNIT_R: f32 = 8.5;
 /// How far a unit's centre stays inside the frame, so the unit, its rings and marks are
 /// never cut.
 const EDGE: f32 = UNIT_R + 7.0;
