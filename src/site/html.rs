@@ -52,18 +52,26 @@ pub fn page(root: &str, title: &str, crumbs: &[(String, String)], body: &str) ->
 /// A table with a header row; each cell is HTML already escaped. Wrapped so that a wide
 /// table scrolls on a narrow screen instead of widening the page.
 pub fn table(caption: Option<&str>, head: &[&str], rows: &[Vec<String>]) -> String {
-    table_of("", caption, head, rows)
+    table_of("", caption, head, &[], rows)
+}
+
+/// [`table`] with a class for the cells of each column (`""` for none): `power` and
+/// `order` cells are never broken across lines (the table scrolls instead).
+pub fn classed_table(caption: Option<&str>, head: &[&str], classes: &[&str], rows: &[Vec<String>]) -> String {
+    table_of("", caption, head, classes, rows)
 }
 
 /// [`table`], each row shown as a card of labelled lines on a narrow screen.
 pub fn card_table(caption: Option<&str>, head: &[&str], rows: &[Vec<String>]) -> String {
-    table_of(" class=\"cards\"", caption, head, rows)
+    table_of(" class=\"cards\"", caption, head, &[], rows)
 }
 
-fn table_of(class: &str, caption: Option<&str>, head: &[&str], rows: &[Vec<String>]) -> String {
+fn table_of(class: &str, caption: Option<&str>, head: &[&str], classes: &[&str], rows: &[Vec<String>]) -> String {
     let mut out = format!("<div class=\"scroll\"><table{class}>");
     if let Some(c) = caption {
-        out.push_str(&format!("<caption>{}</caption>", esc(c)));
+        // The caption's text in a box of its own, so that it stays as wide as the screen
+        // (and in view) when the table is wider and scrolls.
+        out.push_str(&format!("<caption><span>{}</span></caption>", esc(c)));
     }
     out.push_str("<thead><tr>");
     for h in head {
@@ -74,11 +82,60 @@ fn table_of(class: &str, caption: Option<&str>, head: &[&str], rows: &[Vec<Strin
         out.push_str("<tr>");
         for (i, c) in r.iter().enumerate() {
             let label = head.get(i).map(|h| esc(h)).unwrap_or_default();
-            out.push_str(&format!("<td data-label=\"{label}\">{c}</td>"));
+            match classes.get(i).filter(|k| !k.is_empty()) {
+                Some(k) => out.push_str(&format!("<td class=\"{}\" data-label=\"{label}\">{c}</td>", esc(k))),
+                None => out.push_str(&format!("<td data-label=\"{label}\">{c}</td>")),
+            }
         }
         out.push_str("</tr>\n");
     }
     out.push_str("</tbody></table></div>\n");
+    out
+}
+
+/// Whether a line of a text report is a row of a table (set in columns, so it must keep
+/// its spaces and never wrap): it has a `|`, is a rule of `-`, `+` and `=`, or has a gap
+/// of two spaces or more after its first word.
+fn columned(line: &str) -> bool {
+    let t = line.trim();
+    line.contains('|')
+        || (t.len() >= 3 && t.chars().all(|c| matches!(c, '-' | '+' | '=' | ' ')))
+        || t.split_once("  ").is_some_and(|(a, b)| !a.is_empty() && !b.trim().is_empty())
+}
+
+/// A text report (a small game's board and steps) in a box: its tables set in columns,
+/// each scrolling sideways inside the box when wider than it, and its other lines (prose)
+/// wrapping. A run of lines of one kind is one `pre`; blank lines stay with the run before.
+pub fn report_text(text: &str) -> String {
+    let mut out = String::from("<div class=\"report\">");
+    let mut run: Vec<&str> = Vec::new();
+    let mut kind = None;
+    let flush = |out: &mut String, run: &mut Vec<&str>, cols: bool| {
+        if !run.is_empty() {
+            let class = if cols { "cols" } else { "prose" };
+            out.push_str(&format!("<pre class=\"{class}\">{}</pre>", esc(&run.join("\n"))));
+            run.clear();
+        }
+    };
+    for line in text.trim_end().lines() {
+        let cols = columned(line);
+        if !line.trim().is_empty() && kind.is_some_and(|k| k != cols) {
+            // Blank lines between two runs go with neither: the boxes' margins stand for them.
+            while run.last().is_some_and(|l| l.trim().is_empty()) {
+                run.pop();
+            }
+            flush(&mut out, &mut run, kind.unwrap_or(false));
+        }
+        if line.trim().is_empty() && run.is_empty() {
+            continue;
+        }
+        if !line.trim().is_empty() {
+            kind = Some(cols);
+        }
+        run.push(line);
+    }
+    flush(&mut out, &mut run, kind.unwrap_or(false));
+    out.push_str("</div>\n");
     out
 }
 
@@ -98,5 +155,35 @@ mod tests {
         assert_eq!(slug(".hidden"), "_.hidden");
         assert_eq!(slug(""), "_");
         assert_eq!(slug("game-1.b_2"), "game-1.b_2");
+    }
+
+    #[test]
+    fn a_report_keeps_its_tables_in_columns_and_lets_its_prose_wrap() {
+        let text = "game (overdue): round 3\nOptions: rounds = 3\n\nplayer  total  squeeze\nann     10     on 3\n\n\
+                    Loc | DP\n----+---\n  1 | .\n\nThe game is over: <ann> wins.\n";
+        assert_eq!(
+            report_text(text),
+            "<div class=\"report\"><pre class=\"prose\">game (overdue): round 3\nOptions: rounds = 3</pre>\
+             <pre class=\"cols\">player  total  squeeze\nann     10     on 3\n\nLoc | DP\n----+---\n  1 | .</pre>\
+             <pre class=\"prose\">The game is over: &lt;ann&gt; wins.</pre></div>\n"
+        );
+        // An indented line of prose is prose; a line with a gap in it is a table's.
+        assert!(!columned("  ann's pawn at P2 alters fate: a Haven is placed at NF2."));
+        assert!(columned("bob     5 3 6  0      no"));
+        assert!(!columned("Round 3: ann cashed a round score of 0; bob squeezed in on 4"));
+        assert_eq!(report_text(""), "<div class=\"report\"></div>\n");
+    }
+
+    #[test]
+    fn a_column_class_marks_its_cells() {
+        let t =
+            classed_table(Some("c"), &["Power", "Order"], &["power", "order"], &[vec!["A".into(), "A vie H".into()]]);
+        assert!(t.contains("<caption><span>c</span></caption>"), "{t}");
+        assert!(
+            t.contains(
+                "<td class=\"power\" data-label=\"Power\">A</td><td class=\"order\" data-label=\"Order\">A vie H</td>"
+            ),
+            "{t}"
+        );
     }
 }

@@ -30,7 +30,7 @@ use crate::diplomacy::picture::svg::PALETTE;
 use crate::diplomacy::picture::Geometry;
 use crate::diplomacy::report::{format_deadline, LedgerLine, OrderLine, PhaseReport};
 use crate::game::public::{Holder, PublicBoard, PublicGame, PublicStep, PublicStepBody};
-use html::{card_table, esc, page, slug, table};
+use html::{card_table, classed_table, esc, page, report_text, slug};
 
 /// The stylesheet, one for every page.
 pub const STYLESHEET: &str = include_str!("style.css");
@@ -264,7 +264,12 @@ fn step_words(g: &PublicGame) -> (&'static str, &'static str) {
 /// The picture of the board, or why there is none.
 fn board_picture(src: &str, alt: &str, drawn: bool) -> String {
     if drawn {
-        format!("<figure><a href=\"{src}\"><img src=\"{src}\" alt=\"{}\" class=\"board\"></a></figure>\n", esc(alt))
+        // As wide as the screen at most; the picture itself, to zoom, a tap away.
+        format!(
+            "<figure class=\"board\"><a href=\"{src}\"><img src=\"{src}\" alt=\"{}\" class=\"board\"></a>\
+             <figcaption><a href=\"{src}\">Open the picture at full size</a></figcaption></figure>\n",
+            esc(alt)
+        )
     } else {
         "<p>There is no picture of this map.</p>\n".to_string()
     }
@@ -294,7 +299,7 @@ fn game_page(g: &PublicGame, drawn: bool) -> String {
             &format!("Map of {}, {}: units and supply center owners on {}", g.name, g.step, boards_words(g)),
             drawn,
         )),
-        PublicBoard::Text(text) => b.push_str(&format!("<pre class=\"board-text\">{}</pre>\n", esc(text))),
+        PublicBoard::Text(text) => b.push_str(&report_text(text)),
     }
     let rows: Vec<Vec<String>> = g
         .seats
@@ -315,7 +320,7 @@ fn game_page(g: &PublicGame, drawn: bool) -> String {
     let (seat_word, standing_word) = if map.is_some() { ("Power", "Centers and units") } else { ("Seat", "") };
     b.push_str("<h2>Players</h2>\n");
     if map.is_some() {
-        b.push_str(&table(None, &[seat_word, "Player", standing_word], &rows));
+        b.push_str(&classed_table(None, &[seat_word, "Player", standing_word], &["power"], &rows));
         if g.names_secret {
             b.push_str("<p>A gunboat game: who plays each power is shown when the game is over.</p>\n");
         }
@@ -379,9 +384,10 @@ fn ledger_table(map: Option<&Map>, ledger: &[LedgerLine]) -> String {
             ]
         })
         .collect();
-    table(
+    classed_table(
         Some("Count: the control list plus doubled home centers; delta: builds (+) or removals (-) due"),
         &["Power", "Count", "Control list", "Units A+B", "Delta", "Doubled home centers"],
+        &["power"],
         &rows,
     )
 }
@@ -394,7 +400,8 @@ fn orders_table(map: Option<&Map>, caption: &str, orders: &[&OrderLine]) -> Stri
             vec![power_cell(map, &o.power), esc(&o.order), result, esc(&o.reason)]
         })
         .collect();
-    table(Some(caption), &["Power", "Order", "Result", "Why"], &rows)
+    // An order is never broken across lines: the table scrolls sideways instead.
+    classed_table(Some(caption), &["Power", "Order", "Result", "Why"], &["power", "order", "outcome", "why"], &rows)
 }
 
 fn report_html(map: Option<&Map>, r: &PhaseReport) -> String {
@@ -465,7 +472,7 @@ fn report_html(map: Option<&Map>, r: &PhaseReport) -> String {
                 vec![power_cell(map, &s.power), plus(&s.centers), plus(&s.units), adj]
             })
             .collect();
-        b.push_str(&table(None, &["Power", "Centers", "Units", "Next Winter"], &rows));
+        b.push_str(&classed_table(None, &["Power", "Centers", "Units", "Next Winter"], &["power"], &rows));
     }
     if !r.notices.is_empty() {
         b.push_str("<h2>Notices</h2>\n");
@@ -517,7 +524,7 @@ fn step_page(
             ));
             b.push_str(&report_html(diplomacy_map(g), report));
         }
-        PublicStepBody::Text(text) => b.push_str(&format!("<pre class=\"board-text\">{}</pre>\n", esc(text))),
+        PublicStepBody::Text(text) => b.push_str(&report_text(text)),
     }
     b.push_str(&steps_nav);
     page("../../", &format!("{}: {}", g.name, title), &[("index.html".into(), g.name.clone())], &b)

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::{TimeZone, Utc};
 use resvg::tiny_skia::Pixmap;
-use shadowjudge::diplomacy::map::Map;
+use shadowjudge::diplomacy::map::{Map, UnitType};
 use shadowjudge::diplomacy::picture::{self, svg, Geometry, Scene};
 use shadowjudge::game::script::{play, Played};
 use shadowjudge::phase::Phase;
@@ -176,7 +176,10 @@ fn shadow_game_pngs_render_for_every_phase() {
         let scene = picture::results_scene(map, "shadow", &g.entries, Some(p)).unwrap();
         let png = picture::draw_png(map, &geometry, &scene).unwrap();
         let pm = Pixmap::decode_png(&png).unwrap();
-        assert!(pm.width() > 2000, "{p}: both boards side by side");
+        // Both boards one above the other: as wide as one board, so that its names stay
+        // legible on a screen (side by side, the picture was 2,200 pixels wide).
+        assert_eq!(pm.width(), 1100, "{p}: one board wide");
+        assert!(pm.height() > 2 * 968, "{p}: both boards, one above the other: {}", pm.height());
     }
 }
 
@@ -205,7 +208,7 @@ fn map_draw_writes_svg_and_png_of_a_game() {
     );
     run.ok();
     let pm = Pixmap::decode_png(&std::fs::read(&png_out).unwrap()).unwrap();
-    assert!(pm.width() < 1200, "one board only (two are over 2000 pixels wide): {}", pm.width());
+    assert!(pm.height() < 1300, "one board only (two are over 2000 pixels high): {}", pm.height());
     let pos = root().join("examples/positions/spring-1901.toml");
     let out = tmp.path().join("pos.svg");
     shadowjudge_at(
@@ -381,4 +384,87 @@ austria = ["vie", "bud", "tri"]
     let after = svg::units_after(&map, &scene.boards[0]);
     let austria = map.lookup_power("austria").unwrap();
     assert_eq!(after.iter().filter(|u| u.power == austria).count(), 3);
+}
+
+/// The scenes of every phase of the example games: standard Diplomacy from its first
+/// orders (`A bud - ser`, `A mun - ruh`, ...) and both boards of Shadow Worlds.
+fn every_example_scene() -> Vec<(String, std::sync::Arc<Map>, Scene)> {
+    let mut out = Vec::new();
+    let (_tmp, played) = play_standard();
+    let map = played.game.game.map.clone();
+    for r in &played.reports {
+        out.push((format!("standard {}", r.phase), map.clone(), results(&map, &played, &r.phase.code())));
+    }
+    let g = shipped_shadow();
+    for e in &g.entries {
+        if let shadowjudge::game::journal::Entry::Adjudicated { phase, .. } = e {
+            let scene = picture::results_scene(&g.game.map, "shadow", &g.entries, Some(*phase)).unwrap();
+            out.push((format!("shadow {phase}"), g.game.map.clone(), scene));
+        }
+    }
+    out
+}
+
+/// Every arrow of a move or retreat: its head (the tip and the discs that cover the head
+/// back to its base) keeps off the name and the center dot of the province it goes to,
+/// and its line starts outside the unit's mark (a fleet's hull is wider than an army's
+/// circle). Before, the head of `A bud - ser` lay 8 px into Serbia's dot, that of
+/// `A war - gal` 8 px into "Gal", and fleets' lines began on their hulls.
+#[test]
+fn move_arrows_stop_short_of_the_names_and_center_dots_they_point_at() {
+    use shadowjudge::diplomacy::order::Order;
+    let mut arrows = 0;
+    let mut nearest = f32::INFINITY;
+    for (what, map, scene) in every_example_scene() {
+        let g = Geometry::standard(&map).unwrap();
+        for b in &scene.boards {
+            let layout = svg::layout(&map, &g, b);
+            for o in &b.orders {
+                let (unit, to) = match o.order {
+                    Order::Move { unit, to, .. } | Order::Retreat { unit, to } => (unit, to),
+                    _ => continue,
+                };
+                let ends = svg::arrow_ends(&map, &g, b, &layout, o).unwrap();
+                let (tip, tail) = (ends.to, ends.from);
+                let len = ((tip.0 - tail.0).powi(2) + (tip.1 - tail.1).powi(2)).sqrt();
+                assert!(len >= svg::HEAD_LEN + 4.0, "{what}: {o:?}: an arrow of {len:.1} px");
+                let label = &layout.labels[to.province.0 as usize];
+                let dot = g.centers[to.province.0 as usize].map(|c| (c.x * svg::CELL, c.y * svg::CELL));
+                for k in 0..=6 {
+                    let f = k as f32 / 6.0 * svg::HEAD_LEN / len;
+                    let p = (tip.0 + (tail.0 - tip.0) * f, tip.1 + (tail.1 - tip.1) * f);
+                    let half = 0.6 + svg::HEAD_LEN * 0.55 * k as f32 / 6.0;
+                    let mut clear = label.dist(p) - half;
+                    if let Some(c) = dot {
+                        clear = clear.min(((p.0 - c.0).powi(2) + (p.1 - c.1).powi(2)).sqrt() - svg::DOT_R - half);
+                    }
+                    nearest = nearest.min(clear);
+                    assert!(
+                        clear >= 1.0,
+                        "{what}: the head of {} {o:?} is {clear:.1} px from the name or dot of {}",
+                        map.power(o.power).name,
+                        map.province(to.province).key
+                    );
+                }
+                // The line starts outside the unit's mark (an army's circle, a fleet's hull).
+                let province = unit.at.province;
+                let from = b
+                    .units
+                    .iter()
+                    .find(|u| map.province_of(u.region) == province && !matches!(o.order, Order::Retreat { .. }));
+                if let Some(u) = from {
+                    let c = svg::unit_at(&g, u.region);
+                    let (dx, dy) = ((tail.0 - c.0).abs(), (tail.1 - c.1).abs());
+                    let outside = match u.kind {
+                        UnitType::Army => dx.hypot(dy) >= svg::UNIT_R + 2.0,
+                        UnitType::Fleet => dx >= svg::UNIT_R * 1.45 + 2.0 || dy >= svg::UNIT_R * 0.85 + 2.0,
+                    };
+                    assert!(outside, "{what}: {o:?} starts on its unit's mark ({dx:.1}, {dy:.1} px from its centre)");
+                }
+                arrows += 1;
+            }
+        }
+    }
+    assert!(arrows > 60, "{arrows} arrows");
+    eprintln!("{arrows} arrows; the nearest head is {nearest:.1} px from a name or dot");
 }

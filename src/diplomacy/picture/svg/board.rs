@@ -8,7 +8,7 @@ use super::marks::{badge, cross, draw_unit};
 use super::orders::draw_order;
 use super::palette::{colour, tint, FAIL, IMPASSABLE, INK, LAND, OFFBOARD, SEA};
 use super::units::{region_of, unit_at, units_after};
-use super::{esc, px, CELL, RETREAT_TEXT, UNIT_R};
+use super::{esc, px, CELL, LABEL_SIZE, RETREAT_TEXT, UNIT_R};
 use crate::diplomacy::judge::Unit;
 use crate::diplomacy::map::{Map, PowerId, RegionId, Terrain};
 use crate::diplomacy::order::Order;
@@ -118,8 +118,8 @@ pub(super) fn draw_board(s: &mut String, map: &Map, g: &Geometry, b: &BoardScene
         let fill = if prov.terrain == Terrain::Sea { "#2F5F86" } else { "#3B3529" };
         let _ = write!(
             s,
-            r##"<text x="{x:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="{fill}" stroke="#FFFFFF" stroke-width="2.5" stroke-opacity="0.8" paint-order="stroke">{}</text>"##,
-            y + 3.5,
+            r##"<text x="{x:.1}" y="{:.1}" font-size="{LABEL_SIZE}" text-anchor="middle" fill="{fill}" stroke="#FFFFFF" stroke-width="2.5" stroke-opacity="0.8" paint-order="stroke">{}</text>"##,
+            y + LABEL_SIZE * 0.35,
             esc(&label_text(&prov.key))
         );
     }

@@ -5,7 +5,7 @@ use super::board::label_text;
 use super::marks::dist;
 use super::orders::support_target;
 use super::units::{place_point, region_of, unit_at, unit_point};
-use super::{px, CELL, EDGE, RETREAT_TEXT, UNIT_R};
+use super::{px, CELL, EDGE, LABEL_SIZE, RETREAT_TEXT, UNIT_R};
 use crate::diplomacy::judge::Unit;
 use crate::diplomacy::map::{Map, RegionId, UnitType};
 use crate::diplomacy::order::{Order, Place, UnitRef};
@@ -29,7 +29,7 @@ impl TextBox {
     }
 
     /// How far a point is from the box (negative inside it).
-    fn dist(&self, p: (f32, f32)) -> f32 {
+    pub fn dist(&self, p: (f32, f32)) -> f32 {
         let dx = (self.x0 - p.0).max(p.0 - self.x1);
         let dy = (self.y0 - p.1).max(p.1 - self.y1);
         if dx <= 0.0 && dy <= 0.0 {
@@ -121,7 +121,7 @@ fn label_boxes(map: &Map, g: &Geometry) -> Vec<TextBox> {
     map.province_ids()
         .map(|p| {
             let (x, y) = px(g.labels[p.0 as usize]);
-            TextBox::centred(x, y + 3.5, 10.0, &label_text(&map.province(p).key))
+            TextBox::centred(x, y + LABEL_SIZE * 0.35, LABEL_SIZE, &label_text(&map.province(p).key))
         })
         .collect()
 }

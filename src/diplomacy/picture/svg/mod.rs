@@ -12,10 +12,12 @@
 //!
 //! One file a job: `palette` (the colours), `board` (one board: land, centers, units,
 //! orders and names, in that order), `units` (where each unit stands), `marks` (a unit, an
-//! arrow, a ring, a cross), `orders` (each order as marks), `layout` (dislodged units and
+//! arrow, a ring, a cross), `orders` (each order as marks), `arrows` (where a move's
+//! arrow starts and ends, clear of names and center dots), `layout` (dislodged units and
 //! their retreat text placed clear of everything else), `legend` (the powers and the key)
 //! and `ledger` (Shadow Worlds' ledger). This file sizes the picture and sets the boards
-//! side by side.
+//! one above the other (each board with its legend), so that a picture of both boards is
+//! as wide as one and stays legible on a screen.
 
 use std::fmt::Write;
 
@@ -27,6 +29,7 @@ use super::geometry::{Geometry, Outline, Point};
 use super::scene::Scene;
 use crate::diplomacy::map::Map;
 
+mod arrows;
 mod board;
 mod layout;
 mod ledger;
@@ -36,6 +39,7 @@ mod orders;
 mod palette;
 mod units;
 
+pub use self::arrows::{arrow_ends, ArrowEnds, DOT_R, HEAD_CLEAR, HEAD_LEN};
 pub use self::layout::{layout, BoardLayout, DislodgedMark, TextBox};
 pub use self::palette::{PALETTE, TINTS};
 pub use self::units::{unit_at, units_after};
@@ -46,10 +50,13 @@ const MARGIN: f32 = 10.0;
 const TITLE_H: f32 = 40.0;
 const BOARD_TITLE_H: f32 = 26.0;
 const ROW_H: f32 = 19.0;
-const UNIT_R: f32 = 8.5;
+/// The radius of an army's mark (a fleet's hull is 1.45 times as wide, 0.85 times as high).
+pub const UNIT_R: f32 = 8.5;
 /// How far a unit's centre stays inside the frame, so the unit, its rings and marks are
 /// never cut.
 const EDGE: f32 = UNIT_R + 7.0;
+/// The size of a province's name, centred on the geometry's label point.
+pub const LABEL_SIZE: f32 = 12.0;
 /// The size of the text under a dislodged unit.
 const RETREAT_TEXT: f32 = 11.0;
 
@@ -72,14 +79,18 @@ fn esc(s: &str) -> String {
 /// The width and height of the picture of a scene, in pixels.
 pub fn size(g: &Geometry, scene: &Scene, map: &Map) -> (f32, f32) {
     let bw = g.width * CELL;
-    let bh = g.height * CELL;
     let n = scene.boards.len().max(1) as f32;
-    let w = MARGIN * 2.0 + n * bw + (n - 1.0) * MARGIN * 2.0;
-    let mut h = TITLE_H + board_top_extra(scene) + bh + legend_height(map);
+    let w = MARGIN * 2.0 + bw;
+    let mut h = TITLE_H + n * board_block_height(g, scene, map);
     if !scene.ledger.is_empty() {
         h += ledger_height(scene);
     }
     (w, h + MARGIN)
+}
+
+/// The height of one board with its title (when the scene has several) and its legend.
+fn board_block_height(g: &Geometry, scene: &Scene, map: &Map) -> f32 {
+    board_top_extra(scene) + g.height * CELL + legend_height(map)
 }
 
 fn board_top_extra(scene: &Scene) -> f32 {
@@ -98,8 +109,8 @@ fn ledger_height(scene: &Scene) -> f32 {
     30.0 + ROW_H * (scene.ledger.len() as f32 + 1.0)
 }
 
-/// Draw a scene: its title, each board (side by side), a legend under each board, and
-/// the ledger under them when the scene has one.
+/// Draw a scene: its title, each board (one under the other), a legend under each board,
+/// and the ledger under them when the scene has one.
 pub fn draw(map: &Map, g: &Geometry, scene: &Scene) -> String {
     let (w, h) = size(g, scene, map);
     let mut s = String::with_capacity(200_000);
@@ -123,9 +134,10 @@ pub fn draw(map: &Map, g: &Geometry, scene: &Scene) -> String {
     s.push_str("</defs>");
     let bw = g.width * CELL;
     let bh = g.height * CELL;
+    let block = board_block_height(g, scene, map);
     for (i, b) in scene.boards.iter().enumerate() {
-        let x0 = MARGIN + i as f32 * (bw + MARGIN * 2.0);
-        let mut y0 = TITLE_H;
+        let x0 = MARGIN;
+        let mut y0 = TITLE_H + i as f32 * block;
         if let Some(letter) = b.board {
             let _ = write!(s, r#"<text x="{x0}" y="{}" font-size="18" fill="{INK}">Board {letter}</text>"#, y0 + 18.0);
             y0 += BOARD_TITLE_H;
@@ -137,7 +149,7 @@ pub fn draw(map: &Map, g: &Geometry, scene: &Scene) -> String {
         draw_legend(&mut s, map, b, x0, y0 + bh, i == 0);
     }
     if !scene.ledger.is_empty() {
-        let y = TITLE_H + board_top_extra(scene) + bh + legend_height(map);
+        let y = TITLE_H + scene.boards.len().max(1) as f32 * block;
         draw_ledger(&mut s, map, scene, y);
     }
     s.push_str("</svg>\n");

@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use super::arrows::{arrow_ends, ArrowEnds};
 use super::layout::BoardLayout;
 use super::marks::{arrow, badge, cased_line, cross, dist, ring, towards};
 use super::palette::{colour, INK};
@@ -49,14 +50,12 @@ pub(super) fn draw_order(
                 cross(s, (at.0 + 10.0, at.1 - 10.0));
             }
         }
-        Order::Move { unit, to, .. } | Order::Retreat { unit, to } => {
-            let from = point(&unit, matches!(o.order, Order::Retreat { .. }));
-            let kind = unit.kind.unwrap_or(UnitType::Army);
-            let dest = place_point(map, g, kind, to);
-            let (a, z) = (towards(from, dest, gap), towards(dest, from, 6.0));
+        Order::Move { .. } | Order::Retreat { .. } => {
+            let Some(ArrowEnds { from: a, to: z }) = arrow_ends(map, g, b, layout, o) else { return };
             arrow(s, a, z, c, op);
             if failed {
-                cross(s, towards(dest, from, 16.0));
+                // At the base of the head.
+                cross(s, towards(z, a, 10.0));
             }
         }
         Order::SupportHold { unit, supported } => {
