@@ -18,6 +18,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
 pub use crate::answer::Receipt;
+pub use crate::game::by_mail::Reports;
 pub use crate::game::by_mail::{
     recipients, Board, Clock, Contact, ContactRole, Notice, Outcome, OwedMail, PlayerCommand, PressDelivery, PressTo,
     Role, SeatRecord,
@@ -185,6 +186,16 @@ pub trait GameSession: Desk + ByMail + Timed + OwedResults {
     fn seats(&mut self) -> Option<&mut dyn Seats> {
         None
     }
+
+    /// Each player's choice of which reports they are mailed.
+    fn reports(&mut self) -> Option<&mut dyn ReportVolume> {
+        None
+    }
+}
+
+/// Which reports a player is mailed ([`GameSession::reports`]).
+pub trait ReportVolume {
+    fn set_reports(&mut self, role: &Role, reports: Reports, now: DateTime<Utc>) -> Result<(), GameError>;
 }
 
 /// The master's commands, every game: look ahead, look back, go back, check the dice,

@@ -143,6 +143,53 @@ pub struct OwedMail {
     /// Addresses no longer in the game that are owed them all the same (a player the
     /// step declared vacant, told so by them).
     pub also_to: Vec<String>,
+    /// Players who asked for fewer reports ([`Reports`]) and are not mailed this one.
+    pub quiet: Vec<String>,
+}
+
+/// Which of a small game's reports a player is mailed (`reports every|turn|round`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reports {
+    /// Every step's report.
+    Every,
+    /// The reports that leave something for them to do, the first and the last.
+    Turn,
+    /// The report that begins each round, the first and the last.
+    Round,
+}
+
+impl Reports {
+    /// A game's players get every report up to this many players, only their turns
+    /// beyond: ten players mailed every step would each get hundreds of mails.
+    pub const EVERY_UP_TO: usize = 4;
+
+    /// What a player gets who chose nothing, in a game of `players`.
+    pub fn default_for(players: usize) -> Reports {
+        if players <= Reports::EVERY_UP_TO {
+            Reports::Every
+        } else {
+            Reports::Turn
+        }
+    }
+
+    pub fn parse(word: &str) -> Option<Reports> {
+        match word.to_ascii_lowercase().as_str() {
+            "every" | "all" => Some(Reports::Every),
+            "turn" | "myturn" => Some(Reports::Turn),
+            "round" => Some(Reports::Round),
+            _ => None,
+        }
+    }
+
+    /// How a reply says it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Reports::Every => "every step's report",
+            Reports::Turn => "the reports that leave something for you to do, and the first and the last",
+            Reports::Round => "the report that begins each round, and the first and the last",
+        }
+    }
 }
 
 /// A game that draws its board in the results mails: what the picture layer draws from.

@@ -56,6 +56,7 @@ fn settings(kind: &GameKind, players: usize) -> TurnSettings {
                 email: format!("{n}@example.org"),
                 timezone: None,
                 password_hash: None,
+                reports: None,
             })
             .collect(),
         master: Master::default(),

@@ -4,7 +4,7 @@
 //! [`pictures`](GameSession::pictures), [`seats`](GameSession::seats)); where the one a
 //! command needs is missing, this is what its sender is told, whatever the game.
 
-use crate::game::any::{GameError, GameSession, Pictures, Press, SeatChange, Seats, Votes};
+use crate::game::any::{GameError, GameSession, Pictures, Press, ReportVolume, SeatChange, Seats, Votes};
 
 /// A capability a command needs and the game lacks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,6 +13,7 @@ pub(super) enum Lacking {
     Votes,
     Absences,
     Pictures,
+    Reports,
     OpenSeats,
     Observers,
     Resignations,
@@ -26,6 +27,10 @@ impl Lacking {
             Lacking::Votes => "this game has no votes or absences",
             Lacking::Absences => "this game has no absences",
             Lacking::Pictures => "this game has no map to draw",
+            Lacking::Reports => {
+                "every player is mailed every phase's results in this game (`map off` leaves the \
+                                 pictures out)"
+            }
             Lacking::OpenSeats => "this game has no open seats",
             Lacking::Observers => "this game takes no observers by mail",
             Lacking::Resignations => "this game takes no resignations by mail; ask the game master",
@@ -62,6 +67,11 @@ pub(super) fn votes(g: &mut dyn GameSession, lacking: Lacking) -> Result<&mut dy
 /// The game's map pictures, or why there are none.
 pub(super) fn pictures(g: &mut dyn GameSession) -> Result<&mut dyn Pictures, GameError> {
     g.pictures().ok_or_else(|| Lacking::Pictures.into())
+}
+
+/// The game's choice of reports by mail, or why there is none.
+pub(super) fn reports(g: &mut dyn GameSession) -> Result<&mut dyn ReportVolume, GameError> {
+    g.reports().ok_or_else(|| Lacking::Reports.into())
 }
 
 /// The game's seats by mail, or why `change` cannot be made.

@@ -393,6 +393,8 @@ impl JudgeHost {
         pictures_off: &[String],
     ) -> Vec<OutgoingMail> {
         let mut recipients = any::recipients(g.contacts());
+        // Players who asked for fewer reports are not mailed this one.
+        recipients.retain(|c| !owed.quiet.iter().any(|q| q.eq_ignore_ascii_case(&c.address)));
         if owed.only_to.is_none() {
             for a in &owed.also_to {
                 if !recipients.iter().any(|c| c.address.eq_ignore_ascii_case(a)) {

@@ -75,6 +75,15 @@ impl GameHost for JudgeHost {
         self.change(&who.game, |g| lacking::pictures(g)?.set_pictures(&who.role, on, now))
     }
 
+    fn set_reports(
+        &mut self,
+        who: &Identity,
+        reports: crate::game::any::Reports,
+        now: DateTime<Utc>,
+    ) -> Result<(), HostError> {
+        self.change(&who.game, |g| lacking::reports(g)?.set_reports(&who.role, reports, now))
+    }
+
     fn set_timezone(&mut self, who: &Identity, zone: Tz, now: DateTime<Utc>) -> Result<(), HostError> {
         self.change(&who.game, |g| g.set_particulars(&who.role, None, Some(zone.name()), now))
     }

@@ -129,6 +129,11 @@ pub enum Item {
         line: usize,
         on: bool,
     },
+    /// `reports every|turn|round`: which of a small game's reports the player is mailed.
+    Reports {
+        line: usize,
+        reports: crate::game::by_mail::Reports,
+    },
     Master {
         line: usize,
         command: MasterCommand,
@@ -306,6 +311,13 @@ pub fn parse_script(lines: &[BodyLine]) -> Script {
                 [_, w] if w.eq_ignore_ascii_case("off") => Item::Pictures { line: line.number, on: false },
                 _ => malformed(line, "write `map off` or `map on`".into()),
             },
+            "reports" => match words.as_slice() {
+                [_, w] if crate::game::by_mail::Reports::parse(w).is_some() => Item::Reports {
+                    line: line.number,
+                    reports: crate::game::by_mail::Reports::parse(w).expect("checked"),
+                },
+                _ => malformed(line, "write `reports every`, `reports turn` or `reports round`".into()),
+            },
             "resign" => match words.as_slice() {
                 [_, power] => Item::Resign { line: line.number, seat: cap_word(power) },
                 _ => {
@@ -451,6 +463,7 @@ const COMMANDS: &[&str] = &[
     "timezone",
     "tz",
     "map",
+    "reports",
     "process",
     "pause",
     "resume",

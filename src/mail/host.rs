@@ -185,6 +185,14 @@ pub trait GameHost {
     /// refuses).
     fn set_pictures(&mut self, who: &Identity, on: bool, now: DateTime<Utc>) -> Result<(), HostError>;
 
+    /// Which of a small game's reports a player is mailed.
+    fn set_reports(
+        &mut self,
+        who: &Identity,
+        reports: crate::game::by_mail::Reports,
+        now: DateTime<Utc>,
+    ) -> Result<(), HostError>;
+
     /// Carry out a master's command; the text says what was done. Only called for
     /// [`Role::Master`].
     fn master(&mut self, who: &Identity, command: &MasterCommand, now: DateTime<Utc>) -> Result<String, HostError>;

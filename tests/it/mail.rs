@@ -280,6 +280,15 @@ impl GameHost for FakeHost {
         Err(HostError::Refused("this judge sends no map pictures".into()))
     }
 
+    fn set_reports(
+        &mut self,
+        _who: &Identity,
+        _reports: shadowjudge::game::any::Reports,
+        _now: DateTime<Utc>,
+    ) -> Result<(), HostError> {
+        Err(HostError::Refused("every report goes to everyone here".into()))
+    }
+
     fn player(&mut self, _who: &Identity, _command: &PlayerCommand, _now: DateTime<Utc>) -> Result<String, HostError> {
         Err(HostError::Refused("this game has no votes or absences".into()))
     }

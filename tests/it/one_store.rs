@@ -317,3 +317,36 @@ fn a_small_games_history_shows_password_changes_and_replacements() {
     assert!(history.contains("cat: address changed from cat@example.org to cy@example.org"), "{history}");
     assert!(!history.contains(&password) && !history.contains(&master_pw), "{history}");
 }
+
+/// Issue 41.6: a player who sends `reports turn` is mailed only the reports that leave
+/// something for them to do (and the first and the last); the others still get every
+/// step's. A game of more than four players starts that way for everyone.
+#[test]
+fn a_player_chooses_to_be_mailed_only_their_turns() {
+    let t = Table::new();
+    let mut outbox = Outbox::default();
+    outbox.new_mails(&t.root);
+    assert_eq!(mail_in(NOW, &t.root, "late", &t.passwords, 1, "bob", "reports turn\n").code, 0);
+    let reply = reply_body(&mut outbox, &t.root);
+    assert!(reply.contains("you are now mailed the reports that leave something for you to do"), "{reply}");
+    let reports_to = |mails: &[crate::judge_dir::Eml], who: &str| {
+        mails.iter().filter(|m| m.to == format!("{who}@example.org") && m.subject.contains(": results of")).count()
+    };
+    let (mut bob, mut ann) = (0, 0);
+    let mut last_mails = Vec::new();
+    for n in 2..10 {
+        let Some((who, text)) = next_turn(&t.status()) else { break };
+        if who == "bob" && n > 2 {
+            // The report before bob's turn reached him.
+            assert_eq!(reports_to(&last_mails, "bob"), 1, "{last_mails:#?}");
+        }
+        assert_eq!(mail_in(NOW, &t.root, "late", &t.passwords, n, &who, &text).code, 0);
+        last_mails = outbox.new_mails(&t.root);
+        bob += reports_to(&last_mails, "bob");
+        ann += reports_to(&last_mails, "ann");
+    }
+    assert!(ann >= 6, "{ann}");
+    assert!(bob >= 1 && bob < ann, "bob {bob}, ann {ann}");
+    let toml = std::fs::read_to_string(t.game().join("game.toml")).unwrap();
+    assert!(toml.contains("reports = \"turn\""), "{toml}");
+}

@@ -6,8 +6,8 @@ use serde_json::{json, Value};
 
 use super::{
     pretty, set_role_particulars, usage, Answer, ByMail, Clock, Contact, Desk, GameError, GameSession, History,
-    HistoryRow, MailingOutcome, MailingPlan, Outcome, OwedMail, OwedResults, Receipt, Role, SeatChange, SeatOutcome,
-    SeatRecord, Seats, Submit, Timed, Who,
+    HistoryRow, MailingOutcome, MailingPlan, Outcome, OwedMail, OwedResults, Receipt, ReportVolume, Reports, Role,
+    SeatChange, SeatOutcome, SeatRecord, Seats, Submit, Timed, Who,
 };
 use crate::diplomacy::report::{deadline_text, format_deadline};
 use crate::game::by_mail::{self, names_master};
@@ -116,6 +116,10 @@ impl GameSession for OpenTurnGame {
     }
 
     fn seats(&mut self) -> Option<&mut dyn Seats> {
+        Some(self)
+    }
+
+    fn reports(&mut self) -> Option<&mut dyn ReportVolume> {
         Some(self)
     }
 
@@ -540,6 +544,7 @@ impl OwedResults for OpenTurnGame {
                     next_deadline: None,
                     only_to: owed.only_to,
                     also_to: Vec::new(),
+                    quiet: self.quiet_for(owed.seq, Some(owed.seq) == last_step && ended.is_some()),
                 }
             })
             .collect())
@@ -588,6 +593,59 @@ impl Seats for OpenTurnGame {
 
     fn joined_hash(&self, _email: &str) -> Option<String> {
         None
+    }
+}
+
+impl ReportVolume for OpenTurnGame {
+    fn set_reports(&mut self, role: &Role, reports: Reports, now: DateTime<Utc>) -> Result<(), GameError> {
+        let Role::Seat(name) = role else {
+            return Err(usage("the master and observers are mailed every report; a player chooses with `reports`"));
+        };
+        let name = name.clone();
+        self.update_settings(now, move |s| {
+            let p = s
+                .players
+                .iter_mut()
+                .find(|p| p.name.eq_ignore_ascii_case(&name))
+                .ok_or_else(|| usage(format!("no player `{name}`")))?;
+            p.reports = Some(reports);
+            Ok(())
+        })
+    }
+}
+
+impl OpenTurnGame {
+    /// The players not mailed the report of the step at `seq` (`last`: the one that ended
+    /// the game), as they chose ([`crate::game::by_mail::Reports`]): a player who asked
+    /// for their turns only gets the reports that leave something for them to do; one who
+    /// asked for rounds, the report that begins each round; everyone the first and the last.
+    fn quiet_for(&self, seq: u64, last: bool) -> Vec<String> {
+        use crate::game::by_mail::Reports;
+        let steps: Vec<(u64, &crate::game::turn_session::Step)> =
+            self.entries.iter().filter_map(|(s, _, e)| e.step().map(|step| (*s, step))).collect();
+        let Some(at) = steps.iter().position(|(s, _)| *s == seq) else { return Vec::new() };
+        if at == 0 || last {
+            return Vec::new();
+        }
+        let step = steps[at].1;
+        let begins_round = step.round != steps[at - 1].1.round;
+        let awaited =
+            crate::games::load(&self.meta.game, &step.state).map(|g| g.awaiting().players).unwrap_or_default();
+        let default = Reports::default_for(self.settings.players.len());
+        let names = self.player_names();
+        self.settings
+            .players
+            .iter()
+            .filter(|p| match p.reports.unwrap_or(default) {
+                Reports::Every => false,
+                Reports::Round => !begins_round,
+                Reports::Turn => {
+                    let index = names.iter().position(|n| n.eq_ignore_ascii_case(&p.name));
+                    !index.is_some_and(|i| awaited.contains(&i))
+                }
+            })
+            .map(|p| p.email.clone())
+            .collect()
     }
 }
 

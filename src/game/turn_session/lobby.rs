@@ -126,6 +126,7 @@ pub fn seated(mut settings: TurnSettings) -> (TurnSettings, Options) {
             email: a.email.clone(),
             timezone: None,
             password_hash: Some(a.password_hash.clone()),
+            reports: None,
         });
     }
     let options = std::mem::take(&mut settings.seats.options);

@@ -352,6 +352,7 @@ mod toy {
             email: format!("{n}@example.org"),
             timezone: None,
             password_hash: None,
+            reports: None,
         });
         let settings = TurnSettings {
             name: "toy".into(),

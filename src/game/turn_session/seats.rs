@@ -14,6 +14,10 @@ pub struct TurnPlayer {
     pub timezone: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password_hash: Option<String>,
+    /// Which reports they are mailed (none chosen: [`Reports::default_for`] the game's
+    /// number of players).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reports: Option<crate::game::by_mail::Reports>,
 }
 
 /// Whether `name` can name a seat: one word of letters, digits, `-` or `_`, not a word
@@ -43,7 +47,7 @@ pub fn parse_turn_players(text: &str, file: &str) -> Result<Vec<TurnPlayer>, Str
             return Err(format!("{at}: two players are called `{name}`"));
         }
         let (email, timezone) = (l.email(1)?, l.timezone(2)?);
-        players.push(TurnPlayer { name: name.to_string(), email, timezone, password_hash: None });
+        players.push(TurnPlayer { name: name.to_string(), email, timezone, password_hash: None, reports: None });
     }
     Ok(players)
 }

@@ -207,6 +207,17 @@ pub(super) fn apply(
                     let _ = writeln!(out, "line {line}: map pictures not changed: {e}");
                 }
             },
+            Item::Reports { line, reports } => match host.set_reports(&who, *reports, now) {
+                Ok(()) => {
+                    changed = true;
+                    let _ = writeln!(out, "line {line}: you are now mailed {}.", reports.words());
+                }
+                Err(HostError::DoneBefore) => changed |= done_before(out, *line),
+                Err(e) => {
+                    count(&e);
+                    let _ = writeln!(out, "line {line}: reports not changed: {e}");
+                }
+            },
             Item::Master { line, command } => {
                 if who.role != Role::Master {
                     let _ = writeln!(out, "line {line}: only the game master may do that; nothing done.");
@@ -259,7 +270,8 @@ fn played_line(item: &Item) -> Option<usize> {
         | Item::Player { line, .. }
         | Item::Resign { line, .. }
         | Item::Timezone { line, .. }
-        | Item::Pictures { line, .. } => Some(*line),
+        | Item::Pictures { line, .. }
+        | Item::Reports { line, .. } => Some(*line),
         _ => None,
     }
 }

@@ -30,6 +30,7 @@ impl OwedResults for OpenGame {
                     next_deadline: owed.next_deadline,
                     only_to: owed.only_to,
                     also_to: owed.abandoned,
+                    quiet: Vec::new(),
                 }
             })
             .collect())
