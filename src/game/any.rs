@@ -252,7 +252,7 @@ pub trait ByMail {
     fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Receipt, bool), GameError>;
 
     /// Where the game stands, as `role` may see it, deadlines also in `zone`.
-    fn status_for(&self, role: &Role, zone: Option<Tz>) -> String;
+    fn status_for(&self, role: &Role, zone: Option<Tz>, now: DateTime<Utc>) -> String;
 
     /// The recent past, for a `history` mail from `role`: what a player may read, or
     /// (for the master) the game's journal.

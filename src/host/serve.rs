@@ -49,8 +49,8 @@ impl GameHost for JudgeHost {
         self.game_dir(game).map_or(crate::games::Offers::DIPLOMACY, |(_, path)| any::offers(&path))
     }
 
-    fn status(&self, who: &Identity) -> Result<String, HostError> {
-        Ok(self.read(&who.game)?.status_for(&who.role, who.timezone))
+    fn status(&self, who: &Identity, now: DateTime<Utc>) -> Result<String, HostError> {
+        Ok(self.read(&who.game)?.status_for(&who.role, who.timezone, now))
     }
 
     fn history(&self, who: &Identity) -> Result<String, HostError> {

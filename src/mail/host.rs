@@ -161,7 +161,7 @@ pub trait GameHost {
     fn offers(&self, game: &str) -> crate::games::Offers;
 
     /// The game's state as this role may see it, as text.
-    fn status(&self, who: &Identity) -> Result<String, HostError>;
+    fn status(&self, who: &Identity, now: DateTime<Utc>) -> Result<String, HostError>;
 
     /// Past results as this role may see them, as text.
     fn history(&self, who: &Identity) -> Result<String, HostError>;

@@ -345,3 +345,29 @@ fn the_answer_after_a_window_closed_does_not_await_it() {
     );
     assert!(!late.stdout.contains("a challenge to"), "{}", late.stdout);
 }
+
+/// The same by mail: `status` asked after the challenge window closed, before the tick,
+/// does not name the window as open.
+#[test]
+fn status_by_mail_after_a_window_closed_does_not_await_it() {
+    use crate::judge_dir::{mail_in, small_game_by_mail};
+    let players = "ann, a@example.org\nbob, b@example.org\ncat, c@example.org\n";
+    let (_tmp, root, passwords) =
+        small_game_by_mail("2026-03-01T12:00:00Z", "dup", "duple", players, &["--seed", SEED]);
+    let dir = root.join("games/dup");
+    let open = crate::judge_dir::judge_cli("2026-03-01T12:00:00Z", &root, &["status", dir.to_str().unwrap(), "--json"])
+        .ok()
+        .json()["open"]
+        .clone();
+    let seats = names(&open["players"]);
+    let word = format!("{}a", names(&open["letters"]).concat());
+    let mut outbox = crate::judge_dir::Outbox::default();
+    outbox.new_mails(&root);
+    mail_in("2026-03-01T12:00:10Z", &root, "dup", &passwords, 1, &seats[0], &format!("answer {word}\n")).ok();
+    outbox.new_mails(&root);
+    mail_in("2026-03-02T00:30:00Z", &root, "dup", &passwords, 2, &seats[1], "status\n").ok();
+    let mails = outbox.new_mails(&root);
+    let reply = &mails.iter().find(|m| m.in_reply_to.is_some()).unwrap().body;
+    assert!(reply.contains("Waiting for nobody: the challenge window for"), "{reply}");
+    assert!(!reply.contains(&format!("a challenge to {word}")), "{reply}");
+}

@@ -198,7 +198,7 @@ impl GameHost for FakeHost {
         Ok(ack)
     }
 
-    fn status(&self, who: &Identity) -> Result<String, HostError> {
+    fn status(&self, who: &Identity, _now: DateTime<Utc>) -> Result<String, HostError> {
         Ok(format!("Spring 1901 movement; you are {}.", who.role))
     }
 

@@ -371,8 +371,8 @@ impl ByMail for OpenTurnGame {
         Ok((receipt(self, seat, &step, &sub, now), sub.seq.is_some()))
     }
 
-    fn status_for(&self, role: &Role, zone: Option<Tz>) -> String {
-        status_for_reader(self, role, zone)
+    fn status_for(&self, role: &Role, zone: Option<Tz>, now: DateTime<Utc>) -> String {
+        status_for_reader(self, role, zone, now)
     }
 
     fn recent_history(&self, _role: &Role) -> Result<String, GameError> {
@@ -651,23 +651,43 @@ impl OpenTurnGame {
 
 /// A reader's `status`: the report with the deadline in their own time zone too, and,
 /// for a player, what is theirs to do.
-fn status_for_reader(g: &OpenTurnGame, role: &Role, zone: Option<Tz>) -> String {
+fn status_for_reader(g: &OpenTurnGame, role: &Role, zone: Option<Tz>, now: DateTime<Utc>) -> String {
     let mut text = g.report_text();
     if let Some(d) = g.meta.deadline.filter(|_| zone.is_some()) {
         let utc = format!("Deadline: {}\n", deadline_text(Some(d)));
         text = text.replacen(&utc, &format!("Deadline: {}\n", format_deadline(d, zone)), 1);
     }
+    // What is awaited as the reader asks: a window the game set itself that closed before
+    // now is not named as open (the next tick settles it).
+    let awaiting = g.game.awaiting_at(now);
+    if awaiting != g.game.awaiting() && g.game.ending().is_none() {
+        let names: Vec<String> = awaiting.players.iter().filter_map(|i| g.player_names().get(*i).cloned()).collect();
+        let said = if names.is_empty() {
+            format!("Waiting for {}.\n", awaiting.what)
+        } else {
+            format!("Waiting for {}: {}.\n", names.join(" and "), awaiting.what)
+        };
+        let mut lines: Vec<String> = text.split_inclusive('\n').map(str::to_string).collect();
+        match lines.iter().position(|l| l.starts_with("Waiting for ")) {
+            Some(at) => lines[at] = said,
+            None => lines.push(said),
+        }
+        text = lines.concat();
+    }
     let Role::Seat(name) = role else { return text };
     let Some(seat) = g.player_index(name) else { return text };
     let me = &g.player_names()[seat];
-    let awaiting = g.game.awaiting();
     let line = if g.game.ending().is_some() {
         return text;
     } else if awaiting.players.contains(&seat) {
         let by = g.meta.deadline.map(|d| format!(", by {}", format_deadline(d, zone))).unwrap_or_default();
         format!("You play {me}. Yours to do: {}{by}.", awaiting.what)
     } else {
-        let names = g.awaiting_names();
+        let names: Vec<String> = if awaiting == g.game.awaiting() {
+            g.awaiting_names()
+        } else {
+            awaiting.players.iter().filter_map(|i| g.player_names().get(*i).cloned()).collect()
+        };
         if names.is_empty() {
             format!("You play {me}. Nothing is yours to do now.")
         } else {

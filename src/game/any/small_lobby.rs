@@ -175,7 +175,7 @@ impl ByMail for Lobby {
         Err(self.not_yet())
     }
 
-    fn status_for(&self, _role: &Role, _zone: Option<Tz>) -> String {
+    fn status_for(&self, _role: &Role, _zone: Option<Tz>, _now: DateTime<Utc>) -> String {
         self.status_text()
     }
 

@@ -96,7 +96,7 @@ pub(super) fn apply(
             }
             Item::Status { .. } => {
                 budget.listings -= 1;
-                write_result(out, "Status", host.status(&who).inspect_err(&mut count))
+                write_result(out, "Status", host.status(&who, now).inspect_err(&mut count))
             }
             Item::History { .. } => {
                 budget.listings -= 1;

@@ -34,7 +34,7 @@ impl ByMail for OpenGame {
         Ok((ack.receipt(), false))
     }
 
-    fn status_for(&self, role: &Role, zone: Option<Tz>) -> String {
+    fn status_for(&self, role: &Role, zone: Option<Tz>, _now: DateTime<Utc>) -> String {
         crate::game::status::status_text(&self.game, power_of(&self.game, role).ok(), zone)
     }
 
