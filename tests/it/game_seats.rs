@@ -431,6 +431,12 @@ fn a_whole_shadow_worlds_game_by_mail_from_seven_joins_to_a_draw() {
     let listed = &outbox.new_mails(&root)[0].body;
     assert!(listed.contains("then newcomer (from Fall 1901 movement)"), "{listed}");
     assert!(listed.contains("1 year, 2 phases"), "{listed}");
+    // The site's page of the game names who played, the takeover included, and no address.
+    let site = root.join("www");
+    judge_cli(t4, &root, &["site", "--judge", root.to_str().unwrap(), "-o", site.to_str().unwrap()]).ok();
+    let page = std::fs::read_to_string(site.join("games").join(GAME).join("index.html")).unwrap();
+    assert!(page.contains(&format!("{old}, then newcomer (from Fall 1901 movement)")), "{page}");
+    assert!(!page.contains("@example.org"), "{page}");
     // After the end, an order is refused with the reason.
     send_at(&root, t4, "newcomer@example.org", "x@x", "SIGNON italy@open1 newcomer1\nBoard A\nA ven H\n");
     assert!(outbox.new_mails(&root)[0].body.contains("over"));

@@ -350,3 +350,35 @@ fn a_player_chooses_to_be_mailed_only_their_turns() {
     let toml = std::fs::read_to_string(t.game().join("game.toml")).unwrap();
     assert!(toml.contains("reports = \"turn\""), "{toml}");
 }
+
+/// Issue 41.6: in a game of more than four players nobody chose anything yet gets every
+/// report: each player is mailed the reports that leave something for them to do (and the
+/// first); the master gets them all.
+#[test]
+fn a_large_small_game_mails_each_player_their_turns_only() {
+    let five = "ann, ann@example.org\nbob, bob@example.org\ncat, cat@example.org\ndan, dan@example.org\neve, eve@example.org\n";
+    let extra = ["--seed", SEED, "--option", "rounds=2"];
+    let (_tmp, root, passwords) = small_game_by_mail(NOW, "big", "overdue", five, &extra);
+    let dir = root.join("games/big");
+    let status = || judge_cli(NOW, &root, &["status", dir.to_str().unwrap(), "--json"]).ok().json();
+    let mut outbox = Outbox::default();
+    outbox.new_mails(&root);
+    let mut got = std::collections::BTreeMap::<String, usize>::new();
+    for n in 1..8 {
+        let Some((who, text)) = next_turn(&status()) else { break };
+        assert_eq!(mail_in(NOW, &root, "big", &passwords, n, &who, &text).code, 0);
+        let next = next_turn(&status()).map(|(w, _)| w);
+        let mails = outbox.new_mails(&root);
+        // The first report (the game begins) goes to everyone.
+        for m in mails.iter().filter(|m| m.subject.contains(": results of") && !m.body.contains("The game begins.")) {
+            let to = m.to.split('@').next().unwrap().to_string();
+            // A player is mailed a step's report only when the next turn is theirs.
+            if next.is_some() && to != "gm" {
+                assert_eq!(next.as_deref(), Some(to.as_str()), "{n}: {to} got {}", m.subject);
+            }
+            *got.entry(to).or_default() += 1;
+        }
+    }
+    let players: usize = ["ann", "bob", "cat", "dan", "eve"].iter().map(|p| got.get(*p).copied().unwrap_or(0)).sum();
+    assert!((5..=8).contains(&players), "{got:?}");
+}
