@@ -14,8 +14,8 @@ pub struct TurnPlayer {
     pub timezone: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub password_hash: Option<String>,
-    /// Which reports they are mailed (none chosen: [`Reports::default_for`] the game's
-    /// number of players).
+    /// Which reports they are mailed (none chosen: what
+    /// [`crate::game::by_mail::Reports::default_for`] gives the game's number of players).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reports: Option<crate::game::by_mail::Reports>,
 }

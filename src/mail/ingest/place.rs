@@ -125,6 +125,21 @@ pub(super) fn place(
             );
             return Placed::No;
         }
+        if matches!(who.role, Role::Seat(_)) && who.address.is_none() {
+            // Nobody plays it: a resignation (maybe this very message, carried out before
+            // an interruption) left it vacant.
+            let seat = who.role.to_string();
+            let _ = writeln!(
+                out,
+                "{shown} (line {}): {seat} is vacant in {}: nobody plays it, so nobody signs on for it (a player \
+                 who resigned no longer does). `takeover {}@{} PASSWORD` asks for it. Nothing was done.",
+                block.line,
+                who.game,
+                seat.to_lowercase(),
+                who.game
+            );
+            return Placed::No;
+        }
         // The master's own password is set by whoever keeps the judge (`mail password`).
         let from = if who.role == Role::Master { "whoever runs the judge" } else { "the game master" };
         let _ = writeln!(
