@@ -13,6 +13,7 @@
 //! password NEWSECRET               change your password (6-64 characters, no spaces)
 //! timezone Europe/Paris            show deadlines in your zone too
 //! map off                          results without the map pictures (`map on`: with)
+//! reports turn                     a small game's reports before my turns only (`round`, `every`)
 //! SIGNOFF                          end the block; another SIGNON may follow
 //! ```
 //! A power may vote (`draw`, `draw france italy`, `nodraw`, `concede france`,
@@ -51,6 +52,8 @@ How to write to this judge:
   wait / nowait                         hold this phase to its deadline, or not (by
                                         default it is processed once all orders are in)
   map off                               results without the map pictures (map on: with)
+  reports turn                          a small game: mail me only the reports before my
+                                        turns (reports round: one a round; reports every)
   draw / nodraw                         vote for a draw of every survivor, or take it back
                                         (a game with named draws: draw france italy)
   concede france / noconcede            concede the game to a power, or take it back
@@ -66,12 +69,15 @@ Without signing on:
   join mygame PASSWORD                  take an open seat with a password of your own;
   join mygame PASSWORD prefer fra eng   optionally the powers you prefer, best first
   leave mygame PASSWORD                 leave an open seat before the game starts
-  observe mygame                        receive the game's results and broadcasts
+  observe mygame                        receive the game's results and broadcasts, once
+                                        confirmed: `observe mygame confirm CODE` with the
+                                        code mailed to the address that is to observe
   observe mygame PASSWORD               ... and sign on as observer@mygame with your own
                                         password: status, history, and press if the
                                         game lets observers send it (no orders or votes)
   takeover france@mygame PASSWORD       ask for a vacant power (a small game: ann@mygame)
-  create mygame variant shadow-worlds   open a new game (game masters named by the judge)
+  create mygame variant shadow-worlds   open a new game (game masters named by the judge;
+                                        a small game: create race variant overdue seats 4)
 Game master only: process, pause, resume, replace POWER ADDRESS (a small
   game: replace PLAYER ADDRESS),
   extend TIME (the deadline moves that much later: 90m, 2h, 1d, 1d12h; a number is hours),
