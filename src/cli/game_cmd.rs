@@ -15,16 +15,22 @@ use crate::diplomacy::state::GameState;
 use crate::diplomacy::variant::shadow::VictoryCounts;
 use crate::game::any::{self, Answer, GameSession, Submit, Who};
 use crate::game::session::{self, GameError, OpenGame};
-use crate::game::settings::{parse_players, Settings, VariantKind};
+use crate::game::settings::{parse_players, parse_variant, Settings, VariantKind};
 use crate::game::turn_session::MAX_TURN_BYTES;
 
 #[derive(clap::Args, Debug)]
 pub struct NewArgs {
     /// The game directory to create (it must not exist, or be empty).
     pub dir: PathBuf,
-    /// `standard` (the default) or `shadow-worlds`.
+    /// `standard` (the default), `shadow-worlds`, or a variant's map: `ancmed`, `pure`,
+    /// `france-austria` (`shadowjudge map list` lists them).
     #[arg(long)]
     pub variant: Option<String>,
+    /// The map of a `standard` or `shadow-worlds` game: a variant's (`ancmed`) or a map
+    /// file (default: the standard map). `--variant shadow-worlds --map ancmed` plays
+    /// Shadow Worlds on two Ancient Mediterranean boards.
+    #[arg(long, value_name = "MAP")]
+    pub map: Option<String>,
     /// Run one of the small games instead of Diplomacy: `duplexity`, `overdue` or `duple`
     /// (`shadowjudge games` lists every game; `--game standard` is `--variant standard`).
     #[arg(long, value_name = "GAME", conflicts_with_all = ["variant", "from", "short_game", "rulebook"])]
@@ -262,14 +268,23 @@ impl NewGame {
 
 pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
     let variant_name = a.variant.as_deref().unwrap_or("standard");
-    let variant = VariantKind::parse(variant_name).ok_or_else(|| {
-        CliError::Usage(format!("unknown variant `{variant_name}`: use `standard` or `shadow-worlds`"))
-    })?;
+    let map_file = match a.map.as_deref() {
+        // A map file is kept by its full path: the game finds it from its own folder.
+        Some(m) if m.ends_with(".toml") => Some(
+            std::fs::canonicalize(m)
+                .map_err(|e| CliError::Usage(format!("--map {m}: {e}")))?
+                .to_string_lossy()
+                .into_owned(),
+        ),
+        other => other.map(str::to_string),
+    };
+    let (variant, map_name) = parse_variant(variant_name, map_file.as_deref()).map_err(CliError::Usage)?;
     if a.seats.is_some() {
         return Err(CliError::Usage("--seats is for the small games; a Diplomacy game has one seat per power".into()));
     }
     let new = NewGame::read(&a)?;
     let mut settings = Settings::new(&new.name, variant);
+    settings.map = map_name;
     if let Some(r) = &a.rulebook {
         let edition = Edition::parse(r)
             .ok_or_else(|| CliError::Usage(format!("unknown rulebook `{r}`: use 2023, 2000, 1982, 1971 or dptg")))?;
@@ -286,14 +301,14 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
     }
     settings.master.email = a.master.clone();
     settings.observers = a.observer.clone();
-    let map = Map::standard();
+    let map = super::load_map(&settings.map).map_err(|e| CliError::Usage(e.to_string()))?;
     settings.players = parse_players(&new.players, &new.players_file, &map).map_err(CliError::Usage)?;
     let dir = new.dir()?;
     if let Some(deadlines) = new.deadlines {
         settings.deadlines = deadlines;
     }
     if a.open {
-        return new_open(&dir, &settings);
+        return new_open(&dir, &settings, &map);
     }
     let state = match &a.from {
         None => GameState::start(&map, variant.boards()),
@@ -306,7 +321,12 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
         }
     };
     let g = session::create(&dir, &settings, state, now()).map_err(game_error)?;
-    println!("Created {} ({}) in {}.", settings.name, variant.name(), dir.display());
+    println!(
+        "Created {} ({}) in {}.",
+        settings.name,
+        crate::game::settings::variant_label(&settings, &map),
+        dir.display()
+    );
     for line in g.game.option_lines() {
         println!("  {line}");
     }
@@ -337,12 +357,17 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
 }
 
 /// `new --open`: a game whose players join by mail.
-fn new_open(dir: &Path, settings: &Settings) -> Result<ExitCode, CliError> {
-    let mut g = session::create(dir, settings, GameState::start(&Map::standard(), settings.variant.boards()), now())
-        .map_err(game_error)?;
+fn new_open(dir: &Path, settings: &Settings, map: &Map) -> Result<ExitCode, CliError> {
+    let mut g =
+        session::create(dir, settings, GameState::start(map, settings.variant.boards()), now()).map_err(game_error)?;
     let commitment = g.open_seats(now()).map_err(game_error)?;
     let name = &settings.name;
-    println!("Created {name} ({}) in {}, with 7 open seats.", settings.variant.name(), dir.display());
+    println!(
+        "Created {name} ({}) in {}, with {} open seats.",
+        crate::game::settings::variant_label(settings, map),
+        dir.display(),
+        map.powers().len()
+    );
     for line in g.game.option_lines() {
         println!("  {line}");
     }

@@ -14,6 +14,12 @@ pub enum MapCommand {
     /// List the provinces of a map: short name, full name, terrain, supply center and
     /// home power, other names, coasts, and army and fleet neighbours.
     Show(ShowArgs),
+    /// List the shipped variants: name, full name, powers, centers and victory, picture.
+    List,
+    /// Check a map as a game: coasts with water, every center reachable, each power
+    /// starting on its own home centers, victory for one power at a time. Exit 1 when
+    /// anything is wrong.
+    Check(CheckArgs),
     /// Draw a game's board as a picture (SVG or PNG, by the output file's name): the
     /// position now, or the results of a phase with every order and what became of it.
     Draw(DrawArgs),
@@ -39,8 +45,15 @@ pub struct DrawArgs {
 }
 
 #[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// The map: a variant's name (`ancmed`), or the path of a map file.
+    map: String,
+}
+
+#[derive(clap::Args, Debug)]
 pub struct ShowArgs {
-    /// The map: `standard`, or the path of a map file.
+    /// The map: a variant's name (`standard`, `ancmed`; `map list` lists them), or the
+    /// path of a map file.
     #[arg(default_value = "standard")]
     map: String,
     /// Print one JSON object instead of text.
@@ -61,7 +74,55 @@ pub fn run(c: MapCommand) -> Result<ExitCode, CliError> {
             Ok(ExitCode::SUCCESS)
         }
         MapCommand::Draw(args) => draw(args),
+        MapCommand::List => {
+            print!("{}", variant_list());
+            Ok(ExitCode::SUCCESS)
+        }
+        MapCommand::Check(args) => {
+            let map = super::load_map(&args.map).map_err(|e| CliError::Usage(e.to_string()))?;
+            let problems = crate::diplomacy::map::check::check(&map);
+            let centers = map.supply_centers().count();
+            let summary = format!(
+                "{} ({}): {} powers, {} provinces, {centers} supply centers, victory at {}",
+                map.variant,
+                map.title,
+                map.powers().len(),
+                map.provinces().len(),
+                map.victory_centers
+            );
+            if problems.is_empty() {
+                println!("{summary}: no problem found.");
+                return Ok(ExitCode::SUCCESS);
+            }
+            println!("{summary}: {} problems.", problems.len());
+            for p in &problems {
+                println!("  {p}");
+            }
+            Ok(ExitCode::from(1))
+        }
     }
+}
+
+/// `map list`: one line per shipped variant.
+fn variant_list() -> String {
+    use crate::diplomacy::map::shipped;
+    let mut out = String::new();
+    for v in shipped::VARIANTS {
+        let Some(map) = shipped::map(v.name) else { continue };
+        let picture = if v.geometry.is_some() { "drawn board" } else { "generated board" };
+        let aliases = v.aliases();
+        let also = if aliases.is_empty() { String::new() } else { format!("; also {}", aliases.join(", ")) };
+        out.push_str(&format!(
+            "{:<16} {:<24} {:>2} powers, {:>2} centers, victory at {:>2}, from {}; {picture}{also}\n",
+            v.name,
+            map.title,
+            map.powers().len(),
+            map.supply_centers().count(),
+            map.victory_centers,
+            map.first_year,
+        ));
+    }
+    out
 }
 
 fn draw(a: DrawArgs) -> Result<ExitCode, CliError> {

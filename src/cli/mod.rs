@@ -39,7 +39,7 @@ enum Command {
     Resolve(resolve_cmd::ResolveArgs),
     /// Create a game directory (Diplomacy at Spring 1901 or from a position, or a small
     /// game) and print the first deadline.
-    New(game_cmd::NewArgs),
+    New(Box<game_cmd::NewArgs>),
     /// Every game the judge runs: Diplomacy (`new --variant NAME`) and the small games
     /// (`new --game NAME`), with their seats, options and rulings.
     Games,
@@ -126,10 +126,10 @@ pub fn main() -> ExitCode {
             // `--game standard` is `--variant standard`: a game whose seats are powers.
             Some(kind) if crate::games::kind(&kind).is_some_and(|k| k.offers.powers) => {
                 a.variant = a.game.take();
-                game_cmd::new(a)
+                game_cmd::new(*a)
             }
-            Some(kind) => turn_cmd::new(a, &kind),
-            None => game_cmd::new(a),
+            Some(kind) => turn_cmd::new(*a, &kind),
+            None => game_cmd::new(*a),
         },
         Command::List(a) => game_cmd::list(a),
         Command::Submit(a) => game_cmd::submit(a),
@@ -154,12 +154,22 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// A map by name (`standard`) or from a TOML file: the map layer does no IO, so the file
-/// is read here.
+/// A map by a shipped variant's name (`standard`, `ancmed`) or from a TOML file: the map
+/// layer does no IO, so the file is read here.
 pub(crate) fn load_map(name_or_path: &str) -> Result<crate::diplomacy::map::Map, crate::diplomacy::map::MapError> {
     use crate::diplomacy::map::{Map, MapError};
-    if name_or_path == "standard" {
-        return Ok(Map::standard());
+    if let Some(map) = crate::diplomacy::map::shipped::map(name_or_path) {
+        return Ok((*map).clone());
+    }
+    if !name_or_path.ends_with(".toml") && !std::path::Path::new(name_or_path).exists() {
+        return Err(MapError {
+            file: name_or_path.to_string(),
+            key: String::new(),
+            message: format!(
+                "no such map: the shipped maps are {} (or give a map file, NAME.toml)",
+                crate::diplomacy::map::shipped::names().join(", ")
+            ),
+        });
     }
     use std::io::Read;
     let cannot = |e: std::io::Error| MapError {

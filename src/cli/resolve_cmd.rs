@@ -31,7 +31,9 @@ pub struct ResolveArgs {
     /// Threads to spread the cases over (0: one per core). Output order never changes.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
-    /// A map file (TOML) instead of the standard map.
+    /// The map: a variant (`ancmed`; `map list` lists them) or a map file (TOML); default:
+    /// the standard map. A case may name its variant (`"variant": "ancmed"`): one on
+    /// another map gets an error line.
     #[arg(long)]
     map: Option<String>,
     /// The rulebook edition: 1971, 1982, 2000, 2023 or dptg.

@@ -109,7 +109,8 @@ impl GameState {
     /// A game at the standard start with `boards` boards.
     pub fn start(map: &Map, boards: usize) -> GameState {
         let b = BoardPosition::start(map);
-        GameState::from_position(map, &Position { phase: Phase::start(), boards: vec![b; boards] })
+        let phase = Phase::new(map.first_year, crate::phase::Season::Spring, crate::phase::PhaseKind::Movement);
+        GameState::from_position(map, &Position { phase, boards: vec![b; boards] })
     }
 
     pub fn from_position(map: &Map, position: &Position) -> GameState {

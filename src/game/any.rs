@@ -478,18 +478,21 @@ pub fn open(path: &Path) -> Result<Box<dyn GameSession>, GameError> {
 
 /// Create a Diplomacy game with open seats (`new --open`, `create` by mail): no
 /// players yet, no deadline until the last seat is filled; the dice's commitment for
-/// assigning the powers is journaled. `variant`: `standard` or `shadow-worlds` as people
-/// write them.
+/// assigning the powers is journaled. `variant`: `standard`, `shadow-worlds` or a shipped
+/// variant, as people write them; `map`: a shipped variant's map for `standard` or
+/// `shadow-worlds` (map files are for `shadowjudge new`, not for mail).
+#[allow(clippy::too_many_arguments)]
 pub fn create_open(
     path: &Path,
     name: &str,
     variant: &str,
+    map: Option<&str>,
     seats: Option<usize>,
     deadlines: Option<crate::game::schedule::DeadlinePolicy>,
     master: crate::game::settings::Master,
     now: DateTime<Utc>,
 ) -> Result<Box<dyn GameSession>, GameError> {
-    use crate::game::settings::{Settings, VariantKind};
+    use crate::game::settings::Settings;
     if let Some(kind) = crate::games::kind(&variant.to_ascii_lowercase()) {
         // A small game of the registry: `seats` of them (the fewest it takes by default).
         let settings = turn_session::TurnSettings {
@@ -511,18 +514,22 @@ pub fn create_open(
     if seats.is_some() {
         return Err(usage("a Diplomacy game has one seat per power; `seats` is for the small games"));
     }
-    let variant = VariantKind::parse(variant).ok_or_else(|| {
-        usage(format!(
-            "unknown variant `{variant}`: use `standard` or `shadow-worlds`, or a small game: {}",
-            crate::games::names()
-        ))
-    })?;
+    if map.is_some_and(|m| crate::diplomacy::map::shipped::find(m).is_none()) {
+        return Err(usage(format!(
+            "unknown map `{}`: the maps are {}",
+            map.unwrap_or_default(),
+            crate::diplomacy::map::shipped::names().join(", ")
+        )));
+    }
+    let (variant, map_name) = crate::game::settings::parse_variant(variant, map)
+        .map_err(|e| usage(format!("{e}; or a small game: {}", crate::games::names())))?;
     let mut settings = Settings::new(name, variant);
+    settings.map = map_name;
     if let Some(deadlines) = deadlines {
         settings.deadlines = deadlines;
     }
     settings.master = master;
-    let map = crate::diplomacy::map::cache::standard();
+    let map = crate::diplomacy::map::shipped::map(&settings.map).expect("a shipped map, checked above");
     let state = crate::diplomacy::state::GameState::start(&map, variant.boards());
     let mut g = session::create(path, &settings, state, now)?;
     g.open_seats(now)?;

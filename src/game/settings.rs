@@ -79,6 +79,44 @@ impl VariantKind {
     }
 }
 
+/// The game as people name it: `standard`, `shadow-worlds`, and the map when it is not
+/// the standard one (`ancmed, Ancient Mediterranean`, `shadow-worlds on Pure`).
+pub fn variant_label(settings: &Settings, map: &Map) -> String {
+    match settings.map.as_str() {
+        "standard" => settings.variant.name().to_string(),
+        _ if settings.variant == VariantKind::Standard => format!("{}, {}", map.variant, map.title),
+        _ => format!("{} on {}", settings.variant.name(), map.title),
+    }
+}
+
+/// A Diplomacy game as people ask for it: `variant` is `standard`, `shadow-worlds` or a
+/// shipped variant's name (`ancmed`: the standard game on that variant's map); `map`, when
+/// given, is a shipped variant's name or a map file, for `standard` or `shadow-worlds`.
+/// Returns the kind and the map as game.toml keeps it.
+pub fn parse_variant(variant: &str, map: Option<&str>) -> Result<(VariantKind, String), String> {
+    use crate::diplomacy::map::shipped;
+    let known = || format!("standard, shadow-worlds or a variant: {}", shipped::names().join(", "));
+    let map = match map {
+        None => None,
+        Some(m) => Some(match shipped::find(m) {
+            Some(v) => v.name.to_string(),
+            None if m.ends_with(".toml") => m.to_string(),
+            None => return Err(format!("unknown map `{m}`: the maps are {}", shipped::names().join(", "))),
+        }),
+    };
+    if let Some(kind) = VariantKind::parse(variant) {
+        return Ok((kind, map.unwrap_or_else(standard_map)));
+    }
+    match (shipped::find(variant), map) {
+        (Some(v), None) => Ok((VariantKind::Standard, v.name.to_string())),
+        (Some(v), Some(_)) => Err(format!(
+            "`{}` is a map; give it as the map of `standard` or `shadow-worlds`, or alone as the variant",
+            v.name
+        )),
+        (None, _) => Err(format!("unknown variant `{variant}`: use {}", known())),
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Player {

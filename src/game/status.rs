@@ -15,7 +15,8 @@ use crate::game::settings::{Draws, PressRule, Settings, Votes};
 pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> String {
     let map = &game.map;
     let mut out = String::new();
-    let _ = writeln!(out, "{} ({}): {}", game.settings.name, game.settings.variant.name(), game.state.phase);
+    let label = crate::game::settings::variant_label(&game.settings, &game.map);
+    let _ = writeln!(out, "{} ({label}): {}", game.settings.name, game.state.phase);
     for line in game.option_lines() {
         let _ = writeln!(out, "  {line}");
     }
@@ -157,6 +158,7 @@ pub fn status_json(game: &Game) -> serde_json::Value {
     json!({
         "game": game.settings.name,
         "variant": game.settings.variant.name(),
+        "map": game.map.variant,
         "phase": game.state.phase.to_string(),
         "phase_code": game.state.phase.code(),
         "deadline": game.state.deadline,

@@ -316,7 +316,9 @@ impl JudgeHost {
                     _ => unreachable!(),
                 }
             }
-            LobbyRequest::Create { game, variant, seats } => self.create(sender, game, variant, *seats, now),
+            LobbyRequest::Create { game, variant, map, seats } => {
+                self.create(sender, game, variant, map.as_deref(), *seats, now)
+            }
         }
     }
 
@@ -531,6 +533,7 @@ impl JudgeHost {
         sender: &str,
         game: &str,
         variant: &str,
+        map: Option<&str>,
         seats: Option<usize>,
         now: DateTime<Utc>,
     ) -> Result<String, HostError> {
@@ -564,14 +567,13 @@ impl JudgeHost {
         let hash = hash_password(&password).map_err(|e| HostError::Refused(e.to_string()))?;
         let master = Master { email: Some(sender.to_string()), timezone: None, password_hash: Some(hash) };
         let path = self.games.join(game);
-        let mut g = any::create_open(&path, game, variant, seats, self.lobby.deadlines.clone(), master, now).map_err(
-            |e: GameError| {
+        let mut g = any::create_open(&path, game, variant, map, seats, self.lobby.deadlines.clone(), master, now)
+            .map_err(|e: GameError| {
                 if e.is_internal() {
                     self.record_problem(game, e.to_string());
                 }
                 player_words(&e)
-            },
-        )?;
+            })?;
         let kind = g.kind();
         let seats = g.seats().and_then(|s| s.listing().open).map_or(0, |(_, all)| all);
         self.mails.push(mail(

@@ -58,6 +58,8 @@ pub enum Request {
     Create {
         game: String,
         variant: String,
+        /// The map of a Diplomacy game (`map ancmed`); none: the variant's own.
+        map: Option<String>,
         /// A small game's number of seats (`seats N`); none: the fewest the game takes.
         seats: Option<usize>,
     },
@@ -112,6 +114,7 @@ pub enum LobbyRequest {
     Create {
         game: String,
         variant: String,
+        map: Option<String>,
         seats: Option<usize>,
     },
 }
@@ -204,13 +207,17 @@ pub fn parse(words: &[&str], line: &BodyLine) -> Option<LobbyItem> {
             }
         }
         "create" => {
-            // `create GAME [variant] KIND [seats N]`
+            // `create GAME [variant] KIND [map MAP] [seats N]`
             let (seats, words) = match words {
                 [rest @ .., s, n] if s.eq_ignore_ascii_case("seats") => (n.parse::<usize>().ok().map(Some), rest),
                 _ => (Some(None), words),
             };
+            let (map, words) = match words {
+                [rest @ .., m, name] if m.eq_ignore_ascii_case("map") => (Some(cap(name, 40)), rest),
+                _ => (None, words),
+            };
             let create = |game: &str, variant: &str, seats| {
-                Ok(Request::Create { game: game.to_string(), variant: cap(variant, 40), seats })
+                Ok(Request::Create { game: game.to_string(), variant: cap(variant, 40), map: map.clone(), seats })
             };
             match (seats, words) {
                 (Some(seats), [_, game]) if game_ok(game) => create(game, "standard", seats),
@@ -220,8 +227,9 @@ pub fn parse(words: &[&str], line: &BodyLine) -> Option<LobbyItem> {
                 (Some(seats), [_, game, variant]) if game_ok(game) => create(game, variant, seats),
                 _ => bad(
                     cap(line.text.trim(), 80),
-                    "write `create GAME variant shadow-worlds` (or `variant standard`), or for a small game \
-                     `create GAME variant overdue seats 4`",
+                    "write `create GAME variant shadow-worlds` (or `variant standard`, or a variant's map: \
+                     `variant ancmed`; Shadow Worlds on it: `variant shadow-worlds map ancmed`), or for a small \
+                     game `create GAME variant overdue seats 4`",
                 ),
             }
         }
@@ -308,9 +316,12 @@ pub fn answer(
                     name: player_name(display_name, sender),
                 })
             }
-            Request::Create { game, variant, seats } => {
-                Ok(LobbyRequest::Create { game: game.clone(), variant: variant.clone(), seats: *seats })
-            }
+            Request::Create { game, variant, map, seats } => Ok(LobbyRequest::Create {
+                game: game.clone(),
+                variant: variant.clone(),
+                map: map.clone(),
+                seats: *seats,
+            }),
         };
         match asked.and_then(|asked| host.lobby(sender, &asked, now).map(|said| (asked, said))) {
             Ok((asked, said)) => {
@@ -404,7 +415,16 @@ mod tests {
         );
         assert_eq!(
             item("create g2 variant shadow-worlds").unwrap().request,
-            Ok(Request::Create { game: "g2".into(), variant: "shadow-worlds".into(), seats: None })
+            Ok(Request::Create { game: "g2".into(), variant: "shadow-worlds".into(), map: None, seats: None })
+        );
+        assert_eq!(
+            item("create g3 variant shadow-worlds map ancmed").unwrap().request,
+            Ok(Request::Create {
+                game: "g3".into(),
+                variant: "shadow-worlds".into(),
+                map: Some("ancmed".into()),
+                seats: None
+            })
         );
         assert!(item("A par - bur").is_none());
         // A bad line never shows its password.

@@ -161,7 +161,7 @@ pub fn index_row(dir_name: &str, g: &PublicGame) -> IndexRow {
     IndexRow {
         folder: game_folder(dir_name),
         name: g.name.clone(),
-        kind: g.kind.clone(),
+        kind: kind_of(g),
         step: g.step.clone(),
         deadline: g.deadline,
         players: g.seats.iter().filter(|s| !s.player.is_open()).count(),
@@ -170,8 +170,24 @@ pub fn index_row(dir_name: &str, g: &PublicGame) -> IndexRow {
     }
 }
 
+/// A game's kind as the index keeps it: a Diplomacy game off the standard map names its
+/// variant (`standard:Ancient Mediterranean`).
+fn kind_of(g: &PublicGame) -> String {
+    match &g.board {
+        crate::game::public::PublicBoard::Diplomacy { map, .. } if !map.is_standard_variant() => {
+            format!("{}:{}", g.kind, map.title)
+        }
+        _ => g.kind.clone(),
+    }
+}
+
 /// What kind of game, in words.
 fn kind_words(kind: &str) -> String {
+    match kind.split_once(':') {
+        Some(("standard", title)) => return format!("Diplomacy ({title})"),
+        Some(("shadow-worlds", title)) => return format!("Diplomacy (Shadow Worlds on {title})"),
+        _ => {}
+    }
     match kind {
         "standard" => "Diplomacy (standard)".into(),
         "shadow-worlds" => "Diplomacy (Shadow Worlds)".into(),
@@ -285,7 +301,7 @@ fn boards_words(g: &PublicGame) -> &'static str {
 fn game_page(g: &PublicGame, drawn: bool) -> String {
     let mut b = String::new();
     b.push_str(&format!("<h1>{}</h1>\n", esc(&g.name)));
-    b.push_str(&format!("<p class=\"lead\">{}. Now: {}.", esc(&kind_words(&g.kind)), esc(&g.step)));
+    b.push_str(&format!("<p class=\"lead\">{}. Now: {}.", esc(&kind_words(&kind_of(g))), esc(&g.step)));
     match &g.over {
         Some(result) => b.push_str(&format!(" <strong>{}</strong>", esc(&crate::text::game_over(result)))),
         None => b.push_str(&format!(" Next deadline: {}.", esc(&deadline_words(g.deadline)))),

@@ -53,7 +53,7 @@ fn a_game_whose_map_numbers_things_differently_is_refused_naming_the_map() {
 fn map_fingerprints_change_when_the_ids_do() {
     let map = Map::standard();
     assert_eq!(map.id_fingerprint(), Map::standard().id_fingerprint());
-    let text = include_str!("../../maps/standard.toml");
+    let text = include_str!("../../maps/standard/map.toml");
     // Rename the Adriatic `zad`: it now sorts last, and every province after it moves up.
     let reordered: String = text
         .split_inclusive(|c: char| !c.is_ascii_alphanumeric())

@@ -296,7 +296,7 @@ fn grammar_cli_check_json() {
 
 #[test]
 fn grammar_cli_check_reads_a_map_file_and_rejects_a_missing_one() {
-    let map = repo_path("maps/standard.toml");
+    let map = repo_path("maps/standard/map.toml");
     let (code, out, _) = run_binary(&["orders", "check", "--map", map.to_str().unwrap(), "-"], "A par H\n");
     assert_eq!((code, out.as_str()), (0, "A par H\n"));
     let (code, _, err) = run_binary(&["orders", "check", "--map", "no/such/map.toml", "-"], "A par H\n");

@@ -213,7 +213,8 @@ fn a_game_toml_switched_to_another_map_is_refused() {
     let judge = Judge::with_game("g1");
     let dir = judge.game("g1");
     // Another map: the standard one with one province more, so its ids differ.
-    let standard = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/standard.toml")).unwrap();
+    let standard =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/standard/map.toml")).unwrap();
     std::fs::write(
         dir.join("other.toml"),
         standard.replacen(

@@ -40,3 +40,4 @@ mod small_cli;
 mod standard_game;
 mod store;
 mod turn_games;
+mod variants;

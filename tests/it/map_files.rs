@@ -1,22 +1,35 @@
-//! Every map shipped in `maps/` loads through the same code the judge uses.
-use shadowjudge::diplomacy::map::Map;
+//! Every variant shipped in `maps/` is a folder with its rules and doc, has its line in
+//! the registry, and loads through the same code the judge uses.
+use shadowjudge::diplomacy::map::{shipped, Map};
 
 #[test]
-fn every_shipped_map_loads() {
+fn every_variant_folder_is_shipped_and_loads() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/maps");
-    let mut loaded = 0;
+    let mut folders = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
-        // Picture geometry files (`*-geometry.toml`) are no maps; `picture::geometry` tests them.
-        let geometry = path.file_name().is_some_and(|n| n.to_string_lossy().ends_with("-geometry.toml"));
-        if path.extension().is_some_and(|e| e == "toml") && !geometry {
-            let text = std::fs::read_to_string(&path).unwrap();
-            let map = Map::from_toml(&text, &path.display().to_string());
-            assert!(map.is_ok(), "{}: {}", path.display(), map.unwrap_err());
-            loaded += 1;
+        if !path.is_dir() {
+            continue;
         }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        for file in ["rules.toml", "README.md"] {
+            assert!(path.join(file).is_file(), "maps/{name} has no {file}");
+        }
+        // A folder's own map loads alone, as a map file given to a game would.
+        if path.join("map.toml").is_file() {
+            let text = std::fs::read_to_string(path.join("map.toml")).unwrap();
+            let map = Map::from_toml(&text, &format!("maps/{name}/map.toml"));
+            assert!(map.is_ok(), "maps/{name}/map.toml: {}", map.unwrap_err());
+        }
+        let v = shipped::find(&name).unwrap_or_else(|| panic!("maps/{name} has no line in map::shipped::VARIANTS"));
+        assert_eq!(v.name, name);
+        assert_eq!(shipped::map(&name).unwrap().variant, name);
+        folders.push(name);
     }
-    assert!(loaded >= 1);
+    folders.sort();
+    let mut names = shipped::names();
+    names.sort();
+    assert_eq!(folders, names, "every registry line has its folder");
 }
 
 use shadowjudge::diplomacy::map::UnitType;

@@ -54,7 +54,7 @@ def tb(lon, lat):
             bx, by = cx + (bx - cx) * f, cy + (by - cy) * f
     return bx, by
 
-MAP = tomllib.load(open(REPO / 'maps/standard.toml', 'rb'))
+MAP = tomllib.load(open(REPO / 'maps/standard/map.toml', 'rb'))
 PROV = MAP['provinces']
 SEA = {k for k, v in PROV.items() if v.get('terrain') == 'sea'}
 

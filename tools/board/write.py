@@ -47,5 +47,5 @@ def table(name, d):
 table('units', units)
 table('labels', labels)
 table('centers', centers)
-open(REPO / 'maps/standard-geometry.toml', 'w').write('\n'.join(o) + '\n')
+open(REPO / 'maps/standard/geometry.toml', 'w').write('\n'.join(o) + '\n')
 print('written', sum(len(l) for l in o))

@@ -110,7 +110,7 @@ impl Adjudicated {
         let rules = rules::of_settings(settings);
         let mut report = PhaseReport {
             game: settings.name.clone(),
-            variant: rules.title().into(),
+            variant: rules.title_on(map),
             options: option_lines(settings, map),
             phase: self.phase,
             boards: Vec::new(),

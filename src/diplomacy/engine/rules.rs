@@ -19,6 +19,14 @@ pub trait Rules: Sync {
     /// The variant's name in report headers.
     fn title(&self) -> &'static str;
 
+    /// The title on `map`: the title alone on the standard map.
+    fn title_on(&self, map: &Map) -> String {
+        match map.is_standard_variant() {
+            true => self.title().to_string(),
+            false => format!("{} on {}", self.title(), map.title),
+        }
+    }
+
     /// The letter a board is shown with, if the game has more than one.
     fn board_label(&self, board: Board) -> Option<char>;
 

@@ -24,6 +24,13 @@ impl Rules for Standard {
         "standard Diplomacy"
     }
 
+    fn title_on(&self, map: &Map) -> String {
+        match map.is_standard_variant() {
+            true => self.title().to_string(),
+            false => format!("{} Diplomacy", map.title),
+        }
+    }
+
     fn board_label(&self, _board: Board) -> Option<char> {
         None
     }

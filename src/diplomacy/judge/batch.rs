@@ -32,6 +32,9 @@ use case_json::CaseSpans;
 /// quick reader in [`case_json`] declines. It gives the exact error messages.
 #[derive(Deserialize)]
 struct CaseIn {
+    /// The variant the case is on (`ancmed`): checked against the run's map.
+    #[serde(default)]
+    variant: Option<String>,
     #[serde(default)]
     season: Option<String>,
     units: Vec<UnitIn>,
@@ -186,6 +189,13 @@ impl<'m> BatchResolver<'m> {
         }
     }
 
+    /// Whether a case's `variant` names this resolver's map (a shipped variant by any of
+    /// its names, or a map file's `name`).
+    fn is_on(&self, variant: &str) -> bool {
+        let named = crate::diplomacy::map::shipped::find(variant).map_or(variant, |v| v.name);
+        crate::diplomacy::map::normalize_name(named) == crate::diplomacy::map::normalize_name(&self.map.variant)
+    }
+
     /// One input line to one output line (without the newline). Never panics.
     pub fn resolve_line(&mut self, line: &str) -> String {
         let mut out = String::new();
@@ -222,6 +232,18 @@ impl<'m> BatchResolver<'m> {
             return error_into(out, &id, "a case must be a JSON object");
         }
         match CaseIn::deserialize(&value) {
+            Ok(case) if case.variant.as_deref().is_some_and(|v| !self.is_on(v)) => {
+                let v = case.variant.as_deref().unwrap_or_default();
+                error_into(
+                    out,
+                    &id,
+                    &format!(
+                        "this case is on the variant `{v}` and this run on `{}`: a run resolves one map \
+                         (`resolve --map {v}`)",
+                        self.map.variant
+                    ),
+                )
+            }
             Ok(case) => {
                 let units: Vec<UnitText> = case.units.iter().map(|u| (&*u.power, &*u.kind, &*u.loc)).collect();
                 let orders: Vec<&str> = case.orders.iter().map(|o| o.as_str()).collect();
@@ -416,6 +438,28 @@ mod tests {
         assert_eq!(out["dislodged"], serde_json::json!(["GERMANY A BUR"]));
         assert_eq!(out["orders"][0]["result"], "succeeds");
         assert_eq!(out["orders"][1]["reason"], "support given");
+    }
+
+    #[test]
+    fn a_case_names_its_variant_and_is_resolved_on_its_map_only() {
+        let map = crate::diplomacy::map::shipped::map("ancmed").unwrap();
+        let mut r = BatchResolver::new(&map, Rulebook::default());
+        let case = |variant: &str| {
+            format!(
+                r#"{{"id": 1, "variant": "{variant}", "units": [{{"power": "ROME", "type": "A", "loc": "ROM"}}], "orders": ["ROME: A ROM - ETR"]}}"#
+            )
+        };
+        let out: Value = serde_json::from_str(&r.resolve_line(&case("ancient mediterranean"))).unwrap();
+        assert_eq!(out["units_after"], serde_json::json!(["ROME A ETR"]), "{out}");
+        let out: Value = serde_json::from_str(&r.resolve_line(&case("standard"))).unwrap();
+        let error = out["error"].as_str().unwrap();
+        assert!(error.contains("`resolve --map standard`"), "{error}");
+        // On the standard map a case that names it is resolved as one that does not.
+        let standard = Map::standard();
+        let mut r = BatchResolver::new(&standard, Rulebook::default());
+        let line = r#"{"id": 2, "variant": "standard", "units": [{"power": "FRANCE", "type": "A", "loc": "PAR"}], "orders": ["FRANCE: A PAR - BUR"]}"#;
+        let out: Value = serde_json::from_str(&r.resolve_line(line)).unwrap();
+        assert_eq!(out["units_after"], serde_json::json!(["FRANCE A BUR"]), "{out}");
     }
 
     #[test]

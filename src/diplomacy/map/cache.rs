@@ -14,8 +14,7 @@ use super::{Map, MapError};
 
 /// The shipped standard map, built on first use.
 pub fn standard() -> Arc<Map> {
-    static STANDARD: OnceLock<Arc<Map>> = OnceLock::new();
-    STANDARD.get_or_init(|| Arc::new(Map::standard())).clone()
+    super::shipped::map("standard").expect("the standard variant is shipped")
 }
 
 /// Per file name: the text a map was built from, and the map.

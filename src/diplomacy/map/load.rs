@@ -25,8 +25,34 @@ pub struct MapError {
 struct RawMap {
     name: String,
     victory_centers: Option<usize>,
+    /// The year of the first Spring (1901 when not given).
+    first_year: Option<u16>,
     powers: BTreeMap<String, RawPower>,
     provinces: BTreeMap<String, RawProvince>,
+}
+
+/// A variant's rules (`maps/NAME/rules.toml`): what it changes of its map's game.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRules {
+    /// The variant's full name (`Ancient Mediterranean`).
+    title: String,
+    /// Centers for victory; default: the map's.
+    victory_centers: Option<usize>,
+    /// The year of the first Spring; default: the map's.
+    first_year: Option<u16>,
+    /// The powers that play, when not all the map's: the others are left out, their
+    /// home centers neutral and empty.
+    powers: Option<Vec<String>>,
+    /// Other names of the variant: MILA's map names.
+    #[serde(default)]
+    aliases: Vec<String>,
+}
+
+/// The aliases a rules file gives (none when it does not read; building the variant
+/// reports that).
+pub(super) fn rules_aliases(text: &str) -> Vec<String> {
+    toml::from_str::<RawRules>(text).map(|r| r.aliases).unwrap_or_default()
 }
 
 #[derive(Deserialize)]
@@ -94,11 +120,49 @@ impl Map {
             let message = e.to_string().trim_end().replace('\n', "\n  ");
             MapError { file: file.to_string(), key, message }
         })?;
-        build(&l, raw)
+        build(&l, raw, None)
+    }
+
+    /// A shipped variant: its map file's text and its rules file's text (`*_file` name
+    /// them in errors).
+    pub fn from_variant(
+        variant: &str,
+        map_text: &str,
+        map_file: &str,
+        rules_text: &str,
+        rules_file: &str,
+    ) -> Result<Map, MapError> {
+        let l = Loader { file: map_file };
+        let mut raw: RawMap =
+            toml::from_str(map_text).map_err(|e| l.err("", e.to_string().trim_end().replace('\n', "\n  ")))?;
+        let r = Loader { file: rules_file };
+        let rules: RawRules =
+            toml::from_str(rules_text).map_err(|e| r.err("", e.to_string().trim_end().replace('\n', "\n  ")))?;
+        if let Some(playing) = &rules.powers {
+            for p in playing {
+                if !raw.powers.contains_key(p) {
+                    return Err(r.err("powers", format!("the map has no power `{p}`")));
+                }
+            }
+            raw.powers.retain(|k, _| playing.contains(k));
+            for prov in raw.provinces.values_mut() {
+                if prov.center.as_ref().is_some_and(|c| c != "neutral" && !playing.contains(c)) {
+                    prov.center = Some("neutral".into());
+                }
+            }
+        }
+        if rules.victory_centers.is_some() {
+            raw.victory_centers = rules.victory_centers;
+        }
+        if rules.first_year.is_some() {
+            raw.first_year = rules.first_year;
+        }
+        build(&l, raw, Some((variant, rules.title)))
     }
 }
 
-fn build(l: &Loader, raw: RawMap) -> Result<Map, MapError> {
+/// Validate a map; `variant` names the shipped variant it is and gives its title.
+fn build(l: &Loader, raw: RawMap, variant: Option<(&str, String)>) -> Result<Map, MapError> {
     if raw.powers.len() > 64 {
         return Err(l.err("powers", "a map may have at most 64 powers"));
     }
@@ -364,8 +428,20 @@ fn build(l: &Loader, raw: RawMap) -> Result<Map, MapError> {
     if victory_centers == 0 || victory_centers > centers {
         return Err(l.err("victory_centers", format!("must be between 1 and the {centers} supply centers")));
     }
+    let first_year = raw.first_year.unwrap_or(1901);
+    // The last year a game may reach is 9999 (`Phase::MAX_YEAR`, a layer above).
+    if !(1..=9000).contains(&first_year) {
+        return Err(l.err("first_year", "must be between 1 and 9000"));
+    }
+    let (variant, title) = match variant {
+        Some((v, t)) => (v.to_string(), t),
+        None => (raw.name.clone(), raw.name.clone()),
+    };
     Ok(Map {
         name: raw.name,
+        variant,
+        title,
+        first_year,
         victory_centers,
         powers,
         provinces,

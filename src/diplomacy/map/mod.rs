@@ -8,8 +8,10 @@
 //! This module knows nothing of orders, units in play or the moves of the powers.
 
 pub mod cache;
+pub mod check;
 mod load;
 pub mod reach;
+pub mod shipped;
 pub use load::{MAX_MAP_BYTES, MAX_REGIONS};
 
 use std::collections::HashMap;
@@ -21,7 +23,7 @@ use serde::{Deserialize, Serialize};
 pub use load::MapError;
 
 /// The standard map, compiled into the binary so the judge runs without its data folder.
-pub const STANDARD_TOML: &str = include_str!("../../../maps/standard.toml");
+pub const STANDARD_TOML: &str = include_str!("../../../maps/standard/map.toml");
 
 /// A power (a country) by its index in the map's power list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -170,7 +172,14 @@ pub struct Region {
 /// A validated map with dense adjacency tables.
 #[derive(Clone, Debug)]
 pub struct Map {
+    /// The geography's name (`standard`): what a picture geometry is drawn for.
     pub name: String,
+    /// The variant's name (`france-austria`; for a map file, its `name`).
+    pub variant: String,
+    /// The variant's full name (`Ancient Mediterranean`).
+    pub title: String,
+    /// The year of the first Spring.
+    pub first_year: u16,
     /// Distinct centers a power needs to win a standard game on this map.
     pub victory_centers: usize,
     powers: Vec<Power>,
@@ -206,7 +215,7 @@ pub fn normalize_name(s: &str) -> String {
 impl Map {
     /// The standard map shipped with the judge.
     pub fn standard() -> Map {
-        Map::from_toml(STANDARD_TOML, "maps/standard.toml").expect("the shipped standard map is valid")
+        shipped::VARIANTS[0].build().expect("the shipped standard map is valid")
     }
 
     /// What the integer ids of this map mean, as a hash: the powers', provinces' and
@@ -232,6 +241,11 @@ impl Map {
             h.update(b"\n");
         }
         h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Whether this is the standard variant (the standard map, all seven powers).
+    pub fn is_standard_variant(&self) -> bool {
+        self.variant == "standard"
     }
 
     pub fn powers(&self) -> &[Power] {

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use crate::diplomacy::map::{Map, ProvinceId, RegionId};
 
 /// The geometry of the standard map, compiled into the binary.
-pub const STANDARD_GEOMETRY: &str = include_str!("../../../maps/standard-geometry.toml");
+pub const STANDARD_GEOMETRY: &str = include_str!("../../../maps/standard/geometry.toml");
 
 /// A point in board units (20 pixels in a picture): x to the right, y down, from the top
 /// left corner of the board.
@@ -107,7 +107,7 @@ struct RawGeometry {
 impl Geometry {
     /// The standard map's geometry.
     pub fn standard(map: &Map) -> Result<Geometry, GeometryError> {
-        Geometry::from_toml(STANDARD_GEOMETRY, "maps/standard-geometry.toml", map)
+        Geometry::from_toml(STANDARD_GEOMETRY, "maps/standard/geometry.toml", map)
     }
 
     /// Read and check a geometry file for `map`; `file` names it in errors.

@@ -2,6 +2,7 @@
 //! owners and orders ([`scene`]), drawn as SVG ([`svg`]) and turned into PNG ([`png`]).
 //! No IO: text and bytes in, text and bytes out.
 
+pub mod generated;
 pub mod geometry;
 pub mod png;
 pub mod scene;
@@ -23,16 +24,17 @@ pub enum PictureError {
     Png(#[from] png::PngError),
 }
 
-/// The geometry of a map, if this project has drawn it.
+/// The geometry of a map: its variant's drawn board when it has one, else a board
+/// generated from its borders ([`generated`]).
 pub fn geometry_for(map: &Map) -> Result<Geometry, GeometryError> {
-    if map.name == "standard" {
-        Geometry::standard(map)
-    } else {
-        Err(GeometryError {
-            file: map.name.clone(),
-            key: String::new(),
-            message: "there is no picture geometry for this map".into(),
+    let drawn = crate::diplomacy::map::shipped::find(&map.variant)
+        .filter(|v| {
+            crate::diplomacy::map::shipped::map(v.name).is_some_and(|m| m.id_fingerprint() == map.id_fingerprint())
         })
+        .and_then(|v| v.geometry);
+    match drawn {
+        Some((text, file)) => Geometry::from_toml(text, file, map),
+        None => Ok(generated::geometry(map)),
     }
 }
 

@@ -30,16 +30,18 @@ pub enum VictoryCounts {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ShadowOptions {
-    /// The shorter game: victory at 18 centers instead of all 34.
+    /// The shorter game: victory at the map's centers for victory (18 of the standard
+    /// map's 34) instead of all of them.
     pub short_game: bool,
     pub victory_counts: VictoryCounts,
 }
 
 impl ShadowOptions {
-    /// The number of centers a power needs: all the map's centers, or 18 in the short game.
+    /// The number of centers a power needs: all the map's centers, or in the short game
+    /// the map's centers for victory (18 on the standard map, as Palmer's short game).
     pub fn victory_target(&self, map: &Map) -> usize {
         if self.short_game {
-            18.min(map.supply_centers().count())
+            map.victory_centers.min(map.supply_centers().count())
         } else {
             map.supply_centers().count()
         }

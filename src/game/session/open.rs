@@ -28,13 +28,13 @@ pub struct MapRecord {
     pub fingerprint: String,
 }
 
-/// The game's map: `standard`, or a map file. A relative path is taken from the game's
+/// The game's map: a shipped variant's (`standard`, `ancmed`), or a map file. A relative path is taken from the game's
 /// directory (the same rule when the game is created and when it is opened), and the file
 /// is read through the store.
 /// Maps are built once per process and shared (`map::cache`).
 fn load_map(settings: &Settings, dir: &Path) -> Result<Arc<Map>, GameError> {
-    if settings.map == "standard" {
-        return Ok(crate::diplomacy::map::cache::standard());
+    if let Some(map) = crate::diplomacy::map::shipped::map(&settings.map) {
+        return Ok(map);
     }
     let path = dir.join(&settings.map);
     let text = crate::store::read_text(&path)?;

@@ -226,7 +226,10 @@ fn asked_winter(g: &Game, power: PowerId, out: &mut Vec<Listed>) {
 }
 
 fn new_game(variant: VariantKind) -> Game {
-    let map = Map::standard();
+    game_on(Map::standard(), variant)
+}
+
+fn game_on(map: Map, variant: VariantKind) -> Game {
     let state = GameState::start(&map, variant.boards());
     Game::new(Settings::new("t", variant), map, state)
 }
@@ -279,8 +282,8 @@ fn assert_same(g: &Game, what: &str) {
     let found = found(g, &powers);
     let want = asked(g, &powers);
     assert_eq!(found, want, "{what}, {}", g.state.phase.code());
-    // A power alone gets its own places, as among all.
-    let france = PowerId(2);
+    // A power alone gets its own places, as among all (France on the standard map).
+    let france = PowerId(2.min(g.map.powers().len() as u8 - 1));
     let alone = self::found(g, &[france]);
     let among: Vec<Listed> = found.into_iter().filter(|p| p.power == france).collect();
     assert_eq!(alone, among, "{what}, France alone");
@@ -307,6 +310,41 @@ fn the_orders_found_are_the_orders_the_judge_accepts_in_random_games() {
         }
     }
     assert!(kinds.iter().all(|k| *k >= 300), "every kind of phase, often: {kinds:?}");
+}
+
+/// Every shipped variant, alone and as Shadow Worlds: whole random games in which every
+/// order found is one the judge accepts, units move, and centers change hands.
+#[test]
+fn every_shipped_variant_plays_whole_random_games() {
+    for shipped in crate::diplomacy::map::shipped::VARIANTS {
+        let map = shipped.build().unwrap();
+        for (variant, games) in [(VariantKind::Standard, 6), (VariantKind::ShadowWorlds, 3)] {
+            let (mut phases, mut captured, mut ended) = (0, 0, 0);
+            for seed in 0..games {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let mut g = game_on(map.clone(), variant);
+                assert_eq!(g.state.phase.year, map.first_year, "{}", shipped.name);
+                let first_owners = g.state.boards[0].ownership.clone();
+                for _ in 0..60 {
+                    if g.state.end.is_some() {
+                        ended += 1;
+                        break;
+                    }
+                    phases += 1;
+                    assert_same(&g, &format!("{} {variant:?} game {seed}", shipped.name));
+                    let powers: Vec<PowerId> = g.map.power_ids().collect();
+                    let possible = found(&g, &powers);
+                    give_random_orders(&mut g, &possible, &mut rng);
+                    g.adjudicate();
+                }
+                if g.state.boards[0].ownership != first_owners {
+                    captured += 1;
+                }
+            }
+            assert!(phases >= games * 20, "{} {variant:?}: {phases} phases", shipped.name);
+            assert!(captured + ended >= games / 2, "{} {variant:?}: centers changed hands in {captured}", shipped.name);
+        }
+    }
 }
 
 #[test]
