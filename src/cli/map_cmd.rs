@@ -291,9 +291,11 @@ fn json_listing(map: &Map) -> serde_json::Value {
         .iter()
         .map(|p| {
             let homes: Vec<&str> = p.home_centers.iter().map(|c| map.province(*c).key.as_str()).collect();
+            let units: Vec<String> =
+                p.starting_units.iter().map(|(t, r)| format!("{} {}", t.letter(), map.region_name(*r))).collect();
             serde_json::json!({
                 "key": p.key, "name": p.name, "adjective": p.adjective,
-                "abbreviation": p.abbreviation, "home_centers": homes,
+                "abbreviation": p.abbreviation, "home_centers": homes, "units": units,
             })
         })
         .collect();
@@ -328,6 +330,9 @@ fn json_listing(map: &Map) -> serde_json::Value {
     serde_json::json!({
         "name": map.name,
         "victory_centers": map.victory_centers,
+        "variant": map.variant,
+        "title": map.title,
+        "first_year": map.first_year,
         "powers": powers,
         "provinces": provinces,
     })

@@ -128,3 +128,24 @@ fn a_toml_error_names_the_file_and_line() {
     let e = load_err("name = \"x\"\n[powers.red\n");
     assert!(e.starts_with("bad.toml:") && e.contains("line 2"), "{e}");
 }
+
+/// The shipped variants agree with MILA's `diplomacy` package border for border (centers,
+/// homes, starting units, victory and the first year too), when a Python with it is at
+/// hand: `SHADOWJUDGE_MILA_PYTHON`, or `python3`. Skipped otherwise.
+#[test]
+fn the_shipped_variants_agree_with_mila_when_it_is_installed() {
+    let python = std::env::var("SHADOWJUDGE_MILA_PYTHON").unwrap_or_else(|_| "python3".into());
+    let has_mila = std::process::Command::new(&python)
+        .args(["-c", "import diplomacy.engine.map"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_mila {
+        eprintln!("skipped: no MILA `diplomacy` package for {python}");
+        return;
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mila/check_maps.py");
+    let out = std::process::Command::new(&python).args([script, env!("CARGO_BIN_EXE_shadowjudge")]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("ancmed: 534 borders"), "{text}");
+}
