@@ -22,7 +22,7 @@ use crate::game::turn_session::MAX_TURN_BYTES;
 pub struct NewArgs {
     /// The game directory to create (it must not exist, or be empty).
     pub dir: PathBuf,
-    /// `standard` (the default), `shadow-worlds`, or a variant's map: `ancmed`, `pure`,
+    /// `standard` (the default), `shadow-worlds`, or a variant's map: `ancmed`, `modern`, `pure`,
     /// `france-austria` (`shadowjudge map list` lists them).
     #[arg(long)]
     pub variant: Option<String>,

@@ -154,14 +154,14 @@ fn shadow_worlds_plays_on_another_variants_map_with_its_own_ledger() {
     // An unknown variant or map names the known ones.
     let args = ["new", "elsewhere", "--variant", "colonial", "--players", players.to_str().unwrap()];
     let out = crate::harness::shadowjudge_at(NOW, None, &args, None, &[]);
-    assert!(out.stderr.contains("ancmed, pure, france-austria"), "{}", out.stderr);
+    assert!(out.stderr.contains("ancmed, modern, pure, france-austria"), "{}", out.stderr);
 }
 
 #[test]
 fn a_variant_is_shown_checked_and_listed() {
     let out = crate::harness::shadowjudge_at(NOW, None, &["map", "list"], None, &[]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    for name in ["standard", "ancmed", "pure", "france-austria"] {
+    for name in ["standard", "ancmed", "modern", "pure", "france-austria"] {
         assert!(out.stdout.lines().any(|l| l.starts_with(name)), "{}", out.stdout);
     }
     let out = crate::harness::shadowjudge_at(NOW, None, &["map", "show", "ancmed"], None, &[]);

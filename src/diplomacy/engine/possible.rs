@@ -116,7 +116,7 @@ impl Game {
             let board = Board(b as u8);
             let units = &state.units;
             if delta > 0 {
-                for &h in map.home_centers(power) {
+                for h in map.build_sites(power) {
                     if units.iter().any(|u| map.province_of(u.region) == h) {
                         continue;
                     }

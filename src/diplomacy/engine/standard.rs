@@ -64,7 +64,7 @@ impl Rules for Standard {
         let b = &game.state.boards[0];
         let sites = game
             .map
-            .home_centers(power)
+            .build_sites(power)
             .iter()
             .filter(|h| b.ownership.owner(**h) == Some(power))
             .filter(|h| !b.units.iter().any(|u| game.map.province_of(u.region) == **h))
@@ -138,7 +138,7 @@ impl Game {
         let delta = self.adjustment_delta(Board::A, power);
         let b = &self.state.boards[0];
         let site = || {
-            self.map.home_centers(power).iter().any(|h| {
+            self.map.build_sites(power).iter().any(|h| {
                 b.ownership.owner(*h) == Some(power) && !b.units.iter().any(|u| self.map.province_of(u.region) == *h)
             })
         };
@@ -168,7 +168,7 @@ fn shortfall(game: &Game, power: PowerId, result: &AdjustmentResult) -> (usize, 
         .unwrap_or(0);
     let sites = game
         .map
-        .home_centers(power)
+        .build_sites(power)
         .iter()
         .filter(|h| b.ownership.owner(**h) == Some(power))
         .filter(|h| !result.units.iter().any(|u| game.map.province_of(u.region) == **h))

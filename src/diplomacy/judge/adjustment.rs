@@ -126,7 +126,8 @@ pub fn build_kind(map: &Map, kind: Option<UnitType>, place: Place) -> Result<Uni
     }
 }
 
-/// The standard legality of one build on one board: a home center of `power`, owned by it,
+/// The standard legality of one build on one board: a home center of `power` (any supply
+/// center on a map where powers build anywhere), owned by it,
 /// with no unit on it, where a unit of this kind can stand (a fleet in a province with split
 /// coasts must name its coast). Returns the region the new unit stands in.
 ///
@@ -145,7 +146,8 @@ pub fn build_is_legal(
     if !p.supply_center {
         return Err(BuildIllegal::NotASupplyCenter { province });
     }
-    if p.home != Some(power) {
+    // On a map where powers build anywhere (Modern) any owned center will do.
+    if p.home != Some(power) && !map.builds_anywhere {
         return Err(BuildIllegal::NotAHomeCenter { province });
     }
     let owner = ownership.owner(province);
@@ -786,6 +788,29 @@ mod tests {
         assert_eq!(
             build_is_legal(&map, &[], &own, ger, UnitType::Fleet, p("kie")),
             Ok(map.parse_region("kie").unwrap())
+        );
+    }
+
+    #[test]
+    fn on_a_map_where_powers_build_anywhere_any_owned_vacant_center_will_do() {
+        let map = crate::diplomacy::map::shipped::map("modern").unwrap();
+        let mut own = Ownership::initial(&map);
+        let ger = map.lookup_power("germany").unwrap();
+        let p = |s: &str| map.parse_region(s).map(|r| Place { province: map.province_of(r), coast: None }).unwrap();
+        // Warsaw is Poland's home: Germany may build there once it owns it.
+        assert_eq!(
+            build_is_legal(&map, &[], &own, ger, UnitType::Army, p("war")),
+            Err(BuildIllegal::NotOwned { province: p("war").province, owner: map.lookup_power("poland") })
+        );
+        own.set(p("war").province, Some(ger));
+        assert_eq!(
+            build_is_legal(&map, &[], &own, ger, UnitType::Army, p("war")),
+            Ok(map.parse_region("war").unwrap())
+        );
+        // Still only in supply centers.
+        assert_eq!(
+            build_is_legal(&map, &[], &own, ger, UnitType::Army, p("sax")),
+            Err(BuildIllegal::NotASupplyCenter { province: p("sax").province })
         );
     }
 

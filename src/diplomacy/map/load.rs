@@ -44,9 +44,22 @@ struct RawRules {
     /// The powers that play, when not all the map's: the others are left out, their
     /// home centers neutral and empty.
     powers: Option<Vec<String>>,
+    /// Where a power builds: `home` (its home centers, the default) or `any` (any supply
+    /// center it owns).
+    #[serde(default)]
+    builds: Builds,
     /// Other names of the variant: MILA's map names.
     #[serde(default)]
     aliases: Vec<String>,
+}
+
+/// Where a power may build.
+#[derive(Deserialize, Default, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+enum Builds {
+    #[default]
+    Home,
+    Any,
 }
 
 /// The aliases a rules file gives (none when it does not read; building the variant
@@ -157,7 +170,11 @@ impl Map {
         if rules.first_year.is_some() {
             raw.first_year = rules.first_year;
         }
-        build(&l, raw, Some((variant, rules.title)))
+        let mut map = build(&l, raw, Some((variant, rules.title)))?;
+        if rules.builds == Builds::Any {
+            map.builds_anywhere = true;
+        }
+        Ok(map)
     }
 }
 
@@ -442,6 +459,7 @@ fn build(l: &Loader, raw: RawMap, variant: Option<(&str, String)>) -> Result<Map
         variant,
         title,
         first_year,
+        builds_anywhere: false,
         victory_centers,
         powers,
         provinces,

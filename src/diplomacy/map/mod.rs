@@ -180,6 +180,8 @@ pub struct Map {
     pub title: String,
     /// The year of the first Spring.
     pub first_year: u16,
+    /// Whether a power builds in any supply center it owns (Modern), not only at home.
+    pub builds_anywhere: bool,
     /// Distinct centers a power needs to win a standard game on this map.
     pub victory_centers: usize,
     powers: Vec<Power>,
@@ -451,6 +453,16 @@ impl Map {
     }
 
     /// The home centers of a power.
+    /// Where `power` may build, if it owns the center and it is vacant: its home centers,
+    /// or every supply center on a map where powers build anywhere.
+    pub fn build_sites(&self, power: PowerId) -> Vec<ProvinceId> {
+        if self.builds_anywhere {
+            self.supply_centers().collect()
+        } else {
+            self.home_centers(power).to_vec()
+        }
+    }
+
     pub fn home_centers(&self, power: PowerId) -> &[ProvinceId] {
         &self.power(power).home_centers
     }

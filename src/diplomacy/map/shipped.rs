@@ -49,6 +49,7 @@ macro_rules! shipped {
 pub const VARIANTS: &[Shipped] = &[
     shipped!("standard", "standard", "standard"),
     shipped!("ancmed", "ancmed", none),
+    shipped!("modern", "modern", none),
     shipped!("pure", "pure", none),
     shipped!("france-austria", "standard", "standard"),
 ];

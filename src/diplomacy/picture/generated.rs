@@ -16,6 +16,8 @@ const MARGIN: f32 = 2.6;
 /// The least board, so the title, legend and ledger below it fit.
 const MIN_WIDTH: f32 = 34.0;
 const MIN_HEIGHT: f32 = 20.0;
+/// The largest board side, in board units (1,600 px).
+const MAX_SIDE: f32 = 80.0;
 
 /// The generated geometry of `map`.
 pub fn geometry(map: &Map) -> Geometry {
@@ -24,14 +26,23 @@ pub fn geometry(map: &Map) -> Geometry {
     // Scale so the closest two points are SPACING apart, and move into the margin.
     let nearest =
         |i: usize| (0..n).filter(|&j| j != i).map(|j| dist(points[i], points[j])).fold(f32::INFINITY, f32::min);
-    let closest = (0..n).map(nearest).fold(f32::INFINITY, f32::min);
+    // Scaled by a low quantile of the nearest distances, not the least: one close pair
+    // must not blow the whole board up (its marks still fit, kept within its cell).
+    let mut nearest_all: Vec<f32> = (0..n).map(nearest).filter(|d| d.is_finite()).collect();
+    nearest_all.sort_by(f32::total_cmp);
+    let closest = nearest_all.get(nearest_all.len() / 5).copied().unwrap_or(f32::INFINITY);
     // From the top left corner.
     let min_x = points.iter().map(|p| p.0).fold(f32::INFINITY, f32::min);
     let min_y = points.iter().map(|p| p.1).fold(f32::INFINITY, f32::min);
     for p in &mut points {
         *p = (p.0 - min_x, p.1 - min_y);
     }
-    let scale = if closest.is_finite() && closest > 1e-6 { SPACING / closest } else { SPACING };
+    let mut scale = if closest.is_finite() && closest > 1e-6 { SPACING / closest } else { SPACING };
+    // At most MAX_SIDE board units a side.
+    let span = points.iter().fold(0.0f32, |m, p| m.max(p.0).max(p.1));
+    if span * scale + 2.0 * MARGIN > MAX_SIDE {
+        scale = (MAX_SIDE - 2.0 * MARGIN) / span;
+    }
     let spread = |f: fn(&(f32, f32)) -> f32, min: f32| {
         let span = points.iter().map(f).fold(0.0, f32::max) * scale + 2.0 * MARGIN;
         (span.max(min), (min - span).max(0.0) / 2.0 + MARGIN)

@@ -12,7 +12,7 @@ import sys
 from diplomacy.engine.map import Map
 
 # Our variant name -> MILA's map name.
-VARIANTS = {"standard": "standard", "ancmed": "ancmed", "pure": "pure", "france-austria": "standard_france_austria"}
+VARIANTS = {"standard": "standard", "ancmed": "ancmed", "modern": "modern", "pure": "pure", "france-austria": "standard_france_austria"}
 
 
 def ours(cli, name):

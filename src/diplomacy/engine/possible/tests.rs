@@ -182,7 +182,7 @@ fn asked_winter(g: &Game, power: PowerId, out: &mut Vec<Listed>) {
     for b in 0..boards {
         let board = Board(b as u8);
         let state = &g.state.boards[b];
-        for &h in map.home_centers(power) {
+        for h in map.build_sites(power) {
             if state.units.iter().any(|u| map.province_of(u.region) == h) {
                 continue;
             }
