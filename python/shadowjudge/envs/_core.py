@@ -1,0 +1,214 @@
+"""The games behind the environments: whose decision it is, its candidate lines, what each
+player may see, and the encoding of a view as bytes (needs numpy)."""
+
+import json
+import random
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+import shadowjudge
+from shadowjudge.envs import power_names
+
+NO_LINE = ""  # action 0 everywhere: no order for this unit, or wait for the deadline
+
+
+def encode(view: Dict[str, Any], size: int) -> np.ndarray:
+    """A view as its compact JSON's UTF-8 bytes, padded with zeros to `size`."""
+    data = json.dumps(view, separators=(",", ":"), sort_keys=True).encode()
+    if len(data) > size:
+        raise ValueError(f"an observation takes {len(data)} bytes, more than obs_bytes={size}: give a larger obs_bytes")
+    out = np.zeros(size, dtype=np.uint8)
+    out[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+    return out
+
+
+def decode(observation) -> Dict[str, Any]:
+    """The view an observation encodes (its `"observation"` part, or the whole dict)."""
+    if isinstance(observation, dict):
+        observation = observation["observation"]
+    data = np.asarray(observation, dtype=np.uint8).tobytes().rstrip(b"\0")
+    return json.loads(data.decode())
+
+
+def registry_entry(name: str) -> Dict[str, Any]:
+    for entry in shadowjudge.games():
+        if entry["name"] == name:
+            return entry
+    names = ", ".join(g["name"] for g in shadowjudge.games())
+    raise ValueError(f"unknown game `{name}`: the judge runs {names}")
+
+
+class DiplomacyTable:
+    """A `Game` (standard or Shadow Worlds) as a sequence of decisions, one per orderable
+    place: the power's order there, from the place's possible orders (sorted), or none.
+    The orders of a phase are given together and the phase processed once the last place
+    is decided; in a Winter each build site (each unit, for removals) is a decision, and
+    orders beyond the adjustments due are ignored in turn, as the judge does. Each power
+    sees the public position and its own orders, never another's."""
+
+    def __init__(self, variant: str, rules=None, max_phases: Optional[int] = None):
+        self.variant, self.rules, self.max_phases = variant, rules, max_phases
+        self.game = shadowjudge.Game(variant, rules)
+        self.agents = power_names(self.game)
+
+    def reset(self, seed: Optional[int]) -> None:
+        # The game rolls no dice: the seed has nothing to choose.
+        self.game = shadowjudge.Game(self.variant, self.rules)
+        self.phases = 0
+        self.start_phase()
+
+    def start_phase(self) -> None:
+        possible = self.game.get_all_possible_orders()
+        orderable = self.game.get_orderable_locations()
+        self.possible = {loc: sorted(possible[loc]) for locs in orderable.values() for loc in locs}
+        self.queue: List[Tuple[str, str]] = [
+            (power, loc) for power in self.agents for loc in sorted(orderable.get(power, [])) if self.possible[loc]
+        ]
+        self.chosen: Dict[str, Dict[str, str]] = {power: {} for power in self.agents}
+
+    @property
+    def done(self) -> bool:
+        return self.game.is_game_done
+
+    @property
+    def truncated(self) -> bool:
+        return self.max_phases is not None and self.phases >= self.max_phases and not self.done
+
+    def eliminated(self) -> List[str]:
+        return list(self.game.eliminated)
+
+    def decision(self) -> Optional[Tuple[str, List[str]]]:
+        """(power, candidates) of the next place, candidates[0] the empty line (no order)."""
+        if not self.queue:
+            return None
+        power, loc = self.queue[0]
+        return power, [NO_LINE] + self.possible[loc]
+
+    def act(self, power: str, line: str) -> None:
+        _, loc = self.queue.pop(0)
+        if line:
+            self.chosen[power][loc] = line
+        if not self.queue:
+            self.process()
+
+    def give(self, orders: Dict[str, Sequence[str]]) -> None:
+        """A whole phase at once (the parallel environment): each power's orders, then process."""
+        for power, lines in orders.items():
+            for loc, line in zip(self.locations(power), lines):
+                if line:
+                    self.chosen[power][loc] = line
+        self.queue = []
+        self.process()
+
+    def locations(self, power: str) -> List[str]:
+        return [loc for p, loc in self.queue if p == power]
+
+    def process(self) -> None:
+        for power, orders in self.chosen.items():
+            if orders:
+                self.game.set_orders(power, list(orders.values()))
+        self.game.process()
+        self.phases += 1
+        if not self.done:
+            self.start_phase()
+        else:
+            self.queue = []
+
+    def view(self, power: str) -> Dict[str, Any]:
+        state = self.game.get_state()
+        place = self.queue[0][1] if self.queue and self.queue[0][0] == power else None
+        return {
+            "you": power,
+            "state": state,
+            "phase_type": self.game.phase_type,
+            "to_order": place,
+            "your_orders": sorted(self.chosen.get(power, {}).values()),
+        }
+
+    def rewards(self) -> Dict[str, float]:
+        """+1 to a solo winner and -1 to every other power; 0 to all without a winner."""
+        winner = self.game.winner
+        if not winner:
+            return {p: 0.0 for p in self.agents}
+        return {p: 1.0 if p == winner else -1.0 for p in self.agents}
+
+
+class TurnTable:
+    """A `TurnGame` of the registry as a sequence of decisions: the player awaited (taken in
+    turn among those awaited together) chooses one of the lines the judge would accept now,
+    or the empty line: wait for the deadline. Once every awaited player has waited, the
+    deadline comes (`force()`). Each player sees the public status (`status --json`, which
+    shows no sealed bid) and the lines they sent and the judge accepted, never another's."""
+
+    SENT_KEPT = 4
+
+    def __init__(self, name: str, players=None, options=None):
+        self.name, self.options = name, options
+        entry = registry_entry(name)
+        self.players = players if players is not None else entry["players"][0]
+        self.game = shadowjudge.TurnGame(name, 0, players=self.players, options=options)
+        self.agents = list(self.game.players)
+
+    def reset(self, seed: Optional[int]) -> None:
+        if seed is None:
+            seed = random.getrandbits(64)
+        self.game = shadowjudge.TurnGame(self.name, seed, players=self.players, options=self.options)
+        self.waited: set = set()
+        self.last: Optional[str] = None
+        self.sent: Dict[str, List[str]] = {a: [] for a in self.agents}
+        self.current: Optional[Tuple[str, List[str]]] = None
+
+    @property
+    def done(self) -> bool:
+        return self.game.is_done
+
+    truncated = False
+
+    def eliminated(self) -> List[str]:
+        return []
+
+    def decision(self) -> Optional[Tuple[str, List[str]]]:
+        if self.current is None:
+            self.current = self.choose()
+        return self.current
+
+    def choose(self) -> Optional[Tuple[str, List[str]]]:
+        while not self.game.is_done:
+            awaited = [p for p in self.game.to_play if p in self.agents and p not in self.waited]
+            if awaited:
+                # Round the table from the seat after the last to act.
+                start = self.agents.index(self.last) + 1 if self.last in self.agents else 0
+                seats = self.agents[start:] + self.agents[:start]
+                agent = next(p for p in seats if p in awaited)
+                return agent, [NO_LINE] + list(self.game.legal_actions(agent))
+            self.game.force()
+            self.waited.clear()
+        return None
+
+    def act(self, agent: str, line: str) -> None:
+        self.current = None
+        self.last = agent
+        if line and self.game.step(line, player=agent)["accepted"]:
+            self.sent[agent] = (self.sent[agent] + [line])[-self.SENT_KEPT :]
+            self.waited.clear()
+        else:
+            self.waited.add(agent)
+
+    def view(self, agent: str) -> Dict[str, Any]:
+        return {"you": agent, "status": self.game.observation(), "you_sent": self.sent[agent]}
+
+    def rewards(self) -> Dict[str, float]:
+        """+1 to each winner and -1 to every other player; 0 to all when nobody won."""
+        winners = self.game.winners or []
+        if not winners:
+            return {p: 0.0 for p in self.agents}
+        return {p: 1.0 if p in winners else -1.0 for p in self.agents}
+
+
+def table(game: str, **kw):
+    """The table for a game of the registry: Diplomacy's powers on `Game`, others on `TurnGame`."""
+    entry = registry_entry(game)
+    if entry["powers"]:
+        return DiplomacyTable(game, kw.pop("rules", None), kw.pop("max_phases", None))
+    return TurnTable(game, kw.pop("players", None), kw.pop("options", None))

@@ -1,0 +1,195 @@
+"""The PettingZoo and Gymnasium environments (the `rl` extra): the libraries' own API
+checks, the meaning of an action, and what each player may see."""
+
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test  # noqa: E402
+
+import shadowjudge  # noqa: E402
+from shadowjudge.envs import decode, power_names  # noqa: E402
+from shadowjudge.envs.gymnasium import SinglePlayerEnv  # noqa: E402
+from shadowjudge.envs.pettingzoo import env, parallel_env  # noqa: E402
+
+GAMES = [g["name"] for g in shadowjudge.games()]
+SMALL = [g["name"] for g in shadowjudge.games() if not g["powers"]]
+DIPLOMACY = [g["name"] for g in shadowjudge.games() if g["powers"]]
+
+
+def test_every_game_of_the_registry_is_covered():
+    assert {"standard", "shadow-worlds"} <= set(DIPLOMACY)
+    assert {"duplexity", "overdue", "duple"} <= set(SMALL)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_aec_environment_passes_pettingzoos_api_test(game):
+    api_test(env(game, max_phases=6, max_steps=400), num_cycles=300)
+
+
+@pytest.mark.parametrize("variant", DIPLOMACY)
+def test_the_parallel_environment_passes_pettingzoos_parallel_api_test(variant):
+    parallel_api_test(parallel_env(variant, max_phases=6), num_cycles=20)
+
+
+@pytest.mark.parametrize("game,player", [("standard", "FRANCE"), ("duplexity", None), ("overdue", None)])
+def test_the_single_player_environment_passes_gymnasiums_check_env(game, player):
+    single = SinglePlayerEnv(game, player=player, max_phases=4, max_steps=400)
+    check_env(single, skip_render_check=True)
+
+
+def play(aec, rng, steps):
+    for _ in range(steps):
+        if not aec.agents:
+            break
+        agent = aec.agent_selection
+        if aec.terminations[agent] or aec.truncations[agent]:
+            aec.step(None)
+            continue
+        mask = aec.observe(agent)["action_mask"]
+        assert mask.sum() == len(aec.infos[agent]["legal_actions"]) > 0
+        aec.step(rng.randrange(int(mask.sum())))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_mask_marks_each_candidate_and_the_view_is_the_players_own(game):
+    aec = env(game, max_steps=500)
+    aec.reset(seed=3)
+    play(aec, random.Random(3), 20)
+    agent = aec.agent_selection
+    assert not aec.terminations[agent]
+    view = decode(aec.observe(agent))
+    assert view["you"] == agent
+    legal = aec.infos[agent]["legal_actions"]
+    assert legal[0] == "" and len(set(legal)) == len(legal)
+    others = [a for a in aec.agents if a != agent]
+    assert all(aec.infos[a]["legal_actions"] == [] for a in others)
+    assert all(aec.observe(a)["action_mask"].sum() == 0 for a in others)
+
+
+def test_a_diplomacy_action_is_the_order_at_its_index():
+    aec = env("standard")
+    aec.reset()
+    moved = None
+    for agent in aec.agent_iter():
+        legal = aec.infos[agent]["legal_actions"]
+        if decode(aec.observe(agent))["to_order"] == "PAR":
+            moved = legal.index("A PAR - BUR")
+            aec.step(moved)
+        else:
+            aec.step(0)
+        if decode(aec.observe("FRANCE"))["state"]["phase"] != "S1901M":
+            break
+    assert moved is not None
+    assert "A BUR" in shadowjudge.Game.from_json(aec.table.game.to_json()).get_units("FRANCE")
+
+
+def test_one_powers_view_does_not_change_with_anothers_orders():
+    def after(order):
+        aec = env("standard")
+        aec.reset()
+        while aec.agent_selection != "GERMANY":
+            agent = aec.agent_selection
+            legal = aec.infos[agent]["legal_actions"]
+            aec.step(legal.index(order) if order in legal else 0)
+        return aec
+
+    quiet, busy = after("A PAR H"), after("A PAR - BUR")
+    for power in power_names(quiet.table.game):
+        same = np.array_equal(quiet.observe(power)["observation"], busy.observe(power)["observation"])
+        assert same == (power != "FRANCE"), power
+    assert decode(busy.observe("FRANCE"))["your_orders"] != decode(quiet.observe("FRANCE"))["your_orders"]
+
+
+def test_a_sealed_bid_is_seen_by_its_bidder_only():
+    def after_bid(bid):
+        aec = env("duplexity")
+        aec.reset(seed=11)
+        rng = random.Random(11)
+        # Setup: each places a pawn, until the bids open.
+        while not any(line.startswith("bid") for line in aec.infos[aec.agent_selection]["legal_actions"]):
+            aec.step(rng.randrange(1, len(aec.infos[aec.agent_selection]["legal_actions"])))
+        bidder = aec.agent_selection
+        aec.step(aec.infos[bidder]["legal_actions"].index(bid))
+        return aec, bidder
+
+    (low, bidder), (high, _) = after_bid("bid 0"), after_bid("bid 1")
+    other = next(a for a in low.agents if a != bidder)
+    assert low.agent_selection == other and "bid 0" in low.infos[other]["legal_actions"]
+    assert np.array_equal(low.observe(other)["observation"], high.observe(other)["observation"])
+    assert decode(low.observe(bidder))["you_sent"][-1] == "bid 0"
+    assert decode(high.observe(bidder))["you_sent"][-1] == "bid 1"
+
+
+@pytest.mark.parametrize("game", SMALL)
+def test_the_dice_seed_stays_secret_until_the_end(game):
+    aec = env(game, max_steps=3000)
+    aec.reset(seed=5)
+    rng = random.Random(5)
+    while aec.agents:
+        agent = aec.agent_selection
+        view = decode(aec.observe(agent))
+        done = aec.terminations[agent] or aec.truncations[agent]
+        assert view["status"]["dice"]["seed"] is None or aec.table.done
+        aec.step(None if done else rng.randrange(len(aec.infos[agent]["legal_actions"])))
+
+
+def test_a_seeded_episode_replays_exactly():
+    def episode():
+        aec = env("overdue", players=3)
+        aec.reset(seed=9)
+        play(aec, random.Random(9), 60)
+        assert aec.agents
+        return aec.observe("p1")["observation"]
+
+    assert np.array_equal(episode(), episode())
+
+
+def test_waiting_lets_the_deadline_come():
+    aec = env("overdue", players=3)
+    aec.reset(seed=2)
+    before = decode(aec.observe(aec.agent_selection))["status"]
+    for _ in range(3):  # every awaited player waits: the deadline's defaults are applied
+        aec.step(0)
+    assert decode(aec.observe(aec.agent_selection))["status"] != before
+
+
+def test_the_parallel_environment_plays_whole_phases():
+    par = parallel_env("standard")
+    obs, infos = par.reset()
+    assert infos["FRANCE"]["locations"] == ["BRE", "MAR", "PAR"]
+    france = infos["FRANCE"]["legal_actions"]
+    action = np.zeros(par.max_units, dtype=np.int64)
+    action[2] = france[2].index("A PAR - BUR")
+    masks = obs["FRANCE"]["action_mask"]
+    assert [int(m.sum()) for m in masks[:4]] == [len(c) for c in france] + [1]
+    par.step({"FRANCE": action})
+    assert "A BUR" in par.table.game.get_units("FRANCE")
+    assert par.table.game.phase == "F1901M"
+
+
+def test_a_single_player_meets_its_opponents_and_gets_the_end_reward():
+    single = SinglePlayerEnv("overdue", players=3, max_steps=5000)
+    obs, info = single.reset(seed=4)
+    total, done = 0.0, False
+    rng = random.Random(4)
+    while not done:
+        obs, reward, terminated, truncated, info = single.step(rng.randrange(len(info["legal_actions"])))
+        total += reward
+        done = terminated or truncated
+    assert terminated and single.aec.table.done
+    assert total == (1.0 if "p1" in single.aec.table.game.winners else -1.0 if single.aec.table.game.winners else 0.0)
+
+
+def test_an_action_without_a_candidate_counts_as_waiting():
+    single = SinglePlayerEnv("overdue", players=3)
+    _, info = single.reset(seed=1)
+    *_, info = single.step(single.action_space.n - 1)
+    assert info["invalid_action"] is True
+    *_, info = single.step(0)
+    assert info["invalid_action"] is False
