@@ -1,6 +1,7 @@
 """The PettingZoo and Gymnasium environments (the `rl` extra): the libraries' own API
 checks, the meaning of an action, and what each player may see."""
 
+import json
 import random
 
 import pytest
@@ -22,6 +23,11 @@ SMALL = [g["name"] for g in shadowjudge.games() if not g["powers"]]
 DIPLOMACY = [g["name"] for g in shadowjudge.games() if g["powers"]]
 
 
+def cut_short(game, steps):
+    """Keywords that end a random game soon: phases for Diplomacy, decisions for any game."""
+    return {"max_phases": 6, "max_steps": steps} if game in DIPLOMACY else {"max_steps": steps}
+
+
 def test_every_game_of_the_registry_is_covered():
     assert {"standard", "shadow-worlds"} <= set(DIPLOMACY)
     assert {"duplexity", "overdue", "duple"} <= set(SMALL)
@@ -29,7 +35,7 @@ def test_every_game_of_the_registry_is_covered():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_aec_environment_passes_pettingzoos_api_test(game):
-    api_test(env(game, max_phases=6, max_steps=400), num_cycles=300)
+    api_test(env(game, **cut_short(game, 400)), num_cycles=300)
 
 
 @pytest.mark.parametrize("variant", DIPLOMACY)
@@ -39,7 +45,7 @@ def test_the_parallel_environment_passes_pettingzoos_parallel_api_test(variant):
 
 @pytest.mark.parametrize("game,player", [("standard", "FRANCE"), ("duplexity", None), ("overdue", None)])
 def test_the_single_player_environment_passes_gymnasiums_check_env(game, player):
-    single = SinglePlayerEnv(game, player=player, max_phases=4, max_steps=400)
+    single = SinglePlayerEnv(game, player=player, **cut_short(game, 400))
     check_env(single, skip_render_check=True)
 
 
@@ -87,6 +93,55 @@ def test_a_diplomacy_action_is_the_order_at_its_index():
             break
     assert moved is not None
     assert "A BUR" in shadowjudge.Game.from_json(aec.table.game.to_json()).get_units("FRANCE")
+
+
+def test_a_solo_ends_the_game_with_the_end_rewards():
+    # France holds 18 centres in the Fall, alone on the board: the phase ends the game.
+    game = json.loads(shadowjudge.Game().to_json())
+    board = game["state"]["boards"][0]
+    owned = [i for i, owner in enumerate(board["ownership"]) if owner is not None]
+    for i in owned[:18]:
+        board["ownership"][i] = 2
+    board["units"] = [u for u in board["units"] if u["power"] == 2]
+    game["state"]["phase"]["season"] = "fall"
+    aec = env("standard", start=json.dumps(game))
+    aec.reset()
+    assert [aec.agent_selection] + [len(aec.infos["FRANCE"]["legal_actions"]) > 1] == ["FRANCE", True]
+    returns = {}
+    for agent in aec.agent_iter():
+        _, reward, terminated, truncated, _ = aec.last()
+        returns[agent] = returns.get(agent, 0.0) + reward
+        aec.step(None if terminated or truncated else 0)
+    assert aec.agents == [] and aec.table.game.winner == "FRANCE"
+    assert returns == {p: 1.0 if p == "FRANCE" else -1.0 for p in aec.possible_agents}
+
+
+def test_an_eliminated_power_gets_minus_one_and_leaves():
+    game = json.loads(shadowjudge.Game().to_json())
+    board = game["state"]["boards"][0]  # Austria without a unit or a centre
+    board["ownership"] = [None if owner == 0 else owner for owner in board["ownership"]]
+    board["units"] = [u for u in board["units"] if u["power"] != 0]
+    aec = env("standard", start=json.dumps(game))
+    aec.reset()
+    seen = []
+    for agent in aec.agent_iter():
+        _, reward, terminated, truncated, _ = aec.last()
+        if terminated:
+            seen.append((agent, reward, aec.table.game.phase))
+        aec.step(None if terminated or truncated else 0)
+        if "AUSTRIA" not in aec.agents:
+            break
+    assert seen == [("AUSTRIA", -1.0, "S1902M")]
+    assert len(aec.agents) == 6 and aec.agent_selection != "AUSTRIA"
+
+
+def test_keywords_of_another_kind_of_game_are_refused():
+    with pytest.raises(ValueError, match="players and options are for the small games"):
+        env("standard", players=3)
+    with pytest.raises(ValueError, match="rules, max_phases and start are for Diplomacy"):
+        env("overdue", max_phases=3)
+    with pytest.raises(ValueError, match="not a game of Diplomacy's powers"):
+        parallel_env("duple")
 
 
 def test_one_powers_view_does_not_change_with_anothers_orders():

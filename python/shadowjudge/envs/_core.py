@@ -47,25 +47,41 @@ class DiplomacyTable:
     orders beyond the adjustments due are ignored in turn, as the judge does. Each power
     sees the public position and its own orders, never another's."""
 
-    def __init__(self, variant: str, rules=None, max_phases: Optional[int] = None):
-        self.variant, self.rules, self.max_phases = variant, rules, max_phases
-        self.game = shadowjudge.Game(variant, rules)
+    def __init__(self, variant: str, rules=None, max_phases: Optional[int] = None, start: Optional[str] = None):
+        self.variant, self.rules, self.max_phases, self.start = variant, rules, max_phases, start
+        self.game = self.new_game()
+        if self.game.variant != variant:
+            raise ValueError(f"the start position is a game of {self.game.variant}, not {variant}")
         self.agents = power_names(self.game)
+
+    def new_game(self):
+        if self.start is not None:
+            return shadowjudge.Game.from_json(self.start)
+        return shadowjudge.Game(self.variant, self.rules)
 
     def reset(self, seed: Optional[int]) -> None:
         # The game rolls no dice: the seed has nothing to choose.
-        self.game = shadowjudge.Game(self.variant, self.rules)
+        self.game = self.new_game()
         self.phases = 0
         self.start_phase()
 
     def start_phase(self) -> None:
-        possible = self.game.get_all_possible_orders()
-        orderable = self.game.get_orderable_locations()
-        self.possible = {loc: sorted(possible[loc]) for locs in orderable.values() for loc in locs}
-        self.queue: List[Tuple[str, str]] = [
-            (power, loc) for power in self.agents for loc in sorted(orderable.get(power, [])) if self.possible[loc]
-        ]
-        self.chosen: Dict[str, Dict[str, str]] = {power: {} for power in self.agents}
+        """The decisions of the phase; a phase with none is processed as it is."""
+        while True:
+            self.state = None  # the public position, read once a phase
+            self.chosen: Dict[str, Dict[str, str]] = {power: {} for power in self.agents}
+            possible = self.game.get_all_possible_orders()
+            orderable = self.game.get_orderable_locations()
+            self.possible = {loc: sorted(possible[loc]) for locs in orderable.values() for loc in locs}
+            self.queue: List[Tuple[str, str]] = [
+                (power, loc) for power in self.agents for loc in sorted(orderable.get(power, [])) if self.possible[loc]
+            ]
+            if self.done:
+                self.queue = []
+            if self.queue or self.done or self.truncated:
+                return
+            self.game.process()
+            self.phases += 1
 
     @property
     def done(self) -> bool:
@@ -110,13 +126,12 @@ class DiplomacyTable:
                 self.game.set_orders(power, list(orders.values()))
         self.game.process()
         self.phases += 1
-        if not self.done:
-            self.start_phase()
-        else:
-            self.queue = []
+        self.start_phase()
 
     def view(self, power: str) -> Dict[str, Any]:
-        state = self.game.get_state()
+        if self.state is None:
+            self.state = self.game.get_state()
+        state = self.state
         place = self.queue[0][1] if self.queue and self.queue[0][0] == power else None
         return {
             "you": power,
@@ -206,9 +221,13 @@ class TurnTable:
         return {p: 1.0 if p in winners else -1.0 for p in self.agents}
 
 
-def table(game: str, **kw):
+def table(game: str, *, players=None, options=None, rules=None, max_phases=None, start=None):
     """The table for a game of the registry: Diplomacy's powers on `Game`, others on `TurnGame`."""
     entry = registry_entry(game)
     if entry["powers"]:
-        return DiplomacyTable(game, kw.pop("rules", None), kw.pop("max_phases", None))
-    return TurnTable(game, kw.pop("players", None), kw.pop("options", None))
+        if players is not None or options is not None:
+            raise ValueError(f"{game} seats Diplomacy's seven powers: players and options are for the small games")
+        return DiplomacyTable(game, rules, max_phases, start)
+    if rules is not None or max_phases is not None or start is not None:
+        raise ValueError(f"rules, max_phases and start are for Diplomacy; {game} takes players and options")
+    return TurnTable(game, players, options)

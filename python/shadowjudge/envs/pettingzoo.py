@@ -36,7 +36,22 @@ def _mask(count: int, size: int) -> np.ndarray:
 
 
 class ShadowjudgeAEC(AECEnv):
-    """Any game of the registry, one decision a step (see the module's docstring)."""
+    """Any game of the registry, one decision a step (see the module's docstring).
+
+    Diplomacy: a decision is one orderable place of one power, the powers in turn and each
+    one's places in alphabetical order; the phase is processed after the last. A small
+    game: a decision is a whole turn file of the player awaited (several awaited together
+    are taken in turn from the seat after the last to act); once all of them waited, the
+    deadline's defaults are applied (`TurnGame.force`).
+
+    Keywords: `players`, `options` (a small game, as `TurnGame`); `rules`, `start` (a
+    `Game.to_json()` to start from) and `max_phases` (then truncated) for Diplomacy;
+    `max_steps` (decisions, then truncated) for any game; `max_actions`, the size of the
+    action space (400 in standard Diplomacy, 800 in Shadow Worlds, 512 in a small game:
+    above the most candidates one decision has); `obs_bytes`, the observation's length.
+    Rewards come at the end: +1 to each winner and -1 to every other seat (0 to all when
+    nobody won); a power eliminated gets -1 and leaves the game.
+    """
 
     metadata = {"name": "shadowjudge_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
@@ -48,6 +63,7 @@ class ShadowjudgeAEC(AECEnv):
         options: Optional[Dict[str, Any]] = None,
         rules=None,
         max_phases: Optional[int] = None,
+        start: Optional[str] = None,
         max_steps: Optional[int] = None,
         max_actions: Optional[int] = None,
         obs_bytes: Optional[int] = None,
@@ -55,7 +71,7 @@ class ShadowjudgeAEC(AECEnv):
     ):
         super().__init__()
         self.game_name = game
-        self.table = table(game, players=players, options=options, rules=rules, max_phases=max_phases)
+        self.table = table(game, players=players, options=options, rules=rules, max_phases=max_phases, start=start)
         self.max_steps = max_steps
         self.render_mode = render_mode
         size = max_actions or MAX_ACTIONS.get(game, DEFAULT_MAX_ACTIONS)
@@ -172,12 +188,13 @@ class DiplomacyParallel(ParallelEnv):
         *,
         rules=None,
         max_phases: Optional[int] = None,
+        start: Optional[str] = None,
         max_units: Optional[int] = None,
         max_actions: Optional[int] = None,
         obs_bytes: Optional[int] = None,
         render_mode: Optional[str] = None,
     ):
-        self.table = table(variant, rules=rules, max_phases=max_phases)
+        self.table = table(variant, rules=rules, max_phases=max_phases, start=start)
         if not isinstance(self.table, DiplomacyTable):
             raise ValueError(f"`{variant}` is not a game of Diplomacy's powers: use the AEC env()")
         self.render_mode = render_mode
