@@ -248,3 +248,18 @@ def test_an_action_without_a_candidate_counts_as_waiting():
     assert info["invalid_action"] is True
     *_, info = single.step(0)
     assert info["invalid_action"] is False
+
+
+def test_the_environment_benchmark_runs_and_prints_each_game(tmp_path):
+    import pathlib
+    import subprocess
+    import sys
+
+    bench = pathlib.Path(__file__).resolve().parents[1] / "bench_envs.py"
+    args = [sys.executable, str(bench), "--seconds", "0.05", "--phases", "2", "--steps", "20"]
+    done = subprocess.run(args, capture_output=True, text=True, check=False, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    for variant in DIPLOMACY:
+        assert f"\n{variant}: plain Game " in done.stdout and "Parallel " in done.stdout, done.stdout
+    for game in SMALL:
+        assert f"\n{game}: plain TurnGame " in done.stdout, done.stdout

@@ -189,7 +189,9 @@ class TurnTable:
         return self.current
 
     def choose(self) -> Optional[Tuple[str, List[str]]]:
-        while not self.game.is_done:
+        for _ in range(10_000):
+            if self.game.is_done:
+                return None
             awaited = [p for p in self.game.to_play if p in self.agents and p not in self.waited]
             if awaited:
                 # Round the table from the seat after the last to act.
@@ -199,7 +201,7 @@ class TurnTable:
                 return agent, [NO_LINE] + list(self.game.legal_actions(agent))
             self.game.force()
             self.waited.clear()
-        return None
+        raise RuntimeError(f"{self.name}: 10,000 deadlines passed and no player was awaited")
 
     def act(self, agent: str, line: str) -> None:
         self.current = None
