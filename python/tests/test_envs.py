@@ -43,10 +43,12 @@ def test_the_parallel_environment_passes_pettingzoos_parallel_api_test(variant):
     parallel_api_test(parallel_env(variant, max_phases=6), num_cycles=20)
 
 
-@pytest.mark.parametrize("game,player", [("standard", "FRANCE"), ("duplexity", None), ("overdue", None)])
-def test_the_single_player_environment_passes_gymnasiums_check_env(game, player):
+@pytest.mark.parametrize("game", GAMES)
+def test_the_single_player_environment_passes_gymnasiums_check_env(game):
+    player = "FRANCE" if game in DIPLOMACY else "p2"
     single = SinglePlayerEnv(game, player=player, **cut_short(game, 400))
     check_env(single, skip_render_check=True)
+    assert single.player == player
 
 
 def play(aec, rng, steps):

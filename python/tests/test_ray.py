@@ -75,3 +75,22 @@ def test_the_environment_runs_under_rllibs_pettingzoo_wrapper():
         done = terminateds["__all__"] or truncateds["__all__"]
     assert steps > 10
     assert set(wrapped.get_agent_ids()) == {"p1", "p2", "p3"}
+
+
+def test_the_parallel_environment_runs_under_rllibs_parallel_wrapper():
+    pytest.importorskip("ray.rllib")
+    np = pytest.importorskip("numpy")
+    from ray.rllib.env.wrappers.pettingzoo_env import ParallelPettingZooEnv
+
+    from shadowjudge.envs.pettingzoo import parallel_env
+
+    wrapped = ParallelPettingZooEnv(parallel_env("standard", max_phases=3))
+    obs, _ = wrapped.reset()
+    phases = 0
+    while True:
+        holds = {power: np.zeros(34, dtype=np.int64) for power in obs}
+        obs, _, terminateds, truncateds, _ = wrapped.step(holds)
+        phases += 1
+        if terminateds["__all__"] or truncateds["__all__"]:
+            break
+    assert phases == 3 and truncateds["FRANCE"] and not terminateds["FRANCE"]
