@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 import shadowjudge
-from shadowjudge.envs import power_names
+from shadowjudge.envs import CENTERS, LOCATIONS, power_names
 
 NO_LINE = ""  # action 0 everywhere: no order for this unit, or wait for the deadline
 
@@ -29,6 +29,21 @@ def decode(observation) -> Dict[str, Any]:
         observation = observation["observation"]
     data = np.asarray(observation, dtype=np.uint8).tobytes().rstrip(b"\0")
     return json.loads(data.decode())
+
+
+ROW = {name: i for i, name in enumerate(LOCATIONS)}
+# Columns of a location's row: army, fleet, dislodged unit, center owned, each by power (7
+# each), then a center nobody owns, the place to order now, a place the power has ordered.
+FEATURES = 7 * 4 + 3
+PHASE_TYPES = ("movement", "retreats", "adjustments")
+
+
+def located(name: str):
+    """`STP/SC (B)` -> (board, row): the board 0 unless it is named."""
+    board = 0
+    if name.endswith(")"):
+        name, board = name[:-4], "AB".index(name[-2])
+    return board, ROW[name]
 
 
 def registry_entry(name: str) -> Dict[str, Any]:
@@ -53,6 +68,7 @@ class DiplomacyTable:
         if self.game.variant != variant:
             raise ValueError(f"the start position is a game of {self.game.variant}, not {variant}")
         self.agents = power_names(self.game)
+        self.boards = 2 if variant == "shadow-worlds" else 1
 
     def new_game(self):
         if self.start is not None:
@@ -140,6 +156,45 @@ class DiplomacyTable:
             "to_order": place,
             "your_orders": sorted(self.chosen.get(power, {}).values()),
         }
+
+    def board_size(self) -> int:
+        return self.boards * len(LOCATIONS) * FEATURES + 7 + len(PHASE_TYPES) + 2
+
+    def board(self, power: str, to_order: Sequence[str]) -> np.ndarray:
+        """The public position as numbers (0 or 1, and the year), `power`'s places `to_order`
+        and the places it has ordered: for each board, a row per location (`LOCATIONS`) of
+        `FEATURES` columns, flattened; then who `power` is, the phase type, the season and
+        (year - 1901) / 100."""
+        if self.state is None:
+            self.state = self.game.get_state()
+        state = self.state
+        planes = np.zeros((self.boards, len(LOCATIONS), FEATURES), dtype=np.float32)
+        boards = [state] if self.boards == 1 else [state["boards"][b] for b in "AB"]
+        for b, position in enumerate(boards):
+            for p, power_name in enumerate(self.agents):
+                for unit in position["units"].get(power_name, []):
+                    dislodged = unit.startswith("*")
+                    kind, place = unit.lstrip("*").split(" ", 1)
+                    column = 14 + p if dislodged else (p if kind == "A" else 7 + p)
+                    planes[b, ROW[place], column] = 1
+                for center in position["centers"].get(power_name, []):
+                    planes[b, ROW[center], 21 + p] = 1
+        owned = planes[:, :, 21:28].sum(axis=2)
+        for name in CENTERS:
+            planes[:, ROW[name], 28] = owned[:, ROW[name]] == 0
+        for place in to_order:
+            b, row = located(place)
+            planes[b, row, 29] = 1
+        for place in self.chosen.get(power, {}):
+            b, row = located(place)
+            planes[b, row, 30] = 1
+        extra = np.zeros(7 + len(PHASE_TYPES) + 2, dtype=np.float32)
+        extra[self.agents.index(power)] = 1
+        extra[7 + PHASE_TYPES.index(self.game.phase_type)] = 1
+        phase = self.game.get_current_phase()  # S1901M
+        extra[-2] = phase[0] == "F"
+        extra[-1] = (int(phase[1:5]) - 1901) / 100
+        return np.concatenate([planes.reshape(-1), extra])
 
     def rewards(self) -> Dict[str, float]:
         """+1 to a solo winner and -1 to every other power; 0 to all without a winner."""

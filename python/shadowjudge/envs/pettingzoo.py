@@ -7,8 +7,9 @@
 An action is an index into the candidate lines of the decision under way; index 0 is the
 empty line (no order for this unit; in a small game, wait for the deadline). The
 observation is a dict: `observation`, the player's view as compact JSON in UTF-8 bytes
-padded with zeros (`shadowjudge.envs.decode` reads it back), and `action_mask`, 1 for
-every index that names a candidate. `infos[agent]["legal_actions"]` lists the lines.
+padded with zeros (`shadowjudge.envs.decode` reads it back), or in Diplomacy with
+`observation="board"` the position as numbers; and `action_mask`, 1 for every index that
+names a candidate. `infos[agent]["legal_actions"]` lists the lines.
 """
 
 from typing import Any, Dict, List, Optional
@@ -17,7 +18,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from shadowjudge.envs._core import NO_LINE, DiplomacyTable, encode, table
+from shadowjudge.envs._core import NO_LINE, DiplomacyTable, encode, registry_entry, table
 
 # The most candidates of one decision; a decision with more raises ValueError.
 MAX_ACTIONS = {"standard": 400, "shadow-worlds": 800}
@@ -25,6 +26,22 @@ DEFAULT_MAX_ACTIONS = 512
 # The bytes of one observation.
 OBS_BYTES = {"standard": 6144, "shadow-worlds": 12288}
 DEFAULT_OBS_BYTES = 8192
+
+
+def observation_kind(game_table, kind: str) -> str:
+    if kind not in ("json", "board"):
+        raise ValueError(f'observation is "json" or "board", not {kind!r}')
+    if kind == "board" and not isinstance(game_table, DiplomacyTable):
+        raise ValueError('observation="board" is for Diplomacy; a small game\'s view is its JSON')
+    return kind
+
+
+def observation_space(game_table, kind: str, obs_bytes: int) -> spaces.Box:
+    if kind == "json":
+        return spaces.Box(0, 255, (obs_bytes,), np.uint8)
+    high = np.ones(game_table.board_size(), dtype=np.float32)
+    high[-1] = 100  # (year - 1901) / 100
+    return spaces.Box(np.zeros_like(high), high, dtype=np.float32)
 
 
 def _mask(count: int, size: int) -> np.ndarray:
@@ -48,7 +65,8 @@ class ShadowjudgeAEC(AECEnv):
     `Game.to_json()` to start from) and `max_phases` (then truncated) for Diplomacy;
     `max_steps` (decisions, then truncated) for any game; `max_actions`, the size of the
     action space (400 in standard Diplomacy, 800 in Shadow Worlds, 512 in a small game:
-    above the most candidates one decision has); `obs_bytes`, the observation's length.
+    above the most candidates one decision has); `observation`, `"json"` (the view's
+    bytes, `obs_bytes` long) or, in Diplomacy, `"board"` (numbers: `DiplomacyTable.board`).
     Rewards come at the end: +1 to each winner and -1 to every other seat (0 to all when
     nobody won); a power eliminated gets -1 and leaves the game.
     """
@@ -66,12 +84,14 @@ class ShadowjudgeAEC(AECEnv):
         start: Optional[str] = None,
         max_steps: Optional[int] = None,
         max_actions: Optional[int] = None,
+        observation: str = "json",
         obs_bytes: Optional[int] = None,
         render_mode: Optional[str] = None,
     ):
         super().__init__()
         self.game_name = game
         self.table = table(game, players=players, options=options, rules=rules, max_phases=max_phases, start=start)
+        self.kind = observation_kind(self.table, observation)
         self.max_steps = max_steps
         self.render_mode = render_mode
         size = max_actions or MAX_ACTIONS.get(game, DEFAULT_MAX_ACTIONS)
@@ -81,7 +101,7 @@ class ShadowjudgeAEC(AECEnv):
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(0, 255, (self.obs_bytes,), np.uint8),
+                    "observation": observation_space(self.table, self.kind, self.obs_bytes),
                     "action_mask": spaces.Box(0, 1, (size,), np.int8),
                 }
             )
@@ -110,10 +130,11 @@ class ShadowjudgeAEC(AECEnv):
         mine = agent in self.agents and agent == self.agent_selection
         mine = mine and not (self.terminations[agent] or self.truncations[agent])
         count = len(self._candidates) if mine else 0
-        return {
-            "observation": encode(self.table.view(agent), self.obs_bytes),
-            "action_mask": _mask(count, self.action_spaces[agent].n),
-        }
+        if self.kind == "board":
+            seen = self.table.board(agent, self.table.locations(agent)[:1] if mine else [])
+        else:
+            seen = encode(self.table.view(agent), self.obs_bytes)
+        return {"observation": seen, "action_mask": _mask(count, self.action_spaces[agent].n)}
 
     def _next(self) -> None:
         """Select the agent to act: a finished one to be removed first, then the decision."""
@@ -177,8 +198,8 @@ class DiplomacyParallel(ParallelEnv):
     """Standard Diplomacy or Shadow Worlds, one phase a step: every power gives all its
     orders at once. A power's action is one index per orderable place (`MultiDiscrete`,
     `max_units` places, in the order of `infos[power]["locations"]`); index 0 is no order,
-    as are the places beyond the power's own. The observation is as in `ShadowjudgeAEC`,
-    with one mask per place (a tuple of arrays)."""
+    as are the places beyond the power's own. The observation is as in `ShadowjudgeAEC`
+    (`to_order` lists all the power's places), with one mask per place (a tuple of arrays)."""
 
     metadata = {"name": "shadowjudge_diplomacy_parallel_v0", "render_modes": ["ansi"]}
 
@@ -191,12 +212,14 @@ class DiplomacyParallel(ParallelEnv):
         start: Optional[str] = None,
         max_units: Optional[int] = None,
         max_actions: Optional[int] = None,
+        observation: str = "json",
         obs_bytes: Optional[int] = None,
         render_mode: Optional[str] = None,
     ):
-        self.table = table(variant, rules=rules, max_phases=max_phases, start=start)
-        if not isinstance(self.table, DiplomacyTable):
+        if not registry_entry(variant)["powers"]:
             raise ValueError(f"`{variant}` is not a game of Diplomacy's powers: use the AEC env()")
+        self.table = table(variant, rules=rules, max_phases=max_phases, start=start)
+        self.kind = observation_kind(self.table, observation)
         self.render_mode = render_mode
         self.max_units = max_units or (34 if variant == "standard" else 68)
         size = max_actions or MAX_ACTIONS.get(variant, DEFAULT_MAX_ACTIONS)
@@ -204,9 +227,9 @@ class DiplomacyParallel(ParallelEnv):
         self.possible_agents = list(self.table.agents)
         self.action_spaces = {a: spaces.MultiDiscrete([size] * self.max_units) for a in self.possible_agents}
         mask = spaces.Tuple([spaces.Box(0, 1, (size,), np.int8) for _ in range(self.max_units)])
+        seen = observation_space(self.table, self.kind, self.obs_bytes)
         self.observation_spaces = {
-            a: spaces.Dict({"observation": spaces.Box(0, 255, (self.obs_bytes,), np.uint8), "action_mask": mask})
-            for a in self.possible_agents
+            a: spaces.Dict({"observation": seen, "action_mask": mask}) for a in self.possible_agents
         }
 
     def observation_space(self, agent):
@@ -226,10 +249,14 @@ class DiplomacyParallel(ParallelEnv):
             if len(candidates) > self.max_units:
                 raise ValueError(f"{power} orders {len(candidates)} places, more than max_units={self.max_units}")
             counts = [len(c) for c in candidates] + [1] * (self.max_units - len(candidates))
-            view = self.table.view(power)
-            view["to_order"] = self.table.locations(power)
+            if self.kind == "board":
+                seen = self.table.board(power, self.table.locations(power))
+            else:
+                view = self.table.view(power)
+                view["to_order"] = self.table.locations(power)
+                seen = encode(view, self.obs_bytes)
             obs[power] = {
-                "observation": encode(view, self.obs_bytes),
+                "observation": seen,
                 "action_mask": tuple(_mask(n, size) for n in counts),
             }
             infos[power] = {"locations": self.table.locations(power), "legal_actions": candidates}
