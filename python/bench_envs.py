@@ -6,8 +6,10 @@ For each game, random play for about `--seconds` of CPU time each way:
 - plain: `Game` (possible orders, a random order for every orderable place, set orders,
   process) or `TurnGame` (legal lines, a random one, step);
 - AEC: the PettingZoo AEC environment, a random unmasked action each step, the
-  observation read each step (as a learner does);
-- Parallel (Diplomacy): the PettingZoo parallel environment, one phase a step.
+  observation read each step (as a learner does); in Diplomacy also with
+  `observation="board"`;
+- Parallel (Diplomacy): the PettingZoo parallel environment, one phase a step, a random
+  candidate for each of a power's places.
 
 Diplomacy is counted in phases and in decisions (one order for one place: an AEC step);
 a small game in decisions (a turn file sent; an AEC step, waiting included). Needs the
@@ -77,11 +79,16 @@ def aec_run(game, rng, **kwargs):
 def parallel_run(variant, rng, phases):
     def run():
         par = parallel_env(variant, max_phases=phases)
-        obs, _ = par.reset()
+        _, infos = par.reset()
         done = 0
         while par.agents:
-            actions = {a: np.array([rng.choice(np.flatnonzero(m)) for m in obs[a]["action_mask"]]) for a in par.agents}
-            obs, *_ = par.step(actions)
+            actions = {}
+            for a in par.agents:
+                action = np.zeros(par.max_units, dtype=np.int64)
+                picks = [rng.randrange(len(c)) for c in infos[a]["legal_actions"]]
+                action[: len(picks)] = picks
+                actions[a] = action
+            _, _, _, _, infos = par.step(actions)
             done += 1
         return {"phases": done}
 
@@ -116,11 +123,14 @@ def main():
     for variant in ("standard", "shadow-worlds"):
         plain = timed(s, plain_diplomacy(variant, rng, args.phases))
         aec = timed(s, aec_run(variant, rng, max_phases=args.phases))
+        board = timed(s, aec_run(variant, rng, max_phases=args.phases, observation="board"))
         par = timed(s, parallel_run(variant, rng, args.phases))
         print(
             f"{variant}: plain Game {plain['phases']:,.0f} phases ({plain['decisions']:,.0f} decisions); "
             f"AEC {aec['phases']:,.0f} phases ({aec['decisions']:,.0f} steps), "
             f"{plain['phases'] / aec['phases']:.1f}x slower; "
+            f"AEC board {board['phases']:,.0f} phases ({board['decisions']:,.0f} steps), "
+            f"{plain['phases'] / board['phases']:.1f}x slower; "
             f"Parallel {par['phases']:,.0f} phases, {plain['phases'] / par['phases']:.1f}x slower"
         )
     for game in [g["name"] for g in shadowjudge.games() if not g["powers"]]:

@@ -88,6 +88,20 @@ def test_a_mask_marks_each_candidate_and_the_view_is_the_players_own(game):
     assert all(aec.observe(a)["action_mask"].sum() == 0 for a in others)
 
 
+@pytest.mark.parametrize("variant", DIPLOMACY)
+def test_an_observation_decodes_to_the_players_view(variant):
+    aec = env(variant)
+    aec.reset()
+    play(aec, random.Random(8), 150)
+    for power in aec.agents:
+        assert decode(aec.observe(power)) == json.loads(json.dumps(aec.table.view(power)))
+    assert decode(aec.observe(aec.agent_selection))["to_order"] is not None
+    par = parallel_env(variant)
+    obs, infos = par.reset()
+    view = decode(obs["FRANCE"])
+    assert view["to_order"] == infos["FRANCE"]["locations"] and view["state"] == par.table.game.get_state()
+
+
 def test_a_diplomacy_action_is_the_order_at_its_index():
     aec = env("standard")
     aec.reset()

@@ -3,7 +3,7 @@ player may see, and the encoding of a view as bytes (needs numpy)."""
 
 import json
 import random
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -13,9 +13,14 @@ from shadowjudge.envs import CENTERS, LOCATIONS, power_names
 NO_LINE = ""  # action 0 everywhere: no order for this unit, or wait for the deadline
 
 
-def encode(view: Dict[str, Any], size: int) -> np.ndarray:
-    """A view as its compact JSON's UTF-8 bytes, padded with zeros to `size`."""
-    data = json.dumps(view, separators=(",", ":"), sort_keys=True).encode()
+def dumps(value) -> str:
+    """Compact JSON, keys sorted: the form of every view."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def encode(view: Union[Dict[str, Any], str], size: int) -> np.ndarray:
+    """A view (or its JSON) as compact JSON's UTF-8 bytes, padded with zeros to `size`."""
+    data = (view if isinstance(view, str) else dumps(view)).encode()
     if len(data) > size:
         raise ValueError(f"an observation takes {len(data)} bytes, more than obs_bytes={size}: give a larger obs_bytes")
     out = np.zeros(size, dtype=np.uint8)
@@ -84,7 +89,10 @@ class DiplomacyTable:
     def start_phase(self) -> None:
         """The decisions of the phase; a phase with none is processed as it is."""
         while True:
-            self.state = None  # the public position, read once a phase
+            # The public position, read once a phase: as get_state() gives it, as JSON, as numbers.
+            self.state: Optional[Dict[str, Any]] = None
+            self.state_json: Optional[str] = None
+            self.planes: Optional[np.ndarray] = None
             self.chosen: Dict[str, Dict[str, str]] = {power: {} for power in self.agents}
             possible = self.game.get_all_possible_orders()
             orderable = self.game.get_orderable_locations()
@@ -144,18 +152,36 @@ class DiplomacyTable:
         self.phases += 1
         self.start_phase()
 
-    def view(self, power: str) -> Dict[str, Any]:
+    def public(self) -> Dict[str, Any]:
         if self.state is None:
             self.state = self.game.get_state()
-        state = self.state
-        place = self.queue[0][1] if self.queue and self.queue[0][0] == power else None
+        return self.state
+
+    def deciding(self, power: str) -> Optional[str]:
+        """The place `power` decides now, if the decision is its own."""
+        return self.queue[0][1] if self.queue and self.queue[0][0] == power else None
+
+    def view(self, power: str, to_order=None) -> Dict[str, Any]:
+        """What `power` sees: the public position, the place it decides now (`to_order`:
+        by default the AEC decision's, if its own) and its orders of the phase so far."""
         return {
             "you": power,
-            "state": state,
+            "state": self.public(),
             "phase_type": self.game.phase_type,
-            "to_order": place,
+            "to_order": self.deciding(power) if to_order is None else to_order,
             "your_orders": sorted(self.chosen.get(power, {}).values()),
         }
+
+    def view_json(self, power: str, to_order=None) -> str:
+        """`dumps(self.view(power, to_order))`, the position's JSON made once a phase."""
+        if self.state_json is None:
+            self.state_json = dumps(self.public())
+        mine = self.view(power, to_order)
+        del mine["state"]
+        text = dumps(mine)
+        # Keys sorted: phase_type, state, to_order, ...
+        cut = text.index(',"to_order":')
+        return f'{text[:cut]},"state":{self.state_json}{text[cut:]}'
 
     def board_size(self) -> int:
         return self.boards * len(LOCATIONS) * FEATURES + 7 + len(PHASE_TYPES) + 2
@@ -165,9 +191,25 @@ class DiplomacyTable:
         and the places it has ordered: for each board, a row per location (`LOCATIONS`) of
         `FEATURES` columns, flattened; then who `power` is, the phase type, the season and
         (year - 1901) / 100."""
-        if self.state is None:
-            self.state = self.game.get_state()
-        state = self.state
+        if self.planes is None:
+            self.planes = self.public_planes()
+        planes = self.planes.copy()
+        for place in to_order:
+            b, row = located(place)
+            planes[b, row, 29] = 1
+        for place in self.chosen.get(power, {}):
+            b, row = located(place)
+            planes[b, row, 30] = 1
+        extra = np.zeros(7 + len(PHASE_TYPES) + 2, dtype=np.float32)
+        extra[self.agents.index(power)] = 1
+        extra[7 + PHASE_TYPES.index(self.game.phase_type)] = 1
+        phase = self.game.get_current_phase()  # S1901M
+        extra[-2] = phase[0] == "F"
+        extra[-1] = (int(phase[1:5]) - 1901) / 100
+        return np.concatenate([planes.reshape(-1), extra])
+
+    def public_planes(self) -> np.ndarray:
+        state = self.public()
         planes = np.zeros((self.boards, len(LOCATIONS), FEATURES), dtype=np.float32)
         boards = [state] if self.boards == 1 else [state["boards"][b] for b in "AB"]
         for b, position in enumerate(boards):
@@ -182,19 +224,7 @@ class DiplomacyTable:
         owned = planes[:, :, 21:28].sum(axis=2)
         for name in CENTERS:
             planes[:, ROW[name], 28] = owned[:, ROW[name]] == 0
-        for place in to_order:
-            b, row = located(place)
-            planes[b, row, 29] = 1
-        for place in self.chosen.get(power, {}):
-            b, row = located(place)
-            planes[b, row, 30] = 1
-        extra = np.zeros(7 + len(PHASE_TYPES) + 2, dtype=np.float32)
-        extra[self.agents.index(power)] = 1
-        extra[7 + PHASE_TYPES.index(self.game.phase_type)] = 1
-        phase = self.game.get_current_phase()  # S1901M
-        extra[-2] = phase[0] == "F"
-        extra[-1] = (int(phase[1:5]) - 1901) / 100
-        return np.concatenate([planes.reshape(-1), extra])
+        return planes
 
     def rewards(self) -> Dict[str, float]:
         """+1 to a solo winner and -1 to every other power; 0 to all without a winner."""
@@ -269,6 +299,9 @@ class TurnTable:
 
     def view(self, agent: str) -> Dict[str, Any]:
         return {"you": agent, "status": self.game.observation(), "you_sent": self.sent[agent]}
+
+    def view_json(self, agent: str) -> str:
+        return dumps(self.view(agent))
 
     def rewards(self) -> Dict[str, float]:
         """+1 to each winner and -1 to every other player; 0 to all when nobody won."""

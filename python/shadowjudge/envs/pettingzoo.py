@@ -133,7 +133,7 @@ class ShadowjudgeAEC(AECEnv):
         if self.kind == "board":
             seen = self.table.board(agent, self.table.locations(agent)[:1] if mine else [])
         else:
-            seen = encode(self.table.view(agent), self.obs_bytes)
+            seen = encode(self.table.view_json(agent), self.obs_bytes)
         return {"observation": seen, "action_mask": _mask(count, self.action_spaces[agent].n)}
 
     def _next(self) -> None:
@@ -252,9 +252,7 @@ class DiplomacyParallel(ParallelEnv):
             if self.kind == "board":
                 seen = self.table.board(power, self.table.locations(power))
             else:
-                view = self.table.view(power)
-                view["to_order"] = self.table.locations(power)
-                seen = encode(view, self.obs_bytes)
+                seen = encode(self.table.view_json(power, self.table.locations(power)), self.obs_bytes)
             obs[power] = {
                 "observation": seen,
                 "action_mask": tuple(_mask(n, size) for n in counts),
