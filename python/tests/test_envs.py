@@ -348,3 +348,13 @@ def test_the_environment_benchmark_runs_and_prints_each_game(tmp_path):
         assert f"\n{variant}: plain Game " in done.stdout and "Parallel " in done.stdout, done.stdout
     for game in SMALL:
         assert f"\n{game}: plain TurnGame " in done.stdout, done.stdout
+
+
+def test_render_gives_the_position_as_text():
+    aec = env("standard", render_mode="ansi")
+    aec.reset()
+    assert aec.render().splitlines()[:2] == ["S1901M", "AUSTRIA: A VIE, A BUD, F TRI; 3 centers"]
+    small = env("overdue", players=3, render_mode="ansi")
+    small.reset(seed=1)
+    assert small.render() == small.table.game.report_text() and "p1" in small.render()
+    assert env("standard").render() is None

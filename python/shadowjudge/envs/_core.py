@@ -157,6 +157,16 @@ class DiplomacyTable:
             self.state = self.game.get_state()
         return self.state
 
+    def text(self) -> str:
+        """The phase, and each power's units and number of centers."""
+        state = self.public()
+        lines = [state["phase"]]
+        for p in self.agents:
+            lines.append(
+                f"{p}: {', '.join(state['units'].get(p, [])) or 'no units'}; {len(state['centers'].get(p, []))} centers"
+            )
+        return "\n".join(lines)
+
     def deciding(self, power: str) -> Optional[str]:
         """The place `power` decides now, if the decision is its own."""
         return self.queue[0][1] if self.queue and self.queue[0][0] == power else None
@@ -302,6 +312,9 @@ class TurnTable:
 
     def view_json(self, agent: str) -> str:
         return dumps(self.view(agent))
+
+    def text(self) -> str:
+        return self.game.report_text()
 
     def rewards(self) -> Dict[str, float]:
         """+1 to each winner and -1 to every other player; 0 to all when nobody won."""

@@ -107,5 +107,5 @@ class SinglePlayerEnv(gymnasium.Env):
 
     def render(self):
         if self.render_mode == "ansi":
-            return self.aec.table.game.report_text()
+            return self.aec.table.text()
         return None

@@ -181,14 +181,10 @@ class ShadowjudgeAEC(AECEnv):
         self.table.act(agent, self._candidates[index])
         self._finish()
         self._next()
-        if self.render_mode == "ansi":
-            print(self.render())
 
     def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            return None
-        game = self.table.game
-        return game.report_text()
+        """With render_mode="ansi": the position as text (a small game's report, as players read it)."""
+        return None if self.render_mode is None else self.table.text()
 
     def close(self) -> None:
         pass
@@ -292,12 +288,10 @@ class DiplomacyParallel(ParallelEnv):
                     terminations[a], rewards[a] = True, -1.0
         obs, infos = self._observe()
         self.agents = [a for a in self.agents if not (terminations[a] or truncations[a])]
-        if self.render_mode == "ansi":
-            print(self.render())
         return obs, rewards, terminations, truncations, infos
 
     def render(self) -> Optional[str]:
-        return None if self.render_mode is None else self.table.game.report_text()
+        return None if self.render_mode is None else self.table.text()
 
     def close(self) -> None:
         pass
