@@ -25,7 +25,7 @@ def example():
     spec.loader.exec_module(module)
     # The example is no module Ray's workers can import: its functions travel by value.
     ray.cloudpickle.register_pickle_by_value(module)
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(num_cpus=2, object_store_memory=200 * 1024**2, include_dashboard=False, log_to_driver=False)
     yield module
     ray.shutdown()
     del sys.modules[spec.name]
