@@ -77,7 +77,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     print(args.game, seat, "random against random:", evaluate(args.game, seat, RandomPolicy(0), seeds, max_steps=5000))
     cases = shadowjudge.random_cases(args.cases, seed=1)
     results = resolve_spread(cases)
-    print(f"resolve: {len(results)} cases in {-(-len(cases) // 1000)} tasks")
+    print(f"resolve: {len(results)} cases, in Ray tasks of up to 1000 each")
 
 
 if __name__ == "__main__":

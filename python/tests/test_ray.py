@@ -54,8 +54,11 @@ def test_resolve_spread_over_tasks_is_resolve_in_one_call(example):
     assert [json.loads(r)["id"] for r in spread] == [json.loads(c)["id"] for c in cases]
 
 
-def test_the_example_runs_as_a_script(example):
+def test_the_example_runs_as_a_script(example, capsys):
     example.main(["--games", "2", "--cases", "300"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("overdue p1 random against random: {'games': 2, 'mean_return': ")
+    assert out[1] == "resolve: 300 cases, in Ray tasks of up to 1000 each"
 
 
 def test_the_environment_runs_under_rllibs_pettingzoo_wrapper():
