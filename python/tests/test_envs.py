@@ -1,6 +1,7 @@
 """The PettingZoo and Gymnasium environments (the `rl` extra): the libraries' own API
 checks, the meaning of an action, and what each player may see."""
 
+import functools
 import json
 import random
 import warnings
@@ -12,7 +13,7 @@ pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test, parallel_api_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
 
 import shadowjudge  # noqa: E402
 from shadowjudge.envs import decode, power_names  # noqa: E402
@@ -50,6 +51,12 @@ def test_the_board_observation_passes_the_api_tests(variant):
 @pytest.mark.parametrize("variant", DIPLOMACY)
 def test_the_parallel_environment_passes_pettingzoos_parallel_api_test(variant):
     parallel_api_test(parallel_env(variant, max_phases=6), num_cycles=20)
+    parallel_seed_test(functools.partial(parallel_env, variant, max_phases=4), num_cycles=10)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_aec_environment_passes_pettingzoos_seed_test(game):
+    seed_test(functools.partial(env, game, **cut_short(game, 300)), num_cycles=300)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -311,9 +318,11 @@ def test_the_parallel_environment_plays_whole_phases():
     action[2] = france[2].index("A PAR - BUR")
     masks = obs["FRANCE"]["action_mask"]
     assert [int(m.sum()) for m in masks[:4]] == [len(c) for c in france] + [1]
-    par.step({"FRANCE": action})
-    assert "A BUR" in par.table.game.get_units("FRANCE")
+    action[0] = 399  # no candidate: no order at BRE
+    _, _, _, _, infos = par.step({"FRANCE": action})
+    assert "A BUR" in par.table.game.get_units("FRANCE") and "F BRE" in par.table.game.get_units("FRANCE")
     assert par.table.game.phase == "F1901M"
+    assert infos["FRANCE"]["invalid_actions"] == 1 and infos["ENGLAND"]["invalid_actions"] == 0
 
 
 def test_a_single_player_meets_its_opponents_and_gets_the_end_reward():

@@ -194,8 +194,10 @@ class DiplomacyParallel(ParallelEnv):
     """Standard Diplomacy or Shadow Worlds, one phase a step: every power gives all its
     orders at once. A power's action is one index per orderable place (`MultiDiscrete`,
     `max_units` places, in the order of `infos[power]["locations"]`); index 0 is no order,
-    as are the places beyond the power's own. The observation is as in `ShadowjudgeAEC`
-    (`to_order` lists all the power's places), with one mask per place (a tuple of arrays)."""
+    as are the places beyond the power's own. An index with no candidate (its mask is 0)
+    counts as 0, and `infos[power]["invalid_actions"]` says at how many places. The
+    observation is as in `ShadowjudgeAEC` (`to_order` lists all the power's places), with
+    one mask per place (a tuple of arrays)."""
 
     metadata = {"name": "shadowjudge_diplomacy_parallel_v0", "render_modes": ["ansi"]}
 
@@ -262,17 +264,13 @@ class DiplomacyParallel(ParallelEnv):
         return self._observe()
 
     def step(self, actions: Dict[str, Any]):
-        orders = {}
+        orders, invalid = {}, {}
         for power in self.agents:
             candidates = self._candidates(power)
             action = actions.get(power)
-            picked = []
-            for i, options in enumerate(candidates):
-                index = 0 if action is None else int(action[i])
-                if not 0 <= index < len(options):
-                    raise ValueError(f"{power}: action {index} at place {i} is not a candidate (see action_mask)")
-                picked.append(options[index])
-            orders[power] = picked
+            indexes = [0 if action is None else int(action[i]) for i in range(len(candidates))]
+            invalid[power] = sum(not 0 <= k < len(c) for k, c in zip(indexes, candidates))
+            orders[power] = [c[k] if 0 <= k < len(c) else NO_LINE for k, c in zip(indexes, candidates)]
         self.table.give(orders)
         rewards = {a: 0.0 for a in self.agents}
         terminations = {a: False for a in self.agents}
@@ -287,6 +285,8 @@ class DiplomacyParallel(ParallelEnv):
                 if a in terminations:
                     terminations[a], rewards[a] = True, -1.0
         obs, infos = self._observe()
+        for power, count in invalid.items():
+            infos.setdefault(power, {})["invalid_actions"] = count
         self.agents = [a for a in self.agents if not (terminations[a] or truncations[a])]
         return obs, rewards, terminations, truncations, infos
 
