@@ -370,3 +370,18 @@ def test_render_gives_the_position_as_text():
     small.reset(seed=1)
     assert small.render() == small.table.game.report_text() and "p1" in small.render()
     assert env("standard").render() is None
+
+
+def test_the_opponents_given_play_their_seats():
+    calls = []
+
+    def last_line(observation, info):
+        calls.append((decode(observation)["you"], info["legal_actions"]))
+        return len(info["legal_actions"]) - 1
+
+    single = SinglePlayerEnv("overdue", player="p1", opponents={"p2": last_line, "p3": last_line}, players=3)
+    _, info = single.reset(seed=3)
+    for _ in range(5):
+        *_, info = single.step(1 if len(info["legal_actions"]) > 1 else 0)
+    assert {you for you, _ in calls} == {"p2", "p3"} and len(calls) >= 5
+    assert all(legal and legal[0] == "" for _, legal in calls)
