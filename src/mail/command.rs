@@ -77,6 +77,9 @@ Without signing on:
                                         game lets observers send it (no orders or votes)
   takeover france@mygame PASSWORD       ask for a vacant power (a small game: ann@mygame)
   create mygame variant shadow-worlds   open a new game (game masters named by the judge;
+                                        a variant: variant standard, ancmed, modern, pure,
+                                        france-austria; Shadow Worlds on its map:
+                                        variant shadow-worlds map ancmed;
                                         a small game: create race variant overdue seats 4)
 Game master only: process, pause, resume, replace POWER ADDRESS (a small
   game: replace PLAYER ADDRESS),
@@ -690,6 +693,15 @@ mod tests {
 
     fn lines(text: &str) -> Vec<BodyLine> {
         text.lines().enumerate().map(|(i, t)| BodyLine { number: i + 1, text: t.to_string() }).collect()
+    }
+
+    /// The help names every shipped variant a master may create.
+    #[test]
+    fn the_help_names_every_shipped_variant() {
+        let help = HELP.replace(['\n', ','], " ");
+        for name in crate::diplomacy::map::shipped::names() {
+            assert!(help.split_whitespace().any(|w| w == name), "{name}");
+        }
     }
 
     /// Issue 41.3: Njudge's words are read as this judge's, or answered with how it writes
