@@ -135,4 +135,4 @@ MAINLAND = {}
 TOUCH_OK = set()
 APART_OK = {('bal', 'sag'), ('bal', 'tar'), ('mau', 'sag'), ('nea', 'sic'), ('gop', 'thb')}
 # The comment over `offboard` in the geometry file.
-OFFBOARD = '# Land and water that belong to no province: the Ocean beyond the Pillars of Hercules,\n# Britain, Persia and Africa beyond the board.'
+OFFBOARD = '# Land and water that belong to no province: the Ocean beyond the Pillars of Hercules\n# (with the Bay of Biscay), and the shores of the Red Sea south of Thebes and Nabatea.'

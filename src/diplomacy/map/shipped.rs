@@ -48,7 +48,7 @@ macro_rules! shipped {
 /// Every shipped variant; the first is the default.
 pub const VARIANTS: &[Shipped] = &[
     shipped!("standard", "standard", "standard"),
-    shipped!("ancmed", "ancmed", none),
+    shipped!("ancmed", "ancmed", "ancmed"),
     shipped!("modern", "modern", none),
     shipped!("pure", "pure", none),
     shipped!("france-austria", "standard", "standard"),
