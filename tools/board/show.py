@@ -25,7 +25,7 @@ def draw(fname, x0, y0, x1, y1, per=25):
     fig, ax = plt.subplots(figsize=((x1-x0)*per/50, (y1-y0)*per/50))
     for k, g in G.items():
         random.seed(k)
-        col = '#bcd7ea' if k in SEA else ('#999' if k == 'off' else '#%02x%02x%02x' % (random.randint(170,250), random.randint(170,240), random.randint(130,200)))
+        col = '#%02x%02xff' % (random.randint(120,220), random.randint(160,230)) if k in SEA else ('#999' if k == 'off' else '#%02x%02x%02x' % (random.randint(170,250), random.randint(170,240), random.randint(130,200)))
         for p in getattr(g, 'geoms', [g]):
             if p.geom_type != 'Polygon': continue
             x, y = p.exterior.xy; ax.fill(x, y, color=col, ec='k', lw=0.4)

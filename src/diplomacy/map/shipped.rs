@@ -49,7 +49,7 @@ macro_rules! shipped {
 pub const VARIANTS: &[Shipped] = &[
     shipped!("standard", "standard", "standard"),
     shipped!("ancmed", "ancmed", "ancmed"),
-    shipped!("modern", "modern", none),
+    shipped!("modern", "modern", "modern"),
     shipped!("pure", "pure", none),
     shipped!("france-austria", "standard", "standard"),
 ];

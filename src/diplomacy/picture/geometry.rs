@@ -264,12 +264,16 @@ mod tests {
     }
 
     #[test]
-    fn the_drawn_boards_are_the_standard_and_ancient_mediterranean() {
+    fn the_drawn_boards_are_the_standard_ancient_mediterranean_and_modern() {
         let drawn: Vec<&str> = drawn().iter().map(|(f, _, _)| *f).collect();
-        assert_eq!(drawn, ["maps/standard/geometry.toml", "maps/ancmed/geometry.toml"]);
+        assert_eq!(drawn, ["maps/standard/geometry.toml", "maps/ancmed/geometry.toml", "maps/modern/geometry.toml"]);
         let ancmed = crate::diplomacy::map::shipped::map("ancmed").unwrap();
         let g = crate::diplomacy::picture::geometry_for(&ancmed).unwrap();
         assert_eq!((g.width, g.height), (70.0, 44.3));
+        assert!(!g.offboard.loops.is_empty(), "a drawn board, not a generated one");
+        let modern = crate::diplomacy::map::shipped::map("modern").unwrap();
+        let g = crate::diplomacy::picture::geometry_for(&modern).unwrap();
+        assert_eq!((g.width, g.height), (80.0, 67.6));
         assert!(!g.offboard.loops.is_empty(), "a drawn board, not a generated one");
     }
 
@@ -373,9 +377,13 @@ mod tests {
                 }
             }
         }
-        // Standard: Spain 1 + 3, St Petersburg 1 + 1, Bulgaria 1 + 1. Ancient
-        // Mediterranean has no split coasts.
-        let want = if file == "maps/standard/geometry.toml" { 8 } else { 0 };
+        // Standard: Spain 1 + 3, St Petersburg 1 + 1, Bulgaria 1 + 1. Modern: Iran 1 + 2.
+        // Ancient Mediterranean has no split coasts.
+        let want = match file {
+            "maps/standard/geometry.toml" => 8,
+            "maps/modern/geometry.toml" => 3,
+            _ => 0,
+        };
         assert_eq!(checked, want, "{file}");
     }
 
@@ -387,7 +395,11 @@ mod tests {
     }
 
     fn shapes_and_positions(file: &str, map: &Map, g: &Geometry) {
-        let provinces = if file == "maps/standard/geometry.toml" { 76 } else { 79 };
+        let provinces = match file {
+            "maps/standard/geometry.toml" => 76,
+            "maps/modern/geometry.toml" => 141,
+            _ => 79,
+        };
         assert_eq!(g.outlines.len(), provinces, "{file}");
         for p in map.province_ids() {
             let o = &g.outlines[p.0 as usize];
