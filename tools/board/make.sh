@@ -1,5 +1,6 @@
 #!/bin/sh
-# Make maps/standard/geometry.toml from Natural Earth's coastlines (see README.md).
+# Make maps/$VARIANT/geometry.toml (VARIANT: standard unless set) from Natural Earth's
+# coastlines and seeds_$VARIANT.py (see README.md).
 # LAND: the path of land-50m.json from the npm package world-atlas.
 set -e
 : "${LAND:?set LAND to world-atlas/land-50m.json}"

@@ -2,7 +2,7 @@ import pickle, sys, math
 import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon, MultiPolygon, box
-from gen import tb, SEA, PROV, WORK
+from gen import tb, SEA, PROV, WORK, V
 
 names, wk, W, H = pickle.load(open(WORK / 'final.pkl', 'rb'))
 G = {k: shapely.from_wkb(v) for k, v in wk.items()}
@@ -16,14 +16,10 @@ def label_box(p, k):
 def center_box(p): return box(p[0] - 0.26, p[1] - 0.26, p[0] + 0.26, p[1] + 0.26)
 PAD = 0.06
 
-# Where some units stand (lon, lat): the coasts of split provinces, and a few by hand.
-TARGETS = {
-    'spa/nc': (-5.8, 43.0), 'spa/sc': (-1.6, 37.9), 'stp/nc': (35.0, 67.8), 'stp/sc': (30.6, 60.4),
-    'bul/ec': (27.2, 42.9), 'bul/sc': (25.2, 41.4), 'stp': (33.5, 62.5), 'nap': (15.4, 40.7),
-}
-
-# The piece of a province its unit and name go on, when that is not its largest.
-MAINLAND = {'nap': (15.5, 40.5)}
+# Where some units stand (lon, lat: the coasts of split provinces, and a few by hand), and
+# the piece of a province its unit and name go on when that is not its largest.
+TARGETS = V.TARGETS
+MAINLAND = V.MAINLAND
 
 def regions(k):
     return [k] + [f'{k}/{c}' for c in PROV[k].get('coasts', {})]

@@ -14,9 +14,8 @@ for i, a in enumerate(names):
         x = geoms[i].boundary.intersection(geoms[j].boundary)
         if x.length > 1e-6:
             found.add(tuple(sorted((a, b))))
-swi_ok = {('bur','swi'),('mar','swi'),('mun','swi'),('pie','swi'),('swi','tyr')}
-missing = sorted(adj - found)
-extra = sorted(found - adj - swi_ok)
+missing = sorted(adj - found - V.APART_OK)
+extra = sorted(found - adj - V.TOUCH_OK)
 print('missing:', missing)
 print('extra:', extra)
 for a, b in extra:
@@ -26,7 +25,7 @@ def draw(fname, x0, y0, x1, y1, per=25):
     fig, ax = plt.subplots(figsize=((x1-x0)*per/50, (y1-y0)*per/50))
     for k, g in G.items():
         random.seed(k)
-        col = '#bcd7ea' if k in SEA else ('#999' if k == 'off' else '#%02x%02x%02x' % (random.randint(170,250), random.randint(170,240), random.randint(130,200)))
+        col = '#%02x%02xff' % (random.randint(120,220), random.randint(160,230)) if k in SEA else ('#999' if k == 'off' else '#%02x%02x%02x' % (random.randint(170,250), random.randint(170,240), random.randint(130,200)))
         for p in getattr(g, 'geoms', [g]):
             if p.geom_type != 'Polygon': continue
             x, y = p.exterior.xy; ax.fill(x, y, color=col, ec='k', lw=0.4)
@@ -39,9 +38,9 @@ def draw(fname, x0, y0, x1, y1, per=25):
         for q in v:
             x, y = tb(*q); ax.plot(x, y, 'r.', ms=3)
     for lon in range(-30, 60, 2):
-        pts = [tb(lon, la/2) for la in range(50, 160)]
+        pts = [tb(lon, la/2) for la in range(0, 160)]
         ax.plot([p[0] for p in pts], [p[1] for p in pts], color='r', lw=0.2)
-    for la in range(26, 80, 2):
+    for la in range(0, 80, 2):
         pts = [tb(lo/2, la) for lo in range(-80, 120)]
         ax.plot([p[0] for p in pts], [p[1] for p in pts], color='b', lw=0.2)
         for lon in range(-30, 60, 2):

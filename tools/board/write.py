@@ -1,6 +1,6 @@
 import pickle, sys
 import shapely
-from gen import PROV, WORK, HERE, REPO
+from gen import PROV, WORK, HERE, REPO, VARIANT, V
 
 names, wk, W, H = pickle.load(open(WORK / 'final.pkl', 'rb'))
 G = {k: shapely.from_wkb(v) for k, v in wk.items()}
@@ -27,12 +27,12 @@ def loops(g):
 def arr(ls):
     return '[\n' + ''.join(f'  "{l}",\n' for l in ls) + ']'
 
-HEADER = open(HERE / 'header.txt').read()
+HEADER = open(HERE / f'header_{VARIANT}.txt').read()
 o = [HEADER.rstrip() + '\n']
-o.append('map = "standard"')
+o.append(f'map = "{VARIANT}"')
 o.append(f'width = {W:.1f}')
 o.append(f'height = {H:.1f}')
-o.append('# Land that belongs to no province: Ireland, Iceland, the islands, Africa and Asia\n# beyond the board.')
+o.append(V.OFFBOARD)
 o.append('offboard = ' + arr(loops(G['off'])))
 o.append('')
 o.append('[shapes]')
@@ -47,5 +47,5 @@ def table(name, d):
 table('units', units)
 table('labels', labels)
 table('centers', centers)
-open(REPO / 'maps/standard/geometry.toml', 'w').write('\n'.join(o) + '\n')
+open(REPO / f'maps/{VARIANT}/geometry.toml', 'w').write('\n'.join(o) + '\n')
 print('written', sum(len(l) for l in o))

@@ -48,8 +48,8 @@ macro_rules! shipped {
 /// Every shipped variant; the first is the default.
 pub const VARIANTS: &[Shipped] = &[
     shipped!("standard", "standard", "standard"),
-    shipped!("ancmed", "ancmed", none),
-    shipped!("modern", "modern", none),
+    shipped!("ancmed", "ancmed", "ancmed"),
+    shipped!("modern", "modern", "modern"),
     shipped!("pure", "pure", none),
     shipped!("france-austria", "standard", "standard"),
 ];

@@ -96,3 +96,37 @@ PATCHES = [
  [(26.05, 40.0), (26.6, 40.05), (27.8, 40.3), (29.6, 40.35), (29.3, 41.35), (28.8, 41.2), (27.2, 40.95), (26.3, 40.65), (26.05, 40.4)],
  [(9.55, 55.0), (10.0, 54.85), (11.0, 54.95), (12.2, 55.0), (12.9, 55.25), (13.0, 55.8), (12.6, 56.15), (11.9, 56.0), (11.0, 55.8), (10.6, 55.85), (9.5, 55.85)],
 ]
+
+# The projection: Lambert conformal conic (standard parallels, latitude and longitude of
+# the origin).
+PROJ = (38, 62, 52, 15)
+# North of this point the board is squeezed (Scandinavia and the Arctic shorter, as on the
+# board players know), east of this one likewise (Russia and Anatolia narrower).
+NORTH = ((15, 57), 0.72)
+EAST = ((30, 50), 0.8)
+# The board in projected units (left, right, bottom, top), its width in board units, and
+# how wide a strait is closed (board units).
+def frame(xc, east):
+    return -0.39, xc + (0.40 - xc) * east, -0.33, 0.335
+W = 54.0
+CLOSE = 0.06
+# Coastlines used (lon and lat ranges).
+CLIP = (-40, 70, 20, 85)
+# Lenses: Britain and Italy larger (centre in lon, lat; magnification; radius in board units).
+LENSES = [((-3.4, 55.4), 1.45, 13.0), ((13.5, 42.0), 1.3, 9.0)]
+
+# Where some units stand (lon, lat): the coasts of split provinces, and a few by hand.
+TARGETS = {
+    'spa/nc': (-5.8, 43.0), 'spa/sc': (-1.6, 37.9), 'stp/nc': (35.0, 67.8), 'stp/sc': (30.6, 60.4),
+    'bul/ec': (27.2, 42.9), 'bul/sc': (25.2, 41.4), 'stp': (33.5, 62.5), 'nap': (15.4, 40.7),
+}
+
+# The piece of a province its unit and name go on, when that is not its largest.
+MAINLAND = {'nap': (15.5, 40.5)}
+
+# Pairs whose shapes touch though the map has no border between them (impassable
+# Switzerland), and pairs with a border whose shapes do not touch (none here).
+TOUCH_OK = {('bur', 'swi'), ('mar', 'swi'), ('mun', 'swi'), ('pie', 'swi'), ('swi', 'tyr')}
+APART_OK = set()
+# The comment over `offboard` in the geometry file.
+OFFBOARD = '# Land that belongs to no province: Ireland, Iceland, the islands, Africa and Asia\n# beyond the board.'
