@@ -11,8 +11,9 @@ differ is reported.
 
 import argparse
 import json
+import os
 import sys
-from typing import Any, Dict, Iterator, List, Optional
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from shadowjudge._shadowjudge import Game
 
@@ -113,30 +114,45 @@ def replay(saved_game: Dict[str, Any]) -> List[Dict[str, Any]]:
     return report
 
 
-def _games(path: str) -> Iterator[Dict[str, Any]]:
-    opener = open
+def _open(path: str):
     if path.endswith(".gz"):
         import gzip  # noqa: PLC0415
 
-        opener = gzip.open
-    with opener(path, "rt") as f:
-        text = f.read()
-    stripped = text.lstrip()
-    if stripped.startswith("["):  # a JSON list of games
-        yield from json.loads(text)
-        return
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():
+        return gzip.open(path, "rt")
+    return open(path)
+
+
+def _games(path: str) -> Iterator[Tuple[Dict[str, Any], float]]:
+    """Each game of the file with how far through the file it ends (0 to 1): read a line
+    at a time, so a file of many games is never all in memory (a JSON list is)."""
+    with _open(path) as f:
+        first = f.read(1)
+        while first.isspace():
+            first = f.read(1)
+        if first == "[":
+            games = json.loads(first + f.read())
+            for i, saved in enumerate(games, 1):
+                yield saved, i / len(games)
+            return
+    total = os.path.getsize(path) or 1
+    with open(path, "rb") as raw:
+        import gzip  # noqa: PLC0415
+
+        lines = gzip.open(raw) if path.endswith(".gz") else raw
+        for number, line in enumerate(lines, 1):
+            done = min(raw.tell() / total, 1.0)
+            if not line.strip():
+                continue
             try:
-                yield json.loads(line)
+                yield json.loads(line), done
             except json.JSONDecodeError as e:
-                yield {"id": f"line {number}", "_error": f"{path}:{number}: not JSON: {e}"}
+                yield {"id": f"line {number}", "_error": f"{path}:{number}: not JSON: {e}"}, done
 
 
-def _progress(done: int, total: int, differing: int) -> None:
+def _progress(done: float, games: int, differing: int) -> None:
     width = 30
-    filled = width * done // total if total else width
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {differing} differ")
+    filled = int(width * done)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done:4.0%} {games} games, {differing} differ")
     sys.stderr.flush()
 
 
@@ -150,40 +166,47 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--json", action="store_true", help="one JSON line per game that differs, for programs")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
     a = ap.parse_args(argv)
+    count = differing = phases = 0
     try:
-        games = list(_games(a.file))
-    except OSError as e:
-        print(f"shadowjudge-replay: {a.file}: {e.strerror}", file=sys.stderr)
-        return 2
-    differing = phases = 0
-    for done, saved in enumerate(games, 1):
-        gid = saved.get("id")
-        found = [{"phase": None, "error": saved["_error"]}] if "_error" in saved else replay(saved)
-        phases += max(len(saved.get("phases") or []) - 1, 0)
-        if found:
-            differing += 1
+        for saved, done in _games(a.file):
+            count += 1
+            gid = saved.get("id")
+            found = [{"phase": None, "error": saved["_error"]}] if "_error" in saved else replay(saved)
+            phases += max(len(saved.get("phases") or []) - 1, 0)
+            if found:
+                differing += 1
+                if not a.quiet:
+                    sys.stderr.write("\r\033[K")
+                _print(gid, found, a.json)
             if not a.quiet:
-                sys.stderr.write("\r\033[K")
-            if a.json:
-                print(json.dumps({"id": gid, "phases": found}))
-            else:
-                print(f"game {gid}: {len(found)} phase(s) differ")
-                for f in found:
-                    if "error" in f:
-                        print(f"  {f['phase']}: cannot be replayed: {f['error']}")
-                        continue
-                    print(f"  {f['phase']} -> {f['next']}:")
-                    for line in f["differences"]:
-                        print(f"    {line}")
-                    for line in f["problems"]:
-                        print(f"    order not accepted: {line}")
-            sys.stdout.flush()
-        if not a.quiet:
-            _progress(done, len(games), differing)
+                _progress(done, count, differing)
+    except OSError as e:
+        print(f"shadowjudge-replay: {a.file}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as e:
+        print(f"shadowjudge-replay: {a.file}: not JSON: {e}", file=sys.stderr)
+        return 2
     if not a.quiet:
         sys.stderr.write("\n")
-    print(f"{len(games)} games, {phases} phases replayed: {differing} game(s) with differences", file=sys.stderr)
+    print(f"{count} games, {phases} phases replayed: {differing} game(s) with differences", file=sys.stderr)
     return 1 if differing else 0
+
+
+def _print(gid: Any, found: List[Dict[str, Any]], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({"id": gid, "phases": found}))
+    else:
+        print(f"game {gid}: {len(found)} phase(s) differ")
+        for f in found:
+            if "error" in f:
+                print(f"  {f['phase']}: cannot be replayed: {f['error']}")
+                continue
+            print(f"  {f['phase']} -> {f['next']}:")
+            for line in f["differences"]:
+                print(f"    {line}")
+            for line in f["problems"]:
+                print(f"    order not accepted: {line}")
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -227,7 +227,7 @@ def test_replay_reports_a_phase_that_differs(tmp_path):
     )
     assert done.returncode == 1, done.stderr
     assert f"game {saved['id']}: {len(found)} phase(s) differ" in done.stdout and "S1901M -> F1901M:" in done.stdout
-    assert "2/2 games, 1 differ" in done.stderr and "2 games, 46 phases replayed" in done.stderr
+    assert "100% 2 games, 1 differ" in done.stderr and "2 games, 46 phases replayed" in done.stderr
     assert ours.game_id not in done.stdout
     clean = tmp_path / "clean.jsonl"
     clean.write_text(json.dumps(to_saved_game_format(ours)) + "\n")
