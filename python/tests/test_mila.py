@@ -259,3 +259,35 @@ def test_against_mila_itself():
 
 def test_package_exports():
     assert shadowjudge.Power and shadowjudge.GamePhaseData
+
+
+def test_a_won_game_is_completed():
+    from shadowjudge.replay import game_at
+
+    centers = ["PAR", "BRE", "MAR", "SPA", "POR", "BEL", "HOL", "MUN", "KIE", "BER", "DEN", "LON", "EDI"]
+    centers += ["LVP", "NWY", "SWE", "TUN"]  # 17
+    state = {
+        "name": "F1905M",
+        "units": {"FRANCE": ["A BUR", "F ENG"], "ITALY": ["A ROM"]},
+        "centers": {"FRANCE": centers, "ITALY": ["ROM", "NAP", "VEN"]},
+    }
+    game = game_at(state)
+    assert game.get_current_phase() == "F1905M" and len(game.get_centers("FRANCE")) == 17
+    game.set_orders("FRANCE", ["F ENG - MAO"])
+    game.process()
+    assert not game.is_game_done  # MAO is no center
+    game = game_at(state)
+    game.set_orders("FRANCE", ["A BUR - MUN", "F ENG - NTH"])
+    game.process()
+    assert not game.is_game_done  # MUN is France's already
+    state["units"]["FRANCE"] = ["A BUR", "F ENG", "A PIE"]
+    game = game_at(state)
+    game.set_orders("FRANCE", ["A PIE - VEN"])
+    game.set_orders("ITALY", ["A ROM - APU"])
+    game.process()
+    assert game.winner == "FRANCE" and game.is_game_done and game.phase == "COMPLETED"
+    assert game.get_current_phase() == "COMPLETED" and game.get_state()["name"] == "COMPLETED"
+    with pytest.raises(ValueError, match="unit `B PAR`: a unit is `A` \\(army\\) or `F` \\(fleet\\)"):
+        game_at({"name": "S1901M", "units": {"FRANCE": ["B PAR"]}, "centers": {}})
+    with pytest.raises(ValueError, match="no place `XYZ` on the standard map"):
+        game_at({"name": "S1901M", "units": {"FRANCE": ["A XYZ"]}, "centers": {}})
