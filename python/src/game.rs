@@ -22,7 +22,7 @@ use shadowjudge::diplomacy::judge::{Dislodgement, Ownership, Unit};
 use shadowjudge::diplomacy::map::{cache, Map, PowerId, ProvinceId, RegionId, UnitType};
 use shadowjudge::diplomacy::order::grammar::{OrderParser, ParsedFile, ParsedOrder};
 use shadowjudge::diplomacy::order::{Board, Order, Place};
-use shadowjudge::diplomacy::state::{BoardState, GameEnd, GameState, Retreating};
+use shadowjudge::diplomacy::state::{BoardState, GameEnd, GameState, Retreating, StoredOrder};
 use shadowjudge::game::settings::{Settings, VariantKind};
 use shadowjudge::phase::{Phase, PhaseKind, Season};
 
@@ -982,7 +982,16 @@ impl Game {
         if self.inner.state.end.is_some() {
             return Err(value_error("the game is over"));
         }
-        let before = self.inner.state.clone();
+        // The position before, for the history: the orders' texts are moved there (the
+        // adjudication reads the orders alone, and would drop the texts), the rest copied.
+        let state = &mut self.inner.state;
+        let given = std::mem::take(&mut state.orders);
+        let mut before = state.clone();
+        state.orders = given
+            .iter()
+            .map(|o| StoredOrder { power: o.power, board: o.board, order: o.order, text: String::new() })
+            .collect();
+        before.orders = given;
         let decided = self.inner.decide();
         let report = Arc::new(Report::new(decided, self.settings.clone(), self.inner.map.clone()));
         self.possible = OnceLock::new();
