@@ -37,7 +37,11 @@ def game_at(
     if ended:
         phase = ended_in or "S1901M"
     game = Game(map_name=map_name, **kwargs)
-    game._set_position(phase, state.get("units", {}), state.get("centers", {}), state.get("retreats") or {}, ended)
+    # A power's entry may be null in a saved game (one out of the game): as empty.
+    units = {p: list(v or []) for p, v in (state.get("units") or {}).items()}
+    centers = {p: list(v or []) for p, v in (state.get("centers") or {}).items()}
+    retreats = {p: {u: list(to or []) for u, to in (v or {}).items()} for p, v in (state.get("retreats") or {}).items()}
+    game._set_position(phase, units, centers, retreats, ended)
     return game
 
 

@@ -289,5 +289,7 @@ def test_a_won_game_is_completed():
     assert game.get_current_phase() == "COMPLETED" and game.get_state()["name"] == "COMPLETED"
     with pytest.raises(ValueError, match="unit `B PAR`: a unit is `A` \\(army\\) or `F` \\(fleet\\)"):
         game_at({"name": "S1901M", "units": {"FRANCE": ["B PAR"]}, "centers": {}})
+    out = game_at({"name": "S1902M", "units": {"FRANCE": ["A PAR"], "ITALY": None}, "centers": {"ITALY": None}})
+    assert out.get_units("ITALY") == [] and out.powers["ITALY"].is_eliminated()
     with pytest.raises(ValueError, match="no place `XYZ` on the standard map"):
         game_at({"name": "S1901M", "units": {"FRANCE": ["A XYZ"]}, "centers": {}})
