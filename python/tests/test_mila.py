@@ -293,3 +293,25 @@ def test_a_won_game_is_completed():
     assert out.get_units("ITALY") == [] and out.powers["ITALY"].is_eliminated()
     with pytest.raises(ValueError, match="no place `XYZ` on the standard map"):
         game_at({"name": "S1901M", "units": {"FRANCE": ["A XYZ"]}, "centers": {}})
+
+
+def test_phase_history_ranges_and_a_powers_builds():
+    game = Game()
+    game.set_orders("GERMANY", ["A MUN - BUR"])
+    game.set_orders("FRANCE", ["A PAR - PIC"])
+    game.process()
+    game.set_orders("GERMANY", ["A BUR - MAR", "A BER - MUN"])
+    game.set_orders("ITALY", ["A VEN - PIE"])
+    game.set_orders("FRANCE", ["A MAR - SPA"])
+    game.process()  # Germany takes Marseilles
+    assert [p.name for p in game.get_phase_history()] == ["S1901M", "F1901M"]
+    assert [p.name for p in game.get_phase_history("F1901M")] == ["F1901M"]
+    assert [p.name for p in game.get_phase_history(0, 0)] == ["S1901M"]
+    assert game.message_history == {"S1901M": {}, "F1901M": {}}
+    with pytest.raises(ValueError, match="no phase 'S1905M' in the game's history: it has S1901M, F1901M"):
+        game.get_phase_history("S1905M")
+    assert game.phase == "W1901A" and "MAR" in game.get_centers("GERMANY")
+    germany, france = game.powers["GERMANY"], game.powers["FRANCE"]
+    assert game.get_state()["builds"]["GERMANY"] == {"count": 1, "homes": ["BER"]}
+    game.set_orders("GERMANY", ["A BER B"])
+    assert germany.adjust == ["A BER B"] and germany.orders == {} and france.orders == {}
