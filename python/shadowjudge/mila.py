@@ -47,6 +47,8 @@ class GamePhaseData:
 def _unit(order: str) -> Optional[str]:
     """`A PAR` of an order (`A par - bur`), or None (`WAIVE`)."""
     words = order.split()
+    if words and words[0].lower() in ("build", "remove", "disband"):
+        words = words[1:]  # a Winter's order as the judge words it: `build A par`
     if len(words) >= 2 and words[0].upper() in ("A", "F"):
         return f"{words[0].upper()} {words[1].upper()}"
     return None
@@ -57,6 +59,8 @@ def _code(order: str, result: str, reason: str) -> List[str]:
     words = order.split()
     verb = words[2].upper() if len(words) > 2 else "H"
     why = reason.lower()
+    if result == "succeeds" and verb == "DISBAND":
+        return ["disband"]  # a retreat's disband, as MILA reports it
     if result in ("succeeds", "default", ""):
         return []
     if result in ("illegal", "ignored", "cancelled") or why.startswith("void"):
@@ -84,11 +88,13 @@ def results_of(report: Optional[Dict[str, Any]]) -> Dict[str, List[str]]:
             if unit is not None:
                 out[unit] = _code(line["order"], line["result"], line.get("reason", ""))
         for d in board.get("dislodged", []):
-            unit = d["unit"].lstrip("*")
+            unit = _unit(d["unit"].lstrip("*"))
+            if unit is None:
+                continue
             out.setdefault(unit, [])
             if "dislodged" not in out[unit]:
                 out[unit].append("dislodged")
-    for line in report.get("adjustments", []):
+    for line in report.get("adjustments", []):  # Shadow Worlds
         unit = _unit(line["order"])
         if unit is not None:
             out[unit] = _code(line["order"], line["result"], line.get("reason", ""))
