@@ -4,6 +4,7 @@ from typing import Any, Dict, Optional, Sequence, Union
 
 from shadowjudge._shadowjudge import (
     Game,
+    Power,
     ReadOnlyDict,
     TurnGame,
     __version__,
@@ -11,6 +12,7 @@ from shadowjudge._shadowjudge import (
     random_cases,
     resolve,
 )
+from shadowjudge.mila import GamePhaseData, from_saved_game_format, to_saved_game_format
 
 Players = Union[int, Sequence[str]]
 Seed = Union[int, str]
@@ -53,11 +55,15 @@ __all__ = [
     "Duple",
     "Duplexity",
     "Game",
+    "GamePhaseData",
     "Overdue",
+    "Power",
     "ReadOnlyDict",
     "TurnGame",
     "__version__",
+    "from_saved_game_format",
     "games",
     "random_cases",
     "resolve",
+    "to_saved_game_format",
 ]

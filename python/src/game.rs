@@ -18,11 +18,13 @@ use sha2::{Digest, Sha256};
 
 use shadowjudge::diplomacy::engine::{self, Submission};
 use shadowjudge::diplomacy::judge::rulebook::{Edition, Rulebook};
-use shadowjudge::diplomacy::map::{cache, Map, PowerId, ProvinceId, RegionId};
+use shadowjudge::diplomacy::judge::{Dislodgement, Ownership, Unit};
+use shadowjudge::diplomacy::map::{cache, Map, PowerId, ProvinceId, RegionId, UnitType};
 use shadowjudge::diplomacy::order::grammar::{OrderParser, ParsedFile, ParsedOrder};
 use shadowjudge::diplomacy::order::{Board, Order, Place};
-use shadowjudge::diplomacy::state::GameState;
+use shadowjudge::diplomacy::state::{BoardState, GameEnd, GameState, Retreating, StoredOrder};
 use shadowjudge::game::settings::{Settings, VariantKind};
+use shadowjudge::phase::{Phase, PhaseKind, Season};
 
 use crate::lazy::{ReadOnlyDict, Report, Source};
 use crate::possible::{self, Possible};
@@ -81,7 +83,57 @@ pub struct Game {
     /// from one phase to the next: no new space for each call).
     pending_text: String,
     pending_orders: Vec<ParsedOrder>,
+    /// The phases played so far, the last first (a copy shares them).
+    played: Option<Arc<Played>>,
+    /// What MILA's `Game` takes besides the judge's settings.
+    python: Arc<PySettings>,
 }
+
+/// One phase played: the position before it with the orders given, and what was decided
+/// (none when the game was drawn in that phase).
+struct Played {
+    state: GameState,
+    report: Option<Arc<Report>>,
+    before: Option<Arc<Played>>,
+}
+
+/// The settings of a game made here that the judge's own games do not have: MILA's game
+/// id and rules (kept and written to saved games), the year of the automatic draw, and the
+/// phases read from a saved game before this one (as MILA's saved-game JSON, one each).
+#[derive(Clone, Serialize, Deserialize)]
+pub(crate) struct PySettings {
+    game_id: String,
+    rules: Vec<String>,
+    /// The game is drawn when the Fall of this year (counted from 1) is over without a
+    /// winner, as MILA draws in the 100th year; none: never.
+    draw_in_year: Option<u16>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    imported: Vec<String>,
+}
+
+impl Default for PySettings {
+    fn default() -> PySettings {
+        PySettings {
+            game_id: new_game_id(),
+            rules: vec!["NO_PRESS".into(), "POWER_CHOICE".into()],
+            draw_in_year: Some(100),
+            imported: Vec::new(),
+        }
+    }
+}
+
+/// A game id as MILA makes them: 16 letters and digits, different for each game.
+fn new_game_id() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let digest = Sha256::digest(format!("{nanos} {} {}", std::process::id(), COUNT.fetch_add(1, Ordering::Relaxed)));
+    const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    digest[..16].iter().map(|b| LETTERS[*b as usize % LETTERS.len()] as char).collect()
+}
+
+/// The maps MILA names that are played here, by MILA's name.
+const MAPS: &str = "standard";
 
 /// Orders given to `set_orders`, read, and waiting to be decided on: the judge decides on
 /// them all at once when anything asks (the game's orders, `process`, a copy, the
@@ -113,6 +165,9 @@ enum Read {
 struct Saved {
     settings: Settings,
     state: GameState,
+    /// Absent in a game saved before it was kept: MILA's defaults, without the draw.
+    #[serde(default)]
+    python: Option<PySettings>,
 }
 
 pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -141,8 +196,10 @@ fn rulebook(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Rulebook> {
 }
 
 impl Game {
-    fn made(settings: Settings, map: Arc<Map>, state: GameState) -> Game {
+    fn made(settings: Settings, map: Arc<Map>, state: GameState, python: PySettings) -> Game {
         Game {
+            played: None,
+            python: Arc::new(python),
             settings: Arc::new(settings.clone()),
             inner: engine::Game::new(settings, map, state),
             last: None,
@@ -307,6 +364,95 @@ impl Game {
         self.pending_orders.clear();
     }
 
+    /// After a phase is decided: the draw of the year set, once its Fall is over with no
+    /// winner (as MILA draws in the 100th year).
+    fn draw_at_limit(&mut self, decided: Phase) {
+        let Some(years) = self.python.draw_in_year else { return };
+        let state = &self.inner.state;
+        let last = Phase::start().year + years.max(1) - 1;
+        let fall_over = !(state.phase.season == Season::Fall && state.phase.kind == PhaseKind::Retreats);
+        if state.end.is_none() && decided.season == Season::Fall && decided.year >= last && fall_over {
+            // As MILA's draw, the phase it ends in is kept in the history, with no orders.
+            let with_units = self.with_units();
+            let at = self.inner.state.clone();
+            self.played = Some(Arc::new(Played { state: at, report: None, before: self.played.take() }));
+            self.inner.state.end = Some(GameEnd::Draw(with_units));
+        }
+    }
+
+    /// No units, no centers, nothing dislodged.
+    fn is_out(&self, p: PowerId) -> bool {
+        !self.inner.state.boards.iter().any(|b| {
+            b.units.iter().any(|u| u.power == p)
+                || b.ownership.count(p) > 0
+                || b.retreating.iter().any(|r| r.dislodgement.unit.power == p)
+        })
+    }
+
+    /// The powers with a unit on the map (MILA's draw is between them).
+    fn with_units(&self) -> Vec<PowerId> {
+        let boards = &self.inner.state.boards;
+        self.map().power_ids().filter(|p| boards.iter().any(|b| b.units.iter().any(|u| u.power == *p))).collect()
+    }
+
+    /// A game in a position of this one's history (to read it as the game's methods do).
+    fn at(&self, state: &GameState) -> Game {
+        Game::made((*self.settings).clone(), self.inner.map.clone(), state.clone(), PySettings::default())
+    }
+
+    fn homes_of(&self, p: PowerId) -> Vec<String> {
+        self.map().power(p).home_centers.iter().map(|c| self.province_name(*c).to_string()).collect()
+    }
+
+    /// The dislodged units of a power with where each may retreat.
+    fn retreats_of<'py>(&self, py: Python<'py>, p: PowerId) -> PyResult<Bound<'py, PyDict>> {
+        let mine = PyDict::new(py);
+        for (b, s) in self.inner.state.boards.iter().enumerate() {
+            let suffix = self.suffix(Board(b as u8), false);
+            for r in s.retreating.iter().filter(|r| r.dislodgement.unit.power == p) {
+                let u = r.dislodgement.unit;
+                let options: Vec<String> = r.options.iter().map(|o| self.region_name(*o).to_string()).collect();
+                mine.set_item(format!("{} {}{suffix}", u.kind.letter(), self.region_name(u.region)), options)?;
+            }
+        }
+        Ok(mine)
+    }
+
+    /// MILA's `builds` of a power: in a Winter, builds (positive) or removals (negative)
+    /// due on the first board and the home centers free to build in; otherwise none.
+    fn builds_of<'py>(&self, py: Python<'py>, p: PowerId) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let b = &self.inner.state.boards[0];
+        let (mut count, mut homes) = (0i64, Vec::new());
+        if self.inner.state.phase.kind == PhaseKind::Adjustments && self.inner.state.end.is_none() {
+            let units = b.units.iter().filter(|u| u.power == p).count() as i64;
+            count = b.ownership.count(p) as i64 - units;
+            if count > 0 {
+                let map = self.map();
+                for c in &map.power(p).home_centers {
+                    let vacant = !b.units.iter().any(|u| map.province_of(u.region) == *c);
+                    if vacant && b.ownership.0[c.0 as usize] == Some(p) {
+                        homes.push(self.province_name(*c).to_string());
+                    }
+                }
+            }
+        }
+        d.set_item("count", count)?;
+        d.set_item("homes", homes)?;
+        Ok(d)
+    }
+
+    /// The orders given in a position, by power, as written (in capitals).
+    fn orders_given<'py>(&self, py: Python<'py>, state: &GameState) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for p in self.map().power_ids() {
+            let mine: Vec<String> =
+                state.orders.iter().filter(|o| o.power == p).map(|o| o.text.trim().to_uppercase()).collect();
+            d.set_item(self.power_key(py, p), mine)?;
+        }
+        Ok(d)
+    }
+
     /// The position alone, as hashed: phase, units, owners, dislodged units, standoffs,
     /// eliminations and the end; not the orders given so far.
     fn position_bytes(&self) -> Vec<u8> {
@@ -327,8 +473,38 @@ impl Game {
 #[pymethods]
 impl Game {
     #[new]
-    #[pyo3(signature = (variant = "standard", rules = None, *, short_game = false))]
-    fn new(variant: &str, rules: Option<&Bound<'_, PyAny>>, short_game: bool) -> PyResult<Game> {
+    #[pyo3(signature = (variant = None, rules = None, *, short_game = false, map_name = None, game_id = None, draw_in_year = Some(100)))]
+    fn new(
+        variant: Option<&str>,
+        rules: Option<&Bound<'_, PyAny>>,
+        short_game: bool,
+        map_name: Option<&str>,
+        game_id: Option<String>,
+        draw_in_year: Option<u16>,
+    ) -> PyResult<Game> {
+        let variant = match (variant, map_name) {
+            (Some(v), None) => v,
+            (None, None) => "standard",
+            (None, Some(m)) if m.trim().eq_ignore_ascii_case("standard") => "standard",
+            (None, Some(m)) => {
+                return Err(value_error(format!(
+                    "unknown map_name `{m}`: the maps played here are {MAPS} (and Shadow Worlds as variant=\"shadow-worlds\")"
+                )))
+            }
+            (Some(_), Some(_)) => return Err(PyTypeError::new_err("give variant= or map_name=, not both")),
+        };
+        // MILA's rules are a list of names (`["NO_PRESS"]`): kept, not the judge's rulebook.
+        let mila_rules: Option<Vec<String>> = match rules {
+            Some(r) if !r.is_none() && !r.is_instance_of::<PyString>() && !r.is_instance_of::<PyDict>() => {
+                let names: Vec<String> = r
+                    .try_iter()
+                    .and_then(|i| i.map(|n| n.and_then(|n| n.extract::<String>())).collect())
+                    .map_err(|_| value_error("rules: a rulebook edition (\"2000\"), a dict of its options, or a list of MILA's rule names"))?;
+                Some(names.into_iter().map(|n| n.trim().to_uppercase()).collect())
+            }
+            _ => None,
+        };
+        let rules = if mila_rules.is_some() { None } else { rules };
         let kind = VariantKind::parse(variant).ok_or_else(|| {
             value_error(format!("unknown variant `{variant}`: use \"standard\" or \"shadow-worlds\""))
         })?;
@@ -337,7 +513,14 @@ impl Game {
         settings.shadow.short_game = short_game;
         let map = standard().map.clone();
         let state = GameState::start(&map, kind.boards());
-        Ok(Game::made(settings, map, state))
+        let mut python = PySettings { draw_in_year, ..PySettings::default() };
+        if let Some(id) = game_id {
+            python.game_id = id;
+        }
+        if let Some(rules) = mila_rules {
+            python.rules = rules;
+        }
+        Ok(Game::made(settings, map, state, python))
     }
 
     /// `standard` or `shadow-worlds`.
@@ -346,9 +529,12 @@ impl Game {
         self.inner.settings.variant.name()
     }
 
-    /// The phase code: `S1901M`, `F1901R`, `W1901A`.
+    /// The phase code: `S1901M`, `F1901R`, `W1901A`; `COMPLETED` once the game is over.
     #[getter]
     fn phase(&self) -> String {
+        if self.inner.state.end.is_some() {
+            return "COMPLETED".into();
+        }
         self.inner.state.phase.code()
     }
 
@@ -377,10 +563,265 @@ impl Game {
         }
     }
 
-    /// Every power of the map, eliminated ones too.
+    /// Every power of the map, eliminated ones too, as a dict of `Power` by name.
     #[getter]
-    fn powers(&self) -> Vec<String> {
-        self.map().power_ids().map(|p| self.power_name(p)).collect()
+    fn powers<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        let py = slf.py();
+        let d = PyDict::new(py);
+        let me = slf.try_borrow()?;
+        for p in me.map().power_ids() {
+            let name = me.power_key(py, p);
+            d.set_item(name, Power { game: slf.clone().unbind(), id: p, name: name.clone().unbind() })?;
+        }
+        Ok(d)
+    }
+
+    /// One power (MILA's `get_power`).
+    fn get_power(slf: &Bound<'_, Self>, power_name: &str) -> PyResult<Power> {
+        let me = slf.try_borrow()?;
+        let id = me.power(power_name)?;
+        Ok(Power { game: slf.clone().unbind(), id, name: me.power_key(slf.py(), id).clone().unbind() })
+    }
+
+    /// `standard` (MILA's name of the map).
+    #[getter]
+    fn map_name(&self) -> &'static str {
+        "standard"
+    }
+
+    /// MILA's game id: given, or made when the game is.
+    #[getter]
+    fn game_id(&self) -> String {
+        self.python.game_id.clone()
+    }
+
+    /// MILA's rules as given (`NO_PRESS`, ...): kept and written to saved games.
+    #[getter]
+    fn rules(&self) -> Vec<String> {
+        self.python.rules.clone()
+    }
+
+    /// The year (counted from 1) at whose end the game is drawn when nobody has won; None:
+    /// never.
+    #[getter]
+    fn draw_in_year(&self) -> Option<u16> {
+        self.python.draw_in_year
+    }
+
+    /// End the game in a draw between `winners` (names), or the powers with units.
+    #[pyo3(signature = (winners = None))]
+    fn draw(&mut self, winners: Option<Vec<String>>) -> PyResult<()> {
+        self.settle();
+        if self.inner.state.end.is_some() {
+            return Err(value_error("the game is over"));
+        }
+        let winners = match winners {
+            Some(names) => names.iter().map(|n| self.power(n)).collect::<PyResult<Vec<_>>>()?,
+            None => self.with_units(),
+        };
+        let state = &mut self.inner.state;
+        state.orders.clear();
+        state.submitted.clear();
+        let before = state.clone();
+        state.end = Some(GameEnd::Draw(winners));
+        self.played = Some(Arc::new(Played { state: before, report: None, before: self.played.take() }));
+        self.possible = OnceLock::new();
+        Ok(())
+    }
+
+    /// The phases played, oldest first (only the `last` ones when given): each as (phase,
+    /// state as `get_state`, orders given by power, the judge's report or None). Those
+    /// read from a saved game are in `_imported()`.
+    #[pyo3(signature = (last = None))]
+    fn _played<'py>(&self, py: Python<'py>, last: Option<usize>) -> PyResult<Bound<'py, PyList>> {
+        let mut all = Vec::new();
+        let mut at = self.played.as_deref();
+        while let Some(p) = at.filter(|_| last.is_none_or(|n| all.len() < n)) {
+            all.push(p);
+            at = p.before.as_deref();
+        }
+        let out = PyList::empty(py);
+        for p in all.into_iter().rev() {
+            let then = self.at(&p.state);
+            let report = match &p.report {
+                Some(r) => r.build(py)?.into_any(),
+                None => py.None().into_bound(py),
+            };
+            let row = (p.state.phase.code(), then.get_state(py)?, self.orders_given(py, &p.state)?, report);
+            out.append(row)?;
+        }
+        Ok(out)
+    }
+
+    /// Put the game in a position given by names, as MILA's states give it: the phase
+    /// (`S1901M`), units by power (`A PAR`, `F STP/SC`; `*A PAR` dislodged), centers by
+    /// power, dislodged units by power with where each may retreat (`{"A PAR": ["BUR"]}`);
+    /// `ended`: the game is over (won by a power with the most centers at or above the
+    /// victory count, or drawn between the powers with units). Orders given are
+    /// forgotten, the history kept. Standard games only.
+    #[pyo3(signature = (phase, units, centers, retreats = None, ended = false))]
+    fn _set_position(
+        &mut self,
+        phase: &str,
+        units: HashMap<String, Vec<String>>,
+        centers: HashMap<String, Vec<String>>,
+        retreats: Option<HashMap<String, HashMap<String, Vec<String>>>>,
+        ended: bool,
+    ) -> PyResult<()> {
+        if self.shadow() {
+            return Err(value_error("a position by names is for a standard game"));
+        }
+        let phase: Phase = phase.parse().map_err(value_error)?;
+        let map = self.inner.map.clone();
+        let region = |at: &str, what: &str| {
+            map.parse_region(at).ok_or_else(|| value_error(format!("{what}: no place `{at}` on the standard map")))
+        };
+        let unit_of = |power: PowerId, text: &str| -> PyResult<(Unit, bool)> {
+            let t = text.trim();
+            let dislodged = t.starts_with('*');
+            let t = t.trim_start_matches('*');
+            let (kind, at) =
+                t.split_once(' ').ok_or_else(|| value_error(format!("unit `{text}`: write it as `A PAR`")))?;
+            let kind = match kind {
+                "A" | "a" => UnitType::Army,
+                "F" | "f" => UnitType::Fleet,
+                _ => return Err(value_error(format!("unit `{text}`: a unit is `A` (army) or `F` (fleet)"))),
+            };
+            Ok((Unit { power, kind, region: region(at.trim(), &format!("unit `{text}`"))? }, dislodged))
+        };
+        let mut board = BoardState {
+            units: Vec::new(),
+            ownership: Ownership::new(&map),
+            retreating: Vec::new(),
+            standoffs: Vec::new(),
+        };
+        let mut dislodged_units = Vec::new();
+        for (power, list) in &units {
+            let p = self.power(power)?;
+            for text in list {
+                match unit_of(p, text)? {
+                    (u, false) => board.units.push(u),
+                    (u, true) => dislodged_units.push(u),
+                }
+            }
+        }
+        for (power, list) in &centers {
+            let p = self.power(power)?;
+            for c in list {
+                let prov = map
+                    .lookup_province(c.trim())
+                    .ok_or_else(|| value_error(format!("center `{c}` of {power}: no such province")))?;
+                board.ownership.set(prov, Some(p));
+            }
+        }
+        for (power, by_unit) in retreats.unwrap_or_default() {
+            let p = self.power(&power)?;
+            for (text, options) in by_unit {
+                let (unit, _) = unit_of(p, &text)?;
+                let options =
+                    options.iter().map(|o| region(o, &format!("retreat of `{text}`"))).collect::<PyResult<Vec<_>>>()?;
+                dislodged_units.retain(|u| *u != unit);
+                // Where the attack came from is not in MILA's state: the unit's own province.
+                let from = map.province_of(unit.region);
+                let dislodgement = Dislodgement { unit, attacker_from: from, via_convoy: false };
+                board.retreating.push(Retreating { dislodgement, options });
+            }
+        }
+        if let Some(u) = dislodged_units.first() {
+            return Err(value_error(format!(
+                "dislodged unit `*{} {}` has no entry in retreats",
+                u.kind.letter(),
+                self.region_name(u.region)
+            )));
+        }
+        let mut state = GameState::start(&map, 1);
+        state.phase = phase;
+        state.boards = vec![board];
+        state.check(&map, 1).map_err(|e| value_error(format!("position: {e}")))?;
+        self.settle();
+        self.inner.state = state;
+        let out: Vec<PowerId> = self.map().power_ids().filter(|p| self.is_out(*p)).collect();
+        self.inner.state.eliminated = out;
+        if ended {
+            let count = |p: &PowerId| self.inner.state.boards[0].ownership.count(*p);
+            let best = self.map().power_ids().max_by_key(count);
+            let target = self.inner.settings.victory_centers.unwrap_or(self.map().victory_centers);
+            let alone = best
+                .filter(|b| count(b) >= target && self.map().power_ids().filter(|p| count(p) == count(b)).count() == 1);
+            self.inner.state.end = Some(match alone {
+                Some(p) => GameEnd::Victory(p),
+                None => GameEnd::Draw(self.with_units()),
+            });
+        }
+        self.possible = OnceLock::new();
+        self.last = None;
+        Ok(())
+    }
+
+    /// The phases read from a saved game before this game's own, as MILA's JSON, one each.
+    fn _imported(&self) -> Vec<String> {
+        self.python.imported.clone()
+    }
+
+    /// Keep the phases read from a saved game (`_imported`), with its id and rules.
+    fn _set_saved(&mut self, game_id: String, rules: Vec<String>, imported: Vec<String>) {
+        let python = Arc::make_mut(&mut self.python);
+        python.game_id = game_id;
+        python.rules = rules;
+        python.imported = imported;
+    }
+
+    /// MILA's phase history (see `shadowjudge.mila`).
+    #[pyo3(signature = (from_phase = None, to_phase = None, game_role = None))]
+    fn get_phase_history<'py>(
+        slf: &Bound<'py, Self>,
+        from_phase: Option<&Bound<'py, PyAny>>,
+        to_phase: Option<&Bound<'py, PyAny>>,
+        game_role: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let _ = game_role;
+        mila(slf.py())?.call_method1("phase_history", (slf, from_phase, to_phase))
+    }
+
+    /// The current phase as MILA's `GamePhaseData` (see `shadowjudge.mila`).
+    fn get_phase_data<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        mila(slf.py())?.call_method1("phase_data", (slf,))
+    }
+
+    /// The orders of each phase played, by phase, then by power.
+    #[getter]
+    fn order_history<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        mila(slf.py())?.call_method1("history", (slf, "orders"))
+    }
+
+    /// Each unit's result in each phase played, by phase, then by unit (MILA's codes).
+    #[getter]
+    fn result_history<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        mila(slf.py())?.call_method1("history", (slf, "results"))
+    }
+
+    /// The state (as `get_state`) at the start of each phase played, by phase.
+    #[getter]
+    fn state_history<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        mila(slf.py())?.call_method1("history", (slf, "state"))
+    }
+
+    /// Messages: none are kept here (press is not offered); an empty dict by phase.
+    #[getter]
+    fn message_history<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        mila(slf.py())?.call_method1("history", (slf, "messages"))
+    }
+
+    /// The result of each order of the last phase played, in MILA's codes (see
+    /// `shadowjudge.mila.get_order_status`).
+    #[pyo3(signature = (power_name = None, unit = None, loc = None))]
+    fn get_order_status<'py>(
+        slf: &Bound<'py, Self>,
+        power_name: Option<&Bound<'py, PyAny>>,
+        unit: Option<&Bound<'py, PyAny>>,
+        loc: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        mila(slf.py())?.call_method1("order_status", (slf, power_name, unit, loc))
     }
 
     /// Powers out of the game.
@@ -390,28 +831,44 @@ impl Game {
     }
 
     /// Units (`A PAR`; a dislodged one as `*A PAR`), of one power or as a dict by power.
-    #[pyo3(signature = (power = None, board = None))]
-    fn get_units<'py>(&self, py: Python<'py>, power: Option<&str>, board: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+    #[pyo3(signature = (power = None, board = None, *, power_name = None))]
+    fn get_units<'py>(
+        &self,
+        py: Python<'py>,
+        power: Option<&Bound<'py, PyAny>>,
+        board: Option<&str>,
+        power_name: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let power = power_text(power, power_name)?;
         let boards = self.boards_asked(board)?;
-        self.by_power(py, power, |p| self.units_of(p, &boards, board.is_some()))
+        self.by_power(py, power.as_deref(), |p| self.units_of(p, &boards, board.is_some()))
     }
 
     /// Supply centers owned (`PAR`), of one power or as a dict by power.
-    #[pyo3(signature = (power = None, board = None))]
+    #[pyo3(signature = (power = None, board = None, *, power_name = None))]
     fn get_centers<'py>(
         &self,
         py: Python<'py>,
-        power: Option<&str>,
+        power: Option<&Bound<'py, PyAny>>,
         board: Option<&str>,
+        power_name: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let power = power_text(power, power_name)?;
         let boards = self.boards_asked(board)?;
-        self.by_power(py, power, |p| self.centers_of(p, &boards, board.is_some()))
+        self.by_power(py, power.as_deref(), |p| self.centers_of(p, &boards, board.is_some()))
     }
 
     /// The places a power may order this phase (`PAR`; `PAR (A)` in Shadow Worlds), or a
     /// dict of them by power.
-    #[pyo3(signature = (power = None))]
-    fn get_orderable_locations<'py>(&self, py: Python<'py>, power: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+    #[pyo3(signature = (power = None, *, power_name = None))]
+    fn get_orderable_locations<'py>(
+        &self,
+        py: Python<'py>,
+        power: Option<&Bound<'py, PyAny>>,
+        power_name: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let power = power_text(power, power_name)?;
+        let power = power.as_deref();
         let powers = self.powers_asked(power)?;
         let all = self.possible();
         let places = |p: PowerId| possible::orderable(py, &all, p);
@@ -434,14 +891,31 @@ impl Game {
 
     /// Give a power's orders (a list of lines, or one text); a later order for the same
     /// unit replaces the earlier one. Returns what was accepted and what was not.
+    ///
+    /// `replace` (as MILA's): the power's earlier orders of this phase are dropped first;
+    /// `replace=False` keeps them, a later order for a unit replacing its earlier one.
+    /// `expand` is MILA's and changes nothing (every order is read in full anyway).
+    #[pyo3(signature = (power = None, orders = None, expand = true, replace = true, *, power_name = None))]
     fn set_orders(
         slf: &Bound<'_, Self>,
-        power: &Bound<'_, PyAny>,
-        orders: &Bound<'_, PyAny>,
+        power: Option<&Bound<'_, PyAny>>,
+        orders: Option<&Bound<'_, PyAny>>,
+        expand: bool,
+        replace: bool,
+        power_name: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<ReadOnlyDict> {
+        let _ = expand;
+        let power = one_power(power, power_name)?
+            .ok_or_else(|| PyTypeError::new_err("set_orders: name the power (power_name=)"))?;
+        let orders = orders.ok_or_else(|| PyTypeError::new_err("set_orders: give the orders (orders=)"))?;
         let mut me = slf.borrow_mut();
         let me = &mut *me;
         let p = me.power_given(power)?;
+        if replace && (me.pending.iter().any(|q| q.power == p) || me.inner.state.orders.iter().any(|o| o.power == p)) {
+            me.settle();
+            me.inner.state.orders.retain(|o| o.power != p);
+            me.inner.state.submitted.retain(|q| *q != p);
+        }
         let (start, first) = (me.pending_text.len(), me.pending_orders.len());
         let whole = |text: &str| Read::Whole(standard().parser.parse_orders_on(text, &me.inner.unit_places(), Some(p)));
         let read = if orders.is_instance_of::<PyString>() {
@@ -470,9 +944,14 @@ impl Game {
     }
 
     /// Forget the orders given this phase, of one power or of all.
-    #[pyo3(signature = (power = None))]
-    fn clear_orders(&mut self, power: Option<&str>) -> PyResult<()> {
-        let powers = self.powers_asked(power)?;
+    #[pyo3(signature = (power = None, *, power_name = None))]
+    fn clear_orders(
+        &mut self,
+        power: Option<&Bound<'_, PyAny>>,
+        power_name: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let power = power_text(power, power_name)?;
+        let powers = self.powers_asked(power.as_deref())?;
         self.settle();
         let s = &mut self.inner.state;
         s.orders.retain(|o| !powers.contains(&o.power));
@@ -481,10 +960,16 @@ impl Game {
     }
 
     /// The orders given this phase (in capitals), of one power or as a dict by power.
-    #[pyo3(signature = (power = None))]
-    fn get_orders<'py>(&mut self, py: Python<'py>, power: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+    #[pyo3(signature = (power = None, *, power_name = None))]
+    fn get_orders<'py>(
+        &mut self,
+        py: Python<'py>,
+        power: Option<&Bound<'py, PyAny>>,
+        power_name: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let power = power_text(power, power_name)?;
         self.settle();
-        self.by_power(py, power, |p| {
+        self.by_power(py, power.as_deref(), |p| {
             self.inner.kept_orders(p).into_iter().map(|(text, _)| text.to_uppercase()).collect()
         })
     }
@@ -497,10 +982,24 @@ impl Game {
         if self.inner.state.end.is_some() {
             return Err(value_error("the game is over"));
         }
+        // The position before, for the history: the orders' texts are moved there (the
+        // adjudication reads the orders alone, and would drop the texts), the rest copied.
+        let state = &mut self.inner.state;
+        let given = std::mem::take(&mut state.orders);
+        let mut before = state.clone();
+        state.orders = given
+            .iter()
+            .map(|o| StoredOrder { power: o.power, board: o.board, order: o.order, text: String::new() })
+            .collect();
+        before.orders = given;
         let decided = self.inner.decide();
         let report = Arc::new(Report::new(decided, self.settings.clone(), self.inner.map.clone()));
         self.possible = OnceLock::new();
         self.last = Some(report.clone());
+        let phase = before.phase;
+        self.played =
+            Some(Arc::new(Played { state: before, report: Some(report.clone()), before: self.played.take() }));
+        self.draw_at_limit(phase);
         Ok(ReadOnlyDict::shared(report))
     }
 
@@ -544,30 +1043,30 @@ impl Game {
     /// and in Shadow Worlds each board and the ledger.
     fn get_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
+        d.set_item("name", self.phase())?;
+        d.set_item("note", "")?;
         d.set_item("variant", self.variant())?;
         d.set_item("phase", self.phase())?;
-        d.set_item("units", self.get_units(py, None, None)?)?;
-        d.set_item("centers", self.get_centers(py, None, None)?)?;
-        let retreats = PyDict::new(py);
+        d.set_item("units", self.get_units(py, None, None, None)?)?;
+        d.set_item("centers", self.get_centers(py, None, None, None)?)?;
+        let (retreats, homes, builds, disorder) = (PyDict::new(py), PyDict::new(py), PyDict::new(py), PyDict::new(py));
         for p in self.map().power_ids() {
-            let mine = PyDict::new(py);
-            for (b, s) in self.inner.state.boards.iter().enumerate() {
-                let suffix = self.suffix(Board(b as u8), false);
-                for r in s.retreating.iter().filter(|r| r.dislodgement.unit.power == p) {
-                    let u = r.dislodgement.unit;
-                    let options: Vec<String> = r.options.iter().map(|o| self.region_name(*o).to_string()).collect();
-                    mine.set_item(format!("{} {}{suffix}", u.kind.letter(), self.region_name(u.region)), options)?;
-                }
-            }
-            retreats.set_item(self.power_key(py, p), mine)?;
+            let key = self.power_key(py, p);
+            retreats.set_item(key, self.retreats_of(py, p)?)?;
+            homes.set_item(key, self.homes_of(p))?;
+            builds.set_item(key, self.builds_of(py, p)?)?;
+            disorder.set_item(key, 0)?;
         }
         d.set_item("retreats", retreats)?;
+        d.set_item("homes", homes)?;
+        d.set_item("builds", builds)?;
+        d.set_item("civil_disorder", disorder)?;
         if self.shadow() {
             let boards = PyDict::new(py);
             for b in ["A", "B"] {
                 let one = PyDict::new(py);
-                one.set_item("units", self.get_units(py, None, Some(b))?)?;
-                one.set_item("centers", self.get_centers(py, None, Some(b))?)?;
+                one.set_item("units", self.get_units(py, None, Some(b), None)?)?;
+                one.set_item("centers", self.get_centers(py, None, Some(b), None)?)?;
                 boards.set_item(b, one)?;
             }
             d.set_item("boards", boards)?;
@@ -607,7 +1106,11 @@ impl Game {
     #[allow(clippy::wrong_self_convention)]
     fn to_json(&mut self) -> String {
         self.settle();
-        let saved = Saved { settings: self.inner.settings.clone(), state: self.inner.state.clone() };
+        let saved = Saved {
+            settings: self.inner.settings.clone(),
+            state: self.inner.state.clone(),
+            python: Some((*self.python).clone()),
+        };
         serde_json::to_string(&saved).expect("a game serializes")
     }
 
@@ -623,11 +1126,127 @@ impl Game {
         }
         let map = standard().map.clone();
         saved.state.check(&map, saved.settings.variant.boards()).map_err(|e| value_error(format!("state: {e}")))?;
-        Ok(Game::made(saved.settings, map, saved.state))
+        let python = saved.python.unwrap_or(PySettings { draw_in_year: None, ..PySettings::default() });
+        Ok(Game::made(saved.settings, map, saved.state, python))
     }
 
     fn __repr__(&self) -> String {
         format!("<Game {} {}>", self.variant(), self.phase())
+    }
+}
+
+/// The power a method was given, as `power` (positionally) or as MILA's `power_name=`.
+fn one_power<'a, 'py>(
+    power: Option<&'a Bound<'py, PyAny>>,
+    power_name: Option<&'a Bound<'py, PyAny>>,
+) -> PyResult<Option<&'a Bound<'py, PyAny>>> {
+    match (power.filter(|p| !p.is_none()), power_name.filter(|p| !p.is_none())) {
+        (Some(_), Some(_)) => Err(PyTypeError::new_err("name the power once: power or power_name=")),
+        (p, q) => Ok(p.or(q)),
+    }
+}
+
+/// [`one_power`] as a name.
+fn power_text(power: Option<&Bound<'_, PyAny>>, power_name: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    one_power(power, power_name)?
+        .map(|p| p.extract::<String>().map_err(|_| PyTypeError::new_err("a power is named by a string")))
+        .transpose()
+}
+
+/// The Python helpers of MILA's shapes (histories, saved games).
+fn mila(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+    py.import("shadowjudge.mila")
+}
+
+/// A power of a game, as MILA's `game.powers` gives them: what it reads is the game's now.
+#[pyclass(module = "shadowjudge", name = "Power", frozen)]
+pub struct Power {
+    game: Py<Game>,
+    id: PowerId,
+    name: Py<PyString>,
+}
+
+#[pymethods]
+impl Power {
+    /// `FRANCE`.
+    #[getter]
+    fn name(&self, py: Python<'_>) -> Py<PyString> {
+        self.name.clone_ref(py)
+    }
+
+    /// Its units (`A PAR`; a dislodged one `*A PAR`).
+    #[getter]
+    fn units(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        let g = self.game.bind(py).try_borrow()?;
+        let boards: Vec<Board> = (0..g.inner.state.boards.len()).map(|b| Board(b as u8)).collect();
+        Ok(g.units_of(self.id, &boards, false).into_iter().filter(|u| !u.starts_with('*')).collect())
+    }
+
+    /// Its supply centers (`PAR`).
+    #[getter]
+    fn centers(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        let g = self.game.bind(py).try_borrow()?;
+        let boards: Vec<Board> = (0..g.inner.state.boards.len()).map(|b| Board(b as u8)).collect();
+        Ok(g.centers_of(self.id, &boards, false))
+    }
+
+    /// Its home centers.
+    #[getter]
+    fn homes(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        Ok(self.game.bind(py).try_borrow()?.homes_of(self.id))
+    }
+
+    /// Its dislodged units, each with the places it may retreat to.
+    #[getter]
+    fn retreats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.game.bind(py).try_borrow()?.retreats_of(py, self.id)
+    }
+
+    /// Its orders given this phase, by unit (`{"A PAR": "- BUR"}`; MILA's shape).
+    #[getter]
+    fn orders<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let mut g = self.game.bind(py).try_borrow_mut()?;
+        g.settle();
+        let d = PyDict::new(py);
+        if g.inner.state.phase.kind != PhaseKind::Adjustments {
+            for (text, _) in g.inner.kept_orders(self.id) {
+                let text = text.trim().to_uppercase();
+                let mut words = text.splitn(3, ' ');
+                let (kind, at, rest) = (words.next(), words.next(), words.next());
+                if let (Some(kind), Some(at)) = (kind, at) {
+                    d.set_item(format!("{kind} {at}"), rest.unwrap_or(""))?;
+                }
+            }
+        }
+        Ok(d)
+    }
+
+    /// Its builds and removals given this Winter (MILA's `adjust`).
+    #[getter]
+    fn adjust(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        let mut g = self.game.bind(py).try_borrow_mut()?;
+        g.settle();
+        if g.inner.state.phase.kind != PhaseKind::Adjustments {
+            return Ok(Vec::new());
+        }
+        Ok(g.inner.kept_orders(self.id).into_iter().map(|(t, _)| t.trim().to_uppercase()).collect())
+    }
+
+    /// Out of the game: no units, no centers, nothing to retreat (or eliminated).
+    fn is_eliminated(&self, py: Python<'_>) -> PyResult<bool> {
+        let g = self.game.bind(py).try_borrow()?;
+        if g.inner.state.eliminated.contains(&self.id) {
+            return Ok(true);
+        }
+        Ok(g.is_out(self.id))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("<Power {}>", self.name.bind(py))
+    }
+
+    fn __str__(&self, py: Python<'_>) -> String {
+        self.name.bind(py).to_string()
     }
 }
 

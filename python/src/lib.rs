@@ -21,6 +21,7 @@ fn _shadowjudge(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::_known_lines_differ, m)?)?;
     m.add_function(wrap_pyfunction!(game::_known_lines, m)?)?;
     m.add_class::<game::Game>()?;
+    m.add_class::<game::Power>()?;
     m.add_class::<lazy::ReadOnlyDict>()?;
     lazy::ReadOnlyDict::register(m)?;
     m.add_class::<small::TurnGameEnv>()?;

@@ -84,8 +84,10 @@ def test_names_are_milas():
 def test_orders_replace_unit_by_unit_and_clear():
     g = shadowjudge.Game()
     g.set_orders("FRANCE", ["A PAR - BUR", "A MAR - SPA"])
-    g.set_orders("FRANCE", "A PAR - PIC")
+    g.set_orders("FRANCE", "A PAR - PIC", replace=False)
     assert g.get_orders("FRANCE") == ["A MAR - SPA", "A PAR - PIC"]
+    g.set_orders("FRANCE", "A PAR - BUR")  # MILA's default, replace=True: the others go
+    assert g.get_orders("FRANCE") == ["A PAR - BUR"]
     g.clear_orders("FRANCE")
     assert g.get_orders("FRANCE") == []
 

@@ -1,0 +1,1 @@
+"""Where MILA's `diplomacy.utils` keeps what is also here (`shadowjudge.utils.export`)."""
