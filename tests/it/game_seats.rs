@@ -15,14 +15,7 @@ const GAME: &str = "open1";
 /// A judge directory with an open Shadow Worlds game whose master is gm@example.org (with
 /// password `gmsecret`, set by hand).
 fn open_game() -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("judge");
-    std::fs::create_dir_all(&root).unwrap();
-    std::fs::write(
-        root.join("judge.toml"),
-        "masters = [\"boss@example.org\"]\n[mail]\naddress = \"judge@example.org\"\n",
-    )
-    .unwrap();
+    let (tmp, root) = crate::judge_dir::judge_with_a_master();
     let out = judge_cli(
         NOW,
         &root,

@@ -62,14 +62,7 @@ fn the_master_of_an_open_small_game_signs_on_before_and_after_the_start() {
 /// number of seats asked for; players fill it by mail and it begins.
 #[test]
 fn a_master_creates_a_small_game_by_mail() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("judge");
-    std::fs::create_dir_all(&root).unwrap();
-    std::fs::write(
-        root.join("judge.toml"),
-        "masters = [\"boss@example.org\"]\n[mail]\naddress = \"judge@example.org\"\n",
-    )
-    .unwrap();
+    let (_tmp, root) = crate::judge_dir::judge_with_a_master();
     let mut outbox = Outbox::default();
     send(&root, "boss@example.org", "c0@x", "create race variant overdue seats 3\n");
     let mails = outbox.new_mails(&root);

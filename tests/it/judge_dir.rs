@@ -96,6 +96,20 @@ pub fn small_game_by_mail(
 }
 
 /// Run the judge in a judge directory (`SHADOWJUDGE_HOME` set to it) at `now`.
+/// A judge directory (`TMP/judge`) whose judge.toml names boss@example.org among the
+/// `masters` who may create games by mail.
+pub fn judge_with_a_master() -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("judge");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(
+        root.join("judge.toml"),
+        "masters = [\"boss@example.org\"]\n[mail]\naddress = \"judge@example.org\"\n",
+    )
+    .unwrap();
+    (tmp, root)
+}
+
 pub fn judge_cli(now: &str, root: &Path, args: &[&str]) -> crate::harness::Run {
     crate::harness::shadowjudge_at(now, Some(root), args, None, &[("SHADOWJUDGE_HOME", root.to_str().unwrap())])
 }

@@ -18,21 +18,9 @@ fn to<'a>(mails: &'a [Eml], address: &str) -> Vec<&'a Eml> {
     mails.iter().filter(|m| m.to == address).collect()
 }
 
-fn judge() -> (tempfile::TempDir, std::path::PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("judge");
-    std::fs::create_dir_all(&root).unwrap();
-    std::fs::write(
-        root.join("judge.toml"),
-        "masters = [\"boss@example.org\"]\n[mail]\naddress = \"judge@example.org\"\n",
-    )
-    .unwrap();
-    (tmp, root)
-}
-
 #[test]
 fn an_ancient_mediterranean_game_is_created_joined_and_played_by_mail() {
-    let (_tmp, root) = judge();
+    let (_tmp, root) = crate::judge_dir::judge_with_a_master();
     let mut outbox = Outbox::default();
     send(&root, "boss@example.org", "c0@x", "create anc variant ancmed\n");
     let mails = outbox.new_mails(&root);

@@ -65,9 +65,8 @@ impl Rules for Standard {
         let sites = game
             .map
             .build_sites(power)
-            .iter()
-            .filter(|h| b.ownership.owner(**h) == Some(power))
-            .filter(|h| !b.units.iter().any(|u| game.map.province_of(u.region) == **h))
+            .filter(|h| b.ownership.owner(*h) == Some(power))
+            .filter(|h| !b.units.iter().any(|u| game.map.province_of(u.region) == *h))
             .count() as i64;
         match delta {
             0 => None,
@@ -138,8 +137,8 @@ impl Game {
         let delta = self.adjustment_delta(Board::A, power);
         let b = &self.state.boards[0];
         let site = || {
-            self.map.build_sites(power).iter().any(|h| {
-                b.ownership.owner(*h) == Some(power) && !b.units.iter().any(|u| self.map.province_of(u.region) == *h)
+            self.map.build_sites(power).any(|h| {
+                b.ownership.owner(h) == Some(power) && !b.units.iter().any(|u| self.map.province_of(u.region) == h)
             })
         };
         delta < 0 || (delta > 0 && site())
@@ -169,9 +168,8 @@ fn shortfall(game: &Game, power: PowerId, result: &AdjustmentResult) -> (usize, 
     let sites = game
         .map
         .build_sites(power)
-        .iter()
-        .filter(|h| b.ownership.owner(**h) == Some(power))
-        .filter(|h| !result.units.iter().any(|u| game.map.province_of(u.region) == **h))
+        .filter(|h| b.ownership.owner(*h) == Some(power))
+        .filter(|h| !result.units.iter().any(|u| game.map.province_of(u.region) == *h))
         .count();
     let removals = result
         .defaults

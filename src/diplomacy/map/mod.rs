@@ -455,12 +455,10 @@ impl Map {
     /// The home centers of a power.
     /// Where `power` may build, if it owns the center and it is vacant: its home centers,
     /// or every supply center on a map where powers build anywhere.
-    pub fn build_sites(&self, power: PowerId) -> Vec<ProvinceId> {
-        if self.builds_anywhere {
-            self.supply_centers().collect()
-        } else {
-            self.home_centers(power).to_vec()
-        }
+    /// In province order, as [`Map::home_centers`].
+    pub fn build_sites(&self, power: PowerId) -> impl Iterator<Item = ProvinceId> + '_ {
+        let anywhere = self.builds_anywhere;
+        self.supply_centers().filter(move |c| anywhere || self.province(*c).home == Some(power))
     }
 
     pub fn home_centers(&self, power: PowerId) -> &[ProvinceId] {

@@ -64,9 +64,17 @@ impl Shipped {
 /// The shipped variant called `name` (its name or one of MILA's names for it), if any.
 pub fn find(name: &str) -> Option<&'static Shipped> {
     let n = super::normalize_name(name);
-    VARIANTS
-        .iter()
-        .find(|v| super::normalize_name(v.name) == n || v.aliases().iter().any(|a| super::normalize_name(a) == n))
+    // Every name each variant answers to, normalized, read from its rules once.
+    static NAMES: OnceLock<Vec<Vec<String>>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        VARIANTS
+            .iter()
+            .map(|v| {
+                std::iter::once(v.name.to_string()).chain(v.aliases()).map(|a| super::normalize_name(&a)).collect()
+            })
+            .collect()
+    });
+    VARIANTS.iter().zip(names).find(|(_, known)| known.contains(&n)).map(|(v, _)| v)
 }
 
 impl Shipped {
