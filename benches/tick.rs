@@ -13,7 +13,6 @@
 use chrono::{TimeZone, Utc};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use shadowjudge::diplomacy::map::Map;
-use shadowjudge::game::session;
 use shadowjudge::host::tick_judge;
 use shadowjudge::mail::home::{JudgeHome, SiteSettings};
 
@@ -50,7 +49,7 @@ fn tick(c: &mut Criterion) {
         b.iter_batched(
             || {
                 for game in std::fs::read_dir(home.games_dir()).expect("the games") {
-                    let glance = game.expect("a game").path().join(session::GLANCE_FILE);
+                    let glance = game.expect("a game").path().join(shadowjudge::game::glance::GLANCE_FILE);
                     std::fs::remove_file(glance).expect("its glance");
                 }
             },

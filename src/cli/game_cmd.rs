@@ -14,7 +14,7 @@ use crate::diplomacy::report::deadline_text;
 use crate::diplomacy::state::GameState;
 use crate::diplomacy::variant::shadow::VictoryCounts;
 use crate::game::any::{self, Answer, GameSession, Submit, Who};
-use crate::game::session::{self, GameError, OpenGame};
+use crate::game::session::{self, GameError};
 use crate::game::settings::{parse_players, parse_variant, Settings, VariantKind};
 use crate::game::turn_session::MAX_TURN_BYTES;
 
@@ -183,38 +183,6 @@ pub(super) fn game_error(e: GameError) -> CliError {
         GameError::Store(_) => CliError::Io(text),
         _ => CliError::Usage(text),
     }
-}
-
-/// A Diplomacy game, for the commands only Diplomacy has (`draw`, `ledger`).
-fn diplomacy_only(dir: &Path) -> Result<(), CliError> {
-    match crate::game::turn_session::kind_of(dir).map_err(game_error)? {
-        None => Ok(()),
-        Some(kind) => {
-            Err(CliError::Usage(format!("{}: this is a {kind} game; this command is for Diplomacy", dir.display())))
-        }
-    }
-}
-
-fn open(dir: &Path) -> Result<OpenGame, CliError> {
-    diplomacy_only(dir)?;
-    let g = session::open(dir).map_err(game_error)?;
-    for n in &g.notes {
-        eprintln!("note: {n}");
-    }
-    Ok(g)
-}
-
-/// Say what went wrong after a change was made (the change stands).
-fn warn(g: &OpenGame) {
-    for w in &g.warnings {
-        eprintln!("warning: {w}");
-    }
-}
-
-/// Open a game only to read it: no lock, nothing written.
-fn open_to_read(dir: &Path) -> Result<OpenGame, CliError> {
-    diplomacy_only(dir)?;
-    session::open_read_only(dir).map_err(game_error)
 }
 
 /// What `new` reads the same way for every game: the name, the addresses, the players
@@ -576,62 +544,35 @@ pub struct DrawArgs {
 }
 
 pub fn draw(a: DrawArgs) -> Result<ExitCode, CliError> {
-    let mut g = open(&a.dir)?;
-    match &a.power {
-        None => {
-            println!("{}", g.declare_draw(now()).map_err(game_error)?);
-            warn(&g);
+    let mut g = open_any(&a.dir)?;
+    let kind = g.kind();
+    let Some(votes) = g.votes() else {
+        return Err(lacks(&a.dir, &kind, "draws"));
+    };
+    let outcome = match &a.power {
+        None => votes.declare_draw(now()),
+        Some(power) => {
+            let draw = crate::game::by_mail::PlayerCommand::Draw { powers: Vec::new() };
+            votes.player_command(&any::Role::Seat(power.clone()), &draw, None, now())
         }
-        Some(name) => {
-            let power =
-                g.game.map.lookup_power(name).ok_or_else(|| CliError::Usage(format!("unknown power `{name}`")))?;
-            let vote = g.vote_draw(power, now()).map_err(game_error)?;
-            warn(&g);
-            match vote {
-                Some(notice) => println!("{notice}"),
-                None => {
-                    let missing: Vec<String> = g
-                        .game
-                        .active_powers()
-                        .into_iter()
-                        .filter(|p| !g.game.state.draw_votes.contains(p))
-                        .map(|p| g.game.map.power(p).name.clone())
-                        .collect();
-                    println!(
-                        "{} votes for a draw. Still to agree: {}.",
-                        g.game.map.power(power).name,
-                        missing.join(", ")
-                    );
-                }
-            }
-        }
+    }
+    .map_err(game_error)?;
+    warn_any(g.as_ref());
+    println!("{}", outcome.said);
+    // The command line mails nothing: what mail would carry is shown here.
+    for notice in &outcome.notices {
+        println!("\nNot mailed from the command line: \"{}\"\n\n{}", notice.subject, notice.body.trim_end());
     }
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn ledger(a: DirArgs) -> Result<ExitCode, CliError> {
-    let g = open_to_read(&a.dir)?;
-    if g.game.settings.variant != VariantKind::ShadowWorlds {
-        return Err(CliError::Usage("the ledger belongs to Shadow Worlds games".into()));
-    }
-    let ledger = g.game.ledger();
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&ledger).expect("serializable"));
-        return Ok(ExitCode::SUCCESS);
-    }
-    for l in ledger {
-        let doubled = if l.doubled.is_empty() { String::new() } else { format!("; doubled: {}", l.doubled.join(" ")) };
-        println!(
-            "{:<8} count {:>2} (control list {:>2}), units {}+{}, delta {:+}\n         A: {}\n         B: {}{doubled}",
-            l.power,
-            l.count,
-            l.control_list,
-            l.units_a,
-            l.units_b,
-            l.delta,
-            l.centers_a.join(" "),
-            l.centers_b.join(" ")
-        );
-    }
-    Ok(ExitCode::SUCCESS)
+    let g = read_any(&a.dir)?;
+    let answer = g.ledger().ok_or_else(|| CliError::Usage("the ledger belongs to Shadow Worlds games".into()))?;
+    Ok(print_answer(&answer, a.json))
+}
+
+/// What a game without a capability says: the one sentence for every command that needs one.
+pub(super) fn lacks(dir: &Path, kind: &str, what: &str) -> CliError {
+    CliError::Usage(format!("{}: this is a {kind} game; it has no {what}", dir.display()))
 }

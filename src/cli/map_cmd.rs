@@ -150,24 +150,26 @@ fn draw(a: DrawArgs) -> Result<ExitCode, CliError> {
             (map, scene)
         }
         (Some(dir), None) => {
-            if crate::game::turn_session::kind_of(dir).map_err(super::game_cmd::game_error)?.is_some() {
-                return Err(CliError::Usage(format!("{}: this game has no board to draw", dir.display())));
-            }
-            let g = crate::game::session::open_read_only(dir).map_err(super::game_cmd::game_error)?;
-            let title = g.game.settings.name.clone();
+            let mut g = crate::game::any::open_read_only(dir).map_err(super::game_cmd::game_error)?;
+            let kind = g.kind();
+            let Some(pictures) = g.pictures() else {
+                return Err(super::game_cmd::lacks(dir, &kind, "board to draw"));
+            };
+            let board = pictures.drawing();
+            let title = board.name.to_string();
             let scene = match a.phase.as_deref() {
-                None => Scene::from_state(&title, &g.game.state),
+                None => Scene::from_state(&title, board.state),
                 Some(p) => {
                     let phase: Option<Phase> = if p.eq_ignore_ascii_case("last") {
                         None
                     } else {
                         Some(p.parse().map_err(|e: crate::phase::PhaseParseError| CliError::Usage(e.to_string()))?)
                     };
-                    picture::results_scene(&g.game.map, &title, &g.entries, phase)
+                    picture::results_scene(board.map, &title, board.entries, phase)
                         .map_err(|e| CliError::Usage(e.to_string()))?
                 }
             };
-            (g.game.map, scene)
+            (std::sync::Arc::new(board.map.clone()), scene)
         }
         (None, None) => return Err(CliError::Usage("name a game directory or a --position file".into())),
     };

@@ -23,12 +23,13 @@ pub use crate::game::by_mail::{
     recipients, Board, Clock, Contact, ContactRole, Notice, Outcome, OwedMail, PlayerCommand, PressDelivery, PressTo,
     Role, SeatRecord,
 };
+pub use crate::game::glance::Glance;
 pub use crate::game::public::PublicGame;
 pub use crate::game::schedule::DeadlinePolicy;
 pub use crate::game::seating::{Listing, ObserveStep, Observed, ObserverPassword};
 use crate::game::session;
 pub use crate::game::session::Started;
-pub use crate::game::session::{GameError, Glance, MailingOutcome, MailingPlan};
+pub use crate::game::session::{GameError, MailingOutcome, MailingPlan};
 pub use crate::game::settings::Master;
 use crate::game::turn_session;
 use crate::phase::Phase;
@@ -191,6 +192,11 @@ pub trait GameSession: Desk + ByMail + Timed + OwedResults {
     fn reports(&mut self) -> Option<&mut dyn ReportVolume> {
         None
     }
+
+    /// The game's combined supply-center ledger (Shadow Worlds), for people and machines.
+    fn ledger(&self) -> Option<Answer> {
+        None
+    }
 }
 
 /// Which reports a player is mailed ([`GameSession::reports`]).
@@ -349,6 +355,10 @@ pub trait Votes {
     /// The master refuses the absences of a seat that are not over: they move no deadline
     /// any more. The answer, and the mails it causes for others.
     fn refuse_absence(&mut self, seat: &str, now: DateTime<Utc>) -> Result<Outcome, GameError>;
+
+    /// The master declares the game drawn between the seats still in it: the answer, and
+    /// the final results for everyone.
+    fn declare_draw(&mut self, now: DateTime<Utc>) -> Result<Outcome, GameError>;
 }
 
 /// The map pictures of the results mails ([`GameSession::pictures`]).
@@ -358,6 +368,9 @@ pub trait Pictures {
 
     /// The board drawn in the results mails; `None` while the game's pictures are off.
     fn board(&self) -> Option<Board<'_>>;
+
+    /// The board, whether or not the results mails carry it (`map draw`).
+    fn drawing(&self) -> Board<'_>;
 }
 
 /// A game's life by mail ([`GameSession::seats`]): listing, joining, observing,
@@ -446,9 +459,9 @@ pub enum SeatOutcome {
 }
 
 /// What the tick can know of a game without opening it: a glance kept by an earlier tick
-/// while nothing has changed since ([`session::Glance`]); `None`: open the game.
+/// while nothing has changed since ([`Glance`]); `None`: open the game.
 pub fn glance(path: &Path) -> Option<Glance> {
-    session::read_glance(path)
+    crate::game::glance::read(path)
 }
 
 /// What the game at `path` offers (see [`ByMail::offers`]), from its game.toml alone.

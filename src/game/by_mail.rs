@@ -198,6 +198,8 @@ pub struct Board<'a> {
     pub map: &'a Map,
     pub name: &'a str,
     pub entries: &'a [Entry],
+    /// Where the game stands now.
+    pub state: &'a crate::diplomacy::state::GameState,
     /// Addresses of the players who turned pictures off (`map off`).
     pub pictures_off: Vec<String>,
 }

@@ -246,10 +246,7 @@ pub fn replay(game: &mut Game, entries: &[Entry]) -> Result<(), ReplayError> {
             }
             Entry::Wait { power, wait } => {
                 let p = game.map.lookup_power(power).ok_or_else(|| err(format!("unknown power `{power}`")))?;
-                game.state.waiting.retain(|w| *w != p);
-                if *wait {
-                    game.state.waiting.push(p);
-                }
+                crate::game::schedule::set_waiting(&mut game.state.waiting, p, *wait);
             }
             Entry::Absence { moved_to: Some(at), .. } | Entry::AbsenceRefused { moved_to: Some(at), .. } => {
                 game.state.deadline = Some(*at)

@@ -246,7 +246,23 @@ impl Default for DeadlinePolicy {
     }
 }
 
+/// Note that `who` sent `wait` (or `nowait`) for the step under way: those waiting stay in
+/// the order they asked. Every game's waits go through here.
+pub fn set_waiting<T: PartialEq>(waiting: &mut Vec<T>, who: T, wait: bool) {
+    waiting.retain(|w| *w != who);
+    if wait {
+        waiting.push(who);
+    }
+}
+
 impl DeadlinePolicy {
+    /// The rule of early processing, one for every game: a step whose input is all in
+    /// goes on before its deadline when early processing is on and nobody asked to
+    /// `wait`; otherwise it is held until the deadline.
+    pub fn goes_on_early(&self, nobody_waits: bool) -> bool {
+        self.early && nobody_waits
+    }
+
     /// The schedule ([`Schedule::check`]) and every number within its sensible range, so
     /// that no date sum can overflow.
     pub fn check(&self) -> Result<(), DeadlineError> {

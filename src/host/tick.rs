@@ -132,11 +132,10 @@ fn idle_at_a_glance(name: &str, path: &Path, now: DateTime<Utc>, log: &mut TickL
     if glance.early && deadline > now {
         return false;
     }
-    let phase = glance.phase.code();
-    // The glance does not know when the phase began: a reminder it plans sends the tick
+    // The glance does not know when the step began: a reminder it plans sends the tick
     // to the game itself, which knows.
     let clock =
-        GameClock { game: name, phase: &phase, deadline, paused: false, missing: &glance.missing, started: None };
+        GameClock { game: name, phase: &glance.step, deadline, paused: false, missing: &glance.missing, started: None };
     if !plan_tick(now, &clock, log, &glance.deadlines).is_empty() {
         return false;
     }

@@ -89,7 +89,9 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
 
 pub use atomic::{create_private_dir, open_private, write_atomic, write_atomic_private};
-pub use book::{cache_warning, Book, Mailed, MailedFile, MailingOutcome, MailingPlan, Owed, Sending, MAILED_FILE};
+pub use book::{
+    cache_warning, repair_state, Book, Mailed, MailedFile, MailingOutcome, MailingPlan, Owed, Sending, MAILED_FILE,
+};
 pub use error::StoreError;
 pub use journal::{Journal, Record};
 pub use spool::{Spool, SpoolId};

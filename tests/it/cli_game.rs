@@ -292,6 +292,39 @@ fn cli_history_shows_each_entry_under_the_phase_it_happened_in() {
     assert_eq!(vote["phase"], "F1901M", "the vote was cast in Fall 1901, though the game is back in Spring");
 }
 
+/// `draw` goes through the game's votes, as mail does: a power's vote is kept as by mail,
+/// the master's draw ends the game with the final results (shown, since the command line
+/// mails nothing), and a game without votes says so.
+#[test]
+fn cli_draw_is_the_games_own_vote_and_a_game_without_votes_says_so() {
+    let (game, _) = TestGame::new();
+    let vote = game.run("draw", &["--power", "france"]);
+    assert_eq!(vote.code, 0, "{}", vote.stderr);
+    assert!(vote.stdout.starts_with("Kept: a draw."), "{}", vote.stdout);
+    let again = game.run("draw", &["--power", "gondor"]);
+    assert_ne!(again.code, 0);
+    assert!(again.stderr.contains("gondor"), "{}", again.stderr);
+    let declared = game.run("draw", &[]);
+    assert_eq!(declared.code, 0, "{}", declared.stderr);
+    assert!(declared.stdout.contains("Not mailed from the command line"), "{}", declared.stdout);
+    assert!(declared.stdout.contains("The game master declared it."), "{}", declared.stdout);
+    assert!(!game.status_json()["over"].is_null(), "the game is over: {}", game.status_json());
+    let over = game.run("draw", &["--power", "italy"]);
+    assert_ne!(over.code, 0, "the game is over: {}", over.stdout);
+
+    let tmp = tempfile::tempdir().unwrap();
+    let duel = tmp.path().join("duel");
+    let players = tmp.path().join("players.txt");
+    std::fs::write(&players, "ann, ann@example.org\nbob, bob@example.org\n").unwrap();
+    let args = ["new", duel.to_str().unwrap(), "--game", "duplexity", "--players", players.to_str().unwrap()];
+    assert_eq!(shadowjudge(&args, None).code, 0);
+    for (command, lacks) in [("draw", "it has no draws"), ("ledger", "the ledger belongs to Shadow Worlds games")] {
+        let run = shadowjudge(&[command, duel.to_str().unwrap()], None);
+        assert_eq!(run.code, 2, "{command}: a usage error: {}", run.stderr);
+        assert!(run.stderr.contains(lacks), "{command}: {}", run.stderr);
+    }
+}
+
 #[test]
 fn cli_submit_suggests_the_powers_own_unit_for_a_misspelt_one() {
     let (game, _) = TestGame::new();

@@ -656,27 +656,27 @@ fn an_idle_game_is_passed_over_at_a_glance_and_every_change_is_seen() {
     let home = j.home();
     let before = at("2025-03-01T18:00:00Z");
     let mut nothing = |m: &OutgoingMail| -> Result<(), SendError> { panic!("nothing is due: {}", m.subject) };
-    assert!(session::read_glance(&j.game()).is_none(), "no tick has looked yet");
+    assert!(shadowjudge::game::glance::read(&j.game()).is_none(), "no tick has looked yet");
     assert_eq!(tick_judge(&home, before, &mut nothing).unwrap(), Vec::<String>::new());
-    let glance = session::read_glance(&j.game()).expect("the tick kept a glance");
+    let glance = shadowjudge::game::glance::read(&j.game()).expect("the tick kept a glance");
     assert_eq!(glance.missing, ["Germany", "Italy"]);
     assert!(!glance.owed && !glance.early && !glance.over);
     assert_eq!(tick_judge(&home, before, &mut nothing).unwrap(), Vec::<String>::new());
     // A glance a crash left empty (it is not synced) is none: the game is opened again.
-    std::fs::write(j.game().join(session::GLANCE_FILE), "").unwrap();
-    assert!(session::read_glance(&j.game()).is_none());
+    std::fs::write(j.game().join(shadowjudge::game::glance::GLANCE_FILE), "").unwrap();
+    assert!(shadowjudge::game::glance::read(&j.game()).is_none());
     assert_eq!(tick_judge(&home, before, &mut nothing).unwrap(), Vec::<String>::new());
-    assert!(session::read_glance(&j.game()).is_some(), "kept again");
+    assert!(shadowjudge::game::glance::read(&j.game()).is_some(), "kept again");
     // A journal cut short (state.json ahead of it): the glance is stale, the game opened.
     let journal = j.journal_text();
     let first_line = journal.split_inclusive('\n').next().unwrap().to_string();
     std::fs::write(j.game().join("journal.jsonl"), &first_line).unwrap();
-    assert!(session::read_glance(&j.game()).is_none());
+    assert!(shadowjudge::game::glance::read(&j.game()).is_none());
     let done = tick_judge(&home, before, &mut nothing).unwrap();
     assert!(done.iter().any(|l| l.starts_with("game1: not read") && l.contains("cut short")), "{done:?}");
     std::fs::write(j.game().join("journal.jsonl"), &journal).unwrap();
     assert_eq!(tick_judge(&home, before, &mut nothing).unwrap(), Vec::<String>::new());
-    assert!(session::read_glance(&j.game()).is_some());
+    assert!(shadowjudge::game::glance::read(&j.game()).is_some());
     // The reminders fall due (a day before the deadline): the glance hands the game over.
     let reminding = at("2025-03-03T11:00:00Z");
     let mut mailer = Mailer::new(&home.config.mail, reminding);
@@ -689,7 +689,7 @@ fn an_idle_game_is_passed_over_at_a_glance_and_every_change_is_seen() {
     let done = tick_judge(&home, at(AT_DEADLINE), &mut |m| mailer.send(m)).unwrap();
     assert!(done.iter().any(|l| l.contains("results of Spring 1901 movement mailed to 5 of 5")), "{done:?}");
     assert_eq!(count(&j.new_mails(), SPRING), once_each());
-    assert!(session::read_glance(&j.game()).is_none());
+    assert!(shadowjudge::game::glance::read(&j.game()).is_none());
 }
 
 #[test]

@@ -192,6 +192,13 @@ fn the_state_is_rebuilt_from_the_journal_when_the_cache_is_lost() {
     let before = duel.status();
     std::fs::remove_file(duel.dir.join("state.json")).unwrap();
     assert_eq!(duel.status(), before, "a replay of the journal gives the same game");
+    assert!(!duel.dir.join("state.json").exists(), "reading changes nothing");
+    // Opened to change (an adjudication not yet due), the game rewrites its cache, as a
+    // Diplomacy game does, and says so.
+    let r = run(&["adjudicate", duel.dir()], None);
+    assert!(r.stderr.contains("state.json: was behind the journal; rebuilt from it"), "{}", r.stderr);
+    assert!(duel.dir.join("state.json").exists());
+    assert_eq!(duel.status(), before);
 }
 
 #[test]
@@ -553,6 +560,13 @@ fn early_off_holds_the_bids_until_the_tick_at_the_deadline() {
     };
     tick(deadline - chrono::Duration::hours(1));
     assert_eq!(duel.status()["held"], true, "not before the deadline");
+    // That tick kept the game's glance, as for Diplomacy: the next one passes it over
+    // unopened, until the game changes.
+    let glance = shadowjudge::game::glance::read(&game).expect("the tick kept a glance");
+    assert!(!glance.early && !glance.over && !glance.owed, "{glance:?}");
+    assert_eq!(glance.deadline, Some(deadline));
+    tick(deadline - chrono::Duration::minutes(30));
+    assert!(shadowjudge::game::glance::read(&game).is_some(), "still idle: the glance stands");
     let out = tick(deadline + chrono::Duration::minutes(5)).stdout;
     // The log names the step processed and why, and each report by its number.
     assert!(out.contains("duel: round 1, bids processed (deadline passed, defaults applied)"), "{out}");
@@ -562,6 +576,7 @@ fn early_off_holds_the_bids_until_the_tick_at_the_deadline() {
     assert!(!s["step"].as_str().unwrap().contains("bid"), "the bids were opened at the deadline: {s}");
     let mails = duel.outbox.new_mails(&duel.root);
     assert!(mails.iter().any(|m| m.subject.starts_with("duel: results of") && m.to == "bob@example.org"), "{mails:?}");
+    assert!(shadowjudge::game::glance::read(&game).is_none(), "the game changed: its glance no longer stands");
 }
 
 #[test]

@@ -478,7 +478,7 @@ impl Timed for OpenTurnGame {
 
     fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
         // A step held only by a setting changed since (game.toml edited by hand) goes on.
-        let released = if self.game.held() { self.release(now)? } else { None };
+        let released = if self.game.held() && !self.hold_now() { self.release(now)? } else { None };
         if let Some(events) = released {
             return Ok(Some(format!(
                 "every input in and nobody waiting: went on early ({})",
@@ -508,8 +508,21 @@ impl Timed for OpenTurnGame {
         Ok(None)
     }
 
-    fn keep_glance(&self, _clock: Option<&Clock>) {
-        // The turn store keeps no glance: the tick opens the game each time.
+    fn keep_glance(&self, clock: Option<&Clock>) {
+        let Some(stamp) = &self.stamp else { return };
+        let Ok(owed) = self.reports_owed() else { return };
+        let glance = crate::game::glance::Glance {
+            stamp: stamp.clone(),
+            step: clock.map_or_else(|| self.clock_step(), |c| c.step.clone()),
+            deadline: clock.map(|c| c.deadline),
+            over: self.game.ending().is_some(),
+            missing: clock.map(|c| c.missing.clone()).unwrap_or_default(),
+            early: self.may_go_on_early(),
+            owed: !owed.is_empty(),
+            deadlines: clock.map_or_else(|| self.settings.deadlines.clone(), |c| c.policy.clone()),
+        };
+        // A cache: failing to keep it changes nothing.
+        let _ = crate::game::glance::keep(&self.dir, &glance);
     }
 }
 

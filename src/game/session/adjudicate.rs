@@ -58,10 +58,9 @@ impl OpenGame {
     /// Whether [`adjudicate_early`](Self::adjudicate_early) would process `expected`.
     pub fn may_process_early(&self, expected: Phase) -> bool {
         let g = &self.game;
-        g.settings.deadlines.early
+        g.settings.deadlines.goes_on_early(g.state.waiting.is_empty())
             && g.state.end.is_none()
             && g.state.phase == expected
-            && g.state.waiting.is_empty()
             && g.map
                 .power_ids()
                 .all(|p| !g.has_duty(p) || (g.state.submitted.contains(&p) && g.missing_orders(p).is_empty()))

@@ -68,10 +68,7 @@ impl OpenGame {
         if self.done_before() || self.game.state.waiting.contains(&power) == wait {
             return Ok(());
         }
-        self.game.state.waiting.retain(|p| *p != power);
-        if wait {
-            self.game.state.waiting.push(power);
-        }
+        crate::game::schedule::set_waiting(&mut self.game.state.waiting, power, wait);
         let entry = Entry::Wait { power: self.game.map.power(power).key.clone(), wait };
         self.record(&mut lock, now, entry)
     }

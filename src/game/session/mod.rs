@@ -46,7 +46,6 @@ mod votes;
 
 pub use self::absence::Absence;
 pub use self::deadlines::LateExtension;
-pub use self::glance::{read_glance, Glance, GLANCE_FILE};
 pub use self::open::{create, open, open_read_only, MapRecord, MAP_FILE};
 pub use self::owed::{OwedResults, MAILING_TASK};
 pub use self::seats::{Joined, Started};
@@ -107,7 +106,7 @@ pub struct OpenGame {
     cache_behind: Option<u64>,
     /// The journal as the store keeps it: message tags, appends, owed mail.
     book: Book<Entry>,
-    /// The files of [`GLANCE_STAMPED`](glance::GLANCE_STAMPED) as they were just before this
+    /// The files of the glance ([`crate::game::glance::stamp`]) as they were just before this
     /// game was read (`None` once this `OpenGame` has changed the game, or if they could not
     /// be read).
     stamp: Option<Vec<FileStamp>>,

@@ -7,14 +7,13 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::glance::GLANCE_STAMPED;
 use super::{schedule_error, GameError, OpenGame};
 use crate::diplomacy::engine::Game;
 use crate::diplomacy::map::Map;
 use crate::diplomacy::state::GameState;
 use crate::game::journal::{self, Entry};
 use crate::game::settings::Settings;
-use crate::store::{Book, GameDir, StoreError};
+use crate::store::{Book, GameDir};
 
 /// The side file recording which map the game's stored ids belong to.
 pub const MAP_FILE: &str = "map.json";
@@ -59,15 +58,6 @@ fn check_map(dir: &GameDir, settings: &Settings, map: &Map) -> Result<(), GameEr
     }
 }
 
-/// The warning for a `state.json` that could not be written after its journal entry was.
-fn cache_warning(e: &StoreError) -> String {
-    format!(
-        "{e}. The change itself is made (it is in the journal); {} is only a copy and is rebuilt \
-         from the journal the next time the game is opened",
-        crate::store::STATE_FILE
-    )
-}
-
 /// Create a game directory with its settings and first state.
 pub fn create(
     path: &Path,
@@ -104,15 +94,10 @@ pub fn open(path: &Path) -> Result<OpenGame, GameError> {
     let dir = GameDir::open(path)?;
     let notes = dir.recovered().iter().map(|r| r.to_string()).collect();
     let mut g = load(dir, notes)?;
-    if let Some(seq) = g.cache_behind {
-        let mut lock = g.dir.lock()?;
-        let state_file = g.dir.path().join(crate::store::STATE_FILE);
-        match lock.write_state(seq, &g.game.state) {
-            Ok(()) => {
-                g.cache_behind = None;
-                g.notes.push(format!("{}: was behind the journal; rebuilt from it", state_file.display()));
-            }
-            Err(e) => g.warnings.push(cache_warning(&e)),
+    if let Some(seq) = g.cache_behind.take() {
+        match crate::store::repair_state(&g.dir, seq, &g.game.state) {
+            Ok(note) => g.notes.push(note),
+            Err(warning) => g.warnings.push(warning),
         }
     }
     Ok(g)
@@ -126,7 +111,7 @@ pub fn open_read_only(path: &Path) -> Result<OpenGame, GameError> {
 
 pub(super) fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
     // Before anything is read, so a glance kept from this read is never newer than it.
-    let stamp = dir.stamp(&GLANCE_STAMPED).ok();
+    let stamp = crate::game::glance::stamp(&dir);
     let settings: Settings = dir.read_settings()?;
     settings.deadlines.check().map_err(|e| {
         GameError::Damaged(format!("{}: [deadlines]: {e}", dir.path().join(crate::store::SETTINGS_FILE).display()))

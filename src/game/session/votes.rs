@@ -22,17 +22,6 @@ impl OpenGame {
         Ok(notice)
     }
 
-    /// A power votes for a draw; returns the end notice if that made the game a draw.
-    pub fn vote_draw(&mut self, power: PowerId, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
-        let mut lock = self.relock()?;
-        if self.game.state.end.is_some() {
-            return Err(GameError::Over);
-        }
-        let notice = self.game.vote_draw(power);
-        self.record(&mut lock, now, Entry::DrawVote { power: self.game.map.power(power).key.clone() })?;
-        Ok(notice)
-    }
-
     /// `power_key` has a new player, or none: withdraw its player's votes and count them
     /// again among today's voters (journaled only when that changed something). How the
     /// game ends, if the recount passed a proposal. Under the caller's lock, after the

@@ -79,9 +79,12 @@ impl OpenTurnGame {
     ///
     /// [`awaits_only_vacant`]: Self::awaits_only_vacant
     pub fn go_on_for_vacant(&mut self, now: DateTime<Utc>) -> Result<Option<Vec<String>>, GameError> {
+        // As read first (no lock for a game with nothing to do), then again under the lock.
+        if !self.may_go_on_for_vacant() {
+            return Ok(None);
+        }
         let mut lock = self.relock()?;
-        let runs = self.meta.deadline.is_some() && !self.meta.paused;
-        if !runs || !self.awaits_only_vacant() || !self.settings.deadlines.early || !self.meta.waiting.is_empty() {
+        if !self.may_go_on_for_vacant() {
             return Ok(None);
         }
         let mut dice = self.dice();
@@ -94,6 +97,20 @@ impl OpenTurnGame {
             step,
         })?;
         Ok(Some(events))
+    }
+
+    /// Whether only vacant seats are awaited, so their defaults may be applied before the
+    /// deadline ([`go_on_for_vacant`](Self::go_on_for_vacant)).
+    pub fn may_go_on_for_vacant(&self) -> bool {
+        let runs = self.meta.deadline.is_some() && !self.meta.paused;
+        runs && self.awaits_only_vacant() && self.settings.deadlines.goes_on_early(self.meta.waiting.is_empty())
+    }
+
+    /// Whether the step under way may go on before its deadline now: a held step nothing
+    /// holds any more, or one that awaits only vacant seats (what the tick's
+    /// [`go_on_early`](crate::game::any::Timed::go_on_early) does).
+    pub fn may_go_on_early(&self) -> bool {
+        (self.game.held() && !self.hold_now()) || self.may_go_on_for_vacant()
     }
 
     /// Move the deadline, or clear it (pause: `None`).

@@ -253,6 +253,12 @@ pub struct OpenTurnGame {
     /// `state.json` that could not be rewritten, rebuilt from the journal at the next
     /// open. Say them as warnings.
     pub warnings: Vec<String>,
+    /// The files of the glance ([`crate::game::glance::stamp`]) as they were just before
+    /// this game was read (`None` once this `OpenTurnGame` has changed the game).
+    pub stamp: Option<Vec<crate::store::FileStamp>>,
+    /// The journal's last entry, when `state.json` was behind it (or missing) and the
+    /// state was rebuilt from the journal.
+    cache_behind: Option<u64>,
 }
 
 /// The largest turn file taken (a turn is a few lines; this is hundreds of them).

@@ -116,6 +116,8 @@ pub(super) fn begin(
         seed,
         notes: Vec::new(),
         warnings,
+        stamp: None,
+        cache_behind: None,
     })
 }
 
@@ -123,7 +125,16 @@ pub(super) fn begin(
 pub fn open(path: &Path) -> Result<OpenTurnGame, GameError> {
     let dir = GameDir::open(path)?;
     let notes = dir.recovered().iter().map(|r| r.to_string()).collect();
-    load(dir, notes)
+    let mut g = load(dir, notes)?;
+    // A `state.json` behind the journal (a write that failed, say on a full disk) is
+    // rewritten from the journal here, as for every game.
+    if let Some(seq) = g.cache_behind.take() {
+        match crate::store::repair_state(&g.dir, seq, &g.meta) {
+            Ok(note) => g.notes.push(note),
+            Err(warning) => g.warnings.push(warning),
+        }
+    }
+    Ok(g)
 }
 
 /// Open a turn game only to read it: no lock, nothing written.
@@ -132,6 +143,8 @@ pub fn open_read_only(path: &Path) -> Result<OpenTurnGame, GameError> {
 }
 
 fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenTurnGame, GameError> {
+    // Before anything is read, so a glance kept from this read is never newer than it.
+    let stamp = crate::game::glance::stamp(&dir);
     let mut settings: TurnSettings = dir.read_settings()?;
     if super::lobby::is_open(&settings) {
         // A start cut short after its first entry (see `lobby::Lobby::open`): the game
@@ -160,9 +173,10 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenTurnGame, GameError> {
         book.check_cache(*seq)?;
     }
     check_players(&dir, &settings, &entries)?;
-    let meta = match cached {
-        Some((seq, meta)) if seq == book.last_seq() => meta,
-        _ => replay(&settings, &seed, &entries)?,
+    let last = book.last_seq();
+    let (meta, cache_behind) = match cached {
+        Some((seq, meta)) if seq == last => (meta, None),
+        _ => (replay(&settings, &seed, &entries)?, Some(last)),
     };
     if meta.commitment != seed.commitment() {
         return Err(GameError::Damaged(format!(
@@ -180,7 +194,19 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenTurnGame, GameError> {
     }
     let game = games::load(&meta.game, &meta.state)
         .map_err(|e| GameError::Damaged(format!("{}: {e}", dir.path().join("state.json").display())))?;
-    Ok(OpenTurnGame { dir, settings, meta, game, entries, book, seed, notes, warnings: Vec::new() })
+    Ok(OpenTurnGame {
+        dir,
+        settings,
+        meta,
+        game,
+        entries,
+        book,
+        seed,
+        notes,
+        warnings: Vec::new(),
+        stamp,
+        cache_behind,
+    })
 }
 
 /// Every step of the journal with its whole state: a step kept as a patch is applied to
@@ -236,6 +262,7 @@ impl OpenTurnGame {
         self.entries = fresh.entries;
         fresh.book.carry_on(&self.book);
         self.book = fresh.book;
+        self.stamp = None;
         Ok(lock)
     }
 
@@ -280,7 +307,7 @@ impl OpenTurnGame {
                 let mut fresh = load(self.dir.clone(), Vec::new())?;
                 fresh.book.carry_on(&self.book);
                 fresh.book.set_wrote_tag(wrote_tag);
-                *self = OpenTurnGame { notes: std::mem::take(&mut self.notes), ..fresh };
+                *self = OpenTurnGame { notes: std::mem::take(&mut self.notes), stamp: None, ..fresh };
                 Err(e)
             }
         }

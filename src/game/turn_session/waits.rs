@@ -4,10 +4,7 @@ use super::*;
 
 /// Note that `player` sent `wait` (or `nowait`).
 pub(super) fn set_waiting(waiting: &mut Vec<String>, player: &str, wait: bool) {
-    waiting.retain(|p| p != player);
-    if wait {
-        waiting.push(player.to_string());
-    }
+    crate::game::schedule::set_waiting(waiting, player.to_string(), wait);
 }
 
 /// Whether the step under way in `game` takes every player's input together (Duplexity's
@@ -17,9 +14,9 @@ fn takes_input_together(game: &dyn TurnGame) -> bool {
 }
 
 /// Whether such a step is held once all its input is in: early processing is off, or a
-/// player sent `wait`.
-fn holds(early: bool, waiting: &[String]) -> bool {
-    !early || !waiting.is_empty()
+/// player sent `wait` ([`DeadlinePolicy::goes_on_early`]).
+fn holds(policy: &DeadlinePolicy, waiting: &[String]) -> bool {
+    !policy.goes_on_early(waiting.is_empty())
 }
 
 /// A `wait` lasts while the step it was sent for is under way. After a change, the waits
@@ -55,8 +52,8 @@ impl OpenTurnGame {
     /// Whether a step that takes every player's input together is held once all of it
     /// is in: early processing is off (`[deadlines] early = false`), or a player sent
     /// `wait`.
-    pub(super) fn hold_now(&self) -> bool {
-        holds(self.settings.deadlines.early, &self.meta.waiting)
+    pub fn hold_now(&self) -> bool {
+        holds(&self.settings.deadlines, &self.meta.waiting)
     }
 
     /// Whether the step under way takes every player's input together (Duplexity's
@@ -150,7 +147,7 @@ impl OpenTurnGame {
     }
 
     pub(super) fn hold_text_for(&self, game: &dyn TurnGame, waiting: &[String]) -> Option<String> {
-        if !takes_input_together(game) || !holds(self.settings.deadlines.early, waiting) {
+        if !takes_input_together(game) || !holds(&self.settings.deadlines, waiting) {
             return None;
         }
         let why = if waiting.is_empty() {

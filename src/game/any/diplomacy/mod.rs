@@ -195,6 +195,31 @@ impl GameSession for OpenGame {
     fn seats(&mut self) -> Option<&mut dyn Seats> {
         Some(self)
     }
+
+    fn ledger(&self) -> Option<Answer> {
+        if self.game.settings.variant != crate::game::settings::VariantKind::ShadowWorlds {
+            return None;
+        }
+        let ledger = self.game.ledger();
+        let mut text = String::new();
+        for l in &ledger {
+            let doubled =
+                if l.doubled.is_empty() { String::new() } else { format!("; doubled: {}", l.doubled.join(" ")) };
+            text.push_str(&format!(
+                "{:<8} count {:>2} (control list {:>2}), units {}+{}, delta {:+}\n         A: {}\n         B: \
+                 {}{doubled}\n",
+                l.power,
+                l.count,
+                l.control_list,
+                l.units_a,
+                l.units_b,
+                l.delta,
+                l.centers_a.join(" "),
+                l.centers_b.join(" ")
+            ));
+        }
+        Some(Answer::new(text, pretty(&ledger)))
+    }
 }
 
 /// The address of a power's player, if any.

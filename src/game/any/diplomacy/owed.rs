@@ -68,12 +68,17 @@ impl Pictures for OpenGame {
     }
 
     fn board(&self) -> Option<Board<'_>> {
+        self.game.settings.pictures.then(|| self.drawing())
+    }
+
+    fn drawing(&self) -> Board<'_> {
         let settings = &self.game.settings;
-        settings.pictures.then(|| Board {
+        Board {
             map: &self.game.map,
             name: &settings.name,
             entries: &self.entries,
+            state: &self.game.state,
             pictures_off: settings.players.iter().filter(|p| !p.pictures).map(|p| p.email.clone()).collect(),
-        })
+        }
     }
 }

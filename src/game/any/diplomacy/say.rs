@@ -30,9 +30,29 @@ impl Votes for OpenGame {
         }
         Ok(out)
     }
+
+    fn declare_draw(&mut self, now: DateTime<Utc>) -> Result<Outcome, GameError> {
+        let notice = OpenGame::declare_draw(self, now)?;
+        let mut notices = Vec::new();
+        if let Some(end) = &self.game.state.end {
+            notices.push(self.end_notice_for_everyone(end));
+        }
+        Ok(Outcome { said: notice, notices })
+    }
 }
 
 impl OpenGame {
+    /// The final results of a game that ended by agreement, for everyone who receives results.
+    fn end_notice_for_everyone(&self, end: &crate::diplomacy::state::GameEnd) -> Notice {
+        let everyone = by_mail::recipients(contacts_of(&self.game));
+        Notice {
+            final_board: true,
+            to: everyone.iter().map(|c| c.address.clone()).collect(),
+            subject: format!("{}: the game is over", self.game.settings.name),
+            body: final_results(&self.game, &self.entries, end),
+        }
+    }
+
     /// An absence by mail: the dates (both days included) in the player's zone.
     fn absence(
         &mut self,
@@ -143,13 +163,7 @@ impl OpenGame {
         let mut notices = Vec::new();
         let said = match &end {
             Some(end) => {
-                let body = final_results(&self.game, &self.entries, end);
-                notices.push(Notice {
-                    final_board: true,
-                    to: everyone.iter().map(|c| c.address.clone()).collect(),
-                    subject: format!("{game}: the game is over"),
-                    body: body.clone(),
-                });
+                notices.push(self.end_notice_for_everyone(end));
                 format!("Your vote made it pass. {} The final results go to everyone.", self.game.end_notice(end))
             }
             None if public => {
@@ -181,9 +195,11 @@ impl OpenGame {
     }
 }
 
-/// The final results of a game ended by vote: the result, then centers per power.
+/// The final results of a game ended by agreement: the result, then centers per power.
 pub(super) fn final_results(game: &Game, entries: &[Entry], end: &crate::diplomacy::state::GameEnd) -> String {
+    let declared = matches!(entries.last(), Some(Entry::DrawDeclared { .. }));
     let how = match end {
+        crate::diplomacy::state::GameEnd::Draw(_) if declared => "The game master declared it.",
         crate::diplomacy::state::GameEnd::Draw(_) => "Every surviving power voted for it.",
         crate::diplomacy::state::GameEnd::Victory(_) => "Every other surviving power conceded.",
     };
