@@ -44,9 +44,9 @@ fn judge(root: &std::path::Path) -> std::path::PathBuf {
     while g.public().steps.len() < PHASES {
         for (power, text) in orders {
             let who = any::Submit { who: any::Who::Power(power), text, check: false, at: None };
-            let _ = g.submit(who, now);
+            let _ = g.play().expect("under way").submit(who, now);
         }
-        g.adjudicate(true, false, now).expect("a phase");
+        g.play().expect("under way").adjudicate(true, false, now).expect("a phase");
         now += Duration::hours(1);
     }
     for i in 1..GAMES {

@@ -438,15 +438,21 @@ pub fn submit(a: SubmitArgs) -> Result<ExitCode, CliError> {
             MAX_TURN_BYTES / 1024
         )));
     }
-    let answer = g.submit(Submit { who, text: &text, check: a.check, at }, now()).map_err(game_error)?;
+    let answer = any::under_way(g.as_mut())
+        .map_err(game_error)?
+        .submit(Submit { who, text: &text, check: a.check, at }, now())
+        .map_err(game_error)?;
     warn_any(g.as_ref());
     Ok(print_answer(&answer, a.json))
 }
 
 pub fn adjudicate(a: AdjudicateArgs) -> Result<ExitCode, CliError> {
     if a.dry_run {
-        let g = read_any(&a.dir)?;
-        return Ok(print_answer(&g.preview().map_err(game_error)?, a.json));
+        let mut g = read_any(&a.dir)?;
+        return Ok(print_answer(
+            &any::under_way(g.as_mut()).map_err(game_error)?.preview().map_err(game_error)?,
+            a.json,
+        ));
     }
     let at = parse_at(a.at.as_deref())?;
     let mut g = open_any(&a.dir)?;
@@ -458,7 +464,10 @@ pub fn adjudicate(a: AdjudicateArgs) -> Result<ExitCode, CliError> {
         ));
     }
     // A game of a judge directory owes its results by mail, as when the tick processes it.
-    let answer = g.adjudicate(a.force, in_judge_dir(&a.dir), at.unwrap_or_else(now)).map_err(game_error)?;
+    let answer = any::under_way(g.as_mut())
+        .map_err(game_error)?
+        .adjudicate(a.force, in_judge_dir(&a.dir), at.unwrap_or_else(now))
+        .map_err(game_error)?;
     warn_any(g.as_ref());
     Ok(print_answer(&answer, a.json))
 }
@@ -493,13 +502,16 @@ pub fn history(a: DirArgs) -> Result<ExitCode, CliError> {
 }
 
 pub fn results(a: ResultsArgs) -> Result<ExitCode, CliError> {
-    let g = read_any(&a.dir)?;
-    Ok(print_answer(&g.results(a.phase.as_deref()).map_err(game_error)?, a.json))
+    let mut g = read_any(&a.dir)?;
+    Ok(print_answer(
+        &any::under_way(g.as_mut()).map_err(game_error)?.results(a.phase.as_deref()).map_err(game_error)?,
+        a.json,
+    ))
 }
 
 pub fn rollback(a: RollbackArgs) -> Result<ExitCode, CliError> {
     let mut g = open_any(&a.dir)?;
-    let said = g.rollback(&a.phase, now()).map_err(game_error)?;
+    let said = any::under_way(g.as_mut()).map_err(game_error)?.rollback(&a.phase, now()).map_err(game_error)?;
     warn_any(g.as_ref());
     println!("{said}");
     Ok(ExitCode::SUCCESS)
@@ -512,8 +524,8 @@ pub struct VerifyArgs {
 }
 
 pub fn verify(a: VerifyArgs) -> Result<ExitCode, CliError> {
-    let g = read_any(&a.dir)?;
-    Ok(print_answer(&g.verify().map_err(game_error)?, false))
+    let mut g = read_any(&a.dir)?;
+    Ok(print_answer(&any::under_way(g.as_mut()).map_err(game_error)?.verify().map_err(game_error)?, false))
 }
 
 #[derive(clap::Args, Debug)]
@@ -528,7 +540,7 @@ pub struct RevealArgs {
 
 pub fn reveal(a: RevealArgs) -> Result<ExitCode, CliError> {
     let mut g = open_any(&a.dir)?;
-    let answer = g.reveal(a.force, now()).map_err(game_error)?;
+    let answer = any::under_way(g.as_mut()).map_err(game_error)?.reveal(a.force, now()).map_err(game_error)?;
     warn_any(g.as_ref());
     Ok(print_answer(&answer, false))
 }

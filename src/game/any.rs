@@ -117,12 +117,13 @@ impl History {
 
 /// A game opened from its directory, whatever it plays: the core every game implements
 /// (what it is, exactly-once, what it shows, a submission and an adjudication), the
-/// groups of the same every game has ([`Desk`], [`ByMail`], [`Timed`], [`OwedResults`]),
+/// groups of the same every game has ([`ByMail`], [`Timed`], [`OwedResults`]), what a
+/// game under way does ([`Play`]),
 /// and the capabilities only some games have, as values ([`press`](Self::press),
 /// [`votes`](Self::votes), [`pictures`](Self::pictures), [`seats`](Self::seats)):
 /// `None` is "this game has none", and the layer that asked says so to the player, once
 /// for every game.
-pub trait GameSession: Desk + ByMail + Timed + OwedResults {
+pub trait GameSession: ByMail + Timed + OwedResults {
     /// The game's kind: `standard`, `shadow-worlds`, `duplexity`, ...
     fn kind(&self) -> String;
 
@@ -158,12 +159,9 @@ pub trait GameSession: Desk + ByMail + Timed + OwedResults {
     /// What anyone may read of the game, for its public web page: nothing secret.
     fn public(&self) -> PublicGame;
 
-    /// Take a player's orders or turn file (or only check them).
-    fn submit(&mut self, submit: Submit<'_>, now: DateTime<Utc>) -> Result<Answer, GameError>;
-
-    /// Process what is due: a Diplomacy phase (with the deadline defaults when `force`),
-    /// or a small game's deadline defaults. `by_mail`: the results are owed by mail.
-    fn adjudicate(&mut self, force: bool, by_mail: bool, now: DateTime<Utc>) -> Result<Answer, GameError>;
+    /// What the game does once under way: `None` while it waits for players (every
+    /// caller says so with [`not_begun`]).
+    fn play(&mut self) -> Option<&mut dyn Play>;
 
     // -----------------------------------------------------------------------------------
     // Capabilities: `None` when the game has no such thing.
@@ -204,9 +202,43 @@ pub trait ReportVolume {
     fn set_reports(&mut self, role: &Role, reports: Reports, now: DateTime<Utc>) -> Result<(), GameError>;
 }
 
-/// The master's commands, every game: look ahead, look back, go back, check the dice,
-/// process now, early processing, a new player for a seat.
-pub trait Desk {
+/// What a game under way does ([`GameSession::play`]; a game waiting for players has
+/// none of it): the seats' input, the master's commands (look ahead, look back, go back,
+/// check the dice, process now, early processing, a new player for a seat) and the
+/// deadline's work.
+pub trait Play {
+    /// Take a player's orders or turn file (or only check them).
+    fn submit(&mut self, submit: Submit<'_>, now: DateTime<Utc>) -> Result<Answer, GameError>;
+
+    /// Process what is due: a Diplomacy phase (with the deadline defaults when `force`),
+    /// or a small game's deadline defaults. `by_mail`: the results are owed by mail.
+    fn adjudicate(&mut self, force: bool, by_mail: bool, now: DateTime<Utc>) -> Result<Answer, GameError>;
+
+    /// Take a seat's orders or turn lines as mail brings them (the master's, in a game
+    /// that takes them); whether the game went on (a small game's turn: its report is
+    /// owed by mail).
+    fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Receipt, bool), GameError>;
+
+    /// A seat asks that the step wait for its deadline (`wait`), or takes that back: the
+    /// answer, and whether the game went on (its results are owed).
+    fn set_wait(&mut self, role: &Role, wait: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError>;
+
+    /// The deadline the schedule gives the step under way, counted from `now` (a
+    /// `resume`). Refused once the game is over.
+    fn scheduled_deadline(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError>;
+
+    /// Move the deadline of the step under way (`None`: paused).
+    fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError>;
+
+    /// Go on before the deadline where the game allows it (every input in and nobody
+    /// waits); what was done, in a line, or `None`. The results are owed by mail.
+    fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError>;
+
+    /// At the deadline of step `expected`, before the tick processes it: extend it once
+    /// for the seats that sent nothing, as the game's options allow (`[deadlines]
+    /// late_extension_hours`); what was done and the late notices. `None`: process now.
+    fn late_extension(&mut self, expected: &str, now: DateTime<Utc>) -> Result<Option<Outcome>, GameError>;
+
     /// What adjudicating now would give, changing nothing.
     fn preview(&self) -> Result<Answer, GameError>;
 
@@ -252,11 +284,6 @@ pub trait ByMail {
     /// [`crate::games::Offers`]).
     fn offers(&self) -> crate::games::Offers;
 
-    /// Take a seat's orders or turn lines as mail brings them (the master's, in a game
-    /// that takes them); whether the game went on (a small game's turn: its report is
-    /// owed by mail).
-    fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Receipt, bool), GameError>;
-
     /// Where the game stands, as `role` may see it, deadlines also in `zone`.
     fn status_for(&self, role: &Role, zone: Option<Tz>, now: DateTime<Utc>) -> String;
 
@@ -275,10 +302,6 @@ pub trait ByMail {
         zone: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<(), GameError>;
-
-    /// A seat asks that the step wait for its deadline (`wait`), or takes that back: the
-    /// answer, and whether the game went on (its results are owed).
-    fn set_wait(&mut self, role: &Role, wait: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError>;
 }
 
 /// The deadline and the tick, every game.
@@ -286,24 +309,8 @@ pub trait Timed {
     /// The deadline of the step under way, if one runs.
     fn deadline(&self) -> Option<DateTime<Utc>>;
 
-    /// The deadline the schedule gives the step under way, counted from `now` (a
-    /// `resume`). Refused once the game is over.
-    fn scheduled_deadline(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError>;
-
-    /// Move the deadline of the step under way (`None`: paused).
-    fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError>;
-
     /// What the deadline tick sees; `None` while no deadline runs (paused, over).
     fn clock(&self) -> Option<Clock>;
-
-    /// Go on before the deadline where the game allows it (every input in and nobody
-    /// waits); what was done, in a line, or `None`. The results are owed by mail.
-    fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError>;
-
-    /// At the deadline of step `expected`, before the tick processes it: extend it once
-    /// for the seats that sent nothing, as the game's options allow (`[deadlines]
-    /// late_extension_hours`); what was done and the late notices. `None`: process now.
-    fn late_extension(&mut self, expected: &str, now: DateTime<Utc>) -> Result<Option<Outcome>, GameError>;
 
     /// Keep the game's glance for the next tick, which found nothing due at `clock` (see
     /// [`glance`]). A cache: failing to keep it, or keeping none, changes nothing.
@@ -401,6 +408,19 @@ pub fn listing(g: &dyn GameSession) -> Listing {
         seats: Vec::new(),
         notes: Vec::new(),
     }
+}
+
+/// Why a game waiting for players does not do what was asked: the one refusal for every
+/// command that needs a game under way ([`GameSession::play`]).
+pub fn not_begun(g: &dyn GameSession) -> GameError {
+    usage(format!("{} has not begun: it waits for players, and begins when the last seat is filled", g.name()))
+}
+
+/// What `g` does once under way ([`GameSession::play`]), or the refusal of a game that
+/// waits for players ([`not_begun`]).
+pub fn under_way(g: &mut dyn GameSession) -> Result<&mut dyn Play, GameError> {
+    let refusal = not_begun(g);
+    g.play().ok_or(refusal)
 }
 
 /// A change of who plays or watches a game, as mail asks for it. Seats and powers are as

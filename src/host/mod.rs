@@ -249,7 +249,7 @@ impl JudgeHost {
     pub fn process(&mut self, game: &str, expected: Option<&str>, now: DateTime<Utc>) -> Result<String, GameError> {
         let (name, mut g) = self.open(game)?;
         g.carry_out(self.carrying_out.clone());
-        let text = g.process(expected, now)?;
+        let text = any::under_way(g.as_mut())?.process(expected, now)?;
         self.note_warnings(&name, g.as_ref());
         self.owes_mail(name);
         Ok(text)

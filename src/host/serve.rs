@@ -38,7 +38,7 @@ impl GameHost for JudgeHost {
     }
 
     fn submit_orders(&mut self, who: &Identity, text: &str, now: DateTime<Utc>) -> Result<Receipt, HostError> {
-        let (ack, went_on) = self.change(&who.game, |g| g.receive(&who.role, text, now))?;
+        let (ack, went_on) = self.change(&who.game, |g| any::under_way(g)?.receive(&who.role, text, now))?;
         if went_on {
             self.owes_mail(who.game.clone());
         }
@@ -101,19 +101,19 @@ impl GameHost for JudgeHost {
                 let at = self.change(game, |g| {
                     let base = g.deadline().filter(|d| *d > now).unwrap_or(now);
                     let at = base + by.duration();
-                    g.set_deadline(Some(at), now)?;
+                    any::under_way(g)?.set_deadline(Some(at), now)?;
                     Ok(at)
                 })?;
                 Ok(format!("Deadline extended by {} to {}.", by.words(), format_deadline(at, who.timezone)))
             }
             MasterCommand::Pause => {
-                self.change(game, |g| g.set_deadline(None, now))?;
+                self.change(game, |g| any::under_way(g)?.set_deadline(None, now))?;
                 Ok("Game paused: no deadline until `resume`.".into())
             }
             MasterCommand::Resume => {
                 let at = self.change(game, |g| {
-                    let at = g.scheduled_deadline(now)?;
-                    g.set_deadline(Some(at), now)?;
+                    let at = any::under_way(g)?.scheduled_deadline(now)?;
+                    any::under_way(g)?.set_deadline(Some(at), now)?;
                     Ok(at)
                 })?;
                 Ok(format!("Game resumed. New deadline: {}.", format_deadline(at, who.timezone)))
@@ -127,7 +127,7 @@ impl GameHost for JudgeHost {
             MasterCommand::Approve { power } => self.approve(game, power, now),
             MasterCommand::Preview => self.preview(game),
             MasterCommand::Early { on } => {
-                let (said, went_on) = self.change(game, |g| g.set_early(*on, now))?;
+                let (said, went_on) = self.change(game, |g| any::under_way(g)?.set_early(*on, now))?;
                 if went_on {
                     self.owes_mail(game.to_string());
                 }
@@ -148,7 +148,7 @@ impl GameHost for JudgeHost {
     }
 
     fn set_wait(&mut self, who: &Identity, wait: bool, now: DateTime<Utc>) -> Result<String, HostError> {
-        let (said, went_on) = self.change(&who.game, |g| g.set_wait(&who.role, wait, now))?;
+        let (said, went_on) = self.change(&who.game, |g| any::under_way(g)?.set_wait(&who.role, wait, now))?;
         if went_on {
             self.owes_mail(who.game.clone());
         }
@@ -199,7 +199,7 @@ impl JudgeHost {
         let hash = hash_password(&password).map_err(|e| HostError::Refused(e.to_string()))?;
         let (seat_name, game_name, old) = self.change(game, |g| {
             let old = g.seat(seat).ok().and_then(|r| r.address);
-            Ok((g.replace(seat, address, &hash, now)?, g.name(), old))
+            Ok((any::under_way(g)?.replace(seat, address, &hash, now)?, g.name(), old))
         })?;
         // The player who had the seat hears of it, without the new player's address.
         let old = old.filter(|o| !o.eq_ignore_ascii_case(address));

@@ -24,7 +24,9 @@ impl JudgeHost {
                     continue;
                 }
             };
-            match g.go_on_early(now) {
+            // A game waiting for players has nothing to go on with.
+            let early = g.play().map_or(Ok(None), |p| p.go_on_early(now));
+            match early {
                 Ok(Some(text)) => {
                     done.push(format!("{name}: {text}"));
                     self.note_warnings(&name, g.as_ref());
@@ -53,7 +55,8 @@ impl JudgeHost {
             let view = Self::view(&name, &clock);
             let mut actions = plan_tick(now, &view, log, &clock.policy);
             if actions.iter().any(|a| matches!(a, crate::mail::deadline::TickAction::Process)) {
-                match g.late_extension(&clock.step, now) {
+                let extended = any::under_way(g.as_mut()).and_then(|p| p.late_extension(&clock.step, now));
+                match extended {
                     Ok(Some(outcome)) => {
                         // Extended, not processed: the next ticks plan from the new deadline.
                         actions.retain(|a| !matches!(a, crate::mail::deadline::TickAction::Process));
@@ -78,17 +81,19 @@ impl JudgeHost {
                 match action {
                     // The game as this tick read it; the store checks the step again under
                     // its lock.
-                    TickAction::Process => match g.process(Some(&clock.step), now) {
-                        Ok(text) => {
-                            done.push(format!("{name}: {text}"));
-                            self.note_warnings(&name, g.as_ref());
-                            self.owes_mail(name.clone());
+                    TickAction::Process => {
+                        match any::under_way(g.as_mut()).and_then(|p| p.process(Some(&clock.step), now)) {
+                            Ok(text) => {
+                                done.push(format!("{name}: {text}"));
+                                self.note_warnings(&name, g.as_ref());
+                                self.owes_mail(name.clone());
+                            }
+                            Err(e) => {
+                                done.push(format!("{name}: not processed: {e}"));
+                                self.note_internal(&name, &e);
+                            }
                         }
-                        Err(e) => {
-                            done.push(format!("{name}: not processed: {e}"));
-                            self.note_internal(&name, &e);
-                        }
-                    },
+                    }
                     TickAction::Remind { power, .. } => done.push(format!("{name}: reminded {power}")),
                     TickAction::LateNotice { power, .. } => done.push(format!("{name}: late notice to {power}")),
                     TickAction::OutageSuspected { .. } => {

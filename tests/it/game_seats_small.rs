@@ -356,3 +356,36 @@ fn an_open_game_does_not_start_on_a_seed_other_than_the_one_committed_to() {
         }
     }
 }
+
+/// A game waiting for players does nothing a game under way does, and says so the same
+/// way whatever was asked, from the command line or by mail (issue 38: a waiting game is
+/// a state of the session, refused in one place).
+#[test]
+fn a_small_game_waiting_for_players_refuses_play_in_one_sentence() {
+    let (_tmp, root, out) = open_game(&["--game", "duplexity"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let dir = root.join("games").join(GAME);
+    let dir = dir.to_str().unwrap();
+    let refusal = format!("{GAME} has not begun: it waits for players, and begins when the last seat is filled");
+    for args in [
+        &["adjudicate", dir, "--force"][..],
+        &["adjudicate", dir, "--dry-run"],
+        &["results", dir],
+        &["rollback", dir, "1"],
+        &["verify", dir],
+        &["reveal", dir, "--force"],
+        &["submit", dir, "--player", "ann", "-"],
+    ] {
+        let run = judge_cli(NOW, &root, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(&refusal), "{args:?}: {}", run.stderr);
+    }
+    let status = judge_cli(NOW, &root, &["status", dir]).ok();
+    assert!(status.stdout.contains("waits for players: 0 of 2 seats taken"), "{}", status.stdout);
+    // By mail, the master's commands get the same sentence.
+    let pw = master_password(&root);
+    let mut outbox = Outbox::default();
+    send(&root, "gm@example.org", "m0@x", &format!("SIGNON master@{GAME} {pw}\nprocess\npause\n"));
+    let reply = &outbox.new_mails(&root)[0].body;
+    assert_eq!(reply.matches(&refusal).count(), 2, "{reply}");
+}

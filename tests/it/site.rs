@@ -72,7 +72,7 @@ fn secret_diplomacy(root: &Path, players: &str, name: &str) -> PathBuf {
     let mut g = any::open(&path).unwrap();
     let now = at("2025-03-02T12:00:00Z");
     let submit = |who, text| Submit { who: Who::Power(who), text, check: false, at: None };
-    g.submit(submit("france", "A par - bur\nA mar - spa\nF bre - mao\n"), now).unwrap();
+    g.play().unwrap().submit(submit("france", "A par - bur\nA mar - spa\nF bre - mao\n"), now).unwrap();
     g.press()
         .unwrap()
         .send(&Role::Seat("France".into()), &PressTo::All, "Peace to all: PUBLIC-PRESS-1234", now)
@@ -81,9 +81,9 @@ fn secret_diplomacy(root: &Path, players: &str, name: &str) -> PathBuf {
         .unwrap()
         .send(&Role::Seat("France".into()), &PressTo::Powers(vec!["italy".into()]), "PRIVATE-PRESS-7788", now)
         .unwrap();
-    g.adjudicate(true, false, now).unwrap();
+    g.play().unwrap().adjudicate(true, false, now).unwrap();
     // Fall 1901: orders in, not processed.
-    g.submit(submit("germany", "Army Kiel - Holland\nA ber - sil\n"), now).unwrap();
+    g.play().unwrap().submit(submit("germany", "Army Kiel - Holland\nA ber - sil\n"), now).unwrap();
     g.press()
         .unwrap()
         .send(&Role::Master, &PressTo::Powers(vec!["germany".into()]), "MASTER-WHISPER-5511", now)
@@ -221,7 +221,7 @@ fn the_tick_redraws_only_the_games_that_changed() {
     assert_eq!(idle.games, 2);
 
     let mut g = any::open(&path).unwrap();
-    g.adjudicate(true, false, at("2025-03-04T12:00:00Z")).unwrap();
+    g.play().unwrap().adjudicate(true, false, at("2025-03-04T12:00:00Z")).unwrap();
     drop(g);
     let after = refresh_site(&games, &out, &record).unwrap();
     assert_eq!(after.drawn, ["secrets"]);

@@ -5,8 +5,8 @@ use chrono_tz::Tz;
 use serde_json::{json, Value};
 
 use super::{
-    pretty, set_role_particulars, usage, Answer, ByMail, Clock, Contact, Desk, GameError, GameSession, History,
-    HistoryRow, MailingOutcome, MailingPlan, Outcome, OwedMail, OwedResults, Receipt, ReportVolume, Reports, Role,
+    pretty, set_role_particulars, usage, Answer, ByMail, Clock, Contact, GameError, GameSession, History, HistoryRow,
+    MailingOutcome, MailingPlan, Outcome, OwedMail, OwedResults, Play, Receipt, ReportVolume, Reports, Role,
     SeatChange, SeatOutcome, SeatRecord, Seats, Submit, Timed, Who,
 };
 use crate::diplomacy::report::{deadline_text, format_deadline};
@@ -59,6 +59,10 @@ fn describe(g: &OpenTurnGame, at: usize) -> String {
 }
 
 impl GameSession for OpenTurnGame {
+    fn play(&mut self) -> Option<&mut dyn Play> {
+        Some(self)
+    }
+
     fn kind(&self) -> String {
         self.meta.game.clone()
     }
@@ -122,70 +126,9 @@ impl GameSession for OpenTurnGame {
     fn reports(&mut self) -> Option<&mut dyn ReportVolume> {
         Some(self)
     }
-
-    fn submit(&mut self, submit: Submit<'_>, now: DateTime<Utc>) -> Result<Answer, GameError> {
-        let Who::Player(player) = submit.who else {
-            return Err(usage("this is a small game: say whose turn file it is with --player NAME"));
-        };
-        let seat = if player.eq_ignore_ascii_case(MASTER) {
-            Seat::Master
-        } else {
-            Seat::Player(self.player_index(player).ok_or_else(|| {
-                usage(format!(
-                    "no player `{player}` in this game; the players are {} (or `master`)",
-                    self.player_names().join(", ")
-                ))
-            })?)
-        };
-        if submit.check {
-            return check_turn(self, seat, submit.text, submit.at.unwrap_or(now));
-        }
-        // The step the turn was for, not the one it led to.
-        let step = self.game.step_label();
-        let sub = OpenTurnGame::submit(self, seat, submit.text, submit.at.unwrap_or(now), now)?;
-        let events: Vec<&String> = sub.ack.events.iter().chain(&sub.events).collect();
-        let lines: Vec<Value> = sub
-            .ack
-            .lines
-            .iter()
-            .map(
-                |l| json!({"line": l.line, "column": l.column, "accepted": l.accepted, "text": l.text, "hint": l.hint}),
-            )
-            .collect();
-        let json = json!({
-            "lines": lines,
-            "events": events,
-            "kept": sub.seq.is_some(),
-            "status": OpenTurnGame::status_json(self),
-        });
-        let mut receipt = receipt(self, seat, &step, &sub, now);
-        let taken = sub.seq.is_some();
-        if taken {
-            // The report that follows says what is awaited now: once is enough.
-            receipt.awaited = None;
-        }
-        let mut text = receipt.render(None);
-        if taken {
-            text.push('\n');
-            text.push_str(&self.report_text());
-        } else {
-            // Nothing changed: the board is as `status` shows it.
-            text.push_str("Nothing was taken; the game is as it was.\n");
-        }
-        Ok(Answer { text, json: pretty(&json), ok: sub.ack.lines.iter().all(|l| l.accepted) })
-    }
-
-    fn adjudicate(&mut self, force: bool, _by_mail: bool, now: DateTime<Utc>) -> Result<Answer, GameError> {
-        // Every step of a small game is owed by mail to its players (the journal says so).
-        let events = self.force(force, None, now)?;
-        let mut text: String = events.iter().map(|e| format!("  {e}\n")).collect();
-        text.push('\n');
-        text.push_str(&self.report_text());
-        Ok(Answer::new(text, pretty(&json!({"events": events, "status": OpenTurnGame::status_json(self)}))))
-    }
 }
 
-impl Desk for OpenTurnGame {
+impl Play for OpenTurnGame {
     fn preview(&self) -> Result<Answer, GameError> {
         Err(usage("--dry-run is for Diplomacy; a small game's steps run as soon as no input is awaited"))
     }
@@ -336,6 +279,130 @@ impl Desk for OpenTurnGame {
             Ok(p.name.clone())
         })
     }
+
+    fn scheduled_deadline(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {
+        if self.game.ending().is_some() {
+            return Err(GameError::Over);
+        }
+        let schedule = &self.settings.deadlines.schedule;
+        schedule.deadline_for(PhaseKind::Movement, now).map_err(|e| usage(e.to_string()))
+    }
+
+    fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError> {
+        OpenTurnGame::set_deadline(self, deadline, now)
+    }
+
+    fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
+        // A step held only by a setting changed since (game.toml edited by hand) goes on.
+        let released = if self.game.held() && !self.hold_now() { self.release(now)? } else { None };
+        if let Some(events) = released {
+            return Ok(Some(format!(
+                "every input in and nobody waiting: went on early ({})",
+                count(events.len(), "event", "events")
+            )));
+        }
+        // Nobody can send what vacant seats are awaited for: their defaults now, step by
+        // step while only they are awaited (a bounded number a tick).
+        let mut steps = 0;
+        let mut events = 0;
+        while steps < VACANT_STEPS_PER_TICK {
+            let Some(done) = self.go_on_for_vacant(now)? else { break };
+            steps += 1;
+            events += done.len();
+        }
+        Ok((steps > 0).then(|| {
+            format!(
+                "only vacant seats were awaited: went on early ({}, {})",
+                count(steps, "step", "steps"),
+                count(events, "event", "events")
+            )
+        }))
+    }
+
+    fn late_extension(&mut self, _expected: &str, _now: DateTime<Utc>) -> Result<Option<Outcome>, GameError> {
+        // The small games give no late extension: the deadline defaults apply.
+        Ok(None)
+    }
+
+    fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Receipt, bool), GameError> {
+        if text.len() > MAX_TURN_BYTES {
+            return Err(usage(format!("a turn is at most {} KiB of text", MAX_TURN_BYTES / 1024)));
+        }
+        let seat = seat_of(self, role)?;
+        // The step the turn was for, not the one it led to.
+        let step = self.game.step_label();
+        let sub = OpenTurnGame::submit(self, seat, text, now, now)?;
+        Ok((receipt(self, seat, &step, &sub, now), sub.seq.is_some()))
+    }
+
+    fn set_wait(&mut self, role: &Role, wait: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError> {
+        let Seat::Player(seat) = seat_of(self, role)? else {
+            return Err(usage("the game master plays no seat: `wait` is for players"));
+        };
+        let done = OpenTurnGame::set_wait(self, seat, wait, now)?;
+        Ok((format!("{}.", crate::text::sentence(&done.said)), !done.events.is_empty()))
+    }
+
+    fn submit(&mut self, submit: Submit<'_>, now: DateTime<Utc>) -> Result<Answer, GameError> {
+        let Who::Player(player) = submit.who else {
+            return Err(usage("this is a small game: say whose turn file it is with --player NAME"));
+        };
+        let seat = if player.eq_ignore_ascii_case(MASTER) {
+            Seat::Master
+        } else {
+            Seat::Player(self.player_index(player).ok_or_else(|| {
+                usage(format!(
+                    "no player `{player}` in this game; the players are {} (or `master`)",
+                    self.player_names().join(", ")
+                ))
+            })?)
+        };
+        if submit.check {
+            return check_turn(self, seat, submit.text, submit.at.unwrap_or(now));
+        }
+        // The step the turn was for, not the one it led to.
+        let step = self.game.step_label();
+        let sub = OpenTurnGame::submit(self, seat, submit.text, submit.at.unwrap_or(now), now)?;
+        let events: Vec<&String> = sub.ack.events.iter().chain(&sub.events).collect();
+        let lines: Vec<Value> = sub
+            .ack
+            .lines
+            .iter()
+            .map(
+                |l| json!({"line": l.line, "column": l.column, "accepted": l.accepted, "text": l.text, "hint": l.hint}),
+            )
+            .collect();
+        let json = json!({
+            "lines": lines,
+            "events": events,
+            "kept": sub.seq.is_some(),
+            "status": OpenTurnGame::status_json(self),
+        });
+        let mut receipt = receipt(self, seat, &step, &sub, now);
+        let taken = sub.seq.is_some();
+        if taken {
+            // The report that follows says what is awaited now: once is enough.
+            receipt.awaited = None;
+        }
+        let mut text = receipt.render(None);
+        if taken {
+            text.push('\n');
+            text.push_str(&self.report_text());
+        } else {
+            // Nothing changed: the board is as `status` shows it.
+            text.push_str("Nothing was taken; the game is as it was.\n");
+        }
+        Ok(Answer { text, json: pretty(&json), ok: sub.ack.lines.iter().all(|l| l.accepted) })
+    }
+
+    fn adjudicate(&mut self, force: bool, _by_mail: bool, now: DateTime<Utc>) -> Result<Answer, GameError> {
+        // Every step of a small game is owed by mail to its players (the journal says so).
+        let events = self.force(force, None, now)?;
+        let mut text: String = events.iter().map(|e| format!("  {e}\n")).collect();
+        text.push('\n');
+        text.push_str(&self.report_text());
+        Ok(Answer::new(text, pretty(&json!({"events": events, "status": OpenTurnGame::status_json(self)}))))
+    }
 }
 
 impl ByMail for OpenTurnGame {
@@ -358,17 +425,6 @@ impl ByMail for OpenTurnGame {
 
     fn offers(&self) -> crate::games::Offers {
         super::offers_of(Some(&GameSession::kind(self)))
-    }
-
-    fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Receipt, bool), GameError> {
-        if text.len() > MAX_TURN_BYTES {
-            return Err(usage(format!("a turn is at most {} KiB of text", MAX_TURN_BYTES / 1024)));
-        }
-        let seat = seat_of(self, role)?;
-        // The step the turn was for, not the one it led to.
-        let step = self.game.step_label();
-        let sub = OpenTurnGame::submit(self, seat, text, now, now)?;
-        Ok((receipt(self, seat, &step, &sub, now), sub.seq.is_some()))
     }
 
     fn status_for(&self, role: &Role, zone: Option<Tz>, now: DateTime<Utc>) -> String {
@@ -427,31 +483,11 @@ impl ByMail for OpenTurnGame {
             )
         })
     }
-
-    fn set_wait(&mut self, role: &Role, wait: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError> {
-        let Seat::Player(seat) = seat_of(self, role)? else {
-            return Err(usage("the game master plays no seat: `wait` is for players"));
-        };
-        let done = OpenTurnGame::set_wait(self, seat, wait, now)?;
-        Ok((format!("{}.", crate::text::sentence(&done.said)), !done.events.is_empty()))
-    }
 }
 
 impl Timed for OpenTurnGame {
     fn deadline(&self) -> Option<DateTime<Utc>> {
         self.meta.deadline.filter(|_| self.game.ending().is_none())
-    }
-
-    fn scheduled_deadline(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {
-        if self.game.ending().is_some() {
-            return Err(GameError::Over);
-        }
-        let schedule = &self.settings.deadlines.schedule;
-        schedule.deadline_for(PhaseKind::Movement, now).map_err(|e| usage(e.to_string()))
-    }
-
-    fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError> {
-        OpenTurnGame::set_deadline(self, deadline, now)
     }
 
     fn clock(&self) -> Option<Clock> {
@@ -474,38 +510,6 @@ impl Timed for OpenTurnGame {
             awaited: Some(awaiting.what),
             defaults: "the deadline defaults apply".into(),
         })
-    }
-
-    fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
-        // A step held only by a setting changed since (game.toml edited by hand) goes on.
-        let released = if self.game.held() && !self.hold_now() { self.release(now)? } else { None };
-        if let Some(events) = released {
-            return Ok(Some(format!(
-                "every input in and nobody waiting: went on early ({})",
-                count(events.len(), "event", "events")
-            )));
-        }
-        // Nobody can send what vacant seats are awaited for: their defaults now, step by
-        // step while only they are awaited (a bounded number a tick).
-        let mut steps = 0;
-        let mut events = 0;
-        while steps < VACANT_STEPS_PER_TICK {
-            let Some(done) = self.go_on_for_vacant(now)? else { break };
-            steps += 1;
-            events += done.len();
-        }
-        Ok((steps > 0).then(|| {
-            format!(
-                "only vacant seats were awaited: went on early ({}, {})",
-                count(steps, "step", "steps"),
-                count(events, "event", "events")
-            )
-        }))
-    }
-
-    fn late_extension(&mut self, _expected: &str, _now: DateTime<Utc>) -> Result<Option<Outcome>, GameError> {
-        // The small games give no late extension: the deadline defaults apply.
-        Ok(None)
     }
 
     fn keep_glance(&self, clock: Option<&Clock>) {

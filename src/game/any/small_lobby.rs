@@ -7,9 +7,8 @@ use chrono_tz::Tz;
 use serde_json::{json, Value};
 
 use super::{
-    usage, Answer, ByMail, Clock, Contact, Desk, GameError, GameSession, History, HistoryRow, MailingOutcome,
-    MailingPlan, Outcome, OwedMail, OwedResults, Receipt, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Started,
-    Submit, Timed,
+    usage, ByMail, Clock, Contact, GameError, GameSession, History, HistoryRow, MailingOutcome, MailingPlan, OwedMail,
+    OwedResults, Play, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Started, Timed,
 };
 use crate::game::by_mail::{self, names_master};
 use crate::game::public::{PublicBoard, PublicGame};
@@ -28,13 +27,14 @@ impl Lobby {
             self.settings.name
         )
     }
-
-    fn not_yet(&self) -> GameError {
-        usage(format!("{} has not begun: it waits for players", self.settings.name))
-    }
 }
 
 impl GameSession for Lobby {
+    /// None until the last seat is filled: the game has not begun.
+    fn play(&mut self) -> Option<&mut dyn Play> {
+        None
+    }
+
     fn kind(&self) -> String {
         self.settings.game.clone()
     }
@@ -84,14 +84,6 @@ impl GameSession for Lobby {
         Ok(History { step_key: "step", rows })
     }
 
-    fn submit(&mut self, _submit: Submit<'_>, _now: DateTime<Utc>) -> Result<Answer, GameError> {
-        Err(self.not_yet())
-    }
-
-    fn adjudicate(&mut self, _force: bool, _by_mail: bool, _now: DateTime<Utc>) -> Result<Answer, GameError> {
-        Err(self.not_yet())
-    }
-
     fn name(&self) -> String {
         self.settings.name.clone()
     }
@@ -116,46 +108,6 @@ impl GameSession for Lobby {
     }
 }
 
-impl Desk for Lobby {
-    fn preview(&self) -> Result<Answer, GameError> {
-        Err(self.not_yet())
-    }
-
-    fn results(&self, _which: Option<&str>) -> Result<Answer, GameError> {
-        Err(self.not_yet())
-    }
-
-    fn rollback(&mut self, _to: &str, _now: DateTime<Utc>) -> Result<String, GameError> {
-        Err(self.not_yet())
-    }
-
-    fn verify(&self) -> Result<Answer, GameError> {
-        Err(self.not_yet())
-    }
-
-    fn reveal(&mut self, _force: bool, _now: DateTime<Utc>) -> Result<Answer, GameError> {
-        Err(self.not_yet())
-    }
-
-    fn set_early(&mut self, _on: bool, _now: DateTime<Utc>) -> Result<(String, bool), GameError> {
-        Err(self.not_yet())
-    }
-
-    fn replace(
-        &mut self,
-        _seat: &str,
-        _address: &str,
-        _password_hash: &str,
-        _now: DateTime<Utc>,
-    ) -> Result<String, GameError> {
-        Err(self.not_yet())
-    }
-
-    fn process(&mut self, _expected: Option<&str>, _now: DateTime<Utc>) -> Result<String, GameError> {
-        Err(self.not_yet())
-    }
-}
-
 impl ByMail for Lobby {
     fn seat(&self, who: &str) -> Result<SeatRecord, Vec<String>> {
         if names_master(who) {
@@ -169,10 +121,6 @@ impl ByMail for Lobby {
 
     fn offers(&self) -> crate::games::Offers {
         super::offers_of(Some(&self.settings.game))
-    }
-
-    fn receive(&mut self, _role: &Role, _text: &str, _now: DateTime<Utc>) -> Result<(Receipt, bool), GameError> {
-        Err(self.not_yet())
     }
 
     fn status_for(&self, _role: &Role, _zone: Option<Tz>, _now: DateTime<Utc>) -> String {
@@ -196,21 +144,20 @@ impl ByMail for Lobby {
         zone: Option<&str>,
         _now: DateTime<Utc>,
     ) -> Result<(), GameError> {
-        let waiting = self.not_yet();
+        let rejoin = usage(format!(
+            "a player who joined {name} changes their password by joining again: `join {name} PASSWORD`",
+            name = self.settings.name
+        ));
         self.update_settings(|s| {
             super::set_role_particulars(
                 role,
                 &mut s.master,
                 &mut s.observer_passwords,
-                move |_: &str| Err(waiting),
+                move |_: &str| Err(rejoin),
                 password_hash,
                 zone,
             )
         })
-    }
-
-    fn set_wait(&mut self, _role: &Role, _wait: bool, _now: DateTime<Utc>) -> Result<(String, bool), GameError> {
-        Err(self.not_yet())
     }
 }
 
@@ -219,27 +166,8 @@ impl Timed for Lobby {
         None
     }
 
-    fn scheduled_deadline(&self, _now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {
-        Err(self.not_yet())
-    }
-
-    fn set_deadline(&mut self, _deadline: Option<DateTime<Utc>>, _now: DateTime<Utc>) -> Result<(), GameError> {
-        Err(usage(format!(
-            "{} has no deadline until its last seat is filled: the first runs from then",
-            self.settings.name
-        )))
-    }
-
-    fn go_on_early(&mut self, _now: DateTime<Utc>) -> Result<Option<String>, GameError> {
-        Ok(None)
-    }
-
     fn clock(&self) -> Option<Clock> {
         None
-    }
-
-    fn late_extension(&mut self, _expected: &str, _now: DateTime<Utc>) -> Result<Option<Outcome>, GameError> {
-        Ok(None)
     }
 
     fn keep_glance(&self, _clock: Option<&Clock>) {}
@@ -247,7 +175,8 @@ impl Timed for Lobby {
 
 impl OwedResults for Lobby {
     fn begin_mailing(&mut self, _seq: u64, _to: &[String], _now: DateTime<Utc>) -> Result<MailingPlan, GameError> {
-        Err(self.not_yet())
+        // Nothing is owed before the game begins (`owed` is empty).
+        Err(usage(format!("{} owes no results: it waits for players", self.settings.name)))
     }
 
     fn owed(&self) -> Result<Vec<OwedMail>, GameError> {

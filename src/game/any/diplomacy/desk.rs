@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl Desk for OpenGame {
+impl Play for OpenGame {
     fn preview(&self) -> Result<Answer, GameError> {
         if self.game.state.end.is_some() {
             return Err(GameError::Over);
@@ -126,5 +126,116 @@ impl Desk for OpenGame {
             },
             votes,
         )
+    }
+
+    fn submit(&mut self, submit: Submit<'_>, now: DateTime<Utc>) -> Result<Answer, GameError> {
+        let Who::Power(name) = submit.who else {
+            return Err(usage("this is a Diplomacy game: say whose orders with --power"));
+        };
+        let power = self.game.map.lookup_power(name).ok_or_else(|| usage(format!("unknown power `{name}`")))?;
+        let ack = OpenGame::submit(self, power, submit.text, submit.check, now)?;
+        let mut text = ack.receipt().render(None);
+        if submit.check {
+            text.push_str("Checked only: nothing was kept; the game is as it was.\n");
+        }
+        Ok(Answer { text, json: pretty(&ack), ok: ack.problems.is_empty() })
+    }
+
+    fn adjudicate(&mut self, force: bool, by_mail: bool, now: DateTime<Utc>) -> Result<Answer, GameError> {
+        let report =
+            if by_mail { self.adjudicate_to_mail(None, force, now)? } else { OpenGame::adjudicate(self, force, now)? };
+        let mut text = report.to_text();
+        if self.game.state.end.is_none() {
+            text.push_str(&format!("Deadline: {}.\n", deadline_text(self.game.state.deadline)));
+        }
+        if by_mail {
+            text.push_str("The results are owed by mail: the next `mail tick` sends them.\n");
+        }
+        Ok(Answer::new(text, pretty(&report)))
+    }
+
+    fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Receipt, bool), GameError> {
+        let power = power_of(&self.game, role)?;
+        let ack = OpenGame::submit(self, power, text, false, now)?;
+        // Orders wait for the adjudication: the game does not go on here.
+        Ok((ack.receipt(), false))
+    }
+
+    fn set_wait(&mut self, role: &Role, wait: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError> {
+        let power = power_of(&self.game, role)?;
+        OpenGame::set_wait(self, power, wait, now)?;
+        let said = match (wait, self.game.settings.deadlines.early) {
+            (true, _) => "Waiting: this phase is not processed before its deadline (send `nowait` to undo).",
+            (false, true) => "Not waiting: this phase may be processed once every order is in, before its deadline.",
+            (false, false) => "Not waiting (this game processes every phase at its deadline anyway).",
+        };
+        Ok((said.to_string(), false))
+    }
+
+    fn scheduled_deadline(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameError> {
+        if self.game.state.end.is_some() {
+            return Err(GameError::Over);
+        }
+        if let Some(left) = self.seats_left() {
+            return Err(usage(format!(
+                "the game waits for players ({} open); it starts by itself when the last one joins",
+                count(left, "seat", "seats")
+            )));
+        }
+        let schedule = &self.game.settings.deadlines.schedule;
+        let at = schedule.deadline_for(self.game.state.phase.kind, now).map_err(|e| usage(e.to_string()))?;
+        Ok(self.absent_until(at).map_or(at, |(moved, _)| moved))
+    }
+
+    fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError> {
+        OpenGame::set_deadline(self, deadline, now)
+    }
+
+    fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
+        let state = &self.game.state;
+        // Early means before the deadline; whether it may go on, `adjudicate_early` decides.
+        if state.deadline.is_none_or(|d| d <= now) {
+            return Ok(None);
+        }
+        let Some(report) = self.adjudicate_early(state.phase, now)? else { return Ok(None) };
+        let readers = readers(&self.game);
+        Ok(Some(format!(
+            "{} processed early (every order in); the results go to {}.",
+            report.phase,
+            count(readers, "address", "addresses")
+        )))
+    }
+
+    fn late_extension(&mut self, expected: &str, now: DateTime<Utc>) -> Result<Option<Outcome>, GameError> {
+        let expected = parse_phase(expected)?;
+        let Some((powers, at)) = self.extend_late(expected, now)? else { return Ok(None) };
+        let map = &self.game.map;
+        let names: Vec<String> = powers.iter().map(|p| map.power(*p).name.clone()).collect();
+        let game = self.game.settings.name.clone();
+        let phase = self.game.state.phase;
+        let shown = crate::diplomacy::report::format_deadline(at, None);
+        let mut notices = Vec::new();
+        for p in &powers {
+            let Some(address) = settings_address(&self.game, *p) else { continue };
+            notices.push(Notice {
+                final_board: false,
+                to: vec![address],
+                subject: format!("{game}: late, no orders from {}", map.power(*p).name),
+                body: format!(
+                    "The deadline of {phase} passed without orders from {}.\nThe phase is extended once, to \
+                     {shown}: send your orders before then.\n",
+                    map.power(*p).name
+                ),
+            });
+        }
+        if let Some(master) = self.game.settings.master.email.clone() {
+            notices.push(Notice {
+                final_board: false,
+                to: vec![master],
+                subject: format!("{game}: late, {phase} extended"),
+                body: format!("No orders from {} by the deadline: {phase} is extended to {shown}.\n", names.join(", ")),
+            });
+        }
+        Ok(Some(Outcome { said: format!("{phase} extended to {shown}: late {}", names.join(", ")), notices }))
     }
 }

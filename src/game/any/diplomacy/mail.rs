@@ -27,13 +27,6 @@ impl ByMail for OpenGame {
         crate::games::Offers::DIPLOMACY
     }
 
-    fn receive(&mut self, role: &Role, text: &str, now: DateTime<Utc>) -> Result<(Receipt, bool), GameError> {
-        let power = power_of(&self.game, role)?;
-        let ack = OpenGame::submit(self, power, text, false, now)?;
-        // Orders wait for the adjudication: the game does not go on here.
-        Ok((ack.receipt(), false))
-    }
-
     fn status_for(&self, role: &Role, zone: Option<Tz>, _now: DateTime<Utc>) -> String {
         crate::game::status::status_text(&self.game, power_of(&self.game, role).ok(), zone)
     }
@@ -81,17 +74,6 @@ impl ByMail for OpenGame {
                 zone,
             )
         })
-    }
-
-    fn set_wait(&mut self, role: &Role, wait: bool, now: DateTime<Utc>) -> Result<(String, bool), GameError> {
-        let power = power_of(&self.game, role)?;
-        OpenGame::set_wait(self, power, wait, now)?;
-        let said = match (wait, self.game.settings.deadlines.early) {
-            (true, _) => "Waiting: this phase is not processed before its deadline (send `nowait` to undo).",
-            (false, true) => "Not waiting: this phase may be processed once every order is in, before its deadline.",
-            (false, false) => "Not waiting (this game processes every phase at its deadline anyway).",
-        };
-        Ok((said.to_string(), false))
     }
 }
 

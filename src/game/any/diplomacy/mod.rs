@@ -15,10 +15,10 @@ use chrono_tz::Tz;
 use serde_json::Value;
 
 use super::{
-    parse_phase, pretty, set_role_particulars, usage, Answer, Board, ByMail, Clock, Contact, Desk, GameError,
-    GameSession, History, HistoryRow, Listing, MailingOutcome, MailingPlan, Notice, Outcome, OwedMail, OwedResults,
-    Pictures, PlayerCommand, Press, PressDelivery, PressTo, Receipt, Role, SeatChange, SeatOutcome, SeatRecord, Seats,
-    Submit, Timed, Votes, Who,
+    parse_phase, pretty, set_role_particulars, usage, Answer, Board, ByMail, Clock, Contact, GameError, GameSession,
+    History, HistoryRow, Listing, MailingOutcome, MailingPlan, Notice, Outcome, OwedMail, OwedResults, Pictures, Play,
+    PlayerCommand, Press, PressDelivery, PressTo, Receipt, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Submit,
+    Timed, Votes, Who,
 };
 use crate::diplomacy::engine::{Game, Vote};
 use crate::diplomacy::map::{normalize_name, Map, PowerId};
@@ -31,6 +31,10 @@ use crate::store::TaskLock;
 use crate::text::count;
 
 impl GameSession for OpenGame {
+    fn play(&mut self) -> Option<&mut dyn Play> {
+        Some(self)
+    }
+
     fn kind(&self) -> String {
         self.game.settings.variant.name().to_string()
     }
@@ -152,32 +156,6 @@ impl GameSession for OpenGame {
 
     fn public(&self) -> crate::game::public::PublicGame {
         crate::game::public::of_diplomacy(self)
-    }
-
-    fn submit(&mut self, submit: Submit<'_>, now: DateTime<Utc>) -> Result<Answer, GameError> {
-        let Who::Power(name) = submit.who else {
-            return Err(usage("this is a Diplomacy game: say whose orders with --power"));
-        };
-        let power = self.game.map.lookup_power(name).ok_or_else(|| usage(format!("unknown power `{name}`")))?;
-        let ack = OpenGame::submit(self, power, submit.text, submit.check, now)?;
-        let mut text = ack.receipt().render(None);
-        if submit.check {
-            text.push_str("Checked only: nothing was kept; the game is as it was.\n");
-        }
-        Ok(Answer { text, json: pretty(&ack), ok: ack.problems.is_empty() })
-    }
-
-    fn adjudicate(&mut self, force: bool, by_mail: bool, now: DateTime<Utc>) -> Result<Answer, GameError> {
-        let report =
-            if by_mail { self.adjudicate_to_mail(None, force, now)? } else { OpenGame::adjudicate(self, force, now)? };
-        let mut text = report.to_text();
-        if self.game.state.end.is_none() {
-            text.push_str(&format!("Deadline: {}.\n", deadline_text(self.game.state.deadline)));
-        }
-        if by_mail {
-            text.push_str("The results are owed by mail: the next `mail tick` sends them.\n");
-        }
-        Ok(Answer::new(text, pretty(&report)))
     }
 
     fn press(&mut self) -> Option<&mut dyn Press> {
