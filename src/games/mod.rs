@@ -201,11 +201,11 @@ pub const KINDS: &[&GameKind] = &[
     &overdue::GAME,
     &duple::GAME,
     // A toy game that lives beside the tests: what adding a game takes.
-    #[cfg(test)]
+    #[cfg(any(test, feature = "toy-game"))]
     &toy::GAME,
 ];
 
-#[cfg(test)]
+#[cfg(any(test, feature = "toy-game"))]
 #[path = "../../tests/toy_game/mod.rs"]
 pub mod toy;
 

@@ -39,5 +39,6 @@ mod site;
 mod small_cli;
 mod standard_game;
 mod store;
+mod toy_cli;
 mod turn_games;
 mod variants;

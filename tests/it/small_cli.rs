@@ -230,7 +230,14 @@ fn games_lists_each_game_with_its_seats_options_and_rulings() {
     ] {
         assert!(out.contains(line), "`{line}` in:\n{out}");
     }
-    assert!(!out.contains("ebbles"), "the toy game lives in the tests only:\n{out}");
+    // The toy game is in the tests' build only (the `toy-game` feature, which the tests
+    // turn on for themselves): never a default of the judge that is built and shipped.
+    assert!(out.contains("Pebbles (`--game pebbles`)"), "the tests' build has the toy game:\n{out}");
+    let manifest: toml::Table =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap().parse().unwrap();
+    let defaults = manifest["features"].get("default").and_then(|d| d.as_array()).cloned().unwrap_or_default();
+    assert!(!defaults.iter().any(|f| f.as_str() == Some("toy-game")), "{defaults:?}");
+    assert!(manifest["features"].get("toy-game").is_some(), "the toy game's feature is there to be left off");
 }
 
 /// `new --game shadow-worlds` makes the same game as `new --variant shadow-worlds`: a
