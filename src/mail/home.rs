@@ -44,6 +44,14 @@ pub enum HomeError {
     Io { path: PathBuf, message: String },
     #[error("{}: {message}", .path.display())]
     Config { path: PathBuf, message: String },
+    /// The mail layer's own files (the spool, the claims, the owed mail) cannot be
+    /// opened.
+    #[error("{}: {source}", .path.display())]
+    Intake {
+        path: PathBuf,
+        #[source]
+        source: crate::mail::error::MailError,
+    },
 }
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> HomeError + '_ {
@@ -246,7 +254,7 @@ impl JudgeHome {
 
     /// The spool and claims (`spool/`, `claims/`).
     pub fn intake(&self) -> Result<StoreIntake, HomeError> {
-        StoreIntake::open(&self.root).map_err(|message| HomeError::Io { path: self.root.clone(), message })
+        StoreIntake::open(&self.root).map_err(|source| HomeError::Intake { path: self.root.clone(), source })
     }
 
     /// Take the tick lock, waiting for a running tick to finish. Held until dropped.
