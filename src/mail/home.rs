@@ -40,8 +40,20 @@ pub const LOG_FILE: &str = "judge.log";
 
 #[derive(Debug, thiserror::Error)]
 pub enum HomeError {
-    #[error("{}: {message}", .path.display())]
-    Io { path: PathBuf, message: String },
+    /// The operating system refused a read, write or lock of the judge's own files.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The store refused to write one of the judge's files (`tick.json`).
+    #[error("{}: {source}", .path.display())]
+    Store {
+        path: PathBuf,
+        #[source]
+        source: crate::store::StoreError,
+    },
     #[error("{}: {message}", .path.display())]
     Config { path: PathBuf, message: String },
     /// The mail layer's own files (the spool, the claims, the owed mail) cannot be
@@ -55,7 +67,7 @@ pub enum HomeError {
 }
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> HomeError + '_ {
-    move |e| HomeError::Io { path: path.to_path_buf(), message: e.to_string() }
+    move |source| HomeError::Io { path: path.to_path_buf(), source }
 }
 
 /// Whether `name` can name a game of a judge directory: a SIGNON line can carry it and
@@ -306,7 +318,7 @@ impl TickLock {
     pub fn write(&self, logs: &BTreeMap<String, TickLog>) -> Result<(), HomeError> {
         let mut bytes = serde_json::to_vec_pretty(logs).expect("tick logs serialize");
         bytes.push(b'\n');
-        write_atomic(&self.path, &bytes).map_err(|e| HomeError::Io { path: self.path.clone(), message: e.to_string() })
+        write_atomic(&self.path, &bytes).map_err(|source| HomeError::Store { path: self.path.clone(), source })
     }
 }
 
@@ -386,6 +398,20 @@ mod tests {
         assert_eq!(check_game_name(".hidden"), Err(GameNameError::Dot));
         assert_eq!(check_game_name("a/b"), Err(GameNameError::Characters));
         assert_eq!(GameNameError::Dot.to_string(), "a game's name cannot start with a dot");
+    }
+
+    #[test]
+    fn a_judge_without_judge_toml_is_an_io_error_naming_the_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let e = JudgeHome::open(tmp.path()).unwrap_err();
+        let toml = tmp.path().join("judge.toml");
+        match &e {
+            HomeError::Io { path, source } => {
+                assert_eq!((path, source.kind()), (&toml, std::io::ErrorKind::NotFound));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(e.to_string().starts_with(&format!("{}: ", toml.display())), "{e}");
     }
 
     #[test]
