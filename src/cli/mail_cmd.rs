@@ -20,6 +20,7 @@ use clap::Subcommand;
 
 use super::{now, CliError};
 use crate::host::{deliver, set_password_at, tick_judge_with, JudgeHost};
+use crate::mail::error::MailError;
 use crate::mail::home::{JudgeHome, HOME_VAR};
 use crate::mail::host::Role;
 use crate::mail::ingest::{Intake, StoreClaim, StoreIntake, EX_TEMPFAIL};
@@ -157,17 +158,17 @@ struct Tracked<'a> {
 impl Intake for Tracked<'_> {
     type Claim = StoreClaim;
 
-    fn spool(&self, raw: &[u8], now: DateTime<Utc>) -> Result<String, String> {
+    fn spool(&self, raw: &[u8], now: DateTime<Utc>) -> Result<String, MailError> {
         let id = Intake::spool(self.inner, raw, now)?;
         self.spooled.store(true, Ordering::SeqCst);
         Ok(id)
     }
 
-    fn claim(&self, key: &str, spooled: &str) -> Result<Option<StoreClaim>, String> {
+    fn claim(&self, key: &str, spooled: &str) -> Result<Option<StoreClaim>, MailError> {
         self.inner.claim(key, spooled)
     }
 
-    fn limit_answers(&self, mails: &mut Vec<OutgoingMail>, now: DateTime<Utc>) -> Result<usize, String> {
+    fn limit_answers(&self, mails: &mut Vec<OutgoingMail>, now: DateTime<Utc>) -> Result<usize, MailError> {
         self.inner.limit_answers(mails, now)
     }
 
@@ -176,11 +177,11 @@ impl Intake for Tracked<'_> {
         claim: StoreClaim,
         mails: &[OutgoingMail],
         now: DateTime<Utc>,
-    ) -> Result<Option<String>, String> {
+    ) -> Result<Option<String>, MailError> {
         self.inner.complete(claim, mails, now)
     }
 
-    fn give_back(&self, claim: StoreClaim) -> Result<(), String> {
+    fn give_back(&self, claim: StoreClaim) -> Result<(), MailError> {
         self.inner.give_back(claim)
     }
 
@@ -188,7 +189,7 @@ impl Intake for Tracked<'_> {
         self.inner.received(claim)
     }
 
-    fn abandoned(&self) -> Result<Vec<ingest::Abandoned<StoreClaim>>, String> {
+    fn abandoned(&self) -> Result<Vec<ingest::Abandoned<StoreClaim>>, MailError> {
         self.inner.abandoned()
     }
 }
@@ -303,7 +304,11 @@ fn tick(root: &Path) -> Result<ExitCode, CliError> {
         println!("{line}");
     }
     let days = home.config.mail.keep_spool_days;
-    match home.intake().map_err(|e| e.to_string()).and_then(|i| i.prune(now - chrono::Duration::days(days.into()))) {
+    let pruned = home
+        .intake()
+        .map_err(|e| e.to_string())
+        .and_then(|i| i.prune(now - chrono::Duration::days(days.into())).map_err(|e| e.to_string()));
+    match pruned {
         Ok(0) => {}
         Ok(n) => {
             println!("spool: {} older than {} removed", count(n, "message", "messages"), count(days, "day", "days"))

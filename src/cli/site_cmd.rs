@@ -28,9 +28,9 @@ pub fn run(a: SiteArgs) -> Result<ExitCode, CliError> {
             return Err(CliError::Usage("where to? give -o DIR, or set `[site] dir` in judge.toml".to_string()))
         }
     };
-    home.check_site_dir(&out).map_err(CliError::Usage)?;
+    home.check_site_dir(&out).map_err(|e| CliError::Usage(e.to_string()))?;
     std::fs::create_dir_all(&out).map_err(|e| CliError::Io(format!("{}: {e}", out.display())))?;
-    let run = write_site(&home.games_dir(), &out).map_err(CliError::Io)?;
+    let run = write_site(&home.games_dir(), &out).map_err(|e| CliError::Io(e.to_string()))?;
     for p in &run.problems {
         eprintln!("warning: {p}");
     }

@@ -24,9 +24,9 @@ pub fn diff(old: &Value, new: &Value) -> Option<Patch> {
 }
 
 /// `old` with `patch` applied.
-pub fn apply(old: &Value, patch: &Patch) -> Result<Value, String> {
+pub fn apply(old: &Value, patch: &Patch) -> Result<Value, json_patch::PatchError> {
     let mut state = old.clone();
-    json_patch::patch(&mut state, patch).map_err(|e| e.to_string())?;
+    json_patch::patch(&mut state, patch)?;
     Ok(state)
 }
 

@@ -543,7 +543,7 @@ impl JudgeHost {
             ));
         }
         if let Err(problem) = crate::mail::home::check_game_name(game) {
-            return Err(HostError::Refused(problem));
+            return Err(HostError::Refused(problem.to_string()));
         }
         if self.game_dir(game).is_some() || self.games.join(game).exists() {
             return Err(HostError::Refused(format!("there is already a game `{game}`")));

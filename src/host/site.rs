@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::any::{self, PublicGame};
+use crate::game::any::{self, GameError, PublicGame};
 use crate::site::{game_folder, index_page, stylesheet, IndexRow, SiteFile, SiteWriter};
 use crate::store::{JOURNAL_FILE, SETTINGS_FILE};
 
@@ -29,13 +29,32 @@ pub struct SiteRun {
     pub problems: Vec<String>,
 }
 
-fn io(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
-    move |e| format!("{}: {e}", path.display())
+/// Why the site could not be written: the file it was about and the cause, in those words.
+#[derive(Debug, thiserror::Error)]
+pub enum SiteError {
+    /// The operating system refused a read, write, rename or removal.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The record of the site (`site.json`) could not be written as JSON.
+    #[error("{}: {source}", path.display())]
+    Encode {
+        path: PathBuf,
+        #[source]
+        source: serde_json::Error,
+    },
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> SiteError + '_ {
+    move |source| SiteError::Io { path: path.to_path_buf(), source }
 }
 
 /// Write one file of the site under `out`: a temporary file renamed over the old one, so
 /// a web server never serves half a page.
-fn write_file(out: &Path, file: &SiteFile) -> Result<PathBuf, String> {
+fn write_file(out: &Path, file: &SiteFile) -> Result<PathBuf, SiteError> {
     let path = out.join(&file.path);
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(io(parent))?;
@@ -49,7 +68,7 @@ fn write_file(out: &Path, file: &SiteFile) -> Result<PathBuf, String> {
 
 /// Write a game's files, then remove the pages and pictures of its folder that it no
 /// longer has (steps undone by a rollback).
-fn write_game(out: &Path, folder: &str, files: &[SiteFile]) -> Result<usize, String> {
+fn write_game(out: &Path, folder: &str, files: &[SiteFile]) -> Result<usize, SiteError> {
     let mut kept = BTreeSet::new();
     for f in files {
         kept.insert(write_file(out, f)?);
@@ -70,7 +89,7 @@ fn write_game(out: &Path, folder: &str, files: &[SiteFile]) -> Result<usize, Str
 /// Remove what the site shows of games no longer on the judge: the pages and pictures of
 /// every folder under `games/` that is not in `keep`, then the folder if it is left empty.
 /// Only our own kinds of files are removed; anything else put there stays.
-fn remove_gone(out: &Path, keep: &BTreeSet<String>) -> Result<(), String> {
+fn remove_gone(out: &Path, keep: &BTreeSet<String>) -> Result<(), SiteError> {
     let base = out.join("games");
     let Ok(entries) = std::fs::read_dir(&base) else {
         return Ok(());
@@ -89,7 +108,7 @@ fn remove_gone(out: &Path, keep: &BTreeSet<String>) -> Result<(), String> {
 }
 
 /// The games of `games_dir`, by directory name, sorted.
-fn game_names(games_dir: &Path) -> Result<Vec<String>, String> {
+fn game_names(games_dir: &Path) -> Result<Vec<String>, SiteError> {
     let entries = match std::fs::read_dir(games_dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -105,12 +124,12 @@ fn game_names(games_dir: &Path) -> Result<Vec<String>, String> {
 }
 
 /// Open a game to read its public part.
-fn public_of(path: &Path) -> Result<PublicGame, String> {
-    any::open_read_only(path).map(|g| g.public()).map_err(|e| e.to_string())
+fn public_of(path: &Path) -> Result<PublicGame, GameError> {
+    any::open_read_only(path).map(|g| g.public())
 }
 
 /// Write the whole site of the games under `games_dir` into `out`.
-pub fn write_site(games_dir: &Path, out: &Path) -> Result<SiteRun, String> {
+pub fn write_site(games_dir: &Path, out: &Path) -> Result<SiteRun, SiteError> {
     let mut run = SiteRun::default();
     let mut writer = SiteWriter::new();
     let mut rows = Vec::new();
@@ -175,7 +194,7 @@ struct Drawn {
 /// `mail tick`'s part: draw again the games whose game.toml or journal changed since the
 /// last run (every game the first time, or when the site's folder moved or lost its
 /// index), then the index if any line changed. `record` is the judge's `site.json`.
-pub fn refresh_site(games_dir: &Path, out: &Path, record: &Path) -> Result<SiteRun, String> {
+pub fn refresh_site(games_dir: &Path, out: &Path, record: &Path) -> Result<SiteRun, SiteError> {
     let mut old: Record = std::fs::read(record).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default();
     if old.out != out || !out.join("index.html").is_file() {
         old = Record { out: out.to_path_buf(), games: BTreeMap::new() };
@@ -225,7 +244,8 @@ pub fn refresh_site(games_dir: &Path, out: &Path, record: &Path) -> Result<SiteR
             write_file(out, &f)?;
             run.files += 1;
         }
-        let bytes = serde_json::to_vec(&new).map_err(|e| format!("{}: {e}", record.display()))?;
+        let bytes =
+            serde_json::to_vec(&new).map_err(|source| SiteError::Encode { path: record.to_path_buf(), source })?;
         let tmp = record.with_extension("json.tmp");
         std::fs::write(&tmp, bytes).map_err(io(&tmp))?;
         std::fs::rename(&tmp, record).map_err(io(record))?;

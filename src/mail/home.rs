@@ -40,30 +40,76 @@ pub const LOG_FILE: &str = "judge.log";
 
 #[derive(Debug, thiserror::Error)]
 pub enum HomeError {
-    #[error("{}: {message}", .path.display())]
-    Io { path: PathBuf, message: String },
+    /// The operating system refused a read, write or lock of the judge's own files.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The store refused to write one of the judge's files (`tick.json`).
+    #[error("{}: {source}", .path.display())]
+    Store {
+        path: PathBuf,
+        #[source]
+        source: crate::store::StoreError,
+    },
     #[error("{}: {message}", .path.display())]
     Config { path: PathBuf, message: String },
+    /// The mail layer's own files (the spool, the claims, the owed mail) cannot be
+    /// opened.
+    #[error("{}: {source}", .path.display())]
+    Intake {
+        path: PathBuf,
+        #[source]
+        source: crate::mail::error::MailError,
+    },
 }
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> HomeError + '_ {
-    move |e| HomeError::Io { path: path.to_path_buf(), message: e.to_string() }
+    move |source| HomeError::Io { path: path.to_path_buf(), source }
 }
 
 /// Whether `name` can name a game of a judge directory: a SIGNON line can carry it and
 /// it stays inside `games/` (1 to 64 ASCII letters, digits, `-`, `_` or `.`, not starting
 /// with a dot).
-pub fn check_game_name(name: &str) -> Result<(), String> {
+pub fn check_game_name(name: &str) -> Result<(), GameNameError> {
     if name.is_empty() || name.len() > 64 {
-        return Err("a game's name has 1 to 64 characters".into());
+        return Err(GameNameError::Length);
     }
     if name.starts_with('.') {
-        return Err("a game's name cannot start with a dot".into());
+        return Err(GameNameError::Dot);
     }
     if !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')) {
-        return Err("a game's name has only letters, digits, `-`, `_` and `.` (no spaces or slashes)".into());
+        return Err(GameNameError::Characters);
     }
     Ok(())
+}
+
+/// Why a name cannot name a game ([`check_game_name`]), in words for the one who gave it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameNameError {
+    #[error("a game's name has 1 to 64 characters")]
+    Length,
+    #[error("a game's name cannot start with a dot")]
+    Dot,
+    #[error("a game's name has only letters, digits, `-`, `_` and `.` (no spaces or slashes)")]
+    Characters,
+}
+
+/// Why a folder cannot hold the public site ([`JudgeHome::check_site_dir`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SiteDirError {
+    /// The site would be, or would hold, the judge directory.
+    #[error(
+        "{}: the site cannot be or hold the judge directory (a web server would serve the games' files); give a \
+         folder of its own",
+        .site.display()
+    )]
+    HoldsTheJudge { site: PathBuf },
+    /// The site would be inside one of the judge's own folders.
+    #[error("{}: the site cannot go inside the judge's own folder {}; give a folder of its own", .site.display(), .folder.display())]
+    InsideTheJudge { site: PathBuf, folder: PathBuf },
 }
 
 /// `judge.toml`.
@@ -175,26 +221,18 @@ impl JudgeHome {
     /// holding it, never inside the judge's own folders (games, spool, claims, the
     /// outbox): a web server would serve what they keep. Paths are resolved first
     /// (`games/..`, `x/../spool`, symbolic links).
-    pub fn check_site_dir(&self, site: &Path) -> Result<(), String> {
+    pub fn check_site_dir(&self, site: &Path) -> Result<(), SiteDirError> {
         let root = resolved(&self.root);
         let site = resolved(site);
         if root.starts_with(&site) {
-            return Err(format!(
-                "{}: the site cannot be or hold the judge directory (a web server would serve the games' \
-                 files); give a folder of its own",
-                site.display()
-            ));
+            return Err(SiteDirError::HoldsTheJudge { site });
         }
         let mut own = vec![root.join("games"), root.join("spool"), root.join("claims")];
         if let TransportSettings::Files { dir } = &self.config.mail.transport {
             own.push(resolved(dir));
         }
-        if let Some(folder) = own.iter().find(|f| site.starts_with(f)) {
-            return Err(format!(
-                "{}: the site cannot go inside the judge's own folder {}; give a folder of its own",
-                site.display(),
-                folder.display()
-            ));
+        if let Some(folder) = own.into_iter().find(|f| site.starts_with(f)) {
+            return Err(SiteDirError::InsideTheJudge { site, folder });
         }
         Ok(())
     }
@@ -246,7 +284,7 @@ impl JudgeHome {
 
     /// The spool and claims (`spool/`, `claims/`).
     pub fn intake(&self) -> Result<StoreIntake, HomeError> {
-        StoreIntake::open(&self.root).map_err(|message| HomeError::Io { path: self.root.clone(), message })
+        StoreIntake::open(&self.root).map_err(|source| HomeError::Intake { path: self.root.clone(), source })
     }
 
     /// Take the tick lock, waiting for a running tick to finish. Held until dropped.
@@ -280,7 +318,7 @@ impl TickLock {
     pub fn write(&self, logs: &BTreeMap<String, TickLog>) -> Result<(), HomeError> {
         let mut bytes = serde_json::to_vec_pretty(logs).expect("tick logs serialize");
         bytes.push(b'\n');
-        write_atomic(&self.path, &bytes).map_err(|e| HomeError::Io { path: self.path.clone(), message: e.to_string() })
+        write_atomic(&self.path, &bytes).map_err(|source| HomeError::Store { path: self.path.clone(), source })
     }
 }
 
@@ -342,6 +380,38 @@ mod tests {
             let e = write(bad).unwrap_err().to_string();
             assert!(e.contains("judge.toml: [site] dir"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn a_refused_site_folder_or_game_name_is_told_by_its_kind() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("judge.toml"), "[mail]\naddress = \"judge@example.org\"\n").unwrap();
+        let home = JudgeHome::open(tmp.path()).unwrap();
+        let games = resolved(&home.games_dir());
+        match home.check_site_dir(&home.games_dir().join("www")) {
+            Err(SiteDirError::InsideTheJudge { folder, .. }) => assert_eq!(folder, games),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(home.check_site_dir(tmp.path()), Err(SiteDirError::HoldsTheJudge { .. })));
+        assert!(home.check_site_dir(&tmp.path().join("www")).is_ok());
+        assert_eq!(check_game_name(""), Err(GameNameError::Length));
+        assert_eq!(check_game_name(".hidden"), Err(GameNameError::Dot));
+        assert_eq!(check_game_name("a/b"), Err(GameNameError::Characters));
+        assert_eq!(GameNameError::Dot.to_string(), "a game's name cannot start with a dot");
+    }
+
+    #[test]
+    fn a_judge_without_judge_toml_is_an_io_error_naming_the_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let e = JudgeHome::open(tmp.path()).unwrap_err();
+        let toml = tmp.path().join("judge.toml");
+        match &e {
+            HomeError::Io { path, source } => {
+                assert_eq!((path, source.kind()), (&toml, std::io::ErrorKind::NotFound));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(e.to_string().starts_with(&format!("{}: ", toml.display())), "{e}");
     }
 
     #[test]

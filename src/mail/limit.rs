@@ -14,6 +14,7 @@ use std::path::Path;
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::mail::error::MailError;
 use crate::mail::reply::{format_deadline, MailKind, OutgoingMail};
 
 /// Answers to one address within the window before the judge falls silent to it.
@@ -83,25 +84,24 @@ impl Answered {
 
     /// [`Answered::admit`] over the record in the judge directory `root`, taken under its
     /// lock so that processes running at once count together.
-    pub fn admit_in(root: &Path, mails: &mut Vec<OutgoingMail>, now: DateTime<Utc>) -> Result<usize, String> {
+    pub fn admit_in(root: &Path, mails: &mut Vec<OutgoingMail>, now: DateTime<Utc>) -> Result<usize, MailError> {
         use fs4::fs_std::FileExt;
         if !mails.iter().any(|m| m.kind == MailKind::Reply) {
             return Ok(0);
         }
         let lock_path = root.join(LOCK_FILE);
-        let at = |e: std::io::Error| format!("{}: {e}", lock_path.display());
-        let lock = crate::store::open_private(&lock_path).map_err(at)?;
-        FileExt::lock_exclusive(&lock).map_err(at)?;
+        let lock = crate::store::open_private(&lock_path).map_err(MailError::io(&lock_path))?;
+        FileExt::lock_exclusive(&lock).map_err(MailError::io(&lock_path))?;
         let path = root.join(ANSWERED_FILE);
         let mut record: Answered = match std::fs::read(&path) {
             // Damaged: a guard, not a record, so it starts again.
             Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or_default(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Answered::default(),
-            Err(e) => return Err(format!("{}: {e}", path.display())),
+            Err(e) => return Err(MailError::io(&path)(e)),
         };
         let held = record.admit(mails, now);
-        let bytes = serde_json::to_vec(&record).map_err(|e| e.to_string())?;
-        crate::store::write_atomic(&path, &bytes).map_err(|e| e.to_string())?;
+        let bytes = serde_json::to_vec(&record).map_err(MailError::Encode)?;
+        crate::store::write_atomic(&path, &bytes)?;
         drop(lock);
         Ok(held)
     }

@@ -12,6 +12,7 @@
 //! - [`send`]: lettre transports (SMTP, sendmail, .eml files) and the results mailing.
 //! - [`deadline`]: schedules and the pure tick planner (reminders, late notices, outages).
 //! - [`settings`]: the `[mail]` table of the judge's TOML.
+//! - [`error`]: [`MailError`], what went wrong with the mail layer's own files.
 //! - [`home`]: the judge directory (judge.toml, games/, spool/, outbox/, tick.json).
 //!
 //! The game side of [`GameHost`] is [`crate::host::JudgeHost`].
@@ -22,6 +23,7 @@
 
 pub mod command;
 pub mod deadline;
+pub mod error;
 pub mod home;
 pub mod host;
 pub mod inbound;
@@ -34,6 +36,7 @@ pub mod reply;
 pub mod send;
 pub mod settings;
 
+pub use error::MailError;
 pub use host::GameHost;
 pub use ingest::{ingest, poll_maildir, IngestOutcome};
 pub use settings::MailSettings;

@@ -20,6 +20,7 @@ use chrono::{DateTime, Utc};
 use fs4::fs_std::FileExt;
 use serde::{Deserialize, Serialize};
 
+use crate::mail::error::MailError;
 use crate::mail::reply::OutgoingMail;
 use crate::mail::send::SendError;
 use crate::store::{write_atomic, Spool, SpoolId};
@@ -65,52 +66,48 @@ pub struct Owed {
     failing: PathBuf,
 }
 
-fn text(e: impl std::fmt::Display) -> String {
-    e.to_string()
-}
-
 impl Owed {
     /// Open (creating it if missing) `root/owed`.
-    pub fn open(root: &Path) -> Result<Owed, String> {
-        let spool = Spool::open(root.join(OWED_DIR)).map_err(text)?;
+    pub fn open(root: &Path) -> Result<Owed, MailError> {
+        let spool = Spool::open(root.join(OWED_DIR))?;
         Ok(Owed { spool, failing: root.join(FAILING_FILE) })
     }
 
     /// Owe `mails`, in one durable write. `Ok` means they will go out even after a crash.
     /// The batch's id (to send it now), or `None` when there is nothing to owe.
-    pub fn owe(&self, now: DateTime<Utc>, mails: &[OutgoingMail]) -> Result<Option<SpoolId>, String> {
+    pub fn owe(&self, now: DateTime<Utc>, mails: &[OutgoingMail]) -> Result<Option<SpoolId>, MailError> {
         if mails.is_empty() {
             return Ok(None);
         }
-        let bytes = serde_json::to_vec(&Batch { mails: mails.to_vec() }).map_err(text)?;
-        self.spool.put(now, &bytes).map(Some).map_err(text)
+        let bytes = serde_json::to_vec(&Batch { mails: mails.to_vec() }).map_err(MailError::Encode)?;
+        Ok(Some(self.spool.put(now, &bytes)?))
     }
 
     /// How many mails are owed now.
-    pub fn count(&self) -> Result<usize, String> {
+    pub fn count(&self) -> Result<usize, MailError> {
         let mut n = 0;
-        for id in self.spool.list().map_err(text)? {
+        for id in self.spool.list()? {
             n += self.read(&id)?.map_or(0, |b| b.mails.len());
         }
         Ok(n)
     }
 
     /// The addresses marked failing.
-    pub fn failing(&self) -> Result<BTreeMap<String, Failing>, String> {
+    pub fn failing(&self) -> Result<BTreeMap<String, Failing>, MailError> {
         match std::fs::read(&self.failing) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", self.failing.display())),
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(MailError::damaged(&self.failing)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeMap::new()),
-            Err(e) => Err(format!("{}: {e}", self.failing.display())),
+            Err(e) => Err(MailError::io(&self.failing)(e)),
         }
     }
 
-    fn read(&self, id: &SpoolId) -> Result<Option<Batch>, String> {
+    fn read(&self, id: &SpoolId) -> Result<Option<Batch>, MailError> {
         let path = self.spool.path_of(id);
         match std::fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|e| format!("{}: {e}", path.display())),
+            Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(MailError::damaged(&path)),
             // Sent and removed by another run since it was listed.
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(format!("{}: {e}", path.display())),
+            Err(e) => Err(MailError::io(&path)(e)),
         }
     }
 
@@ -122,11 +119,11 @@ impl Owed {
         only: Option<&[SpoolId]>,
         now: DateTime<Utc>,
         send: &mut dyn FnMut(&OutgoingMail) -> Result<(), SendError>,
-    ) -> Result<Delivery, String> {
+    ) -> Result<Delivery, MailError> {
         let lock = self.lock()?;
         let ids = match only {
             Some(ids) => ids.to_vec(),
-            None => self.spool.list().map_err(text)?,
+            None => self.spool.list()?,
         };
         let mut delivery = Delivery::default();
         let mut went_through: Vec<String> = Vec::new();
@@ -146,10 +143,10 @@ impl Owed {
             }
             delivery.waiting += keep.len();
             if keep.is_empty() {
-                self.spool.remove(&id).map_err(text)?;
+                self.spool.remove(&id)?;
             } else if keep.len() < before {
-                let bytes = serde_json::to_vec(&Batch { mails: keep }).map_err(text)?;
-                write_atomic(&self.spool.path_of(&id), &bytes).map_err(text)?;
+                let bytes = serde_json::to_vec(&Batch { mails: keep }).map_err(MailError::Encode)?;
+                write_atomic(&self.spool.path_of(&id), &bytes)?;
             }
         }
         delivery.newly_failing = self.note_failing(&delivery.refused, &went_through, now)?;
@@ -163,7 +160,7 @@ impl Owed {
         &self,
         refused: &[(String, String)],
         now: DateTime<Utc>,
-    ) -> Result<Vec<(String, String)>, String> {
+    ) -> Result<Vec<(String, String)>, MailError> {
         if refused.is_empty() {
             return Ok(Vec::new());
         }
@@ -172,10 +169,10 @@ impl Owed {
     }
 
     /// Take `owed/.sending`, waiting for another run that holds it.
-    fn lock(&self) -> Result<std::fs::File, String> {
+    fn lock(&self) -> Result<std::fs::File, MailError> {
         let lock_path = self.spool.path().join(".sending");
-        let lock = crate::store::open_private(&lock_path).map_err(|e| format!("{}: {e}", lock_path.display()))?;
-        FileExt::lock_exclusive(&lock).map_err(|e| format!("{}: {e}", lock_path.display()))?;
+        let lock = crate::store::open_private(&lock_path).map_err(MailError::io(&lock_path))?;
+        FileExt::lock_exclusive(&lock).map_err(MailError::io(&lock_path))?;
         Ok(lock)
     }
 
@@ -186,7 +183,7 @@ impl Owed {
         refused: &[(String, String)],
         went_through: &[String],
         now: DateTime<Utc>,
-    ) -> Result<Vec<(String, String)>, String> {
+    ) -> Result<Vec<(String, String)>, MailError> {
         let mut failing = self.failing()?;
         let before = failing.clone();
         let mut newly = Vec::new();
@@ -201,9 +198,9 @@ impl Owed {
             !went_through.contains(address) || refused.iter().any(|(a, _)| a.eq_ignore_ascii_case(address))
         });
         if failing != before {
-            let mut bytes = serde_json::to_vec_pretty(&failing).map_err(text)?;
+            let mut bytes = serde_json::to_vec_pretty(&failing).map_err(MailError::Encode)?;
             bytes.push(b'\n');
-            write_atomic(&self.failing, &bytes).map_err(text)?;
+            write_atomic(&self.failing, &bytes)?;
         }
         Ok(newly)
     }
@@ -257,5 +254,17 @@ mod tests {
         assert_eq!((d.sent, d.waiting, d.newly_failing.len()), (2, 0, 0), "told once: {d:?}");
         assert_eq!(sent, ["a@x.org", "c@x.org"]);
         assert_eq!(owed.count().unwrap(), 0);
+    }
+
+    #[test]
+    fn a_damaged_batch_is_told_by_its_kind_and_names_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let owed = Owed::open(dir.path()).unwrap();
+        let id = owed.owe(Utc::now(), &[mail("a@x.org")]).unwrap().unwrap();
+        let batch = owed.spool.path_of(&id);
+        std::fs::write(&batch, b"{ not json").unwrap();
+        let e = owed.count().unwrap_err();
+        assert!(matches!(&e, MailError::Damaged { path, .. } if *path == batch), "{e:?}");
+        assert!(e.to_string().starts_with(&format!("{}: ", batch.display())), "{e}");
     }
 }

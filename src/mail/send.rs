@@ -20,7 +20,7 @@ use crate::mail::reply::{format_deadline, header_safe, MailKind, OutgoingMail, M
 use crate::mail::settings::{MailSettings, Security, TransportSettings};
 
 /// Why a mail could not be built or sent.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum SendError {
     #[error("bad address `{0}`")]
     Address(String),
@@ -244,7 +244,7 @@ impl Outbox {
 pub struct Mailer<'a> {
     settings: &'a MailSettings,
     now: DateTime<Utc>,
-    outbox: Option<Result<Outbox, String>>,
+    outbox: Option<Result<Outbox, SendError>>,
 }
 
 impl<'a> Mailer<'a> {
@@ -257,12 +257,12 @@ impl<'a> Mailer<'a> {
     /// Send one mail.
     pub fn send(&mut self, mail: &OutgoingMail) -> Result<(), SendError> {
         let settings = self.settings;
-        let outbox = self
-            .outbox
-            .get_or_insert_with(|| build_outbox(settings, |k| std::env::var(k).ok()).map_err(|e| e.to_string()));
+        let outbox = self.outbox.get_or_insert_with(|| build_outbox(settings, |k| std::env::var(k).ok()));
         match outbox {
             Ok(outbox) => outbox.send(settings, mail, self.now),
-            Err(e) => Err(SendError::Transport(e.clone())),
+            Err(SendError::Transport(why)) => Err(SendError::Transport(why.clone())),
+            // Building a transport fails as nothing else; anything else would be one all the same.
+            Err(e) => Err(SendError::Transport(e.to_string())),
         }
     }
 }
@@ -312,5 +312,34 @@ mod tests {
         assert_eq!(crlf("\n\n"), "\r\n\r\n");
         assert_eq!(crlf("no end"), "no end");
         assert_eq!(crlf("é\r\n"), "é\r\n");
+    }
+
+    #[test]
+    fn a_transport_that_cannot_be_set_up_says_so_once_and_is_tried_again() {
+        use super::{Mailer, SendError};
+        use crate::mail::reply::{MailKind, OutgoingMail};
+        let settings: crate::mail::MailSettings = toml::from_str(
+            "address = \"j@example.org\"\n[transport]\nkind = \"smtp\"\nhost = \"smtp.example.org\"\n\
+             security = \"tls\"\nusername = \"j\"\npassword_env = \"SHADOWJUDGE_TEST_UNSET_38\"",
+        )
+        .unwrap();
+        let mail = OutgoingMail {
+            to: "ann@example.org".into(),
+            subject: "s".into(),
+            body: "b".into(),
+            in_reply_to: None,
+            references: Vec::new(),
+            kind: MailKind::Generated,
+            attachments: Vec::new(),
+        };
+        let mut mailer = Mailer::new(&settings, chrono::Utc::now());
+        for _ in 0..2 {
+            let e = mailer.send(&mail).unwrap_err();
+            assert!(matches!(e, SendError::Transport(_)) && !e.is_permanent(), "{e:?}");
+            assert_eq!(
+                e.to_string(),
+                "cannot set up the transport: the environment variable `SHADOWJUDGE_TEST_UNSET_38` is not set"
+            );
+        }
     }
 }

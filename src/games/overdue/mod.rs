@@ -155,39 +155,60 @@ impl Player {
 
     /// Whether this player may take `turn` now; the reason if not. `forced` is a pass
     /// applied at a missed deadline (always allowed).
-    fn check(&self, turn: Turn) -> Result<(), String> {
-        let die = |v: u8| -> Result<(), String> {
-            if self.unused(v).is_some() {
+    fn check(&self, turn: Turn) -> Result<(), TurnRefusal> {
+        let die = |value: u8| -> Result<(), TurnRefusal> {
+            if self.unused(value).is_some() {
                 return Ok(());
             }
             let unused = self.unused_values();
             Err(if unused.is_empty() {
-                format!("you hold no unused {v}: all your dice are used")
+                TurnRefusal::AllDiceUsed { value }
             } else {
-                format!("you hold no unused {v}: your unused dice show {}", join_values(&unused))
+                TurnRefusal::NoSuchDie { value, unused }
             })
         };
         match turn {
             Turn::Score(v) => {
                 if self.cashed {
-                    return Err("you have cashed this round: your dice may only go to time or be discarded".into());
+                    return Err(TurnRefusal::ScoreAfterCash);
                 }
                 die(v)
             }
             Turn::Time(v) | Turn::Discard(v) => die(v),
-            Turn::Cash if self.cashed => Err("you have already cashed this round".into()),
+            Turn::Cash if self.cashed => Err(TurnRefusal::CashedAlready),
             Turn::Cash => Ok(()),
-            Turn::Pass if self.skipped() => {
-                Err("you have cashed and hold no die: you are skipped until the round ends, with nothing to pass"
-                    .into())
-            }
-            Turn::Pass if self.has_unused() => Err(format!(
-                "you may pass only with no die left; your unused dice show {}: discard one if you want none of them",
-                join_values(&self.unused_values())
-            )),
+            Turn::Pass if self.skipped() => Err(TurnRefusal::Skipped),
+            Turn::Pass if self.has_unused() => Err(TurnRefusal::PassWithDice { unused: self.unused_values() }),
             Turn::Pass => Ok(()),
         }
     }
+}
+
+/// Why a player may not take a turn now ([`Player::check`]): told apart by its kind, said
+/// to the player in these words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TurnRefusal {
+    /// A die of that value is wanted and every die is used.
+    #[error("you hold no unused {value}: all your dice are used")]
+    AllDiceUsed { value: u8 },
+    /// No unused die shows that value; the values the unused dice show.
+    #[error("you hold no unused {value}: your unused dice show {}", join_values(.unused))]
+    NoSuchDie { value: u8, unused: Vec<u8> },
+    /// `score` after cashing.
+    #[error("you have cashed this round: your dice may only go to time or be discarded")]
+    ScoreAfterCash,
+    /// `cash` twice in a round.
+    #[error("you have already cashed this round")]
+    CashedAlready,
+    /// `pass` by a player who is skipped (cashed, no die left).
+    #[error("you have cashed and hold no die: you are skipped until the round ends, with nothing to pass")]
+    Skipped,
+    /// `pass` while holding unused dice; their values.
+    #[error(
+        "you may pass only with no die left; your unused dice show {}: discard one if you want none of them",
+        join_values(.unused)
+    )]
+    PassWithDice { unused: Vec<u8> },
 }
 
 fn join_values(values: &[u8]) -> String {
@@ -664,7 +685,7 @@ impl TurnGame for Overdue {
                         LineAnswer::dropped(line, deadline_drops(turn))
                     } else if let Err(reason) = ahead.check(turn) {
                         stopped = Some(format!("line {line} was refused"));
-                        let reason = if taken == 0 { reason } else { format!("by then: {reason}") };
+                        let reason = if taken == 0 { reason.to_string() } else { format!("by then: {reason}") };
                         LineAnswer::refused(line, 1, format!("`{turn}`: {reason}"))
                     } else {
                         apply_to(&mut ahead, turn);

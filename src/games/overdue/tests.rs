@@ -732,3 +732,30 @@ fn the_report_keeps_its_lines_short_with_many_turns_sent_ahead() {
     assert!(summary.trim_end().ends_with("paid 50 points for 5 re-rolls."), "{text}");
     assert_eq!(t.g.status_json()["players"][0]["sent_ahead"].as_array().unwrap().len(), MAX_TURNS_PER_FILE - 1);
 }
+
+/// Issue 38.5: a turn refused is told apart by its kind, and said in the same words.
+#[test]
+fn a_refused_turn_is_told_by_its_kind() {
+    let mut p = Player {
+        name: "ann".into(),
+        dice: vec![Die { value: 3, used: None }, Die { value: 5, used: Some(Use::Time) }],
+        round_score: 0,
+        cashed: true,
+        total: 0,
+        squeeze: None,
+        queue: Vec::new(),
+    };
+    assert_eq!(p.check(Turn::Score(3)), Err(TurnRefusal::ScoreAfterCash));
+    assert_eq!(p.check(Turn::Cash), Err(TurnRefusal::CashedAlready));
+    assert_eq!(p.check(Turn::Time(5)), Err(TurnRefusal::NoSuchDie { value: 5, unused: vec![3] }));
+    let pass = p.check(Turn::Pass).unwrap_err();
+    assert_eq!(pass, TurnRefusal::PassWithDice { unused: vec![3] });
+    assert_eq!(
+        pass.to_string(),
+        "you may pass only with no die left; your unused dice show 3: discard one if you want none of them"
+    );
+    assert_eq!(p.check(Turn::Discard(3)), Ok(()));
+    p.dice[0].used = Some(Use::Discard);
+    assert_eq!(p.check(Turn::Time(3)), Err(TurnRefusal::AllDiceUsed { value: 3 }));
+    assert_eq!(p.check(Turn::Pass), Err(TurnRefusal::Skipped));
+}

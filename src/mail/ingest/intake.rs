@@ -15,11 +15,11 @@ pub trait Intake: Sync {
     /// A message being carried out.
     type Claim;
     /// Keep the raw message durably; the id it is kept under.
-    fn spool(&self, raw: &[u8], now: DateTime<Utc>) -> Result<String, String>;
+    fn spool(&self, raw: &[u8], now: DateTime<Utc>) -> Result<String, MailError>;
     /// Claim a message key for the message spooled as `spooled`: `None` when the message
     /// was already taken and completed. Of two concurrent claims of one key, one waits
     /// for the other (or its death) and then gets `None` (or the claim).
-    fn claim(&self, key: &str, spooled: &str) -> Result<Option<Self::Claim>, String>;
+    fn claim(&self, key: &str, spooled: &str) -> Result<Option<Self::Claim>, MailError>;
     /// Owe `mails` and then mark the message done, each durably. The id of the owed batch,
     /// if any mail was owed.
     fn complete(
@@ -27,19 +27,19 @@ pub trait Intake: Sync {
         claim: Self::Claim,
         mails: &[OutgoingMail],
         now: DateTime<Utc>,
-    ) -> Result<Option<String>, String>;
+    ) -> Result<Option<String>, MailError>;
     /// Hold back the answers (mails of kind [`MailKind::Reply`]) past the limit of
     /// answers to one address ([`crate::mail::limit`]).
-    fn limit_answers(&self, mails: &mut Vec<OutgoingMail>, now: DateTime<Utc>) -> Result<usize, String>;
+    fn limit_answers(&self, mails: &mut Vec<OutgoingMail>, now: DateTime<Utc>) -> Result<usize, MailError>;
     /// Give a claim back without completing it: the message changed nothing and must be
     /// read again at its next delivery (or by [`recover`]).
-    fn give_back(&self, claim: Self::Claim) -> Result<(), String>;
+    fn give_back(&self, claim: Self::Claim) -> Result<(), MailError>;
     /// When the message of `claim` was first kept in the spool: the time it counts as
     /// received, however late it is carried out (a redelivery, a recovery). `None`:
     /// unknown (now).
     fn received(&self, claim: &Self::Claim) -> Option<DateTime<Utc>>;
     /// Claims left incomplete by a process that died, each with its spooled message.
-    fn abandoned(&self) -> Result<Vec<Abandoned<Self::Claim>>, String>;
+    fn abandoned(&self) -> Result<Vec<Abandoned<Self::Claim>>, MailError>;
 }
 // No method has a default: a wrapper that forgot one (the command line's, which once
 // dropped `received`) would silently do without it.
@@ -62,33 +62,38 @@ pub struct MemoryIntake {
 impl Intake for MemoryIntake {
     type Claim = String;
 
-    fn spool(&self, raw: &[u8], _now: DateTime<Utc>) -> Result<String, String> {
+    fn spool(&self, raw: &[u8], _now: DateTime<Utc>) -> Result<String, MailError> {
         if self.fail_spool.load(Ordering::SeqCst) {
-            return Err("spool write failed (simulated)".into());
+            return Err(MailError::SimulatedSpoolFailure);
         }
-        let mut spooled = self.spooled.lock().map_err(|_| "spool lock poisoned".to_string())?;
+        let mut spooled = self.spooled.lock().map_err(|_| MailError::Poisoned("spool"))?;
         spooled.push(raw.to_vec());
         Ok(format!("mem-{}", spooled.len()))
     }
 
-    fn claim(&self, key: &str, _spooled: &str) -> Result<Option<String>, String> {
+    fn claim(&self, key: &str, _spooled: &str) -> Result<Option<String>, MailError> {
         // Nothing in memory outlives the process, so a claim is complete when taken.
-        let mut claimed = self.claimed.lock().map_err(|_| "claim lock poisoned".to_string())?;
+        let mut claimed = self.claimed.lock().map_err(|_| MailError::Poisoned("claim"))?;
         Ok(claimed.insert(key.to_string()).then(|| key.to_string()))
     }
 
-    fn complete(&self, _claim: String, mails: &[OutgoingMail], _now: DateTime<Utc>) -> Result<Option<String>, String> {
-        self.owed.lock().map_err(|_| "owed lock poisoned".to_string())?.extend(mails.iter().cloned());
+    fn complete(
+        &self,
+        _claim: String,
+        mails: &[OutgoingMail],
+        _now: DateTime<Utc>,
+    ) -> Result<Option<String>, MailError> {
+        self.owed.lock().map_err(|_| MailError::Poisoned("owed"))?.extend(mails.iter().cloned());
         Ok(None)
     }
 
-    fn give_back(&self, claim: String) -> Result<(), String> {
-        self.claimed.lock().map_err(|_| "claim lock poisoned".to_string())?.remove(&claim);
+    fn give_back(&self, claim: String) -> Result<(), MailError> {
+        self.claimed.lock().map_err(|_| MailError::Poisoned("claim"))?.remove(&claim);
         Ok(())
     }
 
-    fn limit_answers(&self, mails: &mut Vec<OutgoingMail>, now: DateTime<Utc>) -> Result<usize, String> {
-        Ok(self.answered.lock().map_err(|_| "answered lock poisoned".to_string())?.admit(mails, now))
+    fn limit_answers(&self, mails: &mut Vec<OutgoingMail>, now: DateTime<Utc>) -> Result<usize, MailError> {
+        Ok(self.answered.lock().map_err(|_| MailError::Poisoned("answered"))?.admit(mails, now))
     }
 
     /// Nothing in memory is kept with a time: a message counts as received when read.
@@ -97,7 +102,7 @@ impl Intake for MemoryIntake {
     }
 
     /// Nothing in memory outlives the process, so no claim is left by a dead one.
-    fn abandoned(&self) -> Result<Vec<Abandoned<String>>, String> {
+    fn abandoned(&self) -> Result<Vec<Abandoned<String>>, MailError> {
         Ok(Vec::new())
     }
 }
@@ -128,10 +133,10 @@ pub struct StoreClaim {
 
 impl StoreIntake {
     /// Open (creating them if missing) `dir/spool`, `dir/claims` and `dir/owed`.
-    pub fn open(dir: &Path) -> Result<StoreIntake, String> {
-        let spool = crate::store::Spool::open(dir.join("spool")).map_err(|e| e.to_string())?;
+    pub fn open(dir: &Path) -> Result<StoreIntake, MailError> {
+        let spool = crate::store::Spool::open(dir.join("spool"))?;
         let claims = dir.join("claims");
-        crate::store::create_private_dir(&claims).map_err(|e| e.to_string())?;
+        crate::store::create_private_dir(&claims)?;
         let owed = crate::mail::owed::Owed::open(dir)?;
         Ok(StoreIntake { root: dir.to_path_buf(), spool, claims, owed })
     }
@@ -143,9 +148,9 @@ impl StoreIntake {
 
     /// Remove the spooled messages kept before `cutoff` (by the time in their names);
     /// how many were removed. Names that carry no time are left alone.
-    pub fn prune(&self, cutoff: DateTime<Utc>) -> Result<usize, String> {
+    pub fn prune(&self, cutoff: DateTime<Utc>) -> Result<usize, MailError> {
         let mut removed = 0;
-        for id in self.spool.list().map_err(|e| e.to_string())? {
+        for id in self.spool.list()? {
             let Some((stamp, _)) = id.as_str().rsplit_once('-') else { continue };
             let Ok(at) = chrono::NaiveDateTime::parse_from_str(stamp, "%Y%m%dT%H%M%S%.fZ") else { continue };
             if at.and_utc() < cutoff {
@@ -153,7 +158,7 @@ impl StoreIntake {
                     Ok(()) => removed += 1,
                     // Another tick removed it first.
                     Err(_) if !self.spool.path_of(&id).exists() => {}
-                    Err(e) => return Err(e.to_string()),
+                    Err(e) => return Err(e.into()),
                 }
             }
         }
@@ -165,20 +170,17 @@ impl StoreIntake {
         &self.owed
     }
 
-    fn sync_claims(&self) -> Result<(), String> {
-        std::fs::File::open(&self.claims)
-            .and_then(|d| d.sync_all())
-            .map_err(|e| format!("{}: {e}", self.claims.display()))
+    fn sync_claims(&self) -> Result<(), MailError> {
+        std::fs::File::open(&self.claims).and_then(|d| d.sync_all()).map_err(MailError::io(&self.claims))
     }
 
     /// Lock an open `.taking` file and look at it: `None` when the message is done
     /// (the file is removed), else the claim.
-    fn hold(&self, file: std::fs::File, taking: PathBuf, wait: bool) -> Result<Option<StoreClaim>, String> {
+    fn hold(&self, file: std::fs::File, taking: PathBuf, wait: bool) -> Result<Option<StoreClaim>, MailError> {
         use fs4::fs_std::FileExt;
-        let at = |e: std::io::Error| format!("{}: {e}", taking.display());
         if wait {
-            FileExt::lock_exclusive(&file).map_err(at)?;
-        } else if !FileExt::try_lock_exclusive(&file).map_err(at)? {
+            FileExt::lock_exclusive(&file).map_err(MailError::io(&taking))?;
+        } else if !FileExt::try_lock_exclusive(&file).map_err(MailError::io(&taking))? {
             return Ok(None);
         }
         let done = taking.with_extension("");
@@ -193,13 +195,13 @@ impl StoreIntake {
 impl Intake for StoreIntake {
     type Claim = StoreClaim;
 
-    fn spool(&self, raw: &[u8], now: DateTime<Utc>) -> Result<String, String> {
-        self.spool.put(now, raw).map(|id| id.to_string()).map_err(|e| e.to_string())
+    fn spool(&self, raw: &[u8], now: DateTime<Utc>) -> Result<String, MailError> {
+        Ok(self.spool.put(now, raw)?.to_string())
     }
 
     /// The claim's lock goes with it; its `.taking` file stays, naming the copy first kept,
     /// so the next delivery (or the tick) reads the message again from then.
-    fn give_back(&self, claim: StoreClaim) -> Result<(), String> {
+    fn give_back(&self, claim: StoreClaim) -> Result<(), MailError> {
         drop(claim);
         Ok(())
     }
@@ -208,18 +210,18 @@ impl Intake for StoreIntake {
         crate::store::SpoolId::parse(&claim.spooled)?.kept_at()
     }
 
-    fn limit_answers(&self, mails: &mut Vec<OutgoingMail>, now: DateTime<Utc>) -> Result<usize, String> {
+    fn limit_answers(&self, mails: &mut Vec<OutgoingMail>, now: DateTime<Utc>) -> Result<usize, MailError> {
         crate::mail::limit::Answered::admit_in(&self.root, mails, now)
     }
 
-    fn claim(&self, key: &str, spooled: &str) -> Result<Option<StoreClaim>, String> {
+    fn claim(&self, key: &str, spooled: &str) -> Result<Option<StoreClaim>, MailError> {
         use std::io::Write;
         let name = format!("{:x}", Sha256::digest(key.as_bytes()));
         if self.claims.join(&name).exists() {
             return Ok(None);
         }
         let taking = self.claims.join(format!("{name}.taking"));
-        let at = |e: std::io::Error| format!("{}: {e}", taking.display());
+        let at = |e: std::io::Error| MailError::Io { path: taking.clone(), source: e };
         let file = crate::store::open_private(&taking).map_err(at)?;
         // Waits for a live taker; a dead one's lock is gone.
         let Some(mut claim) = self.hold(file, taking.clone(), true)? else { return Ok(None) };
@@ -245,19 +247,19 @@ impl Intake for StoreIntake {
         claim: StoreClaim,
         mails: &[OutgoingMail],
         now: DateTime<Utc>,
-    ) -> Result<Option<String>, String> {
+    ) -> Result<Option<String>, MailError> {
         let owed = self.owed.owe(now, mails)?;
-        let done = crate::store::open_private(&claim.done).map_err(|e| format!("{}: {e}", claim.done.display()))?;
+        let done = crate::store::open_private(&claim.done).map_err(MailError::io(&claim.done))?;
         // The claim must outlive a crash, or a redelivery would be carried out again.
-        done.sync_all().map_err(|e| format!("{}: {e}", claim.done.display()))?;
+        done.sync_all().map_err(MailError::io(&claim.done))?;
         self.sync_claims()?;
         let _ = std::fs::remove_file(&claim.taking);
         drop(claim);
         Ok(owed.map(|id| id.to_string()))
     }
 
-    fn abandoned(&self) -> Result<Vec<Abandoned<StoreClaim>>, String> {
-        let entries = std::fs::read_dir(&self.claims).map_err(|e| format!("{}: {e}", self.claims.display()))?;
+    fn abandoned(&self) -> Result<Vec<Abandoned<StoreClaim>>, MailError> {
+        let entries = std::fs::read_dir(&self.claims).map_err(MailError::io(&self.claims))?;
         let mut names: Vec<PathBuf> = entries
             .filter_map(Result::ok)
             .map(|e| e.path())
@@ -269,7 +271,7 @@ impl Intake for StoreIntake {
             let Ok(file) = std::fs::OpenOptions::new().read(true).write(true).open(&taking) else { continue };
             // Skip one that a live process holds.
             let Some(claim) = self.hold(file, taking.clone(), false)? else { continue };
-            let spooled = std::fs::read_to_string(&taking).map_err(|e| format!("{}: {e}", taking.display()))?;
+            let spooled = std::fs::read_to_string(&taking).map_err(MailError::io(&taking))?;
             let raw = crate::store::SpoolId::parse(spooled.trim()).and_then(|id| self.spool.read(&id).ok());
             match raw {
                 Some(raw) => found.push((StoreClaim { spooled: spooled.trim().to_string(), ..claim }, raw)),

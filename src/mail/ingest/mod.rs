@@ -34,6 +34,7 @@ use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
 
 use crate::mail::command::{parse_script, Block, Item, Script, HELP};
+use crate::mail::error::MailError;
 use crate::mail::host::{ContactRole, GameHost, HostError, Identity, MasterCommand, Role, SignOnCheck, SignOnError};
 use crate::mail::inbound::{cap, parse_headers_only, parse_message, BodyLine, Inbound, Silence};
 use crate::mail::password::{hash_password, verify_password};
@@ -159,9 +160,7 @@ pub fn ingest<I: Intake>(
     }
     let spooled = match intake.spool(raw, now) {
         Ok(id) => id,
-        Err(reason) => {
-            return IngestOutcome { disposition: Disposition::Retry { reason }, mails: Vec::new(), owed: None }
-        }
+        Err(e) => return retry(e),
     };
     let inbound = parse_message(raw);
     if let Some(silence) = inbound.silence_for(&settings.address) {
@@ -173,11 +172,14 @@ pub fn ingest<I: Intake>(
         Ok(None) => {
             return IngestOutcome { disposition: Disposition::Duplicate { key }, mails: Vec::new(), owed: None }
         }
-        Err(reason) => {
-            return IngestOutcome { disposition: Disposition::Retry { reason }, mails: Vec::new(), owed: None }
-        }
+        Err(e) => return retry(e),
     };
     carry_out(&inbound, &key, claim, host, intake, settings, now)
+}
+
+/// A message that could not be kept or claimed: the MTA delivers it again.
+fn retry(e: MailError) -> IngestOutcome {
+    IngestOutcome { disposition: Disposition::Retry { reason: e.to_string() }, mails: Vec::new(), owed: None }
 }
 
 /// Apply a claimed message, owe its mails and complete the claim. If the mails cannot be
@@ -258,7 +260,7 @@ pub fn recover<I: Intake>(
     intake: &I,
     settings: &MailSettings,
     now: DateTime<Utc>,
-) -> Result<Vec<IngestOutcome>, String> {
+) -> Result<Vec<IngestOutcome>, MailError> {
     let mut outcomes = Vec::new();
     for (claim, raw) in intake.abandoned()? {
         let inbound = parse_message(&raw);
