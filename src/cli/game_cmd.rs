@@ -14,7 +14,8 @@ use crate::diplomacy::report::deadline_text;
 use crate::diplomacy::state::GameState;
 use crate::diplomacy::variant::shadow::VictoryCounts;
 use crate::game::any::{self, Answer, GameSession, Submit, Who};
-use crate::game::session::{self, GameError};
+use crate::game::error::GameError;
+use crate::game::session;
 use crate::game::settings::{parse_players, parse_variant, Settings, VariantKind};
 use crate::game::turn_session::MAX_TURN_BYTES;
 

@@ -23,13 +23,14 @@ pub use crate::game::by_mail::{
     recipients, Board, Clock, Contact, ContactRole, Notice, Outcome, OwedMail, PlayerCommand, PressDelivery, PressTo,
     Role, SeatRecord,
 };
+pub use crate::game::error::GameError;
 pub use crate::game::glance::Glance;
 pub use crate::game::public::PublicGame;
 pub use crate::game::schedule::DeadlinePolicy;
 pub use crate::game::seating::{Listing, ObserveStep, Observed, ObserverPassword};
 use crate::game::session;
 pub use crate::game::session::Started;
-pub use crate::game::session::{GameError, MailingOutcome, MailingPlan};
+pub use crate::game::session::{MailingOutcome, MailingPlan};
 pub use crate::game::settings::Master;
 use crate::game::turn_session;
 use crate::phase::Phase;

@@ -106,7 +106,7 @@ pub struct Clock {
     /// The step under way; a new one starts a fresh tick log, and [`process`] refuses to
     /// process any other.
     ///
-    /// [`process`]: crate::game::any::Desk::process
+    /// [`process`]: crate::game::any::Play::process
     pub step: String,
     pub deadline: DateTime<Utc>,
     /// When the step began, when known: no reminder goes before the step is as old as

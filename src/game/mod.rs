@@ -6,6 +6,7 @@
 pub mod any;
 pub mod by_mail;
 pub mod conformance;
+pub mod error;
 pub mod glance;
 pub mod journal;
 pub mod public;

@@ -108,7 +108,7 @@ impl OpenTurnGame {
 
     /// Whether the step under way may go on before its deadline now: a held step nothing
     /// holds any more, or one that awaits only vacant seats (what the tick's
-    /// [`go_on_early`](crate::game::any::Timed::go_on_early) does).
+    /// [`go_on_early`](crate::game::any::Play::go_on_early) does).
     pub fn may_go_on_early(&self) -> bool {
         (self.game.held() && !self.hold_now()) || self.may_go_on_for_vacant()
     }

@@ -22,8 +22,8 @@ use super::{
     SEED_FILE,
 };
 use crate::dice::Seed;
+use crate::game::error::GameError;
 use crate::game::seating::{self, Applicant, Ask, ObserveStep, Observed, SeatEvent, Takeover};
-use crate::game::session::GameError;
 use crate::games::{self, Options};
 use crate::store::{Book, GameDir, GameLock};
 

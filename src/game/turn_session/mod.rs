@@ -36,10 +36,10 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::dice::{self, Dice, Roll, Seed};
+use crate::game::error::GameError;
 use crate::game::journal::{particulars_changes, Particulars, ReplayError};
 use crate::game::schedule::DeadlinePolicy;
 use crate::game::seating::{SeatEvent, Seating};
-use crate::game::session::GameError;
 use crate::game::settings::Master;
 use crate::game::state_patch;
 use crate::games::{self, Options};

@@ -184,7 +184,7 @@ impl Player {
     }
 }
 
-/// Why a player may not take a turn now ([`Player::check`]): told apart by its kind, said
+/// Why a player may not take a turn now (`Player::check`): told apart by its kind, said
 /// to the player in these words.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TurnRefusal {
