@@ -340,9 +340,11 @@ fn new_open(dir: &Path, settings: &Settings, map: &Map) -> Result<ExitCode, CliE
     for line in g.game.option_lines() {
         println!("  {line}");
     }
+    let two: Vec<String> = map.powers().iter().take(2).map(|p| p.name.to_lowercase()).collect();
     println!(
-        "Players join by mail with `join {name} PASSWORD` (optionally `prefer france england ...`); the game \
-         starts by itself when the last seat is filled, and no deadline runs until then."
+        "Players join by mail with `join {name} PASSWORD` (optionally `prefer {} ...`); the game starts by \
+         itself when the last seat is filled, and no deadline runs until then.",
+        two.join(" ")
     );
     println!("The powers will be assigned with the dice whose seed has the commitment {commitment}.");
     Ok(ExitCode::SUCCESS)

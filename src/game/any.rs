@@ -408,6 +408,7 @@ pub fn listing(g: &dyn GameSession) -> Listing {
         vacant: Vec::new(),
         seats: Vec::new(),
         notes: Vec::new(),
+        powers: Vec::new(),
     }
 }
 

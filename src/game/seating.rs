@@ -372,6 +372,94 @@ pub fn assign(players: &[(String, Vec<String>)], powers: &[String], dice: &mut D
     players.iter().zip(got).filter_map(|((email, _), p)| Some((email.clone(), p?))).collect()
 }
 
+/// The seats of a game as its store keeps them in game.toml, for the rules of a change of
+/// player below (one for every game): who plays each seat, and the `[seats]` table. A
+/// seat is named by its key (a power's `france`, a small game's player name).
+pub trait SeatTable {
+    /// `[seats]`: the asks for vacant seats, the takeover rule.
+    fn seating(&mut self) -> &mut Seating;
+    /// Whether the seat has a player (it is not vacant).
+    fn has_player(&self, seat: &str) -> bool;
+    /// Whether `email` plays a seat of the game now.
+    fn plays(&self, email: &str) -> bool;
+    /// The seat is played by `email` from now on (with the name it is known by, where the
+    /// game keeps one) and the password hash it asked with.
+    fn give(&mut self, seat: &str, email: &str, name: Option<&str>, password_hash: &str);
+}
+
+/// Whether `email` may ask for `seat` (`label`: the seat as told, `France`; `noun`: what
+/// the game's seats are, `power` or `seat`): it is vacant, and the address plays no seat
+/// of the game. The refusal, in words.
+pub fn may_take_over(
+    t: &impl SeatTable,
+    seat: &str,
+    label: &str,
+    noun: &str,
+    email: &str,
+    game: &str,
+) -> Result<(), String> {
+    if t.has_player(seat) {
+        return Err(format!("{label} has a player; only a vacant {noun} can be taken over"));
+    }
+    if t.plays(email) {
+        return Err(format!("{email} already plays in {game}"));
+    }
+    Ok(())
+}
+
+/// `takeover` of a vacant seat that [`may_take_over`] allowed: given at once (the game's
+/// `takeover = "at_once"`), or asked for, to wait for the master's `approve` (the same
+/// address asking again replaces its ask). The event to journal, and whether it was given.
+pub fn take_over(
+    t: &mut impl SeatTable,
+    seat: &str,
+    label: &str,
+    email: &str,
+    name: Option<&str>,
+    password_hash: &str,
+) -> (SeatEvent, bool) {
+    if t.seating().takeover == Takeover::AtOnce {
+        return (give(t, seat, label, email, name, password_hash, false), true);
+    }
+    let asks = &mut t.seating().asks;
+    asks.retain(|a| !(a.power == seat && a.email.eq_ignore_ascii_case(email)));
+    asks.push(Ask {
+        power: seat.to_string(),
+        email: email.to_string(),
+        password_hash: password_hash.to_string(),
+        name: name.map(str::to_string),
+    });
+    (SeatEvent::TakeoverAsked { power: label.to_string(), email: email.to_string() }, false)
+}
+
+/// `approve`: the master gives a vacant seat to whoever asked for it last. The event to
+/// journal and the new player's address, or the refusal in words.
+pub fn approve(t: &mut impl SeatTable, seat: &str, label: &str) -> Result<(SeatEvent, String), String> {
+    if t.has_player(seat) {
+        return Err(format!("{label} has a player; there is nothing to approve"));
+    }
+    let Some(ask) = t.seating().asks.iter().rev().find(|a| a.power == seat).cloned() else {
+        return Err(format!("nobody has asked to take over {label}"));
+    };
+    let event = give(t, seat, label, &ask.email, ask.name.as_deref(), &ask.password_hash, true);
+    Ok((event, ask.email))
+}
+
+/// Give the seat to its new player: every ask for it is done with.
+fn give(
+    t: &mut impl SeatTable,
+    seat: &str,
+    label: &str,
+    email: &str,
+    name: Option<&str>,
+    password_hash: &str,
+    by_master: bool,
+) -> SeatEvent {
+    t.seating().asks.retain(|a| a.power != seat);
+    t.give(seat, email, name, password_hash);
+    SeatEvent::TakenOver { power: label.to_string(), email: email.to_string(), by_master }
+}
+
 /// A game as `list` shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listing {
@@ -392,12 +480,72 @@ pub struct Listing {
     pub seats: Vec<String>,
     /// For `list NAME`: other facts (press, observers), one line each.
     pub notes: Vec<String>,
+    /// The powers of a game whose seats are powers (what `join ... prefer` names); empty
+    /// in a game whose seats are its players.
+    pub powers: Vec<String>,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::dice::Seed;
+
+    /// Two seats, `a` played by ann and `b` vacant.
+    #[derive(Default)]
+    struct Table {
+        seats: Seating,
+        players: Vec<(String, String)>,
+    }
+
+    impl SeatTable for Table {
+        fn seating(&mut self) -> &mut Seating {
+            &mut self.seats
+        }
+        fn has_player(&self, seat: &str) -> bool {
+            self.players.iter().any(|(s, _)| s == seat)
+        }
+        fn plays(&self, email: &str) -> bool {
+            self.players.iter().any(|(_, e)| e == email)
+        }
+        fn give(&mut self, seat: &str, email: &str, _name: Option<&str>, _hash: &str) {
+            self.players.push((seat.into(), email.into()));
+        }
+    }
+
+    fn table() -> Table {
+        Table { players: vec![("a".into(), "ann@x".into())], ..Table::default() }
+    }
+
+    #[test]
+    fn a_takeover_is_asked_then_approved_for_the_latest_asker_and_refused_where_it_cannot_be() {
+        let mut t = table();
+        assert_eq!(
+            may_take_over(&t, "a", "A", "seat", "cy@x", "g").unwrap_err(),
+            "A has a player; only a vacant seat can be taken over"
+        );
+        assert_eq!(may_take_over(&t, "b", "B", "seat", "ann@x", "g").unwrap_err(), "ann@x already plays in g");
+        assert_eq!(approve(&mut t, "b", "B").unwrap_err(), "nobody has asked to take over B");
+        let (event, given) = take_over(&mut t, "b", "B", "bob@x", None, "h1");
+        assert!(!given && matches!(event, SeatEvent::TakeoverAsked { .. }), "{event:?}");
+        take_over(&mut t, "b", "B", "cy@x", None, "h2");
+        take_over(&mut t, "b", "B", "bob@x", None, "h3");
+        assert_eq!(t.seats.asks.len(), 2, "bob's second ask replaces his first");
+        let (event, email) = approve(&mut t, "b", "B").unwrap();
+        assert_eq!(email, "bob@x", "the latest ask");
+        assert_eq!(event, SeatEvent::TakenOver { power: "B".into(), email: "bob@x".into(), by_master: true });
+        assert!(t.seats.asks.is_empty() && t.has_player("b"));
+        assert_eq!(approve(&mut t, "b", "B").unwrap_err(), "B has a player; there is nothing to approve");
+    }
+
+    #[test]
+    fn a_takeover_at_once_gives_the_seat_without_the_master() {
+        let mut t = table();
+        t.seats.takeover = Takeover::AtOnce;
+        let (event, given) = take_over(&mut t, "b", "B", "bob@x", Some("Bob"), "h");
+        assert!(given);
+        assert_eq!(event, SeatEvent::TakenOver { power: "B".into(), email: "bob@x".into(), by_master: false });
+        assert!(t.has_player("b") && t.seats.asks.is_empty());
+    }
 
     #[test]
     fn a_player_is_known_by_a_plain_name_never_an_address() {

@@ -72,8 +72,10 @@ fn list_line(l: &Listing) -> String {
 
 /// Whether a game of this kind has powers for seats (what its kind offers, from the
 /// registry; never its name).
-fn has_powers(kind: &str) -> bool {
-    crate::games::kind(kind).is_some_and(|k| k.offers.powers)
+/// `prefer` and two of the game's powers, as a player writes them (`prefer rome carthage ...`).
+fn prefer_example(powers: &[String]) -> String {
+    let two: Vec<String> = powers.iter().take(2).map(|p| p.to_lowercase()).collect();
+    format!("prefer {} ...", two.join(" "))
 }
 
 /// One game in full, for `list NAME`.
@@ -85,8 +87,8 @@ fn list_game(l: &Listing) -> String {
         let result = l.result.as_deref().map_or_else(|| "The game is over.".to_string(), crate::text::game_over);
         let _ = writeln!(out, "{result}");
     } else if let Some((taken, all)) = l.open {
-        let prefer = if has_powers(&l.kind) {
-            format!(", or `join {} PASSWORD prefer france england ...` (the powers you prefer, best first)", l.name)
+        let prefer = if !l.powers.is_empty() {
+            format!(", or `join {} PASSWORD {}` (the powers you prefer, best first)", l.name, prefer_example(&l.powers))
         } else {
             String::new()
         };
@@ -108,7 +110,7 @@ fn list_game(l: &Listing) -> String {
     if !l.vacant.is_empty() && !l.over {
         let first = l.vacant[0].to_lowercase();
         // A small game's seats are named by its players; a power's units hold.
-        let what = if has_powers(&l.kind) {
+        let what = if !l.powers.is_empty() {
             "units hold; civil disorder in Winter"
         } else {
             "the deadline defaults play for it"

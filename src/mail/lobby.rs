@@ -155,7 +155,7 @@ pub fn parse(words: &[&str], line: &BodyLine) -> Option<LobbyItem> {
                         }
                         _ => bad(
                             hidden(words[0]),
-                            "write `join GAME PASSWORD`, or `join GAME PASSWORD prefer france england` \
+                            "write `join GAME PASSWORD`, or `join GAME PASSWORD prefer POWER POWER ...` \
                              (the powers you prefer, best first)",
                         ),
                     }

@@ -199,11 +199,11 @@ impl<E: Serialize + DeserializeOwned> Book<E> {
 /// The warning for a `state.json` that could not be written after a change was made.
 /// Rewrite `state.json` of the game in `dir`, found behind its journal (or missing) when
 /// the game was opened, from `state` as the journal up to `seq` rebuilt it: every game's
-/// repair on open, under the lock. `Ok`: the note to print; `Err`: the warning (the next
-/// open rebuilds it again).
-pub fn repair_state<T: serde::Serialize>(dir: &GameDir, seq: u64, state: &T) -> Result<String, String> {
-    let mut lock = dir.lock().map_err(cache_warning)?;
-    lock.write_state(seq, state).map_err(cache_warning)?;
+/// repair on open, under the lock. `Ok`: the note to print; a failure is only a warning
+/// ([`cache_warning`]): the next open rebuilds it again.
+pub fn repair_state<T: serde::Serialize>(dir: &GameDir, seq: u64, state: &T) -> Result<String, StoreError> {
+    let mut lock = dir.lock()?;
+    lock.write_state(seq, state)?;
     Ok(format!("{}: was behind the journal; rebuilt from it", dir.path().join(STATE_FILE).display()))
 }
 

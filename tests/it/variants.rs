@@ -28,6 +28,10 @@ fn an_ancient_mediterranean_game_is_created_joined_and_played_by_mail() {
     assert!(made.body.contains("anc"), "{}", made.body);
     let listed = judge_cli(NOW, &root, &["list"]).ok().stdout;
     assert!(listed.contains("0 of 5"), "{listed}");
+    // The game is listed as the variant it is, with its own powers to prefer.
+    let anc = judge_cli(NOW, &root, &["list", "anc"]).ok().stdout;
+    assert!(anc.starts_with("anc (ancmed)"), "{anc}");
+    assert!(anc.contains("`join anc PASSWORD prefer carthage egypt ...`"), "{anc}");
     let players = ["ann", "bob", "cy", "di", "ed"];
     for (i, who) in players.iter().enumerate() {
         send(&root, &format!("{who}@example.org"), &format!("j{i}@x"), &format!("join anc {who}secret1\n"));

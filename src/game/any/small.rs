@@ -601,6 +601,7 @@ impl Seats for OpenTurnGame {
             vacant,
             seats,
             notes,
+            powers: Vec::new(),
         }
     }
 

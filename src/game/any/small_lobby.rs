@@ -209,6 +209,7 @@ impl Seats for Lobby {
             vacant: Vec::new(),
             seats: Vec::new(),
             notes: vec![format!("Dice commitment (sha256 of the secret seed): {}", self.commitment)],
+            powers: Vec::new(),
         }
     }
 

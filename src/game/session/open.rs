@@ -97,7 +97,7 @@ pub fn open(path: &Path) -> Result<OpenGame, GameError> {
     if let Some(seq) = g.cache_behind.take() {
         match crate::store::repair_state(&g.dir, seq, &g.game.state) {
             Ok(note) => g.notes.push(note),
-            Err(warning) => g.warnings.push(warning),
+            Err(e) => g.warnings.push(crate::store::cache_warning(e)),
         }
     }
     Ok(g)

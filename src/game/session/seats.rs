@@ -12,7 +12,9 @@ use super::GameError;
 use super::{schedule_error, OpenGame};
 use crate::dice::{Dice, Seed};
 use crate::game::journal::Entry;
-use crate::game::seating::{self, shown_name, Applicant, Ask, ObserveStep, Observed, SeatEvent, Takeover};
+use crate::game::seating::{
+    self, shown_name, Applicant, ObserveStep, Observed, SeatEvent, SeatTable, Seating, Takeover,
+};
 use crate::game::settings::{Player, Settings};
 
 /// The side file that keeps the seed the powers are assigned with, until they are.
@@ -449,30 +451,13 @@ impl OpenGame {
                 settings.name, settings.name
             )));
         }
-        if settings.players.iter().any(|p| p.power == power_key) {
-            return Err(refuse(format!("{label} has a player; only a vacant power can be taken over")));
-        }
-        if settings.players.iter().any(|p| p.email.eq_ignore_ascii_case(email)) {
-            return Err(refuse(format!("{email} already plays a power in {}", settings.name)));
-        }
-        let at_once = settings.seats.takeover == Takeover::AtOnce;
+        let game = settings.name.clone();
+        seating::may_take_over(&settings, power_key, &label, "power", email, &game).map_err(refuse)?;
         if self.done_before() {
-            return Ok(at_once);
+            return Ok(settings.seats.takeover == Takeover::AtOnce);
         }
-        if at_once {
-            let who = (email, name, password_hash);
-            self.take_over(lock, &mut settings, power_key, who, false, now)?;
-        } else {
-            settings.seats.asks.retain(|a| !(a.power == power_key && a.email.eq_ignore_ascii_case(email)));
-            settings.seats.asks.push(Ask {
-                power: power_key.to_string(),
-                email: email.to_string(),
-                password_hash: password_hash.to_string(),
-                name: Some(name.to_string()),
-            });
-            let event = SeatEvent::TakeoverAsked { power: label, email: email.to_string() };
-            self.record(lock, now, Entry::Seats { event })?;
-        }
+        let (event, at_once) = seating::take_over(&mut settings, power_key, &label, email, Some(name), password_hash);
+        self.record(lock, now, Entry::Seats { event })?;
         self.write_seats(lock, now, settings)?;
         if at_once {
             self.votes_follow_players(lock, power_key, now)?;
@@ -498,43 +483,13 @@ impl OpenGame {
             return Ok(email);
         }
         let mut settings = self.game.settings.clone();
-        if settings.players.iter().any(|p| p.power == power_key) {
-            return Err(refuse(format!("{label} has a player; there is nothing to approve")));
-        }
-        let Some(ask) = settings.seats.asks.iter().rev().find(|a| a.power == power_key).cloned() else {
-            return Err(refuse(format!("nobody has asked to take over {label}")));
-        };
+        let (event, email) = seating::approve(&mut settings, power_key, &label).map_err(refuse)?;
         if !self.done_before() {
-            let name = ask.name.clone().unwrap_or_else(|| shown_name(&ask.email));
-            let who = (ask.email.as_str(), name.as_str(), ask.password_hash.as_str());
-            self.take_over(lock, &mut settings, power_key, who, true, now)?;
+            self.record(lock, now, Entry::Seats { event })?;
             self.write_seats(lock, now, settings)?;
             self.votes_follow_players(lock, power_key, now)?;
         }
-        Ok(ask.email)
-    }
-
-    /// Give the vacant power to `(email, name, password hash)`.
-    fn take_over(
-        &mut self,
-        lock: &mut crate::store::GameLock,
-        settings: &mut Settings,
-        power_key: &str,
-        (email, name, password_hash): (&str, &str, &str),
-        by_master: bool,
-        now: DateTime<Utc>,
-    ) -> Result<(), GameError> {
-        settings.seats.asks.retain(|a| a.power != power_key);
-        settings.players.push(Player {
-            power: power_key.to_string(),
-            name: name.to_string(),
-            email: email.to_string(),
-            timezone: None,
-            password_hash: Some(password_hash.to_string()),
-            pictures: true,
-        });
-        let event = SeatEvent::TakenOver { power: self.power_label(power_key), email: email.to_string(), by_master };
-        self.record(lock, now, Entry::Seats { event })
+        Ok(email)
     }
 
     /// Check the assignment of powers against the journal: the seed against the
@@ -584,5 +539,32 @@ impl OpenGame {
             return Err("the powers assigned are not the ones the seed and the joins give".into());
         }
         Ok(checked)
+    }
+}
+
+/// A Diplomacy game's seats for the rules of a change of player: a seat is a power (by
+/// its key), played while `players` has an entry for it.
+impl SeatTable for Settings {
+    fn seating(&mut self) -> &mut Seating {
+        &mut self.seats
+    }
+
+    fn has_player(&self, seat: &str) -> bool {
+        self.players.iter().any(|p| p.power == seat)
+    }
+
+    fn plays(&self, email: &str) -> bool {
+        self.players.iter().any(|p| p.email.eq_ignore_ascii_case(email))
+    }
+
+    fn give(&mut self, seat: &str, email: &str, name: Option<&str>, password_hash: &str) {
+        self.players.push(Player {
+            power: seat.to_string(),
+            name: name.map_or_else(|| shown_name(email), str::to_string),
+            email: email.to_string(),
+            timezone: None,
+            password_hash: Some(password_hash.to_string()),
+            pictures: true,
+        });
     }
 }

@@ -23,7 +23,7 @@ use super::{
 };
 use crate::dice::Seed;
 use crate::game::error::GameError;
-use crate::game::seating::{self, Applicant, Ask, ObserveStep, Observed, SeatEvent, Takeover};
+use crate::game::seating::{self, Applicant, ObserveStep, Observed, SeatEvent, SeatTable, Seating, Takeover};
 use crate::games::{self, Options};
 use crate::store::{Book, GameDir, GameLock};
 
@@ -465,30 +465,14 @@ impl OpenTurnGame {
         }
         let at = self.seat_at(who)?;
         let name = self.settings.players[at].name.clone();
-        let done = self.book.done_before();
-        if !self.is_vacant(&name) && !done {
-            return Err(refuse(format!("{name} has a player; only a vacant seat can be taken over")));
-        }
-        let plays = |p: &TurnPlayer| p.email.eq_ignore_ascii_case(email) && !self.is_vacant(&p.name);
-        if self.settings.players.iter().any(plays) && !done {
-            return Err(refuse(format!("{email} already plays in {}", self.settings.name)));
-        }
         let mut settings = self.settings.clone();
-        let at_once = settings.seats.takeover == Takeover::AtOnce;
-        if at_once {
-            let event = take_over(&mut settings, at, email, password_hash, false);
-            self.change_seats_locked(lock, event, settings, now)?;
-        } else {
-            settings.seats.asks.retain(|a| !(a.power == name && a.email.eq_ignore_ascii_case(email)));
-            settings.seats.asks.push(Ask {
-                power: name.clone(),
-                email: email.to_string(),
-                password_hash: password_hash.to_string(),
-                name: None,
-            });
-            let event = SeatEvent::TakeoverAsked { power: name.clone(), email: email.to_string() };
-            self.change_seats_locked(lock, event, settings, now)?;
+        if self.book.done_before() {
+            // Carried out again after an interruption: answered as then.
+            return Ok((name, settings.seats.takeover == Takeover::AtOnce));
         }
+        seating::may_take_over(&settings, &name, &name, "seat", email, &self.settings.name).map_err(refuse)?;
+        let (event, at_once) = seating::take_over(&mut settings, &name, &name, email, None, password_hash);
+        self.change_seats_locked(lock, event, settings, now)?;
         Ok((name, at_once))
     }
 
@@ -498,33 +482,39 @@ impl OpenTurnGame {
         let lock = self.relock()?;
         let at = self.seat_at(who)?;
         let name = self.settings.players[at].name.clone();
-        let done = self.book.done_before();
-        if done {
+        if self.book.done_before() {
             return Ok((name, self.settings.players[at].email.clone()));
         }
-        if !self.is_vacant(&name) {
-            return Err(refuse(format!("{name} has a player; there is nothing to approve")));
-        }
-        let Some(ask) = self.settings.seats.asks.iter().rev().find(|a| a.power == name).cloned() else {
-            return Err(refuse(format!("nobody has asked to take over {name}")));
-        };
         let mut settings = self.settings.clone();
-        let event = take_over(&mut settings, at, &ask.email, &ask.password_hash, true);
+        let (event, email) = seating::approve(&mut settings, &name, &name).map_err(refuse)?;
         self.change_seats_locked(lock, event, settings, now)?;
-        Ok((name, ask.email))
+        Ok((name, email))
     }
 }
 
-/// Give the seat at `at` to a new player; the event that says so.
-fn take_over(settings: &mut TurnSettings, at: usize, email: &str, password_hash: &str, by_master: bool) -> SeatEvent {
-    let p = &mut settings.players[at];
-    let name = p.name.clone();
-    p.email = email.to_string();
-    p.password_hash = Some(password_hash.to_string());
-    p.timezone = None;
-    settings.seats.vacant.retain(|v| !v.eq_ignore_ascii_case(&name));
-    settings.seats.asks.retain(|a| a.power != name);
-    SeatEvent::TakenOver { power: name, email: email.to_string(), by_master }
+/// A small game's seats for the rules of a change of player: a seat is named by its
+/// player's name, and stays in `players` while vacant.
+impl SeatTable for TurnSettings {
+    fn seating(&mut self) -> &mut Seating {
+        &mut self.seats
+    }
+
+    fn has_player(&self, seat: &str) -> bool {
+        !self.seats.vacant.iter().any(|v| v.eq_ignore_ascii_case(seat))
+    }
+
+    fn plays(&self, email: &str) -> bool {
+        self.players.iter().any(|p| p.email.eq_ignore_ascii_case(email) && self.has_player(&p.name))
+    }
+
+    fn give(&mut self, seat: &str, email: &str, _name: Option<&str>, password_hash: &str) {
+        if let Some(p) = self.players.iter_mut().find(|p| p.name.eq_ignore_ascii_case(seat)) {
+            p.email = email.to_string();
+            p.password_hash = Some(password_hash.to_string());
+            p.timezone = None;
+        }
+        self.seats.vacant.retain(|v| !v.eq_ignore_ascii_case(seat));
+    }
 }
 
 #[cfg(test)]

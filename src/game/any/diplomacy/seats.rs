@@ -57,9 +57,15 @@ impl Seats for OpenGame {
         if !settings.seats.asks.is_empty() {
             notes.push(format!("{} waiting for the master", count(settings.seats.asks.len(), "takeover", "takeovers")));
         }
+        // The variant as people ask for it: `standard`, `ancmed`, `shadow-worlds on modern`.
+        let kind = match (settings.map.as_str(), settings.variant) {
+            ("standard", variant) => variant.name().to_string(),
+            (_, crate::game::settings::VariantKind::Standard) => map.variant.clone(),
+            (_, variant) => format!("{} on {}", variant.name(), map.variant),
+        };
         crate::game::seating::Listing {
             name: settings.name.clone(),
-            kind: settings.variant.name().to_string(),
+            kind,
             step: state.phase.to_string(),
             deadline: state.deadline,
             over: state.end.is_some(),
@@ -68,6 +74,7 @@ impl Seats for OpenGame {
             vacant,
             seats,
             notes,
+            powers: map.power_ids().map(|p| map.power(p).name.clone()).collect(),
         }
     }
 
