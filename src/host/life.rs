@@ -47,8 +47,8 @@ fn mail(to: &str, subject: String, body: String) -> OutgoingMail {
     }
 }
 
-/// One game as a line of `list`.
-fn list_line(l: &Listing) -> String {
+/// One game as a line of `list`, its kind in a column `width` wide.
+fn list_line(l: &Listing, width: usize) -> String {
     let what = if l.over {
         "over".to_string()
     } else if let Some((taken, all)) = l.open {
@@ -67,11 +67,9 @@ fn list_line(l: &Listing) -> String {
         }
         parts.join("; ")
     };
-    format!("  {:<16} {:<14} {what}", l.name, l.kind)
+    format!("  {:<16} {:<width$} {what}", l.name, l.kind)
 }
 
-/// Whether a game of this kind has powers for seats (what its kind offers, from the
-/// registry; never its name).
 /// `prefer` and two of the game's powers, as a player writes them (`prefer rome carthage ...`).
 fn prefer_example(powers: &[String]) -> String {
     let two: Vec<String> = powers.iter().take(2).map(|p| p.to_lowercase()).collect();
@@ -167,10 +165,19 @@ impl JudgeHost {
             return Ok("There are no games on this judge yet.".to_string());
         }
         let mut out = format!("Games on this judge ({}):\n", names.len());
-        for name in names {
-            match self.read(&name) {
-                Ok(mut g) => out.push_str(&list_line(&Self::listing_of(g.as_mut()))),
-                Err(_) => out.push_str(&format!("  {name:<16} (cannot be read just now)")),
+        let listings: Vec<(String, Option<Listing>)> = names
+            .into_iter()
+            .map(|name| {
+                let listing = self.read(&name).ok().map(|mut g| Self::listing_of(g.as_mut()));
+                (name, listing)
+            })
+            .collect();
+        // The kinds in one column, as wide as the widest (`shadow-worlds on modern`).
+        let width = listings.iter().filter_map(|(_, l)| l.as_ref()).map(|l| l.kind.chars().count()).max();
+        for (name, listing) in &listings {
+            match listing {
+                Some(l) => out.push_str(&list_line(l, width.unwrap_or(0).max(14))),
+                None => out.push_str(&format!("  {name:<16} (cannot be read just now)")),
             }
             out.push('\n');
         }
