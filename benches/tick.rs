@@ -8,7 +8,9 @@
 //! first does for a game nobody touched. `first_look` measures the tick that has no
 //! glance to go by (each game's `glance.json` removed before it, outside the timing):
 //! every game opened in full and its glance kept. `with_site`: the idle tick of a judge
-//! that keeps a public site (`[site]`), every game already drawn. `cargo bench --bench tick`.
+//! that keeps a public site (`[site]`), every game already drawn. `500_idle_duplexity_games`
+//! and its `_first_look`: the same two ticks over small games, which keep a glance too.
+//! `cargo bench --bench tick`.
 
 use chrono::{TimeZone, Utc};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
@@ -32,6 +34,46 @@ fn judge_dir(root: &std::path::Path) -> JudgeHome {
     }
     home
 }
+
+/// A judge directory of `SMALL_GAMES` Duplexity games for two, each with its first report
+/// already mailed (so nothing is owed), created at one instant.
+fn small_judge_dir(root: &std::path::Path) -> JudgeHome {
+    use shadowjudge::game::turn_session::{self, TurnPlayer, TurnSettings};
+    std::fs::write(root.join("judge.toml"), "[mail]\naddress = \"judge@example.org\"\n").expect("judge.toml");
+    let home = JudgeHome::open(root).expect("the judge directory");
+    let now = Utc.with_ymd_and_hms(2026, 2, 1, 12, 0, 0).unwrap();
+    for i in 0..SMALL_GAMES {
+        let name = format!("d{i:04}");
+        let players = ["ann", "bob"]
+            .map(|n| TurnPlayer {
+                name: n.into(),
+                email: format!("{n}-{i}@example.org"),
+                timezone: None,
+                password_hash: None,
+                reports: None,
+            })
+            .to_vec();
+        let settings = TurnSettings {
+            name: name.clone(),
+            game: "duplexity".into(),
+            observers: Vec::new(),
+            observer_passwords: Default::default(),
+            deadlines: home.config.deadlines.clone(),
+            players,
+            master: Default::default(),
+            word_list: None,
+            seats: Default::default(),
+        };
+        let seed = shadowjudge::dice::Seed::from_bytes([(i % 251) as u8; 32]);
+        turn_session::create(&home.games_dir().join(&name), &settings, &Default::default(), seed, now)
+            .expect("a Duplexity game");
+    }
+    // The first reports go out once, outside the timing.
+    tick_judge(&home, now, &mut |_| Ok(())).expect("the first tick");
+    home
+}
+
+const SMALL_GAMES: usize = 500;
 
 fn tick(c: &mut Criterion) {
     let tmp = tempfile::tempdir().expect("a temporary directory");
@@ -69,6 +111,29 @@ fn tick(c: &mut Criterion) {
             let done = tick_judge(&with_site, now, &mut |_| panic!("an idle tick sends no mail")).expect("the tick");
             assert!(done.iter().all(|l| !l.contains("not read") && !l.contains("not drawn")), "{done:?}");
         })
+    });
+    let small_tmp = tempfile::tempdir().expect("a temporary directory");
+    let small = small_judge_dir(small_tmp.path());
+    group.bench_function("500_idle_duplexity_games", |b| {
+        b.iter(|| {
+            let done = tick_judge(&small, now, &mut |_| panic!("an idle tick sends no mail")).expect("the tick");
+            assert!(done.iter().all(|l| !l.contains("not read")), "{done:?}");
+        })
+    });
+    group.bench_function("500_idle_duplexity_games_first_look", |b| {
+        b.iter_batched(
+            || {
+                for game in std::fs::read_dir(small.games_dir()).expect("the games") {
+                    let glance = game.expect("a game").path().join(shadowjudge::game::glance::GLANCE_FILE);
+                    std::fs::remove_file(glance).expect("its glance");
+                }
+            },
+            |()| {
+                let done = tick_judge(&small, now, &mut |_| panic!("an idle tick sends no mail")).expect("the tick");
+                assert!(done.iter().all(|l| !l.contains("not read")), "{done:?}");
+            },
+            BatchSize::PerIteration,
+        )
     });
     group.finish();
 }
