@@ -238,3 +238,40 @@ def test_random_phases_are_adjudicated_as_milas(map_name, seed):
         ours.process()
         theirs.process()
         same_position(ours, theirs, f"after {where}")
+
+
+@pytest.mark.parametrize("map_name", ["ancmed", "standard_france_austria"])
+def test_a_variants_saved_game_is_read_and_replayed(map_name):
+    from shadowjudge import from_saved_game_format, to_saved_game_format
+    from shadowjudge.replay import replay
+
+    rng = random.Random(6)
+    game = Game(map_name=map_name)
+    for _ in range(10):
+        for power, orders in picks(game, rng).items():
+            game.set_orders(power, orders)
+        game.process()
+    saved = to_saved_game_format(game)
+    assert saved["map"] == map_name
+    again = from_saved_game_format(saved)
+    assert again.map_name == map_name and again.get_current_phase() == game.get_current_phase()
+    assert again.get_units() == game.get_units()
+    assert replay(saved) == []
+    assert replay({**saved, "map": "chaos"})[0]["error"].startswith("unknown map_name `chaos`")
+
+
+def test_a_variants_saved_game_is_read_by_mila():
+    diplomacy = mila()
+    from diplomacy.utils.export import from_saved_game_format as mila_read
+
+    from shadowjudge import to_saved_game_format
+
+    rng = random.Random(9)
+    game = Game(map_name="ancmed")
+    for _ in range(8):
+        for power, orders in picks(game, rng).items():
+            game.set_orders(power, orders)
+        game.process()
+    theirs = mila_read(to_saved_game_format(game))
+    assert isinstance(theirs, diplomacy.Game) and theirs.map_name == "ancmed"
+    same_position(game, theirs, "read by MILA")
