@@ -230,16 +230,14 @@ pub(crate) struct Rows {
 #[derive(Default)]
 struct Scratch {
     /// Place by place, the place's index in `Rows::places` and then each of its orders'
-    /// key (see [`order_key`]), until it is found: then where its string is (row, and
-    /// place in the row). One list written and read in order (a second would be as many
-    /// lines more, cold).
+    /// key (see [`order_key`]).
     found: Vec<u64>,
     /// Where each place begins in `found` (and `strings`), and where the last ends.
     starts: Vec<usize>,
     sorted: Vec<u64>,
-    /// The strings handed out, as `found` lists them: a reference to each, given to the
-    /// lists (empty between calls).
-    strings: Vec<Py<PyString>>,
+    /// The strings handed out, as `found` lists them: a reference to each (none until
+    /// made), given to the lists (empty between calls).
+    strings: Vec<Option<Py<PyString>>>,
     /// The orders, and the places, that have no string yet.
     missing: Vec<(u64, Order, Suffix)>,
     missing_places: Vec<(ProvinceId, Suffix)>,
@@ -274,11 +272,11 @@ impl Rows {
         end as usize * self.provinces + p.0 as usize
     }
 
-    /// Every place of `possible` with its orders, sorted by the place's name, into
-    /// `scratch.strings` (and where each place begins into `scratch.starts`); false, with
-    /// nothing in `strings`, when some have no string yet (they are listed in
-    /// `scratch.missing`).
-    fn find_all(&self, py: Python<'_>, possible: &Possible, scratch: &mut Scratch) -> bool {
+    /// Every place of `possible` with its orders' keys, sorted by the place's name, into
+    /// `scratch.found` (and where each place begins into `scratch.starts`), and a
+    /// reference to each one's string into `scratch.strings`; those that have no string
+    /// yet (none in `strings`) into `scratch.missing` and `scratch.missing_places`.
+    fn find_all<'a>(&'a self, py: Python<'_>, possible: &Possible, scratch: &mut Scratch) {
         let Scratch { found, starts, sorted, strings, missing, missing_places } = scratch;
         let all = &possible.places;
         let ranks = &possible.names.ranks;
@@ -321,48 +319,75 @@ impl Rows {
             }
         }
         starts.push(found.len());
+        // Each string is asked for as soon as it is found, and a reference to it taken
+        // (for the lists, made once the table is let go) `AHEAD` strings later, when it
+        // has come.
+        const AHEAD: usize = 8;
+        let mut ring: [Option<&Py<PyString>>; AHEAD] = [None; AHEAD];
+        strings.clear();
+        strings.reserve(found.len());
+        let mut take = |n: usize, s: Option<&'a Py<PyString>>| {
+            if let Some(s) = s {
+                prefetch(s.as_ptr());
+            }
+            let due = std::mem::replace(&mut ring[n % AHEAD], s);
+            if n >= AHEAD {
+                strings.push(due.map(|s| s.clone_ref(py)));
+            }
+        };
         let mut at = 0;
         for i in 0..sorted.len() {
             let p = place_at(i);
             let end = possible.suffix(p);
             if new_place(i) {
-                match &self.places[found[at] as usize] {
-                    Some(s) => prefetch(s.as_ptr()),
-                    None => missing_places.push((p.place, end)),
+                let s = self.places[found[at] as usize].as_ref();
+                if s.is_none() {
+                    missing_places.push((p.place, end));
                 }
+                take(at, s);
                 at += 1;
             }
             for o in all.of(p) {
                 let key = found[at];
-                let row = self.row(key);
-                let place = self.rows[row].find(key);
-                match &self.rows[row].slots[place] {
-                    (k, Some(s)) if *k == key => prefetch(s.as_ptr()),
-                    _ => missing.push((key, *o, end)),
-                }
-                found[at] = (row as u64) << 32 | place as u64;
+                let row = &self.rows[self.row(key)];
+                let s = match &row.slots[row.find(key)] {
+                    (k, Some(s)) if *k == key => Some(s),
+                    _ => {
+                        missing.push((key, *o, end));
+                        None
+                    }
+                };
+                take(at, s);
                 at += 1;
             }
         }
-        if !missing.is_empty() || !missing_places.is_empty() {
-            return false;
+        for n in at..at + AHEAD {
+            take(n, None);
         }
-        // A reference to each string, for the lists (made once the table is let go).
-        strings.clear();
-        strings.reserve(found.len());
+        strings.truncate(at);
+    }
+
+    /// The strings `find_all` missed, found now that they are made.
+    #[cold]
+    #[inline(never)]
+    fn fill(&self, py: Python<'_>, scratch: &mut Scratch) {
+        let Scratch { found, starts, strings, .. } = scratch;
         for w in starts.windows(2) {
-            let place = &self.places[found[w[0]] as usize];
-            strings.push(place.as_ref().expect("found above").clone_ref(py));
-            for f in &found[w[0] + 1..w[1]] {
-                let (row, place) = ((f >> 32) as usize, (f & 0xffff_ffff) as usize);
-                strings.push(self.rows[row].slots[place].1.as_ref().expect("found above").clone_ref(py));
+            if strings[w[0]].is_none() {
+                strings[w[0]] = self.places[found[w[0]] as usize].as_ref().map(|s| s.clone_ref(py));
+            }
+            for at in w[0] + 1..w[1] {
+                if strings[at].is_none() {
+                    let row = &self.rows[self.row(found[at])];
+                    strings[at] = row.slots[row.find(found[at])].1.as_ref().map(|s| s.clone_ref(py));
+                }
             }
         }
-        true
     }
 }
 
-/// The strings `find_all` missed, made (with the table let go: Python runs) and kept.
+/// The strings `find_all` missed, made (with the table let go: Python runs) and kept
+/// (strings are never let go of: what `find_all` found is still there after).
 #[cold]
 #[inline(never)]
 fn make_missing(py: Python<'_>, names: &'static Names, scratch: &mut Scratch) {
@@ -438,15 +463,17 @@ pub fn by_place<'py>(py: Python<'py>, possible: &Possible) -> PyResult<Bound<'py
     let names = possible.names;
     let mut table = names.strings(py);
     let mut scratch = std::mem::take(&mut table.scratch);
-    while !table.find_all(py, possible, &mut scratch) {
+    table.find_all(py, possible, &mut scratch);
+    if !scratch.missing.is_empty() || !scratch.missing_places.is_empty() {
         drop(table);
         make_missing(py, names, &mut scratch);
         table = names.strings(py);
+        table.fill(py, &mut scratch);
     }
     // Python may run code of its own while the lists are made: the table is let go.
     drop(table);
     let d = PyDict::new(py);
-    let mut strings = scratch.strings.drain(..);
+    let mut strings = scratch.strings.drain(..).map(|s| s.expect("every string is made"));
     for w in scratch.starts.windows(2) {
         let place = strings.next().expect("a place's string");
         let list = PyList::new(py, (&mut strings).take(w[1] - w[0] - 1))?;
