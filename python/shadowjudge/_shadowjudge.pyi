@@ -50,7 +50,8 @@ class Power:
     def is_eliminated(self) -> bool: ...
 
 class Game:
-    """A standard or Shadow Worlds Diplomacy game in memory, with MILA's names."""
+    """A standard or Shadow Worlds Diplomacy game in memory on a shipped map (`map_name`:
+    standard, ancmed, modern, pure, standard_france_austria), with MILA's names."""
 
     def __init__(
         self,

@@ -34,9 +34,9 @@ def game_at(
     is then that one's, and the game is over)."""
     phase = name or state.get("name")
     ended = phase == "COMPLETED"
-    if ended:
-        phase = ended_in or "S1901M"
     game = Game(map_name=map_name, **kwargs)
+    if ended:
+        phase = ended_in or game.phase
     # A power's entry may be null in a saved game (one out of the game): as empty.
     units = {p: list(v or []) for p, v in (state.get("units") or {}).items()}
     centers = {p: list(v or []) for p, v in (state.get("centers") or {}).items()}
@@ -76,8 +76,11 @@ def replay(saved_game: Dict[str, Any]) -> List[Dict[str, Any]]:
     "differences" (lines), "problems" (orders the judge did not accept)}`. A phase that
     cannot be set up (a place or unit the judge does not know) is reported with `error`."""
     phases = saved_game.get("phases") or []
-    if saved_game.get("map", "standard") != "standard":
-        return [{"phase": None, "error": f"map {saved_game.get('map')!r}: only the standard map is played here"}]
+    map_name = saved_game.get("map", "standard")
+    try:
+        Game(map_name=map_name)
+    except ValueError as e:
+        return [{"phase": None, "error": str(e)}]
     report = []
     following = {id(a): b for a, b in zip(phases, phases[1:])}
 
@@ -94,7 +97,7 @@ def replay(saved_game: Dict[str, Any]) -> List[Dict[str, Any]]:
         if drawn(before):
             continue  # no phase was played: the game was drawn in it
         try:
-            game = game_at(before["state"], name)
+            game = game_at(before["state"], name, map_name=map_name)
         except ValueError as e:
             report.append({"phase": name, "error": str(e)})
             continue

@@ -1,5 +1,6 @@
-//! `shadowjudge.Game`: a whole Diplomacy game in memory (standard or Shadow Worlds) over
-//! the judge's phase machine, with the names bot authors know from MILA's `diplomacy`.
+//! `shadowjudge.Game`: a whole Diplomacy game in memory (standard or Shadow Worlds, on any
+//! shipped variant's map) over the judge's phase machine, with the names bot authors know
+//! from MILA's `diplomacy`.
 //!
 //! Names are MILA's: powers in capitals (`FRANCE`), places by their three-letter
 //! abbreviation in capitals (`PAR`, `STP/SC`), units as `A PAR`. In Shadow Worlds a name
@@ -7,11 +8,10 @@
 //! an order names its board.
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::sync::{Arc, OnceLock, Weak};
 
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 use shadowjudge::diplomacy::engine::{self, Submission};
 use shadowjudge::diplomacy::judge::rulebook::{Edition, Rulebook};
 use shadowjudge::diplomacy::judge::{Dislodgement, Ownership, Unit};
-use shadowjudge::diplomacy::map::{cache, Map, PowerId, ProvinceId, RegionId, UnitType};
+use shadowjudge::diplomacy::map::{Map, PowerId, ProvinceId, RegionId, UnitType};
 use shadowjudge::diplomacy::order::grammar::{OrderParser, ParsedFile, ParsedOrder};
 use shadowjudge::diplomacy::order::{Board, Order, Place};
 use shadowjudge::diplomacy::state::{BoardState, GameEnd, GameState, Retreating, StoredOrder};
@@ -27,48 +27,17 @@ use shadowjudge::game::settings::{Settings, VariantKind};
 use shadowjudge::phase::{Phase, PhaseKind, Season};
 
 use crate::lazy::{ReadOnlyDict, Report, Source};
+use crate::maps::{self, Names};
 use crate::possible::{self, Possible};
 use crate::topy::to_py;
-
-/// The standard map every game here is played on, with what is read from it again and
-/// again: its order parser (name tables hashed once) and its names in capitals.
-pub(crate) struct Standard {
-    pub map: Arc<Map>,
-    pub parser: OrderParser<'static>,
-    /// By region id: `PAR`, `STP/SC`.
-    pub regions: Vec<String>,
-    /// By province id: `STP`.
-    pub provinces: Vec<String>,
-}
-
-pub(crate) fn standard() -> &'static Standard {
-    static MAP: OnceLock<Arc<Map>> = OnceLock::new();
-    static STANDARD: OnceLock<Standard> = OnceLock::new();
-    STANDARD.get_or_init(|| {
-        let map: &'static Arc<Map> = MAP.get_or_init(cache::standard);
-        Standard {
-            map: map.clone(),
-            parser: OrderParser::new(map),
-            regions: (0..map.region_count()).map(|r| map.region_name(RegionId(r as _)).to_uppercase()).collect(),
-            provinces: map.province_ids().map(|p| map.province(p).key.to_uppercase()).collect(),
-        }
-    })
-}
-
-/// The powers' names in capitals, made once: the keys of every dict by power.
-fn power_strings(py: Python<'_>) -> &'static [(PowerId, Py<PyString>)] {
-    static NAMES: PyOnceLock<Vec<(PowerId, Py<PyString>)>> = PyOnceLock::new();
-    NAMES.get_or_init(py, || {
-        let map = &standard().map;
-        map.power_ids().map(|p| (p, PyString::new(py, &map.power(p).name.to_uppercase()).unbind())).collect()
-    })
-}
 
 /// A Diplomacy game in memory.
 #[pyclass(module = "shadowjudge", name = "Game")]
 #[derive(Clone)]
 pub struct Game {
     pub(crate) inner: engine::Game,
+    /// The map's names and the strings made for it.
+    pub(crate) names: &'static Names,
     /// The game's settings, shared with the reports `process` returns (they never change
     /// once the game is made).
     settings: Arc<Settings>,
@@ -132,9 +101,6 @@ fn new_game_id() -> String {
     digest[..16].iter().map(|b| LETTERS[*b as usize % LETTERS.len()] as char).collect()
 }
 
-/// The maps MILA names that are played here, by MILA's name.
-const MAPS: &str = "standard";
-
 /// Orders given to `set_orders`, read, and waiting to be decided on: the judge decides on
 /// them all at once when anything asks (the game's orders, `process`, a copy, the
 /// acknowledgement itself), in the order they were given, so the outcome is the same as
@@ -196,8 +162,10 @@ fn rulebook(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Rulebook> {
 }
 
 impl Game {
-    fn made(settings: Settings, map: Arc<Map>, state: GameState, python: PySettings) -> Game {
+    fn made(settings: Settings, names: &'static Names, state: GameState, python: PySettings) -> Game {
+        let map = names.map.clone();
         Game {
+            names,
             played: None,
             python: Arc::new(python),
             settings: Arc::new(settings.clone()),
@@ -232,7 +200,7 @@ impl Game {
     /// The power a name given to a method names: one of the name strings this module hands
     /// out is known by its address.
     fn power_given(&self, power: &Bound<'_, PyAny>) -> PyResult<PowerId> {
-        if let Some((p, _)) = power_strings(power.py()).iter().find(|(_, s)| s.as_ptr() == power.as_ptr()) {
+        if let Some((p, _)) = self.names.power_strings(power.py()).iter().find(|(_, s)| s.as_ptr() == power.as_ptr()) {
             return Ok(*p);
         }
         let name = power.cast::<PyString>().map_err(|_| PyTypeError::new_err("a power is named by a string"))?;
@@ -241,8 +209,8 @@ impl Game {
 
     /// A power's name as the dicts by power give it (`FRANCE`): one string object per power.
     fn power_key<'py>(&self, py: Python<'py>, p: PowerId) -> &Bound<'py, PyString> {
-        let names = power_strings(py);
-        names.iter().find(|(q, _)| *q == p).map(|(_, s)| s.bind(py)).expect("every power of the standard map is named")
+        let names = self.names.power_strings(py);
+        names.iter().find(|(q, _)| *q == p).map(|(_, s)| s.bind(py)).expect("every power of the map is named")
     }
 
     fn powers_asked(&self, power: Option<&str>) -> PyResult<Vec<PowerId>> {
@@ -275,11 +243,11 @@ impl Game {
     }
 
     pub(crate) fn province_name(&self, p: ProvinceId) -> &'static str {
-        &standard().provinces[p.0 as usize]
+        &self.names.provinces[p.0 as usize]
     }
 
     pub(crate) fn region_name(&self, r: RegionId) -> &'static str {
-        &standard().regions[r.0 as usize]
+        &self.names.regions[r.0 as usize]
     }
 
     fn units_of(&self, power: PowerId, boards: &[Board], asked: bool) -> Vec<String> {
@@ -369,7 +337,7 @@ impl Game {
     fn draw_at_limit(&mut self, decided: Phase) {
         let Some(years) = self.python.draw_in_year else { return };
         let state = &self.inner.state;
-        let last = Phase::start().year + years.max(1) - 1;
+        let last = self.map().first_year.saturating_add(years.max(1) - 1);
         let fall_over = !(state.phase.season == Season::Fall && state.phase.kind == PhaseKind::Retreats);
         if state.end.is_none() && decided.season == Season::Fall && decided.year >= last && fall_over {
             // As MILA's draw, the phase it ends in is kept in the history, with no orders.
@@ -397,7 +365,7 @@ impl Game {
 
     /// A game in a position of this one's history (to read it as the game's methods do).
     fn at(&self, state: &GameState) -> Game {
-        Game::made((*self.settings).clone(), self.inner.map.clone(), state.clone(), PySettings::default())
+        Game::made((*self.settings).clone(), self.names, state.clone(), PySettings::default())
     }
 
     fn homes_of(&self, p: PowerId) -> Vec<String> {
@@ -482,17 +450,7 @@ impl Game {
         game_id: Option<String>,
         draw_in_year: Option<u16>,
     ) -> PyResult<Game> {
-        let variant = match (variant, map_name) {
-            (Some(v), None) => v,
-            (None, None) => "standard",
-            (None, Some(m)) if m.trim().eq_ignore_ascii_case("standard") => "standard",
-            (None, Some(m)) => {
-                return Err(value_error(format!(
-                    "unknown map_name `{m}`: the maps played here are {MAPS} (and Shadow Worlds as variant=\"shadow-worlds\")"
-                )))
-            }
-            (Some(_), Some(_)) => return Err(PyTypeError::new_err("give variant= or map_name=, not both")),
-        };
+        let (kind, names) = variant_and_map(variant, map_name)?;
         // MILA's rules are a list of names (`["NO_PRESS"]`): kept, not the judge's rulebook.
         let mila_rules: Option<Vec<String>> = match rules {
             Some(r) if !r.is_none() && !r.is_instance_of::<PyString>() && !r.is_instance_of::<PyDict>() => {
@@ -505,14 +463,11 @@ impl Game {
             _ => None,
         };
         let rules = if mila_rules.is_some() { None } else { rules };
-        let kind = VariantKind::parse(variant).ok_or_else(|| {
-            value_error(format!("unknown variant `{variant}`: use \"standard\" or \"shadow-worlds\""))
-        })?;
         let mut settings = Settings::new("python", kind);
+        settings.map = names.variant.to_string();
         settings.rules = rulebook(rules)?;
         settings.shadow.short_game = short_game;
-        let map = standard().map.clone();
-        let state = GameState::start(&map, kind.boards());
+        let state = GameState::start(&names.map, kind.boards());
         let mut python = PySettings { draw_in_year, ..PySettings::default() };
         if let Some(id) = game_id {
             python.game_id = id;
@@ -520,7 +475,7 @@ impl Game {
         if let Some(rules) = mila_rules {
             python.rules = rules;
         }
-        Ok(Game::made(settings, map, state, python))
+        Ok(Game::made(settings, names, state, python))
     }
 
     /// `standard` or `shadow-worlds`.
@@ -529,13 +484,14 @@ impl Game {
         self.inner.settings.variant.name()
     }
 
-    /// The phase code: `S1901M`, `F1901R`, `W1901A`; `COMPLETED` once the game is over.
+    /// The phase code: `S1901M`, `F1901R`, `W1901A` (the year in four digits, as MILA
+    /// writes it: `S0001M`); `COMPLETED` once the game is over.
     #[getter]
     fn phase(&self) -> String {
         if self.inner.state.end.is_some() {
             return "COMPLETED".into();
         }
-        self.inner.state.phase.code()
+        phase_code(self.inner.state.phase)
     }
 
     /// The phase code, as `phase` gives it (MILA's name for it).
@@ -583,10 +539,11 @@ impl Game {
         Ok(Power { game: slf.clone().unbind(), id, name: me.power_key(slf.py(), id).clone().unbind() })
     }
 
-    /// `standard` (MILA's name of the map).
+    /// MILA's name of the map: `standard`, `ancmed`, `modern`, `pure`,
+    /// `standard_france_austria`.
     #[getter]
     fn map_name(&self) -> &'static str {
-        "standard"
+        self.names.mila
     }
 
     /// MILA's game id: given, or made when the game is.
@@ -647,7 +604,7 @@ impl Game {
                 Some(r) => r.build(py)?.into_any(),
                 None => py.None().into_bound(py),
             };
-            let row = (p.state.phase.code(), then.get_state(py)?, self.orders_given(py, &p.state)?, report);
+            let row = (phase_code(p.state.phase), then.get_state(py)?, self.orders_given(py, &p.state)?, report);
             out.append(row)?;
         }
         Ok(out)
@@ -658,7 +615,7 @@ impl Game {
     /// power, dislodged units by power with where each may retreat (`{"A PAR": ["BUR"]}`);
     /// `ended`: the game is over (won by a power with the most centers at or above the
     /// victory count, or drawn between the powers with units). Orders given are
-    /// forgotten, the history kept. Standard games only.
+    /// forgotten, the history kept. Games of one board only.
     #[pyo3(signature = (phase, units, centers, retreats = None, ended = false))]
     fn _set_position(
         &mut self,
@@ -674,7 +631,8 @@ impl Game {
         let phase: Phase = phase.parse().map_err(value_error)?;
         let map = self.inner.map.clone();
         let region = |at: &str, what: &str| {
-            map.parse_region(at).ok_or_else(|| value_error(format!("{what}: no place `{at}` on the standard map")))
+            map.parse_region(at)
+                .ok_or_else(|| value_error(format!("{what}: no place `{at}` on the {} map", map.variant)))
         };
         let unit_of = |power: PowerId, text: &str| -> PyResult<(Unit, bool)> {
             let t = text.trim();
@@ -917,12 +875,12 @@ impl Game {
             me.inner.state.submitted.retain(|q| *q != p);
         }
         let (start, first) = (me.pending_text.len(), me.pending_orders.len());
-        let whole = |text: &str| Read::Whole(standard().parser.parse_orders_on(text, &me.inner.unit_places(), Some(p)));
+        let whole = |text: &str| Read::Whole(me.names.parser.parse_orders_on(text, &me.inner.unit_places(), Some(p)));
         let read = if orders.is_instance_of::<PyString>() {
             me.pending_text.push_str(&orders.cast::<PyString>()?.to_cow()?);
             whole(&me.pending_text[start..])
         } else {
-            let lines = read_lines(orders, &mut me.pending_text, &mut me.pending_orders);
+            let lines = read_lines(me.names, orders, &mut me.pending_text, &mut me.pending_orders);
             let lines = match lines {
                 Ok(lines) => lines,
                 Err(e) => {
@@ -1118,20 +1076,63 @@ impl Game {
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<Game> {
         let saved: Saved = serde_json::from_str(text).map_err(|e| value_error(format!("not a saved game: {e}")))?;
-        if saved.settings.map != "standard" {
-            return Err(value_error(format!(
-                "settings.map: `{}`: only the standard map is played here",
-                saved.settings.map
-            )));
-        }
-        let map = standard().map.clone();
-        saved.state.check(&map, saved.settings.variant.boards()).map_err(|e| value_error(format!("state: {e}")))?;
+        let names = maps::find(&saved.settings.map).ok_or_else(|| {
+            value_error(format!("settings.map: `{}`: the maps played here are {}", saved.settings.map, maps::known()))
+        })?;
+        saved
+            .state
+            .check(&names.map, saved.settings.variant.boards())
+            .map_err(|e| value_error(format!("state: {e}")))?;
         let python = saved.python.unwrap_or(PySettings { draw_in_year: None, ..PySettings::default() });
-        Ok(Game::made(saved.settings, map, saved.state, python))
+        Ok(Game::made(saved.settings, names, saved.state, python))
     }
 
     fn __repr__(&self) -> String {
         format!("<Game {} {}>", self.variant(), self.phase())
+    }
+}
+
+/// A phase's code as MILA writes it: `S1901M`, and `S0001M` in the year 1.
+pub(crate) fn phase_code(phase: Phase) -> String {
+    let season = match phase.season {
+        Season::Spring => 'S',
+        Season::Fall => 'F',
+        Season::Winter => 'W',
+    };
+    let kind = match phase.kind {
+        PhaseKind::Movement => 'M',
+        PhaseKind::Retreats => 'R',
+        PhaseKind::Adjustments => 'A',
+    };
+    format!("{season}{:04}{kind}", phase.year)
+}
+
+/// The kind of game and the map a `Game` is asked for with: `variant` is `standard`,
+/// `shadow-worlds` or a shipped variant's name (the standard game on its map), `map_name`
+/// a map by the judge's name or MILA's (`ancmed`, `standard_france_austria`).
+fn variant_and_map(variant: Option<&str>, map_name: Option<&str>) -> PyResult<(VariantKind, &'static Names)> {
+    let map = |name: &str| {
+        maps::find(name).ok_or_else(|| {
+            value_error(format!(
+                "unknown map_name `{name}`: the maps played here are {} (and Shadow Worlds on any of them as variant=\"shadow-worlds\")",
+                maps::known()
+            ))
+        })
+    };
+    match (variant.map(str::trim), map_name) {
+        (None, None) => Ok((VariantKind::Standard, map("standard")?)),
+        (None, Some(m)) => Ok((VariantKind::Standard, map(m)?)),
+        (Some(v), m) => match (VariantKind::parse(v), m) {
+            (Some(kind), m) => Ok((kind, map(m.unwrap_or("standard"))?)),
+            (None, None) if maps::find(v).is_some() => Ok((VariantKind::Standard, map(v)?)),
+            (None, Some(_)) if maps::find(v).is_some() => Err(PyTypeError::new_err(format!(
+                "`{v}` is a map: give it as map_name= (with variant=\"standard\" or \"shadow-worlds\"), or alone"
+            ))),
+            (None, _) => Err(value_error(format!(
+                "unknown variant `{v}`: use \"standard\" or \"shadow-worlds\" (and map_name= for the map: {})",
+                maps::known()
+            ))),
+        },
     }
 }
 
@@ -1279,7 +1280,7 @@ struct ReadLine {
 }
 
 /// The longest line the table by object keeps (a place of the table is one cache line).
-const KEPT_TEXT: usize = 64 - std::mem::size_of::<usize>() - std::mem::size_of::<ReadLine>() - 1;
+const KEPT_TEXT: usize = 64 - std::mem::size_of::<Option<Py<PyString>>>() - std::mem::size_of::<ReadLine>() - 1;
 // The text's length and the `OURS` mark share a byte.
 const _: () = assert!(KEPT_TEXT < OURS as usize);
 
@@ -1287,26 +1288,32 @@ const _: () = assert!(KEPT_TEXT < OURS as usize);
 /// as the possible orders keep it.
 const OURS: u8 = 0x80;
 
-/// A place of [`Objects`]: a line's string object seen before (its address, 0 for an empty
-/// place), what it says and its text, in one cache line.
-#[derive(Clone, Copy)]
+/// A place of [`Objects`]: a line's string object seen before (none for an empty place),
+/// what it says and its text, in one cache line.
 #[repr(C, align(64))]
 struct Slot {
-    object: usize,
+    object: Option<Py<PyString>>,
     read: ReadLine,
     /// The text's length, with [`OURS`] when the judge made the string.
     len: u8,
     text: [u8; KEPT_TEXT],
 }
 
-const EMPTY_SLOT: Slot = Slot {
-    object: 0,
-    read: ReadLine { order: Order::Waive, power: None, board: None, span: (0, 0) },
-    len: 0,
-    text: [0; KEPT_TEXT],
-};
-
 impl Slot {
+    fn empty() -> Slot {
+        Slot {
+            object: None,
+            read: ReadLine { order: Order::Waive, power: None, board: None, span: (0, 0) },
+            len: 0,
+            text: [0; KEPT_TEXT],
+        }
+    }
+
+    /// The string's address (what names it while the table holds it), 0 for none.
+    fn address(&self) -> usize {
+        self.object.as_ref().map_or(0, |o| o.as_ptr() as usize)
+    }
+
     fn text(&self) -> &str {
         std::str::from_utf8(&self.text[..(self.len & !OURS) as usize]).expect("kept from a str")
     }
@@ -1328,16 +1335,17 @@ struct Objects {
     shift: u32,
 }
 
-// SAFETY: the strings are only touched with the GIL held (behind the lock below).
-unsafe impl Send for Objects {}
-
 impl Objects {
     /// Room for 8,192 lines (a megabyte) from the start: a bot's games use a few thousand
     /// distinct order strings, and a table that grows writes all it holds again each time.
     const BITS: u32 = 14;
 
     fn new() -> Objects {
-        Objects { slots: vec![EMPTY_SLOT; 1 << Self::BITS], len: 0, theirs: 0, shift: usize::BITS - Self::BITS }
+        Objects { slots: Objects::empty(1 << Self::BITS), len: 0, theirs: 0, shift: usize::BITS - Self::BITS }
+    }
+
+    fn empty(size: usize) -> Vec<Slot> {
+        (0..size).map(|_| Slot::empty()).collect()
     }
 
     fn home(&self, object: usize) -> usize {
@@ -1354,28 +1362,27 @@ impl Objects {
         let mut i = self.home(object);
         loop {
             let slot = &self.slots[i];
-            if slot.object == object {
-                return Some(slot);
+            match slot.address() {
+                0 => return None,
+                a if a == object => return Some(slot),
+                _ => i = (i + 1) & mask,
             }
-            if slot.object == 0 {
-                return None;
-            }
-            i = (i + 1) & mask;
         }
     }
 
     /// Keep `line` (a reference to it too) with what it says, `ours` when the judge made
-    /// it; a line too long for a place is not kept (it is read by its text).
-    fn insert(&mut self, line: &Bound<'_, PyString>, text: &str, read: ReadLine, ours: bool) {
+    /// it; a line too long for a place is not kept (it is read by its text). Returns the
+    /// caller's strings let go of, if the table had kept too many (to be dropped once the
+    /// table is unlocked).
+    #[must_use]
+    fn insert(&mut self, line: &Bound<'_, PyString>, text: &str, read: ReadLine, ours: bool) -> Vec<Py<PyString>> {
         let object = line.as_ptr() as usize;
         if text.len() > KEPT_TEXT || self.get(object).is_some() {
-            return;
+            return Vec::new();
         }
-        if self.theirs >= 100_000 {
-            self.let_go_of_theirs(line.py());
-        }
+        let let_go = if self.theirs >= 100_000 { self.let_go_of_theirs() } else { Vec::new() };
         let len = text.len() as u8 | if ours { OURS } else { 0 };
-        let mut slot = Slot { object: line.clone().into_ptr() as usize, read, len, ..EMPTY_SLOT };
+        let mut slot = Slot { object: Some(line.clone().unbind()), read, len, ..Slot::empty() };
         slot.text[..text.len()].copy_from_slice(text.as_bytes());
         self.place(slot);
         self.len += 1;
@@ -1383,76 +1390,78 @@ impl Objects {
         if self.len * 2 > self.slots.len() {
             self.grow();
         }
+        let_go
     }
 
     fn grow(&mut self) {
         let size = self.slots.len() * 2;
-        let old = std::mem::replace(&mut self.slots, vec![EMPTY_SLOT; size]);
+        let old = std::mem::replace(&mut self.slots, Objects::empty(size));
         self.shift -= 1;
-        for s in old.into_iter().filter(|s| s.object != 0) {
+        for s in old.into_iter().filter(|s| s.object.is_some()) {
             self.place(s);
         }
     }
 
     fn place(&mut self, slot: Slot) {
         let mask = self.slots.len() - 1;
-        let mut i = self.home(slot.object);
-        while self.slots[i].object != 0 {
+        let mut i = self.home(slot.address());
+        while self.slots[i].object.is_some() {
             i = (i + 1) & mask;
         }
         self.slots[i] = slot;
     }
 
     /// Let go of the caller's strings, keeping the judge's own (the possible orders hand
-    /// those out again and again, and never tell of them twice).
-    fn let_go_of_theirs(&mut self, py: Python<'_>) {
+    /// those out again and again, and never tell of them twice): they are returned.
+    fn let_go_of_theirs(&mut self) -> Vec<Py<PyString>> {
         let old = std::mem::replace(self, Objects::new());
-        for s in old.slots.into_iter().filter(|s| s.object != 0) {
-            if s.ours() {
-                self.place(s);
-                self.len += 1;
-                if self.len * 2 > self.slots.len() {
-                    self.grow();
+        let mut let_go = Vec::with_capacity(old.theirs);
+        for s in old.slots.into_iter() {
+            match s.object {
+                Some(_) if s.ours() => {
+                    self.place(s);
+                    self.len += 1;
+                    if self.len * 2 > self.slots.len() {
+                        self.grow();
+                    }
                 }
-            } else {
-                // SAFETY: the table holds one reference to each string it keeps.
-                drop(unsafe { Bound::from_owned_ptr(py, s.object as *mut pyo3::ffi::PyObject) });
+                Some(object) => let_go.push(object),
+                None => {}
             }
         }
+        let_go
     }
 
     fn iter(&self) -> impl Iterator<Item = &Slot> {
-        self.slots.iter().filter(|s| s.object != 0)
+        self.slots.iter().filter(|s| s.object.is_some())
     }
 }
 
-/// The order lines read so far in this process: by their text, and by the string object
-/// that carried them (bots send the very strings `get_all_possible_orders` gave them, again
-/// and again: one of those is known by its address, without reading its characters).
-struct LinesRead {
+/// One map's order lines read so far in this process: by their text, and by the string
+/// object that carried them (bots send the very strings `get_all_possible_orders` gave
+/// them, again and again: one of those is known by its address, without reading its
+/// characters).
+pub(crate) struct LinesRead {
     by_text: HashMap<String, Option<ReadLine>>,
     by_object: Objects,
 }
 
-fn lines_read() -> MutexGuard<'static, LinesRead> {
-    static READ: OnceLock<Mutex<LinesRead>> = OnceLock::new();
-    READ.get_or_init(|| Mutex::new(LinesRead { by_text: HashMap::new(), by_object: Objects::new() }))
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-}
-
 impl LinesRead {
+    pub(crate) fn new() -> LinesRead {
+        LinesRead { by_text: HashMap::new(), by_object: Objects::new() }
+    }
+
     /// A line read alone: `None` when it is not one order alone (a header, a blank line, a
     /// line not understood), or when the whole text would split it or it opens with a
     /// byte-order mark: those are left to the whole text.
-    fn read(&mut self, line: &str) -> Option<ReadLine> {
+    fn read(&mut self, parser: &OrderParser<'_>, line: &str) -> Option<ReadLine> {
         if line.contains(['\n', '\r', '\u{feff}']) {
             return None;
         }
         if let Some(known) = self.by_text.get(line) {
             return *known;
         }
-        let alone = standard().parser.parse_orders(line);
+        let alone = parser.parse_orders(line);
         let known = match (&alone.orders[..], alone.diagnostics.is_empty()) {
             ([o], true) => Some(ReadLine {
                 order: o.order,
@@ -1470,70 +1479,95 @@ impl LinesRead {
     }
 }
 
-/// Tell `set_orders` what a string it will be given says: `order`, on `board` (Shadow
-/// Worlds). For the strings `get_all_possible_orders` makes: the very objects come back.
-pub(crate) fn know_line(line: &Bound<'_, PyString>, text: &str, order: Order<Place>, board: Option<Board>) {
+/// Tell `set_orders` on `names`' map what a string it will be given says: `order`, on
+/// `board` (Shadow Worlds). For the strings `get_all_possible_orders` makes: the very
+/// objects come back.
+pub(crate) fn know_line(
+    names: &Names,
+    line: &Bound<'_, PyString>,
+    text: &str,
+    order: Order<Place>,
+    board: Option<Board>,
+) {
     let Ok(end) = u32::try_from(text.len()) else { return };
     let read = ReadLine { order, power: None, board, span: (0, end) };
-    lines_read().by_object.insert(line, text, read, true);
+    // Dropped after the table is unlocked.
+    let _let_go = names.lines(line.py()).by_object.insert(line, text, read, true);
 }
 
-/// Every line `know_line` was told of, read again by the grammar: how many were, and the
-/// text of each whose reading differs (a test's check that both say the same).
+/// Every line `know_line` was told of (on one map, or on every map played so far), read
+/// again by the grammar: how many were, and the text of each whose reading differs (a
+/// test's check that both say the same).
 #[pyfunction]
-pub(crate) fn _known_lines_differ() -> (usize, Vec<String>) {
-    let memo = lines_read();
-    let mut differ = Vec::new();
-    for seen in memo.by_object.iter() {
-        let parsed = standard().parser.parse_orders(seen.text());
-        let same = match (&parsed.orders[..], parsed.diagnostics.is_empty()) {
-            ([o], true) => o.order == seen.read.order && o.power == seen.read.power && o.board == seen.read.board,
-            _ => false,
-        };
-        if !same {
-            differ.push(seen.text().to_string());
+#[pyo3(signature = (map_name = None))]
+pub(crate) fn _known_lines_differ(py: Python<'_>, map_name: Option<&str>) -> PyResult<(usize, Vec<String>)> {
+    let all: Vec<&Names> = match map_name {
+        Some(m) => vec![maps::find(m).ok_or_else(|| value_error(format!("no map `{m}`")))?],
+        None => maps::made().collect(),
+    };
+    let (mut count, mut differ) = (0, Vec::new());
+    for names in all {
+        let memo = names.lines(py);
+        for seen in memo.by_object.iter() {
+            let parsed = names.parser.parse_orders(seen.text());
+            let same = match (&parsed.orders[..], parsed.diagnostics.is_empty()) {
+                ([o], true) => o.order == seen.read.order && o.power == seen.read.power && o.board == seen.read.board,
+                _ => false,
+            };
+            if !same {
+                differ.push(format!("{}: {}", names.variant, seen.text()));
+            }
         }
+        count += memo.by_object.len;
     }
-    (memo.by_object.len, differ)
+    Ok((count, differ))
 }
 
-/// How many line strings are known by address: the judge's own (made by
+/// How many line strings are known by address on a map: the judge's own (made by
 /// `get_all_possible_orders`, kept for good) and the caller's (let go of past 100,000).
 #[pyfunction]
-pub(crate) fn _known_lines() -> (usize, usize) {
-    let memo = lines_read();
-    (memo.by_object.len - memo.by_object.theirs, memo.by_object.theirs)
+#[pyo3(signature = (map_name = "standard"))]
+pub(crate) fn _known_lines(py: Python<'_>, map_name: &str) -> PyResult<(usize, usize)> {
+    let names = maps::find(map_name).ok_or_else(|| value_error(format!("no map `{map_name}`")))?;
+    let memo = names.lines(py);
+    Ok((memo.by_object.len - memo.by_object.theirs, memo.by_object.theirs))
 }
 
 /// Order lines given as a list (any iterable of strings): their text, one line each, put
-/// at the end of `text`. When every line is one order read before, its reading is put
-/// together from what was kept, at the end of `orders` (spans from the start of the lines'
-/// text): their place there; otherwise `None` (the grammar reads the whole text).
+/// at the end of `text`. When every line is one order read before on `names`' map, its
+/// reading is put together from what was kept, at the end of `orders` (spans from the
+/// start of the lines' text): their place there; otherwise `None` (the grammar reads the
+/// whole text).
 fn read_lines(
+    names: &Names,
     given: &Bound<'_, PyAny>,
     text: &mut String,
     orders: &mut Vec<ParsedOrder>,
 ) -> PyResult<Option<Range<usize>>> {
     let wrong = || PyValueError::new_err("orders are a list of order lines or one text of them");
+    let py = given.py();
     if let Ok(list) = given.cast::<PyList>() {
-        read_items(list.len(), |i| list.get_item(i), wrong, text, orders)
+        read_items(py, names, list.len(), |i| list.get_item(i), wrong, text, orders)
     } else if let Ok(tuple) = given.cast::<PyTuple>() {
-        read_items(tuple.len(), |i| tuple.get_item(i), wrong, text, orders)
+        read_items(py, names, tuple.len(), |i| tuple.get_item(i), wrong, text, orders)
     } else {
         let items = given.try_iter().map_err(|_| wrong())?.collect::<PyResult<Vec<_>>>()?;
-        read_items(items.len(), |i| Ok(items[i].clone()), wrong, text, orders)
+        read_items(py, names, items.len(), |i| Ok(items[i].clone()), wrong, text, orders)
     }
 }
 
-/// [`read_lines`] of `count` lines, the `i`th given by `item`.
+/// [`read_lines`] of `count` lines, the `i`th given by `item` (which makes no Python
+/// object: a list's or a tuple's item, or one already taken from an iterator).
 fn read_items<'py>(
+    py: Python<'py>,
+    names: &Names,
     count: usize,
     item: impl Fn(usize) -> PyResult<Bound<'py, PyAny>>,
     wrong: impl Fn() -> PyErr,
     text: &mut String,
     orders: &mut Vec<ParsedOrder>,
 ) -> PyResult<Option<Range<usize>>> {
-    let mut memo = lines_read();
+    let mut memo = names.lines(py);
     // Between two calls the table goes cold in memory (the caller's own work evicts it):
     // every line's place is asked for first, so that they are fetched together.
     for i in 0..count {
@@ -1557,11 +1591,20 @@ fn read_items<'py>(
                 Some(seen.read)
             }
             None => {
+                // A string not seen before: its text is taken with the table unlocked
+                // (taking it may make a Python object).
+                drop(memo);
                 let words = line.to_cow()?;
                 text.push_str(&words);
-                let read = memo.read(&words);
+                memo = names.lines(py);
+                let read = memo.read(&names.parser, &words);
                 if let Some(read) = read {
-                    memo.by_object.insert(line, &words, read, false);
+                    let let_go = memo.by_object.insert(line, &words, read, false);
+                    if !let_go.is_empty() {
+                        drop(memo);
+                        drop(let_go);
+                        memo = names.lines(py);
+                    }
                 }
                 read
             }

@@ -9,6 +9,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod game;
 mod lazy;
+mod maps;
 mod possible;
 mod resolve;
 mod small;

@@ -6,24 +6,26 @@
 //! The judge finds them (`possible_orders` of its game) as a few numbers each; each
 //! order's words are written once per process and kept as a Python string under those
 //! numbers packed into one key, in a small table per unit, so a call hands out strings
-//! already made and one unit's are found near each other.
-use std::sync::{Mutex, MutexGuard, OnceLock};
-
+//! already made and one unit's are found near each other. Each map has its own table
+//! (see `maps`), locked only while no Python object is made.
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use shadowjudge::diplomacy::engine::possible::{PlaceOrders, PossibleOrders};
 use shadowjudge::diplomacy::judge::possible::Possible as Order;
-use shadowjudge::diplomacy::map::{PowerId, ProvinceId, RegionId, UnitType};
+use shadowjudge::diplomacy::map::{Map, PowerId, ProvinceId, RegionId, UnitType};
 use shadowjudge::diplomacy::order::Board;
 
-use crate::game::{self, standard, Game};
+use crate::game::{self, Game};
+use crate::maps::Names;
 
 /// Every power's possible orders in one position, place by place.
 pub struct Possible {
     pub places: PossibleOrders,
     /// Names end in their board (Shadow Worlds).
     boards: bool,
+    /// The map's names and strings.
+    names: &'static Names,
 }
 
 /// The board a name ends in: 0 none (a standard game), 1 `(A)`, 2 `(B)`.
@@ -42,7 +44,7 @@ impl Possible {
 /// Every power's possible orders in this position.
 pub fn orders(g: &Game, powers: &[PowerId]) -> Possible {
     let boards = g.inner.state.boards.len() > 1;
-    Possible { places: g.inner.possible_orders(powers), boards }
+    Possible { places: g.inner.possible_orders(powers), boards, names: g.names }
 }
 
 /// An order as one number: what its string is kept by. Region and province ids take 12
@@ -75,28 +77,12 @@ fn ending(end: Suffix) -> &'static str {
     }
 }
 
-fn place_words(p: ProvinceId, end: Suffix) -> String {
-    format!("{}{}", standard().provinces[p.0 as usize], ending(end))
-}
-
-/// Each province's place in the alphabetical order of the names.
-fn alphabetical(p: ProvinceId) -> usize {
-    static RANKS: OnceLock<Vec<usize>> = OnceLock::new();
-    RANKS.get_or_init(|| {
-        let names = &standard().provinces;
-        let mut ids: Vec<usize> = (0..names.len()).collect();
-        ids.sort_by(|a, b| names[*a].cmp(&names[*b]));
-        let mut rank = vec![0; names.len()];
-        for (i, id) in ids.into_iter().enumerate() {
-            rank[id] = i;
-        }
-        rank
-    })[p.0 as usize]
+fn place_words(names: &Names, p: ProvinceId, end: Suffix) -> String {
+    format!("{}{}", names.provinces[p.0 as usize], ending(end))
 }
 
 /// An order's words, as MILA writes them, added to `out`.
-fn write_into(out: &mut Vec<u8>, o: Order, end: Suffix) {
-    let s = standard();
+fn write_into(s: &Names, out: &mut Vec<u8>, o: Order, end: Suffix) {
     let region = |out: &mut Vec<u8>, r: RegionId| out.extend_from_slice(s.regions[r.0 as usize].as_bytes());
     let province = |out: &mut Vec<u8>, p: ProvinceId| out.extend_from_slice(s.provinces[p.0 as usize].as_bytes());
     let unit = |out: &mut Vec<u8>, k: UnitType, r: RegionId| {
@@ -153,81 +139,64 @@ fn write_into(out: &mut Vec<u8>, o: Order, end: Suffix) {
 }
 
 /// Strings by key: an open-addressed table of (key, string) pairs, so that a key's
-/// place is known before it is read (and can be fetched ahead).
+/// place is known before it is read (and can be fetched ahead). It holds a reference to
+/// each of its strings, for good.
 struct Strings {
-    /// `u64::MAX` marks an empty place (no key is that large).
-    slots: Vec<(u64, *mut pyo3::ffi::PyObject)>,
+    /// [`EMPTY`] marks an empty place (no key is that large).
+    slots: Vec<(u64, Option<Py<PyString>>)>,
     len: usize,
     shift: u32,
 }
 
-// SAFETY: the strings are only touched with the GIL held (behind the lock below).
-unsafe impl Send for Strings {}
-unsafe impl Send for Rows {}
-unsafe impl Send for Scratch {}
-
-/// An order's key (see [`order_key`]), until it is swapped for its string.
-#[derive(Clone, Copy)]
-union Found {
-    key: u64,
-    string: *mut pyo3::ffi::PyObject,
-}
-
 const EMPTY: u64 = u64::MAX;
+
+fn empty_slots(size: usize) -> Vec<(u64, Option<Py<PyString>>)> {
+    (0..size).map(|_| (EMPTY, None)).collect()
+}
 
 impl Strings {
     fn new(bits: u32) -> Strings {
-        Strings { slots: vec![(EMPTY, std::ptr::null_mut()); 1 << bits], len: 0, shift: 64 - bits }
+        Strings { slots: empty_slots(1 << bits), len: 0, shift: 64 - bits }
     }
 
     fn home(&self, key: u64) -> usize {
         (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
     }
 
-    /// The string kept under `key`, made by `make` (and kept for good) the first time.
-    fn get(&mut self, key: u64, make: impl FnOnce() -> Py<PyString>) -> *mut pyo3::ffi::PyObject {
+    /// The place of `key`: where its string is, or the empty place where it would go.
+    fn find(&self, key: u64) -> usize {
         let mask = self.slots.len() - 1;
         let mut i = self.home(key);
         loop {
-            let (k, s) = self.slots[i];
-            if k == key {
-                return s;
-            }
-            if k == EMPTY {
-                break;
+            let k = self.slots[i].0;
+            if k == key || k == EMPTY {
+                return i;
             }
             i = (i + 1) & mask;
         }
-        self.insert(i, key, make)
     }
 
-    /// A new string, kept in the empty place `i`. Apart, and out of the way of the
-    /// lookups' code: a string is made once in a process, while every call runs the
-    /// lookups, from memory as cold as the data (the fewer lines their code spans, the
-    /// fewer are fetched).
+    /// Keep `string` under `key`, unless a string is kept under it already. Apart, and out
+    /// of the way of the lookups' code: a string is made once in a process, while every
+    /// call runs the lookups, from memory as cold as the data (the fewer lines their code
+    /// spans, the fewer are fetched).
     #[cold]
     #[inline(never)]
-    fn insert(&mut self, i: usize, key: u64, make: impl FnOnce() -> Py<PyString>) -> *mut pyo3::ffi::PyObject {
-        let s = make().into_ptr();
-        self.slots[i] = (key, s);
+    fn insert(&mut self, key: u64, string: Py<PyString>) {
+        let i = self.find(key);
+        if self.slots[i].0 == key {
+            return;
+        }
+        self.slots[i] = (key, Some(string));
         self.len += 1;
         if self.len * 2 > self.slots.len() {
-            self.grow();
-        }
-        s
-    }
-
-    fn grow(&mut self) {
-        let size = self.slots.len() * 2;
-        let old = std::mem::replace(&mut self.slots, vec![(EMPTY, std::ptr::null_mut()); size]);
-        self.shift -= 1;
-        let mask = self.slots.len() - 1;
-        for (k, s) in old.into_iter().filter(|(k, _)| *k != EMPTY) {
-            let mut i = self.home(k);
-            while self.slots[i].0 != EMPTY {
-                i = (i + 1) & mask;
+            let size = self.slots.len() * 2;
+            let old = std::mem::replace(&mut self.slots, empty_slots(size));
+            self.shift -= 1;
+            for (k, s) in old.into_iter().filter(|(k, _)| *k != EMPTY) {
+                let i = self.find(k);
+                self.slots[i] = (k, s);
             }
-            self.slots[i] = (k, s);
         }
     }
 }
@@ -244,32 +213,49 @@ pub(crate) fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
-/// The strings by unit (board ending, kind, region): one small table each, so one
-/// unit's orders are found near each other.
-struct Rows {
+/// One map's possible orders' strings, by unit (board ending, kind, region): one small
+/// table each, so one unit's orders are found near each other.
+pub(crate) struct Rows {
     /// The rows of one ending and kind: the map's regions, rounded up to a power of two
     /// (a key's row is found without dividing).
     region_bits: u32,
     rows: Vec<Strings>,
-    /// A place's string (`PAR`, `PAR (A)`) by ending and province, null until made.
-    places: Vec<*mut pyo3::ffi::PyObject>,
+    /// A place's string (`PAR`, `PAR (A)`) by ending and province, none until made.
+    places: Vec<Option<Py<PyString>>>,
+    provinces: usize,
     /// What a call works in, kept from one call to the next (not asked for anew).
     scratch: Scratch,
 }
 
 #[derive(Default)]
 struct Scratch {
-    /// Place by place, the place's string and then each of its orders' (an order's key
-    /// until it is looked up): one list written and read in order (a second would be
-    /// as many lines more, cold).
-    found: Vec<Found>,
-    /// Where each place begins in `found`, and where the last ends.
+    /// Place by place, the place's index in `Rows::places` and then each of its orders'
+    /// key (see [`order_key`]).
+    found: Vec<u64>,
+    /// Where each place begins in `found` (and `strings`), and where the last ends.
     starts: Vec<usize>,
-    words: Vec<u8>,
     sorted: Vec<u64>,
+    /// The strings handed out, as `found` lists them: a reference to each (none until
+    /// made), given to the lists (empty between calls).
+    strings: Vec<Option<Py<PyString>>>,
+    /// The orders, and the places, that have no string yet.
+    missing: Vec<(u64, Order, Suffix)>,
+    missing_places: Vec<(ProvinceId, Suffix)>,
 }
 
 impl Rows {
+    pub(crate) fn new(map: &Map, provinces: usize) -> Rows {
+        let region_bits = map.region_count().next_power_of_two().trailing_zeros();
+        Rows {
+            region_bits,
+            // Three endings, two kinds.
+            rows: (0..6 << region_bits).map(|_| Strings::new(4)).collect(),
+            places: (0..3 * provinces).map(|_| None).collect(),
+            provinces,
+            scratch: Scratch::default(),
+        }
+    }
+
     /// The row of an order's key (see [`order_key`]); `WAIVE` is in the first.
     fn row(&self, key: u64) -> usize {
         let (end, kind, region) = (key >> 4 & 3, key >> 6 & 1, key >> 8 & 0xfff);
@@ -282,158 +268,218 @@ impl Rows {
         prefetch(row.slots.as_ptr().wrapping_add(row.home(key)));
     }
 
-    fn get(&mut self, key: u64, make: impl FnOnce() -> Py<PyString>) -> *mut pyo3::ffi::PyObject {
-        let row = self.row(key);
-        self.rows[row].get(key, make)
+    fn place_index(&self, p: ProvinceId, end: Suffix) -> usize {
+        end as usize * self.provinces + p.0 as usize
+    }
+
+    /// Every place of `possible` with its orders' keys, sorted by the place's name, into
+    /// `scratch.found` (and where each place begins into `scratch.starts`), and a
+    /// reference to each one's string into `scratch.strings`; those that have no string
+    /// yet (none in `strings`) into `scratch.missing` and `scratch.missing_places`.
+    fn find_all<'a>(&'a self, py: Python<'_>, possible: &Possible, scratch: &mut Scratch) {
+        let Scratch { found, starts, sorted, strings, missing, missing_places } = scratch;
+        let all = &possible.places;
+        let ranks = &possible.names.ranks;
+        // The places by name: each as one number (its rank, then its index), sorted without
+        // reading the places again.
+        sorted.clear();
+        sorted.extend(all.places.iter().enumerate().map(|(i, p)| {
+            let rank = ranks[p.place.0 as usize] as usize * 3 + possible.suffix(p) as usize;
+            (rank as u64) << 32 | i as u64
+        }));
+        // A plain insertion sort: a few dozen places, and far less code to fetch than the
+        // library's sort (see `Strings::insert`).
+        for i in 1..sorted.len() {
+            let x = sorted[i];
+            let mut j = i;
+            while j > 0 && sorted[j - 1] > x {
+                sorted[j] = sorted[j - 1];
+                j -= 1;
+            }
+            sorted[j] = x;
+        }
+        let place_at = |i: usize| &all.places[(sorted[i] & 0xffff_ffff) as usize];
+        let new_place = |i: usize| i == 0 || sorted[i - 1] >> 32 != sorted[i] >> 32;
+        // Between two calls the table and the strings go cold in memory (a caller's own
+        // work evicts them): every key's place in the table is asked for first, then each
+        // string as soon as its place is read, so that they are fetched many at a time.
+        found.clear();
+        starts.clear();
+        for i in 0..sorted.len() {
+            let p = place_at(i);
+            let end = possible.suffix(p);
+            if new_place(i) {
+                starts.push(found.len());
+                found.push(self.place_index(p.place, end) as u64);
+            }
+            for o in all.of(p) {
+                let key = order_key(*o, end);
+                self.prefetch(key);
+                found.push(key);
+            }
+        }
+        starts.push(found.len());
+        // Each string is asked for as soon as it is found, and a reference to it taken
+        // (for the lists, made once the table is let go) `AHEAD` strings later, when it
+        // has come.
+        const AHEAD: usize = 8;
+        let mut ring: [Option<&Py<PyString>>; AHEAD] = [None; AHEAD];
+        strings.clear();
+        strings.reserve(found.len());
+        let mut take = |n: usize, s: Option<&'a Py<PyString>>| {
+            if let Some(s) = s {
+                prefetch(s.as_ptr());
+            }
+            let due = std::mem::replace(&mut ring[n % AHEAD], s);
+            if n >= AHEAD {
+                strings.push(due.map(|s| s.clone_ref(py)));
+            }
+        };
+        let mut at = 0;
+        for i in 0..sorted.len() {
+            let p = place_at(i);
+            let end = possible.suffix(p);
+            if new_place(i) {
+                let s = self.places[found[at] as usize].as_ref();
+                if s.is_none() {
+                    missing_places.push((p.place, end));
+                }
+                take(at, s);
+                at += 1;
+            }
+            for o in all.of(p) {
+                let key = found[at];
+                let row = &self.rows[self.row(key)];
+                let s = match &row.slots[row.find(key)] {
+                    (k, Some(s)) if *k == key => Some(s),
+                    _ => {
+                        missing.push((key, *o, end));
+                        None
+                    }
+                };
+                take(at, s);
+                at += 1;
+            }
+        }
+        for n in at..at + AHEAD {
+            take(n, None);
+        }
+        strings.truncate(at);
+    }
+
+    /// The strings `find_all` missed, found now that they are made.
+    #[cold]
+    #[inline(never)]
+    fn fill(&self, py: Python<'_>, scratch: &mut Scratch) {
+        let Scratch { found, starts, strings, .. } = scratch;
+        for w in starts.windows(2) {
+            if strings[w[0]].is_none() {
+                strings[w[0]] = self.places[found[w[0]] as usize].as_ref().map(|s| s.clone_ref(py));
+            }
+            for at in w[0] + 1..w[1] {
+                if strings[at].is_none() {
+                    let row = &self.rows[self.row(found[at])];
+                    strings[at] = row.slots[row.find(found[at])].1.as_ref().map(|s| s.clone_ref(py));
+                }
+            }
+        }
     }
 }
 
-/// Every string written so far in this process.
-fn rows() -> MutexGuard<'static, Rows> {
-    static ROWS: OnceLock<Mutex<Rows>> = OnceLock::new();
-    ROWS.get_or_init(|| {
-        let region_bits = standard().map.region_count().next_power_of_two().trailing_zeros();
-        Mutex::new(Rows {
-            region_bits,
-            // Three endings, two kinds.
-            rows: (0..6 << region_bits).map(|_| Strings::new(4)).collect(),
-            places: vec![std::ptr::null_mut(); 3 * standard().provinces.len()],
-            scratch: Scratch::default(),
-        })
-    })
-    .lock()
-    .unwrap_or_else(|e| e.into_inner())
+/// The strings `find_all` missed, made (with the table let go: Python runs) and kept
+/// (strings are never let go of: what `find_all` found is still there after).
+#[cold]
+#[inline(never)]
+fn make_missing(py: Python<'_>, names: &'static Names, scratch: &mut Scratch) {
+    let mut words = Vec::new();
+    // An order given in two places (a Winter's `WAIVE`) is made once.
+    scratch.missing.sort_unstable_by_key(|m| m.0);
+    scratch.missing.dedup_by_key(|m| m.0);
+    let made: Vec<(u64, Py<PyString>)> =
+        scratch.missing.drain(..).map(|(key, o, end)| (key, order_string(py, names, &mut words, o, end))).collect();
+    let places: Vec<(ProvinceId, Suffix, Py<PyString>)> = scratch
+        .missing_places
+        .drain(..)
+        .map(|(p, end)| (p, end, PyString::new(py, &place_words(names, p, end)).unbind()))
+        .collect();
+    let mut table = names.strings(py);
+    for (key, s) in made {
+        let row = table.row(key);
+        table.rows[row].insert(key, s);
+    }
+    for (p, end, s) in places {
+        let at = table.place_index(p, end);
+        table.places[at].get_or_insert(s);
+    }
 }
 
 /// A place's string (`PAR`, `PAR (A)`).
-fn place<'py>(py: Python<'py>, table: &mut Rows, p: ProvinceId, end: Suffix) -> *mut pyo3::ffi::PyObject {
-    let at = end as usize * standard().provinces.len() + p.0 as usize;
-    if table.places[at].is_null() {
-        table.places[at] = PyString::new(py, &place_words(p, end)).unbind().into_ptr();
+fn place<'py>(py: Python<'py>, names: &'static Names, p: ProvinceId, end: Suffix) -> Bound<'py, PyString> {
+    {
+        let table = names.strings(py);
+        if let Some(s) = &table.places[table.place_index(p, end)] {
+            return s.bind(py).clone();
+        }
     }
-    table.places[at]
+    let made = PyString::new(py, &place_words(names, p, end)).unbind();
+    let mut table = names.strings(py);
+    let at = table.place_index(p, end);
+    table.places[at].get_or_insert(made).bind(py).clone()
 }
 
-/// An order's string. `set_orders` is told what it says, so that when it is given back it
-/// need not be read again.
-fn order<'py>(
-    py: Python<'py>,
-    table: &mut Rows,
-    buf: &mut Vec<u8>,
-    key: u64,
-    o: Order,
-    end: Suffix,
-) -> *mut pyo3::ffi::PyObject {
-    table.get(key, || {
-        buf.clear();
-        write_into(buf, o, end);
-        // The names are ASCII.
-        let words = std::str::from_utf8(buf).expect("names are ASCII");
-        let string = PyString::new(py, words).unbind();
-        let board = match end {
-            1 => Some(Board::A),
-            2 => Some(Board::B),
-            _ => None,
-        };
-        game::know_line(string.bind(py), words, o.order(&standard().map), board);
-        string
-    })
-}
-
-/// A string of the table as a Python object.
-fn bound<'py>(py: Python<'py>, s: *mut pyo3::ffi::PyObject) -> Bound<'py, PyString> {
-    // SAFETY: the table holds a reference to each of its strings for good.
-    unsafe { Bound::from_borrowed_ptr(py, s).cast_into_unchecked() }
+/// A new order's string. `set_orders` is told what it says, so that when it is given back
+/// it need not be read again.
+fn order_string(py: Python<'_>, names: &Names, buf: &mut Vec<u8>, o: Order, end: Suffix) -> Py<PyString> {
+    buf.clear();
+    write_into(names, buf, o, end);
+    // The names are ASCII.
+    let words = std::str::from_utf8(buf).expect("names are ASCII");
+    let string = PyString::new(py, words).unbind();
+    let board = match end {
+        1 => Some(Board::A),
+        2 => Some(Board::B),
+        _ => None,
+    };
+    game::know_line(names, string.bind(py), words, o.order(&names.map), board);
+    string
 }
 
 /// The places a power may order, in the order of its units (each place once).
 pub fn orderable<'py>(py: Python<'py>, possible: &Possible, power: PowerId) -> Vec<Bound<'py, PyString>> {
-    let mut table = rows();
     let mut seen: Vec<(ProvinceId, Suffix)> = Vec::new();
-    let mut out = Vec::new();
     for p in possible.places.places.iter().filter(|p| p.power == power) {
         let at = (p.place, possible.suffix(p));
         if !seen.contains(&at) {
             seen.push(at);
-            out.push(bound(py, place(py, &mut table, at.0, at.1)));
         }
     }
-    out
+    seen.into_iter().map(|(p, end)| place(py, possible.names, p, end)).collect()
 }
 
 /// Every place some power may order, with its orders, sorted by the place's name (`PAR`
 /// before `PAR (A)` before `PAR (B)`), as `get_all_possible_orders` gives them; a place
 /// listed twice has its orders joined.
 pub fn by_place<'py>(py: Python<'py>, possible: &Possible) -> PyResult<Bound<'py, PyDict>> {
-    let mut table = rows();
+    let names = possible.names;
+    let mut table = names.strings(py);
     let mut scratch = std::mem::take(&mut table.scratch);
-    let Scratch { found, starts, words, sorted } = &mut scratch;
-    let all = &possible.places;
-    // The places by name: each as one number (its rank, then its index), sorted without
-    // reading the places again.
-    sorted.clear();
-    sorted.extend(all.places.iter().enumerate().map(|(i, p)| {
-        let rank = alphabetical(p.place) * 3 + possible.suffix(p) as usize;
-        (rank as u64) << 32 | i as u64
-    }));
-    // A plain insertion sort: a few dozen places, and far less code to fetch than the
-    // library's sort (see `Strings::insert`).
-    for i in 1..sorted.len() {
-        let x = sorted[i];
-        let mut j = i;
-        while j > 0 && sorted[j - 1] > x {
-            sorted[j] = sorted[j - 1];
-            j -= 1;
-        }
-        sorted[j] = x;
-    }
-    let place_at = |i: usize| &all.places[(sorted[i] & 0xffff_ffff) as usize];
-    let new_place = |i: usize| i == 0 || sorted[i - 1] >> 32 != sorted[i] >> 32;
-    // Between two calls the table and the strings go cold in memory (a caller's own
-    // work evicts them): every key's place in the table is asked for first, then each
-    // string as soon as its place is read, so that they are fetched many at a time.
-    found.clear();
-    starts.clear();
-    for i in 0..sorted.len() {
-        let p = place_at(i);
-        let end = possible.suffix(p);
-        if new_place(i) {
-            starts.push(found.len());
-            found.push(Found { string: place(py, &mut table, p.place, end) });
-        }
-        for o in all.of(p) {
-            let key = order_key(*o, end);
-            table.prefetch(key);
-            found.push(Found { key });
-        }
-    }
-    starts.push(found.len());
-    let mut at = 0;
-    for i in 0..sorted.len() {
-        let p = place_at(i);
-        let end = possible.suffix(p);
-        if new_place(i) {
-            at += 1;
-        }
-        for o in all.of(p) {
-            // SAFETY: past the place's string, `found` holds keys until here.
-            let key = unsafe { found[at].key };
-            let string = order(py, &mut table, words, key, *o, end);
-            prefetch(string);
-            found[at] = Found { string };
-            at += 1;
-        }
+    table.find_all(py, possible, &mut scratch);
+    if !scratch.missing.is_empty() || !scratch.missing_places.is_empty() {
+        drop(table);
+        make_missing(py, names, &mut scratch);
+        table = names.strings(py);
+        table.fill(py, &mut scratch);
     }
     // Python may run code of its own while the lists are made: the table is let go.
     drop(table);
-    // SAFETY: every entry of `found` is a string now, and the table holds a reference
-    // to each of its strings for good.
-    let string = |s: &Found| unsafe { Borrowed::from_ptr(py, s.string) };
     let d = PyDict::new(py);
-    for w in starts.windows(2) {
-        let list = PyList::new(py, found[w[0] + 1..w[1]].iter().map(string))?;
-        d.set_item(string(&found[w[0]]), list)?;
+    let mut strings = scratch.strings.drain(..).map(|s| s.expect("every string is made"));
+    for w in scratch.starts.windows(2) {
+        let place = strings.next().expect("a place's string");
+        let list = PyList::new(py, (&mut strings).take(w[1] - w[0] - 1))?;
+        d.set_item(place, list)?;
     }
-    rows().scratch = scratch;
+    drop(strings);
+    names.strings(py).scratch = scratch;
     Ok(d)
 }

@@ -126,8 +126,8 @@ def test_milas_keywords():
     assert game.get_orderable_locations(power_name="ENGLAND") == game.get_orderable_locations("ENGLAND")
     game.clear_orders(power_name="FRANCE")
     assert game.get_orders("FRANCE") == []
-    with pytest.raises(ValueError, match="unknown map_name `pure`: the maps played here are standard"):
-        Game(map_name="pure")
+    with pytest.raises(ValueError, match="unknown map_name `chaos`: the maps played here are standard, ancmed"):
+        Game(map_name="chaos")
     with pytest.raises(TypeError, match="name the power once"):
         game.get_units("FRANCE", power_name="FRANCE")
 
