@@ -21,8 +21,8 @@ const STAMPED: [&str; 6] = [
     crate::store::JOURNAL_FILE,
     crate::store::STATE_FILE,
     crate::store::MAILED_FILE,
-    crate::game::turn_session::REPORTED_FILE,
-    crate::game::session::MAP_FILE,
+    crate::store::REPORTED_FILE,
+    crate::store::MAP_FILE,
 ];
 
 /// `glance.json`: what the mail tick needs of a game to see that nothing is due, kept

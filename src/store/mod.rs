@@ -101,6 +101,10 @@ use fault::FaultPoint;
 
 /// The settings file.
 pub const SETTINGS_FILE: &str = "game.toml";
+/// The side file recording which map a Diplomacy game's stored ids belong to.
+pub const MAP_FILE: &str = "map.json";
+/// The side file recording which entries' reports a turn game mailed, and to whom.
+pub const REPORTED_FILE: &str = "reported.json";
 /// The state cache.
 pub const STATE_FILE: &str = "state.json";
 /// The journal.

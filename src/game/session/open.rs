@@ -15,8 +15,7 @@ use crate::game::journal::{self, Entry};
 use crate::game::settings::Settings;
 use crate::store::{Book, GameDir};
 
-/// The side file recording which map the game's stored ids belong to.
-pub const MAP_FILE: &str = "map.json";
+pub use crate::store::MAP_FILE;
 
 /// `map.json`: the map a game was created with, and what its ids meant then
 /// ([`Map::id_fingerprint`]).

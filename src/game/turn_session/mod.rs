@@ -63,8 +63,7 @@ use waits::{set_waiting, settle_waits, wait_lines};
 
 /// The side file holding the dice's secret seed.
 pub const SEED_FILE: &str = "seed.json";
-/// The side file recording which entries' reports were mailed, and to whom.
-pub const REPORTED_FILE: &str = "reported.json";
+pub use crate::store::REPORTED_FILE;
 
 /// `game.toml` of a turn game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
