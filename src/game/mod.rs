@@ -2,7 +2,10 @@
 //!
 //! `any` is the contract every game is reached through and opens the right store;
 //! `session` is Diplomacy's store (the engine over the journal, then the state cache) and
-//! `journal` rebuilds any state from its entries; `turn_session` is the small games' store.
+//! `journal` rebuilds any state from its entries; `turn_session` is the turn games' store.
+//! What both stores need is here once: `error` (`GameError`), `glance` (the tick's cache
+//! of an idle game), `schedule` (deadlines, the early/wait rule), `seating` (joins,
+//! observers, a change of player), `settings`, `by_mail`, `public`.
 pub mod any;
 pub mod by_mail;
 pub mod conformance;
