@@ -84,6 +84,18 @@ pub struct TurnAck {
 }
 
 impl TurnAck {
+    /// The answer to lines from the master of a game whose master sends none: each
+    /// refused, in one sentence for every game.
+    pub fn no_master_lines(text: &str) -> TurnAck {
+        let lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(i, _)| LineAnswer::refused(i + 1, 1, "the game master has no lines to send in this game"))
+            .collect();
+        TurnAck { lines, events: Vec::new() }
+    }
+
     /// Whether anything was accepted (and so must be journaled).
     pub fn changed(&self) -> bool {
         self.lines.iter().any(|l| l.accepted)
@@ -255,17 +267,18 @@ pub trait TurnGame: std::fmt::Debug + Send + Sync {
         Vec::new()
     }
 
-    /// Lines from the game master (`uphold`, `reject`), for games where the master rules
-    /// on something. By default the master has no lines: each is refused.
-    fn master(&mut self, text: &str, _ctx: &mut TurnContext<'_>) -> TurnAck {
-        let lines = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .map(|(i, _)| LineAnswer::refused(i + 1, 1, "the game master has no lines to send in this game"))
-            .collect();
-        TurnAck { lines, events: Vec::new() }
+    /// The game master's lines, in a game where the master rules on something (a
+    /// capability: `None`, the default, is a game whose master sends no lines; the frame
+    /// says so once, [`TurnAck::no_master_lines`]). Its kind's `Offers::master_lines`
+    /// says the same (the conformance check holds them together).
+    fn master_lines(&mut self) -> Option<&mut dyn MasterLines> {
+        None
     }
+}
+
+/// Lines from the game master (`uphold`, `reject`) ([`TurnGame::master_lines`]).
+pub trait MasterLines {
+    fn master(&mut self, text: &str, ctx: &mut TurnContext<'_>) -> TurnAck;
 }
 
 /// The name a master's lines are journaled under (no player may take it).

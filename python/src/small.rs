@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyInt, PyList, PyString};
 
 use shadowjudge::dice::{Dice, Seed};
 use shadowjudge::games::{self, GameKind, Options};
-use shadowjudge::turn::{Ending, TurnContext, TurnGame, MASTER};
+use shadowjudge::turn::{Ending, TurnAck, TurnContext, TurnGame, MASTER};
 
 use crate::game::{from_json_text, value_error};
 
@@ -110,7 +110,10 @@ impl Env {
         let mut ctx = TurnContext { dice: &mut self.dice, now: now(), hold: false };
         let ack = match who {
             Who::Seat(p) => self.game.submit(p, text, &mut ctx),
-            Who::Master => self.game.master(text, &mut ctx),
+            Who::Master => match self.game.master_lines() {
+                Some(master) => master.master(text, &mut ctx),
+                None => TurnAck::no_master_lines(text),
+            },
         };
         let mut events = ack.events.clone();
         if ack.changed() {

@@ -114,6 +114,14 @@ pub fn check(kind: &GameKind, seed: u64, steps: usize) -> Played {
     let mut g =
         turn_session::create(&dir, &settings(kind, players), &Options::new(), Seed::from_bytes(seed_bytes), now)
             .unwrap_or_else(|e| panic!("{}: a game of {players} with the default options: {e}", kind.name));
+    // What the kind offers is what its games do: master lines are a capability the game has
+    // or not, never a method that refuses them.
+    assert_eq!(
+        g.game.master_lines().is_some(),
+        kind.offers.master_lines,
+        "{}: the game's master lines and the kind's offer disagree",
+        kind.name
+    );
     let mut played = Played::default();
     // The state at the start of each round, as a rollback must give it back.
     let mut starts: BTreeMap<u32, serde_json::Value> = BTreeMap::new();

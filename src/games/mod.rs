@@ -104,9 +104,10 @@ impl Words {
 }
 
 impl Offers {
-    /// A small game's: dice, players' seats, the master's rulings, input at its time.
+    /// A small game's: dice, players' seats, input at its time (a kind whose master rules on
+    /// something, Duple, offers master lines too).
     pub const SMALL: Offers =
-        Offers { dice: true, powers: false, master_lines: true, timed_input: true, words: Words::PLAYERS };
+        Offers { dice: true, powers: false, master_lines: false, timed_input: true, words: Words::PLAYERS };
     /// Diplomacy's: no dice, one seat a power, orders adjudicated when the judge runs.
     pub const DIPLOMACY: Offers =
         Offers { dice: false, powers: true, master_lines: false, timed_input: false, words: Words::POWERS };

@@ -313,7 +313,10 @@ impl Seat {
     fn submit(self, game: &mut dyn TurnGame, text: &str, ctx: &mut TurnContext<'_>) -> TurnAck {
         match self {
             Seat::Player(p) => game.submit(p, text, ctx),
-            Seat::Master => game.master(text, ctx),
+            Seat::Master => match game.master_lines() {
+                Some(master) => master.master(text, ctx),
+                None => TurnAck::no_master_lines(text),
+            },
         }
     }
 }

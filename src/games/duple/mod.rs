@@ -34,7 +34,7 @@ use crate::span::Span;
 
 use crate::games::Options;
 use crate::text::count;
-use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
+use crate::turn::{Awaiting, Ending, LineAnswer, MasterLines, TurnAck, TurnContext, TurnGame};
 
 /// The kind, as written in game.toml.
 pub const KIND: &str = "duple";
@@ -49,7 +49,7 @@ pub const GAME: crate::games::GameKind = crate::games::GameKind {
     rulings: "docs/duple.md",
     create: |players, options, ctx| Ok(Box::new(Duple::create(players, options, ctx)?)),
     load: |state| Ok(Box::new(Duple::load(state)?)),
-    offers: crate::games::Offers::SMALL,
+    offers: crate::games::Offers { master_lines: true, ..crate::games::Offers::SMALL },
 };
 
 /// The fewest and the most players a Duple game seats.
@@ -363,6 +363,13 @@ impl Duple {
     }
 }
 
+/// The master rules on challenges (`uphold`, `reject`) and may answer for the table.
+impl MasterLines for Duple {
+    fn master(&mut self, text: &str, ctx: &mut TurnContext<'_>) -> TurnAck {
+        self.lines(None, text, ctx)
+    }
+}
+
 impl TurnGame for Duple {
     fn kind(&self) -> &'static str {
         KIND
@@ -379,8 +386,8 @@ impl TurnGame for Duple {
         self.lines(Some(player), text, ctx)
     }
 
-    fn master(&mut self, text: &str, ctx: &mut TurnContext<'_>) -> TurnAck {
-        self.lines(None, text, ctx)
+    fn master_lines(&mut self) -> Option<&mut dyn MasterLines> {
+        Some(self)
     }
 
     /// Answers made of the contest's letters (words or not: the game and its challenges
