@@ -13,7 +13,7 @@ use crate::diplomacy::position::parse_position;
 use crate::diplomacy::report::deadline_text;
 use crate::diplomacy::state::GameState;
 use crate::diplomacy::variant::shadow::VictoryCounts;
-use crate::game::any::{self, Answer, GameSession, Submit, Who};
+use crate::game::any::{self, Answer, GameSession, Lacking, Submit, Who};
 use crate::game::error::GameError;
 use crate::game::session;
 use crate::game::settings::{parse_players, parse_variant, Settings, VariantKind};
@@ -452,10 +452,9 @@ pub fn submit(a: SubmitArgs) -> Result<ExitCode, CliError> {
 pub fn adjudicate(a: AdjudicateArgs) -> Result<ExitCode, CliError> {
     if a.dry_run {
         let mut g = read_any(&a.dir)?;
-        return Ok(print_answer(
-            &any::under_way(g.as_mut()).map_err(game_error)?.preview().map_err(game_error)?,
-            a.json,
-        ));
+        any::under_way(g.as_mut()).map_err(game_error)?;
+        let preview = g.preview().ok_or_else(|| lacks(&a.dir, Lacking::Preview))?;
+        return Ok(print_answer(&preview.map_err(game_error)?, a.json));
     }
     let at = parse_at(a.at.as_deref())?;
     let mut g = open_any(&a.dir)?;
@@ -560,9 +559,8 @@ pub struct DrawArgs {
 
 pub fn draw(a: DrawArgs) -> Result<ExitCode, CliError> {
     let mut g = open_any(&a.dir)?;
-    let kind = g.kind();
     let Some(votes) = g.votes() else {
-        return Err(lacks(&a.dir, &kind, "draws"));
+        return Err(lacks(&a.dir, Lacking::Votes));
     };
     let outcome = match &a.power {
         None => votes.declare_draw(now()),
@@ -583,11 +581,12 @@ pub fn draw(a: DrawArgs) -> Result<ExitCode, CliError> {
 
 pub fn ledger(a: DirArgs) -> Result<ExitCode, CliError> {
     let g = read_any(&a.dir)?;
-    let answer = g.ledger().ok_or_else(|| CliError::Usage("the ledger belongs to Shadow Worlds games".into()))?;
+    let answer = g.ledger().ok_or_else(|| lacks(&a.dir, Lacking::Ledger))?;
     Ok(print_answer(&answer, a.json))
 }
 
-/// What a game without a capability says: the one sentence for every command that needs one.
-pub(super) fn lacks(dir: &Path, kind: &str, what: &str) -> CliError {
-    CliError::Usage(format!("{}: this is a {kind} game; it has no {what}", dir.display()))
+/// What a game without a capability a command needs says, as mail says it too
+/// ([`Lacking`]).
+pub(super) fn lacks(dir: &Path, lacking: Lacking) -> CliError {
+    CliError::Usage(format!("{}: {}", dir.display(), lacking.words()))
 }

@@ -151,9 +151,8 @@ fn draw(a: DrawArgs) -> Result<ExitCode, CliError> {
         }
         (Some(dir), None) => {
             let mut g = crate::game::any::open_read_only(dir).map_err(super::game_cmd::game_error)?;
-            let kind = g.kind();
             let Some(pictures) = g.pictures() else {
-                return Err(super::game_cmd::lacks(dir, &kind, "board to draw"));
+                return Err(super::game_cmd::lacks(dir, crate::game::any::Lacking::Pictures));
             };
             let board = pictures.drawing();
             let title = board.name.to_string();

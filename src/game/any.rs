@@ -196,6 +196,12 @@ pub trait GameSession: ByMail + Timed + OwedResults {
     fn ledger(&self) -> Option<Answer> {
         None
     }
+
+    /// What adjudicating now would give, changing nothing; `None` for a game without
+    /// previews (a small game's steps run as soon as no input is awaited).
+    fn preview(&self) -> Option<Result<Answer, GameError>> {
+        None
+    }
 }
 
 /// Which reports a player is mailed ([`GameSession::reports`]).
@@ -239,9 +245,6 @@ pub trait Play {
     /// for the seats that sent nothing, as the game's options allow (`[deadlines]
     /// late_extension_hours`); what was done and the late notices. `None`: process now.
     fn late_extension(&mut self, expected: &str, now: DateTime<Utc>) -> Result<Option<Outcome>, GameError>;
-
-    /// What adjudicating now would give, changing nothing.
-    fn preview(&self) -> Result<Answer, GameError>;
 
     /// The results of a past step: a phase (`S1901M`, "fall 1901") or a journal entry
     /// number; the last one by default.
@@ -409,6 +412,60 @@ pub fn listing(g: &dyn GameSession) -> Listing {
         seats: Vec::new(),
         notes: Vec::new(),
         powers: Vec::new(),
+    }
+}
+
+/// A capability a command needs and the game lacks: what anyone who asked is told,
+/// from the command line or by mail, whatever the game (the one place it is said).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lacking {
+    Press,
+    Votes,
+    Absences,
+    Pictures,
+    Reports,
+    OpenSeats,
+    Observers,
+    Resignations,
+    /// A look at what adjudicating now would give (`adjudicate --dry-run`, `preview`).
+    Preview,
+    /// The combined supply-center ledger of Shadow Worlds.
+    Ledger,
+}
+
+impl Lacking {
+    /// What the sender is told.
+    pub fn words(self) -> &'static str {
+        match self {
+            Lacking::Press => "press is for Diplomacy games; this game has none",
+            Lacking::Votes => "this game has no votes or absences",
+            Lacking::Absences => "this game has no absences",
+            Lacking::Pictures => "this game has no map to draw",
+            Lacking::Reports => {
+                "every player is mailed every phase's results in this game (`map off` leaves the \
+                                 pictures out)"
+            }
+            Lacking::OpenSeats => "this game has no open seats",
+            Lacking::Observers => "this game takes no observers by mail",
+            Lacking::Resignations => "this game takes no resignations by mail; ask the game master",
+            Lacking::Preview => "this game has no preview: its steps run as soon as no input is awaited",
+            Lacking::Ledger => "the ledger belongs to Shadow Worlds games",
+        }
+    }
+
+    /// What a seat change needs that a game without seats by mail lacks.
+    pub fn seats_for(change: &SeatChange<'_>) -> Lacking {
+        match change {
+            SeatChange::Observe { .. } => Lacking::Observers,
+            SeatChange::Resign { .. } => Lacking::Resignations,
+            _ => Lacking::OpenSeats,
+        }
+    }
+}
+
+impl From<Lacking> for GameError {
+    fn from(l: Lacking) -> GameError {
+        GameError::Invalid(l.words().to_string())
     }
 }
 

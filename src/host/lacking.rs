@@ -1,57 +1,11 @@
-//! What a game does not have, said once for every game. The contract offers press, votes
-//! and absences, map pictures and seats by mail as capabilities a game has or has not
-//! ([`GameSession::press`], [`votes`](GameSession::votes),
-//! [`pictures`](GameSession::pictures), [`seats`](GameSession::seats)); where the one a
-//! command needs is missing, this is what its sender is told, whatever the game.
+//! What a game does not have, said once for every game in the frame's words
+//! ([`Lacking`]). The contract offers press, votes and absences, map pictures and seats by
+//! mail as capabilities a game has or has not ([`GameSession::press`],
+//! [`votes`](GameSession::votes), [`pictures`](GameSession::pictures),
+//! [`seats`](GameSession::seats)); where the one a command needs is missing, this is what
+//! its sender is told, whatever the game.
 
-use crate::game::any::{GameError, GameSession, Pictures, Press, ReportVolume, SeatChange, Seats, Votes};
-
-/// A capability a command needs and the game lacks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Lacking {
-    Press,
-    Votes,
-    Absences,
-    Pictures,
-    Reports,
-    OpenSeats,
-    Observers,
-    Resignations,
-}
-
-impl Lacking {
-    /// What the sender is told.
-    pub(super) fn words(self) -> &'static str {
-        match self {
-            Lacking::Press => "press is for Diplomacy games; this game has none",
-            Lacking::Votes => "this game has no votes or absences",
-            Lacking::Absences => "this game has no absences",
-            Lacking::Pictures => "this game has no map to draw",
-            Lacking::Reports => {
-                "every player is mailed every phase's results in this game (`map off` leaves the \
-                                 pictures out)"
-            }
-            Lacking::OpenSeats => "this game has no open seats",
-            Lacking::Observers => "this game takes no observers by mail",
-            Lacking::Resignations => "this game takes no resignations by mail; ask the game master",
-        }
-    }
-
-    /// What a seat change needs that a game without seats by mail lacks.
-    pub(super) fn seats_for(change: &SeatChange<'_>) -> Lacking {
-        match change {
-            SeatChange::Observe { .. } => Lacking::Observers,
-            SeatChange::Resign { .. } => Lacking::Resignations,
-            _ => Lacking::OpenSeats,
-        }
-    }
-}
-
-impl From<Lacking> for GameError {
-    fn from(l: Lacking) -> GameError {
-        GameError::Invalid(l.words().to_string())
-    }
-}
+use crate::game::any::{GameError, GameSession, Lacking, Pictures, Press, ReportVolume, SeatChange, Seats, Votes};
 
 /// The game's press, or why there is none.
 pub(super) fn press(g: &mut dyn GameSession) -> Result<&mut dyn Press, GameError> {

@@ -525,7 +525,10 @@ impl JudgeHost {
 
     pub(super) fn preview(&self, game: &str) -> Result<String, HostError> {
         let mut g = self.read(game)?;
-        let answer = any::under_way(g.as_mut()).and_then(|p| p.preview()).map_err(|e| player_words(&e))?;
+        let answer = any::under_way(g.as_mut())
+            .map(drop)
+            .and_then(|()| g.preview().unwrap_or_else(|| Err(any::Lacking::Preview.into())))
+            .map_err(|e| player_words(&e))?;
         let text = answer.text.replace("(dry run: nothing was changed)\n", "");
         Ok(format!(
             "PREVIEW: the results if the phase were processed now. Nothing was processed or kept, and nobody \

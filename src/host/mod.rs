@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Tz;
 
+use crate::game::any::Lacking;
 use crate::game::any::{self, Board, Clock, GameError, GameSession, MailingOutcome, OwedMail};
 use crate::mail::deadline::{plan_tick, tick_mails, turn_tick_mails, GameClock, TickLog};
 use crate::mail::home::{HomeError, JudgeHome};
@@ -37,7 +38,6 @@ use crate::mail::password::{generate_password, hash_password};
 use crate::mail::reply::{format_deadline, header_safe, Attachment, MailKind, OutgoingMail};
 use crate::mail::send::{results_mails, PhaseResults, SendError};
 use crate::text::{count, plural};
-use lacking::Lacking;
 
 pub mod site;
 

@@ -318,10 +318,17 @@ fn cli_draw_is_the_games_own_vote_and_a_game_without_votes_says_so() {
     std::fs::write(&players, "ann, ann@example.org\nbob, bob@example.org\n").unwrap();
     let args = ["new", duel.to_str().unwrap(), "--game", "duplexity", "--players", players.to_str().unwrap()];
     assert_eq!(shadowjudge(&args, None).code, 0);
-    for (command, lacks) in [("draw", "it has no draws"), ("ledger", "the ledger belongs to Shadow Worlds games")] {
-        let run = shadowjudge(&[command, duel.to_str().unwrap()], None);
-        assert_eq!(run.code, 2, "{command}: a usage error: {}", run.stderr);
-        assert!(run.stderr.contains(lacks), "{command}: {}", run.stderr);
+    // The same words as by mail, for every game that lacks what a command needs.
+    for (command, lacks) in [
+        (&["draw"][..], "this game has no votes or absences"),
+        (&["ledger"], "the ledger belongs to Shadow Worlds games"),
+        (&["adjudicate", "--dry-run"], "this game has no preview: its steps run as soon as no input is awaited"),
+    ] {
+        let mut args = command.to_vec();
+        args.insert(1, duel.to_str().unwrap());
+        let run = shadowjudge(&args, None);
+        assert_eq!(run.code, 2, "{command:?}: a usage error: {}", run.stderr);
+        assert!(run.stderr.contains(lacks), "{command:?}: {}", run.stderr);
     }
 }
 

@@ -129,10 +129,6 @@ impl GameSession for OpenTurnGame {
 }
 
 impl Play for OpenTurnGame {
-    fn preview(&self) -> Result<Answer, GameError> {
-        Err(usage("--dry-run is for Diplomacy; a small game's steps run as soon as no input is awaited"))
-    }
-
     fn results(&self, which: Option<&str>) -> Result<Answer, GameError> {
         let seq =
             match which {

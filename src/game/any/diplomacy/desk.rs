@@ -4,15 +4,6 @@
 use super::*;
 
 impl Play for OpenGame {
-    fn preview(&self) -> Result<Answer, GameError> {
-        if self.game.state.end.is_some() {
-            return Err(GameError::Over);
-        }
-        let report = OpenGame::preview(self);
-        let text = format!("{}(dry run: nothing was changed)\n", report.to_text());
-        Ok(Answer::new(text, pretty(&report)))
-    }
-
     fn results(&self, which: Option<&str>) -> Result<Answer, GameError> {
         let reports = self.reports();
         let report = match which {

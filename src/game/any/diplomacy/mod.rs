@@ -174,6 +174,15 @@ impl GameSession for OpenGame {
         Some(self)
     }
 
+    fn preview(&self) -> Option<Result<Answer, GameError>> {
+        if self.game.state.end.is_some() {
+            return Some(Err(GameError::Over));
+        }
+        let report = OpenGame::preview(self);
+        let text = format!("{}(dry run: nothing was changed)\n", report.to_text());
+        Some(Ok(Answer::new(text, pretty(&report))))
+    }
+
     fn ledger(&self) -> Option<Answer> {
         if self.game.settings.variant != crate::game::settings::VariantKind::ShadowWorlds {
             return None;
