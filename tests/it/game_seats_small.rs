@@ -389,3 +389,19 @@ fn a_small_game_waiting_for_players_refuses_play_in_one_sentence() {
     let reply = &outbox.new_mails(&root)[0].body;
     assert_eq!(reply.matches(&refusal).count(), 2, "{reply}");
 }
+
+/// The master of a game whose master rules on nothing (Duplexity) sends no turn lines: the
+/// mail says so in the game's words, once, not line by line from the game.
+#[test]
+fn the_master_of_a_game_without_master_lines_is_told_so_in_its_words() {
+    let (_tmp, root, out) = open_game(&["--game", "duplexity"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let pw = master_password(&root);
+    let mut outbox = Outbox::default();
+    send(&root, "ann@example.org", "j0@x", &format!("join {GAME} annsecret\n"));
+    send(&root, "bob@example.org", "j1@x", &format!("join {GAME} bobsecret\n"));
+    outbox.new_mails(&root);
+    send(&root, "gm@example.org", "m0@x", &format!("SIGNON master@{GAME} {pw}\nplace P1\n"));
+    let reply = &outbox.new_mails(&root)[0].body;
+    assert!(reply.contains("the game master has no turn lines to give; not a command"), "{reply}");
+}

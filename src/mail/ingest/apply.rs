@@ -67,12 +67,16 @@ pub(super) fn apply(
                 if lines.is_empty() {
                     continue;
                 }
-                let master_lines = who.role == Role::Master && host.offers(&who.game).master_lines;
+                let offers = host.offers(&who.game);
+                let master_lines = who.role == Role::Master && offers.master_lines;
                 if !matches!(who.role, Role::Seat(_)) && !master_lines {
+                    // In the game's words: a small game's master has no turn lines to give.
+                    let whose = if who.role == Role::Master { "the game master" } else { "an observer" };
                     let _ = writeln!(
                         out,
-                        "line {}: the game master has no orders to give; not a command: {}",
+                        "line {}: {whose} has no {} to give; not a command: {}",
                         lines[0].number,
+                        offers.words.input,
                         quote(&lines[0].text)
                     );
                     continue;
