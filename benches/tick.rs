@@ -75,32 +75,30 @@ fn small_judge_dir(root: &std::path::Path) -> JudgeHome {
 
 const SMALL_GAMES: usize = 500;
 
+/// One tick at `now` over a judge whose games are all idle: it sends nothing and reads
+/// every game.
+fn idle_tick(home: &JudgeHome, now: chrono::DateTime<Utc>) {
+    let done = tick_judge(home, now, &mut |_| panic!("an idle tick sends no mail")).expect("the tick");
+    assert!(done.iter().all(|l| !l.contains("not read")), "{done:?}");
+}
+
+/// Remove every game's glance, so the next tick opens each game in full.
+fn forget_glances(home: &JudgeHome) {
+    for game in std::fs::read_dir(home.games_dir()).expect("the games") {
+        let glance = game.expect("a game").path().join(shadowjudge::game::glance::GLANCE_FILE);
+        std::fs::remove_file(glance).expect("its glance");
+    }
+}
+
 fn tick(c: &mut Criterion) {
     let tmp = tempfile::tempdir().expect("a temporary directory");
     let home = judge_dir(tmp.path());
     let now = Utc.with_ymd_and_hms(2026, 2, 1, 13, 0, 0).unwrap();
     let mut group = c.benchmark_group("mail_tick");
     group.sample_size(10);
-    group.bench_function("2000_idle_standard_games", |b| {
-        b.iter(|| {
-            let done = tick_judge(&home, now, &mut |_| panic!("an idle tick sends no mail")).expect("the tick");
-            assert!(done.iter().all(|l| !l.contains("not read")), "{done:?}");
-        })
-    });
+    group.bench_function("2000_idle_standard_games", |b| b.iter(|| idle_tick(&home, now)));
     group.bench_function("2000_idle_standard_games_first_look", |b| {
-        b.iter_batched(
-            || {
-                for game in std::fs::read_dir(home.games_dir()).expect("the games") {
-                    let glance = game.expect("a game").path().join(shadowjudge::game::glance::GLANCE_FILE);
-                    std::fs::remove_file(glance).expect("its glance");
-                }
-            },
-            |()| {
-                let done = tick_judge(&home, now, &mut |_| panic!("an idle tick sends no mail")).expect("the tick");
-                assert!(done.iter().all(|l| !l.contains("not read")), "{done:?}");
-            },
-            BatchSize::PerIteration,
-        )
+        b.iter_batched(|| forget_glances(&home), |()| idle_tick(&home, now), BatchSize::PerIteration)
     });
     // The same idle tick keeping a public site (`[site] dir`): the first tick (warm-up)
     // draws every game; the ticks measured find every game as it was drawn.
@@ -114,26 +112,9 @@ fn tick(c: &mut Criterion) {
     });
     let small_tmp = tempfile::tempdir().expect("a temporary directory");
     let small = small_judge_dir(small_tmp.path());
-    group.bench_function("500_idle_duplexity_games", |b| {
-        b.iter(|| {
-            let done = tick_judge(&small, now, &mut |_| panic!("an idle tick sends no mail")).expect("the tick");
-            assert!(done.iter().all(|l| !l.contains("not read")), "{done:?}");
-        })
-    });
+    group.bench_function("500_idle_duplexity_games", |b| b.iter(|| idle_tick(&small, now)));
     group.bench_function("500_idle_duplexity_games_first_look", |b| {
-        b.iter_batched(
-            || {
-                for game in std::fs::read_dir(small.games_dir()).expect("the games") {
-                    let glance = game.expect("a game").path().join(shadowjudge::game::glance::GLANCE_FILE);
-                    std::fs::remove_file(glance).expect("its glance");
-                }
-            },
-            |()| {
-                let done = tick_judge(&small, now, &mut |_| panic!("an idle tick sends no mail")).expect("the tick");
-                assert!(done.iter().all(|l| !l.contains("not read")), "{done:?}");
-            },
-            BatchSize::PerIteration,
-        )
+        b.iter_batched(|| forget_glances(&small), |()| idle_tick(&small, now), BatchSize::PerIteration)
     });
     group.finish();
 }

@@ -168,7 +168,7 @@ fn draw(a: DrawArgs) -> Result<ExitCode, CliError> {
                         .map_err(|e| CliError::Usage(e.to_string()))?
                 }
             };
-            (std::sync::Arc::new(board.map.clone()), scene)
+            (board.map.clone(), scene)
         }
         (None, None) => return Err(CliError::Usage("name a game directory or a --position file".into())),
     };

@@ -478,8 +478,10 @@ pub fn not_begun(g: &dyn GameSession) -> GameError {
 /// What `g` does once under way ([`GameSession::play`]), or the refusal of a game that
 /// waits for players ([`not_begun`]).
 pub fn under_way(g: &mut dyn GameSession) -> Result<&mut dyn Play, GameError> {
-    let refusal = not_begun(g);
-    g.play().ok_or(refusal)
+    if g.play().is_none() {
+        return Err(not_begun(g));
+    }
+    Ok(g.play().expect("under way, as just asked"))
 }
 
 /// A change of who plays or watches a game, as mail asks for it. Seats and powers are as

@@ -195,7 +195,7 @@ impl Reports {
 /// A game that draws its board in the results mails: what the picture layer draws from.
 #[derive(Clone, Debug)]
 pub struct Board<'a> {
-    pub map: &'a Map,
+    pub map: &'a std::sync::Arc<Map>,
     pub name: &'a str,
     pub entries: &'a [Entry],
     /// Where the game stands now.
