@@ -7,7 +7,7 @@ use std::path::Path;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use shadowjudge::diplomacy::picture::{self, Geometry};
-use shadowjudge::game::session;
+use shadowjudge::game::session::diplomacy as session;
 
 fn pictures(c: &mut Criterion) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/shadow-worlds/game");

@@ -38,7 +38,7 @@ fn judge_dir(root: &std::path::Path) -> JudgeHome {
 /// A judge directory of `SMALL_GAMES` Duplexity games for two, each with its first report
 /// already mailed (so nothing is owed), created at one instant.
 fn small_judge_dir(root: &std::path::Path) -> JudgeHome {
-    use shadowjudge::game::turn_session::{self, TurnPlayer, TurnSettings};
+    use shadowjudge::game::session::turn::{self as turn_session, TurnPlayer, TurnSettings};
     std::fs::write(root.join("judge.toml"), "[mail]\naddress = \"judge@example.org\"\n").expect("judge.toml");
     let home = JudgeHome::open(root).expect("the judge directory");
     let now = Utc.with_ymd_and_hms(2026, 2, 1, 12, 0, 0).unwrap();

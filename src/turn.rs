@@ -6,7 +6,7 @@
 //! defaults when forced, and reports as text and JSON. All randomness comes through the
 //! [`Dice`] in the [`TurnContext`]; the clock only through `ctx.now`. An engine does no IO.
 //!
-//! The layer above ([`crate::game::turn_session`]) journals every submission with the
+//! The layer above ([`crate::game::session::turn`]) journals every submission with the
 //! rolls it caused, replays the journal to rebuild or check the state, rolls back, and
 //! runs deadlines; it knows nothing of any particular game. The small games live in
 //! [`crate::games`] and never import Diplomacy code; the Diplomacy engine implements this

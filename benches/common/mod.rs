@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use shadowjudge::diplomacy::map::Map;
 use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::schedule::DeadlinePolicy;
-use shadowjudge::game::session;
+use shadowjudge::game::session::diplomacy as session;
 use shadowjudge::game::settings::{Player, Settings, VariantKind};
 
 /// Create the standard game `name` on `map` in `dir` at `now`, with `deadlines` and a

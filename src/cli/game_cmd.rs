@@ -16,8 +16,8 @@ use crate::diplomacy::variant::shadow::VictoryCounts;
 use crate::game::any::{self, Answer, GameSession, Lacking, Submit, Who};
 use crate::game::error::GameError;
 use crate::game::session;
+use crate::game::session::turn::MAX_TURN_BYTES;
 use crate::game::settings::{parse_players, parse_variant, Settings, VariantKind};
-use crate::game::turn_session::MAX_TURN_BYTES;
 
 #[derive(clap::Args, Debug)]
 pub struct NewArgs {
@@ -289,7 +289,7 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
             GameState::from_position(&map, &pos)
         }
     };
-    let g = session::create(&dir, &settings, state, now()).map_err(game_error)?;
+    let g = session::diplomacy::create(&dir, &settings, state, now()).map_err(game_error)?;
     println!(
         "Created {} ({}) in {}.",
         settings.name,
@@ -327,8 +327,8 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
 
 /// `new --open`: a game whose players join by mail.
 fn new_open(dir: &Path, settings: &Settings, map: &Map) -> Result<ExitCode, CliError> {
-    let mut g =
-        session::create(dir, settings, GameState::start(map, settings.variant.boards()), now()).map_err(game_error)?;
+    let mut g = session::diplomacy::create(dir, settings, GameState::start(map, settings.variant.boards()), now())
+        .map_err(game_error)?;
     let commitment = g.open_seats(now()).map_err(game_error)?;
     let name = &settings.name;
     println!(

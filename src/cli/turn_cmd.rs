@@ -7,8 +7,11 @@ use std::process::ExitCode;
 use super::game_cmd::{game_error, NewArgs, NewGame};
 use super::{now, CliError};
 use crate::dice::Seed;
+use crate::game::session::{
+    self,
+    turn::{parse_turn_players, TurnSettings},
+};
 use crate::game::settings::Master;
-use crate::game::turn_session::{self, parse_turn_players, TurnSettings};
 use crate::games::Options;
 
 /// `--option k=v` pairs into options, each key once.
@@ -60,7 +63,7 @@ pub fn new(a: NewArgs, kind: &str) -> Result<ExitCode, CliError> {
     if a.open {
         return new_open(&dir, settings, &a, &options, seed);
     }
-    let g = turn_session::create(&dir, &settings, &options, seed, now()).map_err(game_error)?;
+    let g = session::turn::create(&dir, &settings, &options, seed, now()).map_err(game_error)?;
     println!("Created {name} ({kind}) in {}.", dir.display());
     println!("Players: {}.", g.player_names().join(", "));
     println!("Dice commitment (sha256 of the secret seed): {}", g.meta.commitment);
@@ -83,7 +86,7 @@ fn new_open(
 ) -> Result<ExitCode, CliError> {
     let kind = settings.game.clone();
     let size = a.seats.map_or_else(|| crate::games::kind(&kind).map_or(2, |k| k.players.0), usize::from);
-    let lobby = turn_session::lobby::create_open(dir, settings, size, options, seed).map_err(game_error)?;
+    let lobby = session::turn::lobby::create_open(dir, settings, size, options, seed).map_err(game_error)?;
     let name = &lobby.settings.name;
     println!("Created {name} ({kind}) in {}, with {size} open seats.", dir.display());
     println!(

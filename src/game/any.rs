@@ -3,8 +3,8 @@
 //!
 //! The rules of a small game are a [`TurnGame`](crate::turn::TurnGame); Diplomacy's are
 //! its engine ([`crate::diplomacy::engine`]). A game on disk is one of two stores over
-//! them: Diplomacy's [`session`] (its journal predates the small games and keeps phases,
-//! press, draws and owed results) and the generic [`turn_session`] (every small game). [`GameSession`] is
+//! them: Diplomacy's [`session::diplomacy`] (its journal predates the small games and keeps phases,
+//! press, draws and owed results) and the generic [`session::turn`] (every small game). [`GameSession`] is
 //! what both stores offer the layers above, so that `submit`, `adjudicate`, `status`,
 //! `history`, `results`, `rollback`, `verify` and `reveal` are one command each, written
 //! once, whatever the game. [`open`] picks the store by what game.toml names.
@@ -29,10 +29,9 @@ pub use crate::game::public::PublicGame;
 pub use crate::game::schedule::DeadlinePolicy;
 pub use crate::game::seating::{Listing, ObserveStep, Observed, ObserverPassword};
 use crate::game::session;
-pub use crate::game::session::Started;
-pub use crate::game::session::{MailingOutcome, MailingPlan};
+pub use crate::game::session::diplomacy::Started;
+pub use crate::game::session::diplomacy::{MailingOutcome, MailingPlan};
 pub use crate::game::settings::Master;
-use crate::game::turn_session;
 use crate::phase::Phase;
 use crate::store::TaskLock;
 use chrono_tz::Tz;
@@ -511,7 +510,7 @@ pub enum SeatOutcome {
     Joined {
         again: bool,
         seats_left: usize,
-        started: Option<crate::game::session::Started>,
+        started: Option<crate::game::session::diplomacy::Started>,
         /// The powers preferred, as understood, best first (none: no list).
         prefer: Vec<String>,
     },
@@ -547,7 +546,7 @@ pub fn glance(path: &Path) -> Option<Glance> {
 
 /// What the game at `path` offers (see [`ByMail::offers`]), from its game.toml alone.
 pub fn offers(path: &Path) -> crate::games::Offers {
-    offers_of(turn_session::kind_of(path).ok().flatten().as_deref())
+    offers_of(session::turn::kind_of(path).ok().flatten().as_deref())
 }
 
 /// What a game of kind `kind` (game.toml's `game`; none: Diplomacy) offers. A kind the
@@ -561,12 +560,12 @@ fn offers_of(kind: Option<&str>) -> crate::games::Offers {
 
 /// Open a game to change it (its lock is taken for each change).
 pub fn open(path: &Path) -> Result<Box<dyn GameSession>, GameError> {
-    Ok(match turn_session::kind_of(path)? {
-        Some(_) => match turn_session::lobby::Lobby::open(path, true)? {
+    Ok(match session::turn::kind_of(path)? {
+        Some(_) => match session::turn::lobby::Lobby::open(path, true)? {
             Some(lobby) => Box::new(lobby),
-            None => Box::new(turn_session::open(path)?),
+            None => Box::new(session::turn::open(path)?),
         },
-        None => Box::new(session::open(path)?),
+        None => Box::new(session::diplomacy::open(path)?),
     })
 }
 
@@ -589,7 +588,7 @@ pub fn create_open(
     use crate::game::settings::Settings;
     if let Some(kind) = crate::games::kind(&variant.to_ascii_lowercase()) {
         // A small game of the registry: `seats` of them (the fewest it takes by default).
-        let settings = turn_session::TurnSettings {
+        let settings = session::turn::TurnSettings {
             name: name.to_string(),
             game: kind.name.to_string(),
             observers: Vec::new(),
@@ -602,7 +601,7 @@ pub fn create_open(
         };
         let size = seats.unwrap_or(kind.players.0);
         let seed = crate::dice::Seed::generate();
-        let lobby = turn_session::lobby::create_open(path, settings, size, &Default::default(), seed)?;
+        let lobby = session::turn::lobby::create_open(path, settings, size, &Default::default(), seed)?;
         return Ok(Box::new(lobby));
     }
     if seats.is_some() {
@@ -625,19 +624,19 @@ pub fn create_open(
     settings.master = master;
     let map = crate::diplomacy::map::shipped::map(&settings.map).expect("a shipped map, checked above");
     let state = crate::diplomacy::state::GameState::start(&map, variant.boards());
-    let mut g = session::create(path, &settings, state, now)?;
+    let mut g = session::diplomacy::create(path, &settings, state, now)?;
     g.open_seats(now)?;
     Ok(Box::new(g))
 }
 
 /// Open a game only to read it: no lock, nothing written.
 pub fn open_read_only(path: &Path) -> Result<Box<dyn GameSession>, GameError> {
-    Ok(match turn_session::kind_of(path)? {
-        Some(_) => match turn_session::lobby::Lobby::open(path, false)? {
+    Ok(match session::turn::kind_of(path)? {
+        Some(_) => match session::turn::lobby::Lobby::open(path, false)? {
             Some(lobby) => Box::new(lobby),
-            None => Box::new(turn_session::open_read_only(path)?),
+            None => Box::new(session::turn::open_read_only(path)?),
         },
-        None => Box::new(session::open_read_only(path)?),
+        None => Box::new(session::diplomacy::open_read_only(path)?),
     })
 }
 

@@ -22,8 +22,8 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::session::turn::{self, OpenTurnGame, Seat, TurnPlayer, TurnSettings};
 use super::settings::Master;
-use super::turn_session::{self, OpenTurnGame, Seat, TurnPlayer, TurnSettings};
 use crate::dice::{Dice, Seed};
 use crate::games::{GameKind, Options};
 use crate::turn::{TurnContext, TurnGame};
@@ -72,7 +72,7 @@ fn journal_len(g: &OpenTurnGame) -> usize {
 /// The game read back from its journal alone must be the game played.
 fn assert_replays(dir: &Path, g: &OpenTurnGame, context: &str) {
     let _ = std::fs::remove_file(dir.join(crate::store::STATE_FILE));
-    let again = turn_session::open_read_only(dir).expect("the game opens from its journal");
+    let again = turn::open_read_only(dir).expect("the game opens from its journal");
     assert_eq!(again.game.save(), g.game.save(), "{context}: the journal replays to the state played");
     assert_eq!(again.meta.next_roll, g.meta.next_roll, "{context}: the dice stand where they stood");
 }
@@ -111,9 +111,8 @@ pub fn check(kind: &GameKind, seed: u64, steps: usize) -> Played {
     let mut now: DateTime<Utc> = Utc.with_ymd_and_hms(2027, 1, 1, 12, 0, 0).unwrap();
     let mut seed_bytes = [0u8; 32];
     seed_bytes[..8].copy_from_slice(&seed.to_be_bytes());
-    let mut g =
-        turn_session::create(&dir, &settings(kind, players), &Options::new(), Seed::from_bytes(seed_bytes), now)
-            .unwrap_or_else(|e| panic!("{}: a game of {players} with the default options: {e}", kind.name));
+    let mut g = turn::create(&dir, &settings(kind, players), &Options::new(), Seed::from_bytes(seed_bytes), now)
+        .unwrap_or_else(|e| panic!("{}: a game of {players} with the default options: {e}", kind.name));
     // What the kind offers is what its games do: master lines are a capability the game has
     // or not, never a method that refuses them.
     assert_eq!(
@@ -192,11 +191,11 @@ pub fn check(kind: &GameKind, seed: u64, steps: usize) -> Played {
         if rng.gen_bool(0.1) {
             if let Some((tag, seat, line)) = &last_sent {
                 let before = (g.game.save(), journal_len(&g));
-                let mut again = turn_session::open(&dir).expect("the game opens again");
+                let mut again = turn::open(&dir).expect("the game opens again");
                 again.carry_out(Some(tag.clone()));
                 assert!(again.has_message(tag), "{context}: the journal names the message it carried out");
                 let _ = again.submit(*seat, line, now, now);
-                g = turn_session::open(&dir).expect("the game opens again");
+                g = turn::open(&dir).expect("the game opens again");
                 assert_eq!(
                     (g.game.save(), journal_len(&g)),
                     before,
@@ -224,7 +223,7 @@ pub fn check(kind: &GameKind, seed: u64, steps: usize) -> Played {
     if !played.ended {
         g.reveal(true, now).expect("the seed can be revealed");
     }
-    let g = turn_session::open_read_only(&dir).expect("the game opens");
+    let g = turn::open_read_only(&dir).expect("the game opens");
     played.rolls_verified = g.verify().unwrap_or_else(|e| panic!("{} seed {seed}: verify: {e:?}", kind.name));
     assert_eq!(played.rolls_verified, g.journaled_rolls().len());
     assert_replays(&dir, &g, &format!("{} seed {seed}, the end", kind.name));

@@ -26,7 +26,7 @@ pub enum Entry {
     Submitted { phase: Phase, power: String, text: String },
     /// A phase was adjudicated; `state` is the state after it. `mail_results`: the mail
     /// judge adjudicated it and owes its results to every player, observer and the master
-    /// until `mailed.json` (see [`crate::game::session`]) says they went out. Absent (false)
+    /// until `mailed.json` (see [`crate::game::session::diplomacy`]) says they went out. Absent (false)
     /// in journals written before results delivery was tracked, and for adjudications by
     /// hand (`shadowjudge adjudicate`), which mail nothing.
     Adjudicated {

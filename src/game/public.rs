@@ -16,9 +16,9 @@ use crate::diplomacy::report::{LedgerLine, PhaseReport};
 use crate::diplomacy::state::GameState;
 use crate::game::journal::{undone_by_rollback, Entry};
 use crate::game::seating::shown_name;
-use crate::game::session::OpenGame;
+use crate::game::session::diplomacy::OpenGame;
+use crate::game::session::turn::OpenTurnGame;
 use crate::game::settings::PressRule;
-use crate::game::turn_session::OpenTurnGame;
 
 /// A game as the public may see it.
 #[derive(Clone, Debug)]

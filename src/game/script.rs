@@ -28,7 +28,7 @@ use crate::diplomacy::report::PhaseReport;
 use crate::diplomacy::state::GameState;
 use crate::diplomacy::variant::shadow::VictoryCounts;
 use crate::game::error::GameError;
-use crate::game::session::{self, OpenGame};
+use crate::game::session::{self, diplomacy::OpenGame};
 use crate::game::settings::{parse_players, Settings, VariantKind};
 use crate::phase::Phase;
 use crate::store;
@@ -97,7 +97,7 @@ pub fn play(example_dir: &Path, game_dir: &Path, start: DateTime<Utc>) -> Result
     }
     phases.sort();
     let mut now = start;
-    let mut game = session::create(game_dir, &settings, state, now)?;
+    let mut game = session::diplomacy::create(game_dir, &settings, state, now)?;
     let mut reports = Vec::new();
     let mut pending = phases.into_iter().peekable();
     while game.game.state.end.is_none() {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use chrono::{TimeZone, Utc};
 
 use shadowjudge::diplomacy::map::Map;
-use shadowjudge::game::session::{self, MapRecord, MAP_FILE};
+use shadowjudge::game::session::diplomacy::{self as session, MapRecord, MAP_FILE};
 
 /// A copy of a game directory written by the judge before `map.json` existed (the
 /// shipped Shadow Worlds example at Fall 1905, as it was).

@@ -7,7 +7,7 @@ use std::ops::{Deref, DerefMut};
 use crate::harness::Run;
 use crate::judge_dir::{Eml, MailJudge, PLAYERS};
 use shadowjudge::game::journal::Entry;
-use shadowjudge::game::session;
+use shadowjudge::game::session::diplomacy as session;
 
 /// A judge directory with one Shadow Worlds game, `g`, of three players, a master and an
 /// observer; game.toml gets `options` at its top and `deadlines` in its `[deadlines]`.

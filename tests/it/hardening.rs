@@ -312,7 +312,7 @@ fn full_disk(target: &Path) -> std::io::Result<()> {
 
 #[test]
 fn a_full_disk_after_the_journal_write_is_a_warning_and_mended_at_the_next_open() {
-    use shadowjudge::game::session;
+    use shadowjudge::game::session::diplomacy as session;
     use shadowjudge::store::fault;
     fault::set_write_check(full_disk);
     let judge = Judge::with_game("g1");
@@ -350,7 +350,7 @@ fn a_full_disk_after_the_journal_write_is_a_warning_and_mended_at_the_next_open(
 
 #[test]
 fn a_full_disk_after_a_turn_is_journaled_is_a_warning_for_small_games_too() {
-    use shadowjudge::game::turn_session::{self, Seat};
+    use shadowjudge::game::session::turn::{self as turn_session, Seat};
     use shadowjudge::store::fault;
     fault::set_write_check(full_disk);
     let tmp = tempfile::tempdir().unwrap();

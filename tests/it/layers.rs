@@ -218,7 +218,7 @@ fn the_check_finds_an_upward_import_a_file_opened_and_the_clock_read() {
     std::fs::write(src.join("diplomacy/extra/mod.rs"), "").unwrap();
     std::fs::write(
         src.join("game/settings.rs"),
-        "use crate::game::{schedule, seating::Seat};\nuse crate::game::session::OpenGame;\n",
+        "use crate::game::{schedule, seating::Seat};\nuse crate::game::session::diplomacy::OpenGame;\n",
     )
     .unwrap();
     std::fs::write(src.join("dice.rs"), "macro_rules! m { () => { $crate::dice::x() } }\n").unwrap();
@@ -280,7 +280,7 @@ fn the_mail_host_reaches_games_only_through_the_game_session_contract() {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::write(
         tmp.path().join("mod.rs"),
-        "use crate::game::any::GameSession;\nuse crate::game::session::OpenGame;\nuse crate::game::{any, turn_session};\n",
+        "use crate::game::any::GameSession;\nuse crate::game::session::diplomacy::OpenGame;\nuse crate::game::{any, turn_session};\n",
     )
     .unwrap();
     let found = past_the_contract(tmp.path());
@@ -296,7 +296,11 @@ fn the_command_line_opens_games_only_through_the_contract() {
     let opens = |dir: &Path| -> Vec<String> {
         code_lines_under(dir)
             .into_iter()
-            .filter(|(_, _, line)| ["session::open", "Lobby::open", "kind_of("].iter().any(|w| line.contains(w)))
+            .filter(|(_, _, line)| {
+                ["session::open", "diplomacy::open", "turn::open", "Lobby::open", "kind_of("]
+                    .iter()
+                    .any(|w| line.contains(w))
+            })
             .map(|(file, n, line)| format!("{}:{n}: {}", file.display(), line.trim()))
             .collect()
     };
@@ -304,7 +308,8 @@ fn the_command_line_opens_games_only_through_the_contract() {
     let found = opens(&cli);
     assert!(found.is_empty(), "the command line opens a store directly:\n{}", found.join("\n"));
     let tmp = tempfile::tempdir().unwrap();
-    std::fs::write(tmp.path().join("mod.rs"), "let g = crate::game::session::open_read_only(dir)?;\n").unwrap();
+    std::fs::write(tmp.path().join("mod.rs"), "let g = crate::game::session::diplomacy::open_read_only(dir)?;\n")
+        .unwrap();
     assert_eq!(opens(tmp.path()).len(), 1);
 }
 

@@ -340,7 +340,7 @@ fn issue_14_owed_mail_waits_for_a_refusing_server_and_a_permanent_refusal_is_tol
 fn issue_14_early_processing_waits_for_wait_and_can_be_turned_off() {
     let j = Judge::new("");
     let pw: Vec<String> = ["france", "italy", "germany", "master"].iter().map(|w| j.password(w)).collect();
-    let phase = || shadowjudge::game::session::open_read_only(&j.game()).unwrap().game.state.phase.code();
+    let phase = || shadowjudge::game::session::diplomacy::open_read_only(&j.game()).unwrap().game.state.phase.code();
     let send = |who: &str, n: usize, id: &str, body: &str| {
         let text = format!("SIGNON {who}@g1 {}\n{body}", pw[n]);
         j.run(&["mail", "ingest"], Some(message("p@example.org", id, &text).as_bytes())).ok();

@@ -11,7 +11,7 @@ use crate::judge_dir::{self, message, Eml, MailJudge, PLAYERS};
 use shadowjudge::diplomacy::map::Map;
 use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::journal::Entry;
-use shadowjudge::game::session;
+use shadowjudge::game::session::diplomacy as session;
 use shadowjudge::game::settings::{parse_players, Settings, VariantKind};
 use shadowjudge::host::{set_password_at, JudgeHost};
 use shadowjudge::mail::home::JudgeHome;

@@ -161,7 +161,7 @@ fn a_reply_with_a_signature_then_the_earlier_message_says_it_skipped_both() {
 
 /// The deadline and phase of the judge's game `g`.
 fn deadline_and_phase(judge: &Judge) -> (String, String) {
-    let g = shadowjudge::game::session::open_read_only(&judge.root.join("games/g")).unwrap();
+    let g = shadowjudge::game::session::diplomacy::open_read_only(&judge.root.join("games/g")).unwrap();
     (g.game.state.deadline.map(|d| d.to_rfc3339()).unwrap_or_default(), g.game.state.phase.code())
 }
 

@@ -22,7 +22,7 @@ use crate::judge_dir::{self, message, Eml, Outbox};
 use shadowjudge::diplomacy::map::Map;
 use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::journal::Entry;
-use shadowjudge::game::session::{self, MailedFile, MAILED_FILE};
+use shadowjudge::game::session::diplomacy::{self as session, MailedFile, MAILED_FILE};
 use shadowjudge::game::settings::{parse_players, Settings, VariantKind};
 use shadowjudge::host::{set_password_at, tick_judge, JudgeHost};
 use shadowjudge::mail::home::JudgeHome;

@@ -23,8 +23,8 @@ fn play_standard() -> (tempfile::TempDir, Played) {
     (tmp, played)
 }
 
-fn shipped_shadow() -> shadowjudge::game::session::OpenGame {
-    shadowjudge::game::session::open_read_only(&root().join("examples/shadow-worlds/game")).unwrap()
+fn shipped_shadow() -> shadowjudge::game::session::diplomacy::OpenGame {
+    shadowjudge::game::session::diplomacy::open_read_only(&root().join("examples/shadow-worlds/game")).unwrap()
 }
 
 /// The SVG without its fixed shapes (the `<defs>`), one element per line.
@@ -267,7 +267,7 @@ fn played_position(position: &str, orders: &[(&str, &str)]) -> (tempfile::TempDi
         shadowjudge_at(now, None, &["submit", dir_s, "--power", power, "-"], Some(text.as_bytes()), &[]).ok();
     }
     shadowjudge_at(now, None, &["adjudicate", dir_s, "--force"], None, &[]).ok();
-    let g = shadowjudge::game::session::open_read_only(&dir).unwrap();
+    let g = shadowjudge::game::session::diplomacy::open_read_only(&dir).unwrap();
     let map = g.game.map.clone();
     let scene = picture::results_scene(&map, "t", &g.entries, None).unwrap();
     (tmp, map, scene)

@@ -13,7 +13,7 @@ use shadowjudge::diplomacy::report::{LedgerLine, OrderLine, PhaseReport};
 use shadowjudge::diplomacy::state::{GameEnd, GameState};
 use shadowjudge::game::journal;
 use shadowjudge::game::script::{self, Played};
-use shadowjudge::game::session;
+use shadowjudge::game::session::diplomacy as session;
 use shadowjudge::phase::Phase;
 
 /// The files of a game directory that are shipped (never the lock or temp files).

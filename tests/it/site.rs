@@ -11,7 +11,7 @@ use shadowjudge::diplomacy::map::Map;
 use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::any::{self, PressTo, Role, Submit, Who};
 use shadowjudge::game::journal::fingerprint;
-use shadowjudge::game::session;
+use shadowjudge::game::session::diplomacy as session;
 use shadowjudge::game::settings::{parse_players, Settings, VariantKind};
 use shadowjudge::host::site::{refresh_site, write_site, SITE_RECORD};
 

@@ -9,7 +9,7 @@ use shadowjudge::diplomacy::map::Map;
 use shadowjudge::diplomacy::state::GameState;
 use shadowjudge::game::journal;
 use shadowjudge::game::script::{play, Played};
-use shadowjudge::game::session;
+use shadowjudge::game::session::diplomacy as session;
 use shadowjudge::phase::Phase;
 
 fn example_dir() -> PathBuf {

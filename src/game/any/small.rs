@@ -1,4 +1,4 @@
-//! [`GameSession`] for the small games' store ([`turn_session`](crate::game::turn_session)).
+//! [`GameSession`] for the small games' store ([`session::turn`](crate::game::session::turn)).
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
@@ -11,7 +11,7 @@ use super::{
 };
 use crate::diplomacy::report::{deadline_text, format_deadline};
 use crate::game::by_mail::{self, names_master};
-use crate::game::turn_session::{
+use crate::game::session::turn::{
     Forcing, OpenTurnGame, Seat, Submission, TurnEntry, TurnPlayer, VerifyFailure, MAX_TURN_BYTES,
 };
 use crate::phase::PhaseKind;
@@ -564,20 +564,20 @@ impl OwedResults for OpenTurnGame {
     }
 
     fn lock_mailing(&self, wait: bool) -> Result<Option<TaskLock>, GameError> {
-        Ok(self.dir.lock_task(crate::game::session::MAILING_TASK, wait)?)
+        OpenTurnGame::lock_mailing(self, wait)
     }
 
     fn begin_mailing(&mut self, seq: u64, to: &[String], now: DateTime<Utc>) -> Result<MailingPlan, GameError> {
-        self.begin_reporting(seq, to, now)
+        OpenTurnGame::begin_mailing(self, seq, to, now)
     }
 
     fn note_mailed(&mut self, seq: u64, outcome: &MailingOutcome) -> Result<(), GameError> {
-        self.note_reported(seq, outcome)
+        OpenTurnGame::note_mailed(self, seq, outcome)
     }
 
     fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {
         // An address no mail can be built for is given up, not retried.
-        self.record_reported(seq, outcome, now)
+        OpenTurnGame::record_mailed(self, seq, outcome, now)
     }
 }
 
@@ -635,7 +635,7 @@ impl OpenTurnGame {
     /// asked for rounds, the report that begins each round; everyone the first and the last.
     fn quiet_for(&self, seq: u64, last: bool) -> Vec<String> {
         use crate::game::by_mail::Reports;
-        let steps: Vec<(u64, &crate::game::turn_session::Step)> =
+        let steps: Vec<(u64, &crate::game::session::turn::Step)> =
             self.entries.iter().filter_map(|(s, _, e)| e.step().map(|step| (*s, step))).collect();
         let Some(at) = steps.iter().position(|(s, _)| *s == seq) else { return Vec::new() };
         if at == 0 || last {

@@ -13,7 +13,7 @@ use super::{
 use crate::game::by_mail::{self, names_master};
 use crate::game::public::{PublicBoard, PublicGame};
 use crate::game::seating::Listing;
-use crate::game::turn_session::lobby::{JoinDone, Lobby, Seated};
+use crate::game::session::turn::lobby::{JoinDone, Lobby, Seated};
 use crate::store::TaskLock;
 
 impl Lobby {
@@ -255,7 +255,7 @@ impl Seats for Lobby {
 }
 
 /// The seats of a small game under way as `list NAME` shows them.
-pub(super) fn seat_lines(g: &crate::game::turn_session::OpenTurnGame) -> (Vec<String>, Vec<String>) {
+pub(super) fn seat_lines(g: &crate::game::session::turn::OpenTurnGame) -> (Vec<String>, Vec<String>) {
     let mut lines = Vec::new();
     let mut vacant = Vec::new();
     for p in &g.settings.players {
@@ -272,7 +272,7 @@ pub(super) fn seat_lines(g: &crate::game::turn_session::OpenTurnGame) -> (Vec<St
 /// A change of who plays or watches a small game under way.
 /// What the start mails say of a small game that `seated` began: the seats, the first
 /// deadline, the first lines of whoever plays first.
-fn started(game: &crate::game::turn_session::OpenTurnGame, seated: Seated) -> Started {
+fn started(game: &crate::game::session::turn::OpenTurnGame, seated: Seated) -> Started {
     let awaiting = game.game.awaiting();
     let examples = (0..seated.seats.len())
         .map(|i| {
@@ -294,7 +294,7 @@ fn started(game: &crate::game::turn_session::OpenTurnGame, seated: Seated) -> St
 }
 
 pub(super) fn change_seats(
-    g: &mut crate::game::turn_session::OpenTurnGame,
+    g: &mut crate::game::session::turn::OpenTurnGame,
     change: &SeatChange<'_>,
     now: DateTime<Utc>,
 ) -> Result<SeatOutcome, GameError> {

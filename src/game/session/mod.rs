@@ -1,131 +1,245 @@
-//! A Diplomacy game on disk: the engine over the store.
+//! A game on disk: one session type, [`Session`], over the store for every game kind.
 //!
-//! Every change takes the game's lock, appends a journal entry (durable before anything is
-//! acknowledged), then rewrites the state cache. Loading reads the state cache and, when
-//! the journal has entries the cache lacks (a crash between the two writes), replays them.
+//! A session holds what every game holds: its directory, the journal as the store keeps
+//! it ([`Book`]: message tags, appends, owed mail), the notes of repairs made on opening,
+//! the warnings of a change made whose cache could not be written, and the files of the
+//! tick's glance as they were when it was read. Its jobs exist once, here: open (taking the
+//! lock repairs what a crash left, and a `state.json` behind the journal is rewritten from
+//! it), read only, relock (another writer may have changed the game), a change made
+//! atomically, record, and the results owed by mail.
+//!
+//! What differs between kinds is the [`Kind`]: its journal entry, what `state.json` holds,
+//! and how its state is read back from the journal. Two kinds are kept:
+//! - [`diplomacy`]: a Diplomacy game (standard or Shadow Worlds, on any map): its journal of
+//!   phases, votes, absences and press;
+//! - [`turn`]: every turn game of the registry (Duplexity, Overdue, Duple) with its
+//!   verifiable dice.
+//!
 //! The clock is passed in; nothing here reads it.
-//!
-//! # Results owed by mail
-//! An adjudication made for the mail judge ([`OpenGame::adjudicate_to_mail`]) is journaled
-//! with `mail_results`, which makes its results owed to every player, observer and the
-//! master. The side file `mailed.json` ([`MailedFile`]) records, per adjudication (its
-//! journal seq), who has had them; [`OpenGame::results_owed`] is the journal minus that
-//! file. The mailer takes the game's `mailing` task lock, mails what is owed, and records
-//! it with [`OpenGame::record_results_mailed`] only after the transport took the mail: a
-//! crash in between sends them again (twice rather than never). Adjudications without the
-//! flag (older journals, `shadowjudge adjudicate`) owe nothing, and one a rollback undid
-//! is no longer owed.
-//!
-//! One file a job: `open` (create, open and load a game, its map), `orders` (orders kept,
-//! the preview), `adjudicate` (a phase adjudicated: forced, early, for mail; missed phases
-//! and vacant powers), `rollback`, `votes` (draws and concessions), `absence` (absences
-//! and the deadlines they move), `deadlines` (late extensions, the deadline set, waits),
-//! `press`, `particulars` (game.toml changed, players' particulars journaled), `owed`
-//! (results owed by mail), `glance` (the tick's cache of an idle game) and `seats`.
+
+pub mod diplomacy;
+pub mod turn;
+
+use std::collections::BTreeSet;
+use std::fmt::Debug;
+use std::ops::{Deref, DerefMut};
+use std::path::Path;
 
 use chrono::{DateTime, Utc};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
-use self::open::load;
-use crate::diplomacy::engine::Game;
-use crate::diplomacy::report::PhaseReport;
-use crate::game::journal::{self, Entry};
-use crate::store::{Book, FileStamp, GameDir, GameLock};
+use crate::game::error::GameError;
+use crate::store::{
+    cache_warning, Book, FileStamp, GameDir, GameLock, MailedFile, MailingOutcome, MailingPlan, Owed, TaskLock,
+};
 
-mod absence;
-mod adjudicate;
-mod deadlines;
-mod glance;
-mod open;
-mod orders;
-mod owed;
-mod particulars;
-mod press;
-mod rollback;
-mod seats;
-mod votes;
+/// The task lock the mailer takes while it mails what a game owes.
+pub const MAILING_TASK: &str = "mailing";
 
-pub use self::absence::Absence;
-pub use self::deadlines::LateExtension;
-pub use self::open::{create, open, open_read_only, MapRecord, MAP_FILE};
-pub use self::owed::{OwedResults, MAILING_TASK};
-pub use self::seats::{Joined, Started};
-pub use crate::game::error::GameError;
-pub use crate::store::{MailedFile, MailingOutcome, MailingPlan, MAILED_FILE};
+/// A game kind as the store keeps it: what it journals, what `state.json` holds, and how
+/// the game is read back.
+pub trait Kind: Sized + Debug {
+    /// One journal entry.
+    type Entry: Clone + Debug + Serialize + DeserializeOwned;
+    /// What `state.json` holds.
+    type Cache: Serialize;
 
-/// A game opened from its directory.
+    /// Read the game from `dir` (the glance's stamp is taken before): the kind's part, the
+    /// journal, and the journal's last entry when `state.json` was behind it (or missing)
+    /// and the state was rebuilt from the journal.
+    fn load(dir: &GameDir) -> Result<Loaded<Self>, GameError>;
+
+    /// What `state.json` holds now.
+    fn cache(&self) -> &Self::Cache;
+
+    /// Keep `entry`, journaled as `seq` at `at`, in the kind's own list of entries.
+    fn keep(&mut self, seq: u64, at: DateTime<Utc>, entry: Self::Entry);
+
+    /// `entry` as the journal writes it (a turn game's state as the difference from the
+    /// state before). The entry itself, by default.
+    fn journaled(&self, entry: Self::Entry) -> Self::Entry {
+        entry
+    }
+
+    /// Under a lock just taken: bring the game's side files up to date (Diplomacy records
+    /// its map). Nothing, by default.
+    fn relocked(&self, _dir: &GameDir, _lock: &GameLock) -> Result<(), GameError> {
+        Ok(())
+    }
+
+    /// The file that records which owed mail went out: `None`, the store's `mailed.json`,
+    /// or the name of an older file a kind used before (read for what it says).
+    fn mailed_file() -> Option<&'static str> {
+        None
+    }
+
+    /// Whether journal entry `entry` owes its results by mail, and under which key (a
+    /// Diplomacy phase): `Some(key)`, or `None` when it owes nothing.
+    fn owes(entry: &Self::Entry) -> Option<Option<serde_json::Value>>;
+
+    /// The journal seqs a rollback undid (their results are no longer owed).
+    fn undone_by_rollback(&self) -> BTreeSet<u64>;
+}
+
+/// A kind's game as read from its directory.
+pub struct Loaded<K: Kind> {
+    pub kind: K,
+    pub book: Book<K::Entry>,
+    /// The journal's last entry, when `state.json` was behind it.
+    pub cache_behind: Option<u64>,
+}
+
+/// A game opened from its directory: the store's part, and the kind's ([`Session::kept`],
+/// reached through `Deref`: `g.game`, `g.entries`).
 #[derive(Debug)]
-pub struct OpenGame {
+pub struct Session<K: Kind> {
     pub dir: GameDir,
-    pub game: Game,
-    pub entries: Vec<Entry>,
+    /// The kind's part: the rules' state and the journal as read.
+    pub kept: K,
+    /// The journal as the store keeps it: message tags, appends, owed mail.
+    book: Book<K::Entry>,
     /// Repairs the store made on opening (print them).
     pub notes: Vec<String>,
     /// What went wrong after a change was made (it is in the journal, so it stands): a
-    /// `state.json` that could not be rewritten. Say them as warnings.
+    /// `state.json` that could not be rewritten, rebuilt from the journal at the next
+    /// open. Say them as warnings.
     pub warnings: Vec<String>,
+    /// The files of the glance ([`crate::game::glance::stamp`]) as they were just before
+    /// this game was read (`None` once this session has changed the game).
+    pub stamp: Option<Vec<FileStamp>>,
     /// The journal's last entry, when `state.json` was behind it (or missing) and the
-    /// position was rebuilt from the journal.
+    /// state was rebuilt from the journal.
     cache_behind: Option<u64>,
-    /// The journal as the store keeps it: message tags, appends, owed mail.
-    book: Book<Entry>,
-    /// The files of the glance ([`crate::game::glance::stamp`]) as they were just before this
-    /// game was read (`None` once this `OpenGame` has changed the game, or if they could not
-    /// be read).
-    stamp: Option<Vec<FileStamp>>,
 }
 
-fn schedule_error(e: crate::game::schedule::DeadlineError) -> GameError {
-    GameError::Invalid(format!("game.toml [deadlines.schedule]: {e}"))
+impl<K: Kind> Deref for Session<K> {
+    type Target = K;
+    fn deref(&self) -> &K {
+        &self.kept
+    }
 }
 
-impl OpenGame {
-    fn relock(&mut self) -> Result<GameLock, GameError> {
-        let lock = self.dir.lock()?;
-        // Another writer may have changed the game since it was read: read it again (the
-        // fresh load reads the journal once, into a new book).
-        let mut fresh = load(self.dir.clone(), Vec::new())?;
-        self.game = fresh.game;
-        self.entries = fresh.entries;
-        fresh.book.carry_on(&self.book);
-        self.book = fresh.book;
-        self.stamp = None;
-        if self.dir.read_side::<MapRecord>(MAP_FILE)?.is_none() {
-            let record = MapRecord { map: self.game.settings.map.clone(), fingerprint: self.game.map.id_fingerprint() };
-            lock.write_side(MAP_FILE, &record)?;
+impl<K: Kind> DerefMut for Session<K> {
+    fn deref_mut(&mut self) -> &mut K {
+        &mut self.kept
+    }
+}
+
+impl<K: Kind> Session<K> {
+    /// Read the game in `dir`; `notes`: repairs already made.
+    fn load(dir: GameDir, notes: Vec<String>) -> Result<Session<K>, GameError> {
+        // Before anything is read, so a glance kept from this read is never newer than it.
+        let stamp = crate::game::glance::stamp(&dir);
+        let Loaded { kind, book, cache_behind } = K::load(&dir)?;
+        Ok(Session { dir, kept: kind, book, notes, warnings: Vec::new(), stamp, cache_behind })
+    }
+
+    /// A session over a game just made (`book` holds its first entries).
+    fn made(dir: GameDir, kind: K, mut book: Book<K::Entry>) -> Session<K> {
+        let warnings = book.take_warnings();
+        Session { dir, kept: kind, book, notes: Vec::new(), warnings, stamp: None, cache_behind: None }
+    }
+
+    /// Open a game to change it: taking the lock once repairs what a crash left, and a
+    /// `state.json` behind the journal (a write that failed, say on a full disk) is
+    /// rewritten from the journal, as for every game.
+    pub fn open(path: &Path) -> Result<Session<K>, GameError> {
+        let dir = GameDir::open(path)?;
+        let notes = dir.recovered().iter().map(|r| r.to_string()).collect();
+        let mut g = Self::load(dir, notes)?;
+        if let Some(seq) = g.cache_behind.take() {
+            match crate::store::repair_state(&g.dir, seq, g.kept.cache()) {
+                Ok(note) => g.notes.push(note),
+                Err(e) => g.warnings.push(cache_warning(e)),
+            }
         }
+        Ok(g)
+    }
+
+    /// Open a game only to read it: no lock is taken and nothing is written (no recovery
+    /// either: an interrupted write is skipped, not repaired).
+    pub fn open_read_only(path: &Path) -> Result<Session<K>, GameError> {
+        Self::load(GameDir::open_for_reading(path)?, Vec::new())
+    }
+
+    /// Take the game's lock and read the game again: another writer may have changed it
+    /// since it was read (the fresh read reads the journal once, into a new book).
+    pub(crate) fn relock(&mut self) -> Result<GameLock, GameError> {
+        let lock = self.dir.lock()?;
+        let fresh = Self::load(self.dir.clone(), Vec::new())?;
+        self.take_fresh(fresh, self.book.wrote_tag());
+        self.kept.relocked(&self.dir, &lock)?;
         Ok(lock)
     }
 
-    /// Take the lock and make `change` one change ([`GameLock::stage`]): what it journals
-    /// and writes is made durable as one when it succeeds (an interruption after that is
-    /// finished by the next lock), forgotten when it fails (the game is read again).
-    fn atomically<T>(
+    /// Take the game as `fresh` read it, carrying on the message being carried out.
+    fn take_fresh(&mut self, fresh: Session<K>, wrote_tag: bool) {
+        let mut book = fresh.book;
+        book.carry_on(&self.book);
+        book.set_wrote_tag(wrote_tag);
+        self.book = book;
+        self.kept = fresh.kept;
+        self.stamp = None;
+    }
+
+    /// Make `change` one change under `lock` ([`GameLock::stage`]): what it journals and
+    /// writes is made durable as one when it succeeds (an interruption after that is
+    /// finished by the next lock), forgotten when it fails (the game is read again, as the
+    /// next change would).
+    pub(crate) fn atomically<T>(
         &mut self,
+        lock: &mut GameLock,
         change: impl FnOnce(&mut Self, &mut GameLock) -> Result<T, GameError>,
     ) -> Result<T, GameError> {
-        let mut lock = self.relock()?;
         lock.stage();
         let wrote_tag = self.book.wrote_tag();
-        match change(self, &mut lock) {
+        match change(self, lock) {
             Ok(done) => {
-                if let Some(e) = lock.commit()? {
-                    self.warnings.push(crate::store::cache_warning(e));
-                }
+                self.commit(lock)?;
                 Ok(done)
             }
             Err(e) => {
                 lock.discard();
-                drop(lock);
-                let mut fresh = load(self.dir.clone(), Vec::new())?;
-                fresh.book.carry_on(&self.book);
-                fresh.book.set_wrote_tag(wrote_tag);
-                self.game = fresh.game;
-                self.entries = fresh.entries;
-                self.book = fresh.book;
-                self.stamp = None;
+                let fresh = Self::load(self.dir.clone(), Vec::new())?;
+                self.take_fresh(fresh, wrote_tag);
                 Err(e)
             }
         }
+    }
+
+    /// [`Session::atomically`] under a lock of its own.
+    pub(crate) fn relocked_atomically<T>(
+        &mut self,
+        change: impl FnOnce(&mut Self, &mut GameLock) -> Result<T, GameError>,
+    ) -> Result<T, GameError> {
+        let mut lock = self.relock()?;
+        self.atomically(&mut lock, change)
+    }
+
+    /// Make a staged change durable ([`GameLock::commit`]); a cache that could not be
+    /// written is a warning.
+    pub(crate) fn commit(&mut self, lock: &mut GameLock) -> Result<(), GameError> {
+        if let Some(e) = lock.commit()? {
+            self.warnings.push(cache_warning(e));
+        }
+        Ok(())
+    }
+
+    /// Journal a change (tagged with the message being carried out), then refresh the
+    /// `state.json` cache; the entry's seq. Once the entry is synced the change is made: a
+    /// cache that cannot be written (a full disk) is a warning, and the next open rebuilds
+    /// it from the journal.
+    pub(crate) fn record(
+        &mut self,
+        lock: &mut GameLock,
+        now: DateTime<Utc>,
+        entry: K::Entry,
+    ) -> Result<u64, GameError> {
+        let seq = self.book.record(lock, now, self.kept.journaled(entry.clone()), self.kept.cache())?;
+        self.kept.keep(seq, now, entry);
+        self.warnings.extend(self.book.take_warnings());
+        Ok(seq)
     }
 
     /// Whether the inbound message item being carried out (the store's message tag)
@@ -146,18 +260,51 @@ impl OpenGame {
         self.book.has_message(tag)
     }
 
-    /// Journal a change, then refresh the `state.json` cache. Once the entry is synced
-    /// the change is made: a cache that cannot be written (a full disk) is a warning, and
-    /// the next open rebuilds it from the journal.
-    fn record(&mut self, lock: &mut GameLock, now: DateTime<Utc>, entry: Entry) -> Result<(), GameError> {
-        self.book.record(lock, now, entry.clone(), &self.game.state)?;
-        self.entries.push(entry);
-        self.warnings.extend(self.book.take_warnings());
-        Ok(())
+    /// Who has had the results owed by mail so far.
+    pub fn mailed(&self) -> Result<MailedFile, GameError> {
+        Ok(self.book.mailed(K::mailed_file())?)
     }
 
-    /// Every adjudication report so far (rolled-back phases included, in journal order).
-    pub fn reports(&self) -> Vec<&PhaseReport> {
-        journal::reports(&self.entries).collect()
+    /// The journal entries whose results are owed by mail: to everyone, or to the
+    /// addresses an earlier mailing could not reach. A rollback's undoing owes nothing.
+    fn owed(&self) -> Result<Vec<Owed>, GameError> {
+        Ok(self.book.owed(&self.mailed()?, &self.kept.undone_by_rollback(), K::owes)?)
+    }
+
+    /// Take the game's mailing task lock (`wait`: until it is free; else `None` when
+    /// another mailer holds it).
+    pub fn lock_mailing(&self, wait: bool) -> Result<Option<TaskLock>, GameError> {
+        Ok(self.dir.lock_task(MAILING_TASK, wait)?)
+    }
+
+    /// The key entry `seq` owes its results under, refused for an entry that owes none.
+    fn owed_key(&self, seq: u64) -> Result<Option<serde_json::Value>, GameError> {
+        self.book
+            .get(seq)
+            .and_then(|r| K::owes(&r.entry))
+            .ok_or_else(|| GameError::Invalid(format!("journal entry {seq} owes no results")))
+    }
+
+    /// Before entry `seq`'s results are mailed to `to`: what to send (a mailing cut short
+    /// sends again to whom it may not have reached).
+    pub fn begin_mailing(&mut self, seq: u64, to: &[String], now: DateTime<Utc>) -> Result<MailingPlan, GameError> {
+        let lock = self.relock()?;
+        let key = self.owed_key(seq)?;
+        Ok(self.book.begin_mailing(&lock, seq, key, to, K::mailed_file(), now)?)
+    }
+
+    /// What a mailing of entry `seq` did so far (kept if the rest is cut short).
+    pub fn note_mailed(&mut self, seq: u64, outcome: &MailingOutcome) -> Result<(), GameError> {
+        let lock = self.relock()?;
+        Ok(self.book.note_mailing(&lock, seq, outcome, K::mailed_file())?)
+    }
+
+    /// Entry `seq`'s results went out: record it, after the transport took the mail (a
+    /// crash before sends them again: twice rather than never).
+    pub fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {
+        let lock = self.relock()?;
+        let key = self.owed_key(seq)?;
+        self.book.record_mailed(&lock, seq, key, outcome, K::mailed_file(), now)?;
+        Ok(())
     }
 }

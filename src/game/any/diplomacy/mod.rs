@@ -24,7 +24,7 @@ use crate::diplomacy::engine::{Game, Vote};
 use crate::diplomacy::map::{normalize_name, Map, PowerId};
 use crate::diplomacy::report::deadline_text;
 use crate::game::by_mail::{self, names_master};
-use crate::game::session::OpenGame;
+use crate::game::session::diplomacy::OpenGame;
 use crate::game::settings::{self, Draws, Player, PressRule, Settings};
 use crate::phase::PhaseKind;
 use crate::store::TaskLock;

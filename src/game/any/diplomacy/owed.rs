@@ -41,15 +41,15 @@ impl OwedResults for OpenGame {
     }
 
     fn begin_mailing(&mut self, seq: u64, to: &[String], now: DateTime<Utc>) -> Result<MailingPlan, GameError> {
-        self.begin_results_mailing(seq, to, now)
+        OpenGame::begin_mailing(self, seq, to, now)
     }
 
     fn note_mailed(&mut self, seq: u64, outcome: &MailingOutcome) -> Result<(), GameError> {
-        self.note_results_mailed(seq, outcome)
+        OpenGame::note_mailed(self, seq, outcome)
     }
 
     fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {
-        self.record_results_mailed(seq, outcome, now)
+        OpenGame::record_mailed(self, seq, outcome, now)
     }
 }
 

@@ -88,7 +88,7 @@ impl OpenGame {
     /// Open the seats of a game just created with no players: no deadline runs until the
     /// last seat is filled; a new dice seed is kept and its commitment journaled.
     pub fn open_seats(&mut self, now: DateTime<Utc>) -> Result<String, GameError> {
-        self.atomically(|g, lock| g.open_seats_locked(lock, now))
+        self.relocked_atomically(|g, lock| g.open_seats_locked(lock, now))
     }
 
     fn open_seats_locked(
@@ -135,7 +135,7 @@ impl OpenGame {
         prefer: Vec<String>,
         now: DateTime<Utc>,
     ) -> Result<Joined, GameError> {
-        self.atomically(|g, lock| g.join_locked(lock, email, player, password_hash, prefer, now))
+        self.relocked_atomically(|g, lock| g.join_locked(lock, email, player, password_hash, prefer, now))
     }
 
     fn join_locked(
@@ -283,7 +283,7 @@ impl OpenGame {
 
     /// `leave` before the start.
     pub fn leave(&mut self, email: &str, now: DateTime<Utc>) -> Result<usize, GameError> {
-        self.atomically(|g, lock| g.leave_locked(lock, email, now))
+        self.relocked_atomically(|g, lock| g.leave_locked(lock, email, now))
     }
 
     fn leave_locked(
@@ -320,7 +320,7 @@ impl OpenGame {
         step: ObserveStep<'_>,
         now: DateTime<Utc>,
     ) -> Result<Observed, GameError> {
-        self.atomically(|g, lock| g.observe_locked(lock, email, password_hash, step, now))
+        self.relocked_atomically(|g, lock| g.observe_locked(lock, email, password_hash, step, now))
     }
 
     fn observe_locked(
@@ -355,7 +355,7 @@ impl OpenGame {
     /// `resign`: the power's player leaves it; it is vacant (its units hold, civil
     /// disorder in Winter) until someone takes it over. The address it had.
     pub fn resign(&mut self, power_key: &str, now: DateTime<Utc>) -> Result<String, GameError> {
-        self.atomically(|g, lock| g.resign_locked(lock, power_key, now))
+        self.relocked_atomically(|g, lock| g.resign_locked(lock, power_key, now))
     }
 
     fn resign_locked(
@@ -428,7 +428,7 @@ impl OpenGame {
         password_hash: &str,
         now: DateTime<Utc>,
     ) -> Result<bool, GameError> {
-        self.atomically(|g, lock| g.ask_takeover_locked(lock, power_key, email, name, password_hash, now))
+        self.relocked_atomically(|g, lock| g.ask_takeover_locked(lock, power_key, email, name, password_hash, now))
     }
 
     fn ask_takeover_locked(
@@ -468,7 +468,7 @@ impl OpenGame {
     /// `approve`: the master gives a vacant power to the one who asked for it (the latest
     /// ask). The new player's address.
     pub fn approve(&mut self, power_key: &str, now: DateTime<Utc>) -> Result<String, GameError> {
-        self.atomically(|g, lock| g.approve_locked(lock, power_key, now))
+        self.relocked_atomically(|g, lock| g.approve_locked(lock, power_key, now))
     }
 
     fn approve_locked(

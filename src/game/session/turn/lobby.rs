@@ -634,6 +634,6 @@ mod tests {
         assert_eq!(seat_name("Obs@example.org", &[]), "playerobs");
         assert_eq!(seat_name("o@example.org", &[]), "playero");
         assert_eq!(seat_name("gm@example.org", &[]), "playergm");
-        assert!(!crate::game::turn_session::plausible_player_name("Observer"));
+        assert!(!crate::game::session::turn::plausible_player_name("Observer"));
     }
 }

@@ -56,7 +56,7 @@ impl OpenGame {
     pub fn set_deadline(&mut self, deadline: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), GameError> {
         let mut lock = self.relock()?;
         self.game.state.deadline = deadline;
-        self.record(&mut lock, now, Entry::DeadlineSet { deadline })
+        self.record(&mut lock, now, Entry::DeadlineSet { deadline }).map(drop)
     }
 
     /// A power asks that the phase wait for its deadline (`wait`), or takes that back.
@@ -70,6 +70,6 @@ impl OpenGame {
         }
         crate::game::schedule::set_waiting(&mut self.game.state.waiting, power, wait);
         let entry = Entry::Wait { power: self.game.map.power(power).key.clone(), wait };
-        self.record(&mut lock, now, entry)
+        self.record(&mut lock, now, entry).map(drop)
     }
 }

@@ -56,7 +56,7 @@ impl OpenGame {
         change: impl FnOnce(&mut Settings) -> Result<T, GameError>,
         after: impl FnOnce(&mut OpenGame, &mut crate::store::GameLock) -> Result<(), GameError>,
     ) -> Result<T, GameError> {
-        self.atomically(|g, lock| {
+        self.relocked_atomically(|g, lock| {
             let mut settings = g.game.settings.clone();
             let out = change(&mut settings)?;
             for entry in player_changes(&g.game.map, &g.game.settings, &settings) {

@@ -55,7 +55,7 @@ impl OpenTurnGame {
         };
         let next_seq = lock.last_seq() + 1;
         apply_step(&mut self.meta, &step, next_seq);
-        settle_waits(&mut self.meta, self.game.as_ref(), waited.as_ref().map(|(_, label)| label.as_str()));
+        settle_waits(&mut self.kept.meta, self.kept.game.as_ref(), waited.as_ref().map(|(_, label)| label.as_str()));
         let seq = self.record(lock, now, entry(step))?;
         if over && self.meta.revealed.is_none() {
             self.reveal_locked(lock, now)?;

@@ -7,11 +7,12 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::{schedule_error, GameError, OpenGame};
+use super::{schedule_error, DiplomacyKind, GameError, OpenGame};
 use crate::diplomacy::engine::Game;
 use crate::diplomacy::map::Map;
 use crate::diplomacy::state::GameState;
 use crate::game::journal::{self, Entry};
+use crate::game::session::{Loaded, Session};
 use crate::game::settings::Settings;
 use crate::store::{Book, GameDir};
 
@@ -73,50 +74,29 @@ pub fn create(
     let entry = Entry::Created { state: state.clone() };
     book.record(&mut lock, now, entry.clone(), &state)?;
     drop(lock);
-    let warnings = book.take_warnings();
-    Ok(OpenGame {
-        dir,
-        game: Game::new(settings.clone(), map, state),
-        entries: vec![entry],
-        notes: Vec::new(),
-        warnings,
-        cache_behind: None,
-        book,
-        stamp: None,
-    })
+    Ok(Session::made(dir, DiplomacyKind { game: Game::new(settings.clone(), map, state), entries: vec![entry] }, book))
 }
 
-/// Open a game: settings, map, journal, and the state (replayed if the cache is behind).
-/// A `state.json` behind the journal (a write that failed, say on a full disk) is
-/// rewritten from the journal here, under the lock.
+/// Open a game to change it ([`Session::open`]): settings, map, journal, and the state
+/// (replayed if the cache is behind).
 pub fn open(path: &Path) -> Result<OpenGame, GameError> {
-    let dir = GameDir::open(path)?;
-    let notes = dir.recovered().iter().map(|r| r.to_string()).collect();
-    let mut g = load(dir, notes)?;
-    if let Some(seq) = g.cache_behind.take() {
-        match crate::store::repair_state(&g.dir, seq, &g.game.state) {
-            Ok(note) => g.notes.push(note),
-            Err(e) => g.warnings.push(crate::store::cache_warning(e)),
-        }
-    }
-    Ok(g)
+    Session::open(path)
 }
 
-/// Open a game to read it only: no lock is taken and nothing is written (no recovery
-/// either: an interrupted write is skipped, not repaired).
+/// Open a game to read it only ([`Session::open_read_only`]).
 pub fn open_read_only(path: &Path) -> Result<OpenGame, GameError> {
-    load(GameDir::open_for_reading(path)?, Vec::new())
+    Session::open_read_only(path)
 }
 
-pub(super) fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameError> {
-    // Before anything is read, so a glance kept from this read is never newer than it.
-    let stamp = crate::game::glance::stamp(&dir);
+/// Read a game: settings, map (checked against the one it was made with), journal, and
+/// the state, replayed from the journal when the cache is behind it.
+pub(super) fn load(dir: &GameDir) -> Result<Loaded<DiplomacyKind>, GameError> {
     let settings: Settings = dir.read_settings()?;
     settings.deadlines.check().map_err(|e| {
         GameError::Damaged(format!("{}: [deadlines]: {e}", dir.path().join(crate::store::SETTINGS_FILE).display()))
     })?;
     let map = load_map(&settings, dir.path())?;
-    check_map(&dir, &settings, &map)?;
+    check_map(dir, &settings, &map)?;
     // The cache before the journal: a writer appends to the journal before it rewrites
     // the cache, so a reader without the lock never sees a cache ahead of the journal
     // unless the journal really was cut short.
@@ -159,14 +139,5 @@ pub(super) fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenGame, GameErr
             true
         }
     };
-    Ok(OpenGame {
-        dir,
-        game,
-        entries,
-        notes,
-        warnings: Vec::new(),
-        cache_behind: cache_behind.then_some(last),
-        book,
-        stamp,
-    })
+    Ok(Loaded { kind: DiplomacyKind { game, entries }, book, cache_behind: cache_behind.then_some(last) })
 }

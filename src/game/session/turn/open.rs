@@ -2,7 +2,6 @@
 //! under the lock, the journal made whole, and each entry recorded.
 
 use super::*;
-use crate::store::cache_warning;
 
 /// The kind of game in a directory: `Some("duplexity")` for a turn game, `None` for
 /// Diplomacy (whose game.toml has no `game` key).
@@ -105,46 +104,23 @@ pub(super) fn begin(
     // the open seats (a lobby's last join), which the next open finishes from the journal.
     book.record(lock, now, entry.clone(), &meta)?;
     lock.write_settings(settings)?;
-    let warnings = book.take_warnings();
-    Ok(OpenTurnGame {
-        dir,
-        settings: settings.clone(),
-        meta,
-        game,
-        entries: vec![(seq, now, entry)],
-        book,
-        seed,
-        notes: Vec::new(),
-        warnings,
-        stamp: None,
-        cache_behind: None,
-    })
+    let kind = TurnKind { settings: settings.clone(), meta, game, entries: vec![(seq, now, entry)], seed };
+    Ok(Session::made(dir, kind, book))
 }
 
-/// Open a turn game to change it (taking the lock once repairs what a crash left).
+/// Open a turn game to change it ([`Session::open`]).
 pub fn open(path: &Path) -> Result<OpenTurnGame, GameError> {
-    let dir = GameDir::open(path)?;
-    let notes = dir.recovered().iter().map(|r| r.to_string()).collect();
-    let mut g = load(dir, notes)?;
-    // A `state.json` behind the journal (a write that failed, say on a full disk) is
-    // rewritten from the journal here, as for every game.
-    if let Some(seq) = g.cache_behind.take() {
-        match crate::store::repair_state(&g.dir, seq, &g.meta) {
-            Ok(note) => g.notes.push(note),
-            Err(e) => g.warnings.push(crate::store::cache_warning(e)),
-        }
-    }
-    Ok(g)
+    Session::open(path)
 }
 
-/// Open a turn game only to read it: no lock, nothing written.
+/// Open a turn game only to read it ([`Session::open_read_only`]).
 pub fn open_read_only(path: &Path) -> Result<OpenTurnGame, GameError> {
-    load(GameDir::open_for_reading(path)?, Vec::new())
+    Session::open_read_only(path)
 }
 
-fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenTurnGame, GameError> {
-    // Before anything is read, so a glance kept from this read is never newer than it.
-    let stamp = crate::game::glance::stamp(&dir);
+/// Read a turn game: settings, seed, journal (made whole), and the state, replayed from
+/// the journal when the cache is behind it.
+pub(super) fn load(dir: &GameDir) -> Result<Loaded<TurnKind>, GameError> {
     let mut settings: TurnSettings = dir.read_settings()?;
     if super::lobby::is_open(&settings) {
         // A start cut short after its first entry (see `lobby::Lobby::open`): the game
@@ -165,14 +141,14 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenTurnGame, GameError> {
     let book = Book::<TurnEntry>::read(dir.clone())?;
     let mut entries: Vec<(u64, DateTime<Utc>, TurnEntry)> =
         book.records().iter().map(|r| (r.seq, r.at, r.entry.clone())).collect();
-    make_whole(&dir, &mut entries)?;
+    make_whole(dir, &mut entries)?;
     if entries.is_empty() {
         return Err(GameError::Damaged(format!("{}: the journal is empty", dir.path().display())));
     }
     if let Some((seq, _)) = &cached {
         book.check_cache(*seq)?;
     }
-    check_players(&dir, &settings, &entries)?;
+    check_players(dir, &settings, &entries)?;
     let last = book.last_seq();
     let (meta, cache_behind) = match cached {
         Some((seq, meta)) if seq == last => (meta, None),
@@ -194,19 +170,7 @@ fn load(dir: GameDir, notes: Vec<String>) -> Result<OpenTurnGame, GameError> {
     }
     let game = games::load(&meta.game, &meta.state)
         .map_err(|e| GameError::Damaged(format!("{}: {e}", dir.path().join("state.json").display())))?;
-    Ok(OpenTurnGame {
-        dir,
-        settings,
-        meta,
-        game,
-        entries,
-        book,
-        seed,
-        notes,
-        warnings: Vec::new(),
-        stamp,
-        cache_behind,
-    })
+    Ok(Loaded { kind: TurnKind { settings, meta, game, entries, seed }, book, cache_behind })
 }
 
 /// Every step of the journal with its whole state: a step kept as a patch is applied to
@@ -235,7 +199,7 @@ fn make_whole(dir: &GameDir, entries: &mut [(u64, DateTime<Utc>, TurnEntry)]) ->
 /// `entry` as the journal keeps it: a turn, a deadline or a release with its state as the
 /// difference from the state of the step before (`entries`); a creation and a rollback
 /// whole, as is a state no patch reproduces exactly.
-fn journaled(entries: &[(u64, DateTime<Utc>, TurnEntry)], mut entry: TurnEntry) -> TurnEntry {
+pub(super) fn journaled(entries: &[(u64, DateTime<Utc>, TurnEntry)], mut entry: TurnEntry) -> TurnEntry {
     let before = entries.iter().rev().find_map(|(_, _, e)| e.step()).map(|s| &s.state);
     if let (
         Some(old),
@@ -251,78 +215,6 @@ fn journaled(entries: &[(u64, DateTime<Utc>, TurnEntry)], mut entry: TurnEntry) 
 }
 
 impl OpenTurnGame {
-    pub(super) fn relock(&mut self) -> Result<GameLock, GameError> {
-        let lock = self.dir.lock()?;
-        // Another writer may have changed the game since it was read: read it again (the
-        // fresh load reads the journal once, into a new book).
-        let mut fresh = load(self.dir.clone(), Vec::new())?;
-        self.settings = fresh.settings;
-        self.meta = fresh.meta;
-        self.game = fresh.game;
-        self.entries = fresh.entries;
-        fresh.book.carry_on(&self.book);
-        self.book = fresh.book;
-        self.stamp = None;
-        Ok(lock)
-    }
-
-    pub(super) fn record(
-        &mut self,
-        lock: &mut GameLock,
-        now: DateTime<Utc>,
-        entry: TurnEntry,
-    ) -> Result<u64, GameError> {
-        let seq = self.book.record(lock, now, journaled(&self.entries, entry.clone()), &self.meta)?;
-        self.entries.push((seq, now, entry));
-        self.warnings.extend(self.book.take_warnings());
-        Ok(seq)
-    }
-
-    /// Make a staged change durable ([`GameLock::commit`]); a cache that could not be
-    /// written is a warning.
-    pub(super) fn commit(&mut self, lock: &mut GameLock) -> Result<(), GameError> {
-        if let Some(e) = lock.commit()? {
-            self.warnings.push(cache_warning(e));
-        }
-        Ok(())
-    }
-
-    /// Stage a change under the lock ([`GameLock::stage`]): `change` writes, and what it
-    /// wrote is made durable as one when it succeeds, forgotten when it fails (the game is
-    /// read again, as the next change would).
-    pub(super) fn atomically<T>(
-        &mut self,
-        lock: &mut GameLock,
-        change: impl FnOnce(&mut Self, &mut GameLock) -> Result<T, GameError>,
-    ) -> Result<T, GameError> {
-        lock.stage();
-        let wrote_tag = self.book.wrote_tag();
-        match change(self, lock) {
-            Ok(done) => {
-                self.commit(lock)?;
-                Ok(done)
-            }
-            Err(e) => {
-                lock.discard();
-                let mut fresh = load(self.dir.clone(), Vec::new())?;
-                fresh.book.carry_on(&self.book);
-                fresh.book.set_wrote_tag(wrote_tag);
-                *self = OpenTurnGame { notes: std::mem::take(&mut self.notes), stamp: None, ..fresh };
-                Err(e)
-            }
-        }
-    }
-
-    /// From now on, the inbound message item `tag` is being carried out (`None`: none).
-    pub fn carry_out(&mut self, tag: Option<String>) {
-        self.book.carry_out(tag);
-    }
-
-    /// Whether any journal entry carries out the message item `tag`.
-    pub fn has_message(&self, tag: &str) -> bool {
-        self.book.has_message(tag)
-    }
-
     pub(super) fn dice(&self) -> Dice {
         Dice::new(self.seed.clone(), &self.settings.name, self.meta.next_roll)
     }

@@ -29,6 +29,6 @@ impl OpenGame {
             )));
         }
         self.game.state = state.clone();
-        self.record(&mut lock, now, Entry::RolledBack { to, state })
+        self.record(&mut lock, now, Entry::RolledBack { to, state }).map(drop)
     }
 }

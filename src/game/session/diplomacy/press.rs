@@ -20,6 +20,6 @@ impl OpenGame {
             return Ok(());
         }
         let grey = Some(self.game.settings.press == crate::game::settings::PressRule::Grey);
-        self.record(&mut lock, now, Entry::Press { from: from.to_string(), to, text: text.to_string(), grey })
+        self.record(&mut lock, now, Entry::Press { from: from.to_string(), to, text: text.to_string(), grey }).map(drop)
     }
 }

@@ -40,11 +40,12 @@ use crate::game::error::GameError;
 use crate::game::journal::{particulars_changes, Particulars, ReplayError};
 use crate::game::schedule::DeadlinePolicy;
 use crate::game::seating::{SeatEvent, Seating};
+use crate::game::session::{Kind, Loaded, Session};
 use crate::game::settings::Master;
 use crate::game::state_patch;
 use crate::games::{self, Options};
 use crate::phase::PhaseKind;
-use crate::store::{Book, GameDir, GameLock, MailingOutcome, StoreError};
+use crate::store::{Book, GameDir, GameLock, StoreError};
 use crate::text::count;
 use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame, MASTER};
 
@@ -234,30 +235,54 @@ pub(super) struct SeedFile {
     seed: String,
 }
 
-/// A turn game opened from its directory.
+/// A turn game as the store keeps it: its settings, where it stands, the engine, the
+/// journal with each record's seq and time, and the dice's seed.
 #[derive(Debug)]
-pub struct OpenTurnGame {
-    pub dir: GameDir,
+pub struct TurnKind {
     pub settings: TurnSettings,
     pub meta: TurnState,
     pub game: Box<dyn TurnGame>,
     /// The journal, with each record's seq and time.
     pub entries: Vec<(u64, DateTime<Utc>, TurnEntry)>,
-    /// The journal as the store keeps it: message tags, appends, owed mail.
-    book: Book<TurnEntry>,
     seed: Seed,
-    /// Repairs the store made on opening (print them).
-    pub notes: Vec<String>,
-    /// What went wrong after a change was made (it is in the journal, so it stands): a
-    /// `state.json` that could not be rewritten, rebuilt from the journal at the next
-    /// open. Say them as warnings.
-    pub warnings: Vec<String>,
-    /// The files of the glance ([`crate::game::glance::stamp`]) as they were just before
-    /// this game was read (`None` once this `OpenTurnGame` has changed the game).
-    pub stamp: Option<Vec<crate::store::FileStamp>>,
-    /// The journal's last entry, when `state.json` was behind it (or missing) and the
-    /// state was rebuilt from the journal.
-    cache_behind: Option<u64>,
+}
+
+/// A turn game opened from its directory.
+pub type OpenTurnGame = Session<TurnKind>;
+
+impl Kind for TurnKind {
+    type Entry = TurnEntry;
+    type Cache = TurnState;
+
+    fn load(dir: &GameDir) -> Result<Loaded<Self>, GameError> {
+        open::load(dir)
+    }
+
+    fn cache(&self) -> &TurnState {
+        &self.meta
+    }
+
+    fn keep(&mut self, seq: u64, at: DateTime<Utc>, entry: TurnEntry) {
+        self.entries.push((seq, at, entry));
+    }
+
+    fn journaled(&self, entry: TurnEntry) -> TurnEntry {
+        open::journaled(&self.entries, entry)
+    }
+
+    /// `reported.json`, the file turn games kept before `mailed.json`.
+    fn mailed_file() -> Option<&'static str> {
+        Some(REPORTED_FILE)
+    }
+
+    /// A step made for the players owes its report to everyone.
+    fn owes(entry: &TurnEntry) -> Option<Option<serde_json::Value>> {
+        entry.step().filter(|s| s.mail).map(|_| None)
+    }
+
+    fn undone_by_rollback(&self) -> std::collections::BTreeSet<u64> {
+        owed::undone_by_rollback(&self.entries)
+    }
 }
 
 /// The largest turn file taken (a turn is a few lines; this is hundreds of them).
