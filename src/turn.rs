@@ -154,11 +154,38 @@ pub enum Ending {
     Drawn,
 }
 
+/// Whether the step under way takes its input together ([`TurnGame::together`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Together {
+    /// It awaits one player's move, or nothing.
+    Not,
+    /// It takes input from several players together, and some is still to come.
+    Gathering,
+    /// All of its input is in, and it waits to go on.
+    Held,
+}
+
+impl Together {
+    /// The step takes its input together (gathering it, or holding it all).
+    pub fn is_together(self) -> bool {
+        self != Together::Not
+    }
+
+    /// All of its input is in, and it waits.
+    pub fn is_held(self) -> bool {
+        self == Together::Held
+    }
+}
+
+/// Who sends a turn file: a player (by seat) or the game master.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    Player(usize),
+    Master,
+}
+
 /// One game the judge runs (Send and Sync: a Python object may hold one).
 pub trait TurnGame: std::fmt::Debug + Send + Sync {
-    /// The game's kind as written in game.toml (`duplexity`).
-    fn kind(&self) -> &'static str;
-
     /// The players' names in seat order.
     fn players(&self) -> Vec<String>;
 
@@ -169,29 +196,15 @@ pub trait TurnGame: std::fmt::Debug + Send + Sync {
     /// Whose input is awaited now (empty when the game is over).
     fn awaiting(&self) -> Awaiting;
 
-    /// What is awaited at `now`, for the answer to a message: [`TurnGame::awaiting`],
-    /// unless a window the game sets itself ([`TurnGame::deadline`]) closed before `now`
-    /// and only waits for the tick to settle it; then the window is not named as open
-    /// (nobody is awaited, and `what` says what closed). Default: `awaiting()`.
-    fn awaiting_at(&self, _now: DateTime<Utc>) -> Awaiting {
-        self.awaiting()
-    }
-
     /// Run the automatic steps that need no input, as far as they go; return what
     /// happened, one line per event (empty when there was nothing to do). The layer calls
     /// it after every accepted submission and every forced deadline.
     fn advance(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String>;
 
-    /// The deadline passed: apply the defaults for every awaited input. Returns what was
-    /// done, one line per default.
-    fn force(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String>;
-
-    /// Only seats whose players resigned are awaited: apply their defaults now, as at the
-    /// deadline, each line saying the seat is vacant (not that a deadline passed). The
-    /// same as [`force`](Self::force) for a game whose defaults name no player.
-    fn force_vacant(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String> {
-        self.force(ctx)
-    }
+    /// Apply the defaults for every awaited input, `why` saying why (the deadline passed;
+    /// or only seats whose players resigned are awaited, and each line says the seat is
+    /// vacant). Returns what was done, one line per default.
+    fn force(&mut self, why: Defaulted, ctx: &mut TurnContext<'_>) -> Vec<String>;
 
     /// The end of the game, once it is over.
     fn ending(&self) -> Option<Ending>;
@@ -215,17 +228,16 @@ pub trait TurnGame: std::fmt::Debug + Send + Sync {
     /// The state to store (state.json and the journal); [`crate::games::load`] reads it back.
     fn save(&self) -> serde_json::Value;
 
-    /// A deadline the game sets itself (an answer or challenge window that closes at a
-    /// set time). `None`, the default: the game's schedule gives each awaited input its
-    /// deadline. When it passes, the layer calls [`TurnGame::force`].
-    fn deadline(&self) -> Option<DateTime<Utc>> {
+    /// The windows the game sets itself (a capability: `None`, the default, is a game
+    /// whose schedule gives each awaited input its deadline).
+    fn windows(&self) -> Option<&dyn Windows> {
         None
     }
 
-    /// The game was rolled back to a state saved at an earlier time: let the windows it
-    /// set itself run from `now` as they ran from the saved time, so the round is played
-    /// again with its whole time. By default there is nothing to move.
-    fn rebase(&mut self, _now: DateTime<Utc>) {}
+    /// [`TurnGame::windows`], to move them.
+    fn windows_mut(&mut self) -> Option<&mut dyn Windows> {
+        None
+    }
 
     /// The answers under way as (player, answer), for a game whose answers are words: the
     /// layer flags for the master those its word list does not hold. None by default.
@@ -234,36 +246,22 @@ pub trait TurnGame: std::fmt::Debug + Send + Sync {
     }
 
     /// Whether the step under way takes its input from several players together and goes
-    /// on once all of it is in (Duplexity's sealed bids). Such a step follows the game's
+    /// on once all of it is in (Duplexity's sealed bids, a Diplomacy phase), and whether
+    /// all of it is in and waits ([`Together::Held`]: for [`TurnGame::advance`] without
+    /// [`TurnContext::hold`], or the deadline). Such a step follows the game's
     /// early-processing option (`[deadlines] early`) and the players' `wait`: see
     /// [`TurnContext::hold`]. A step that awaits one player's move is not one. Default:
     /// the game has no such step.
-    fn awaits_together(&self) -> bool {
-        false
+    fn together(&self) -> Together {
+        Together::Not
     }
 
-    /// Whether a step that takes input together has all of it in and waits (for
-    /// [`TurnGame::advance`] without [`TurnContext::hold`], or the deadline).
-    fn held(&self) -> bool {
-        false
-    }
-
-    /// Turn files `player` might send now, each one whole: what random play draws from
-    /// (the shared conformance check, the Python environments). A game lists what its
-    /// grammar offers at this step; those it accepts are the legal moves. Default: none.
-    fn candidate_lines(&self, _player: usize) -> Vec<String> {
-        Vec::new()
-    }
-
-    /// Whether every line of [`TurnGame::candidate_lines`] is one [`TurnGame::submit`]
-    /// accepts now (the game lists only legal turns), so a caller listing the legal moves
-    /// need not try each. Default: no (a grammar's offer, some of it refused).
-    fn candidates_all_legal(&self) -> bool {
-        false
-    }
-
-    /// The master's lines that might be sent now (a ruling awaited). Default: none.
-    fn master_candidates(&self) -> Vec<String> {
+    /// Turn files `seat` (a player, or the master of a game with [`MasterLines`]) might
+    /// send now, each one whole: what random play draws from (the shared conformance
+    /// check, the Python environments). A game lists what its grammar offers at this step;
+    /// those it accepts are the legal moves (a kind whose `Offers::legal_candidates` is
+    /// set lists only those). Default: none.
+    fn candidate_lines(&self, _seat: Seat) -> Vec<String> {
         Vec::new()
     }
 
@@ -274,6 +272,35 @@ pub trait TurnGame: std::fmt::Debug + Send + Sync {
     fn master_lines(&mut self) -> Option<&mut dyn MasterLines> {
         None
     }
+}
+
+/// Windows a game sets itself: an answer or challenge window that closes at a set time
+/// ([`TurnGame::windows`]).
+pub trait Windows {
+    /// The deadline of the window open now (`None`: none). When it passes, the layer
+    /// calls [`TurnGame::force`].
+    fn deadline(&self) -> Option<DateTime<Utc>>;
+
+    /// What is awaited at `now`, for the answer to a message: [`TurnGame::awaiting`],
+    /// unless a window closed before `now` and only waits for the tick to settle it; then
+    /// the window is not named as open (nobody is awaited, and `what` says what closed).
+    fn awaiting_at(&self, now: DateTime<Utc>) -> Awaiting;
+
+    /// The game was rolled back to a state saved at an earlier time: let its windows run
+    /// from `now` as they ran from the saved time, so the round is played again with its
+    /// whole time.
+    fn rebase(&mut self, now: DateTime<Utc>);
+}
+
+/// The deadline `game` set itself, if it sets its own windows and one is open.
+pub fn own_deadline(game: &dyn TurnGame) -> Option<DateTime<Utc>> {
+    game.windows().and_then(|w| w.deadline())
+}
+
+/// What `game` awaits at `now` ([`Windows::awaiting_at`]; [`TurnGame::awaiting`] for a
+/// game without windows).
+pub fn awaiting_at(game: &dyn TurnGame, now: DateTime<Utc>) -> Awaiting {
+    game.windows().map_or_else(|| game.awaiting(), |w| w.awaiting_at(now))
 }
 
 /// Lines from the game master (`uphold`, `reject`) ([`TurnGame::master_lines`]).

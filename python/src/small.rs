@@ -10,16 +10,9 @@ use pyo3::types::{PyDict, PyInt, PyList, PyString};
 
 use shadowjudge::dice::{Dice, Seed};
 use shadowjudge::games::{self, GameKind, Options};
-use shadowjudge::turn::{Ending, TurnAck, TurnContext, TurnGame, MASTER};
+use shadowjudge::turn::{Defaulted, Ending, Seat, TurnAck, TurnContext, TurnGame, MASTER};
 
 use crate::game::{from_json_text, value_error};
-
-/// Who sends a turn file: a seat, or the game master (named [`MASTER`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Who {
-    Seat(usize),
-    Master,
-}
 
 /// One game in memory with its dice.
 pub struct Env {
@@ -73,12 +66,12 @@ impl Env {
         }
     }
 
-    /// Who plays by name (`master`: the game master, where the game awaits a ruling);
+    /// Who plays, by name (`master`: the game master, where the game awaits a ruling);
     /// by default the first awaited.
-    fn player(&self, player: Option<&str>) -> PyResult<Who> {
+    fn player(&self, player: Option<&str>) -> PyResult<Seat> {
         match player {
-            Some(p) if p.eq_ignore_ascii_case(MASTER) => Ok(Who::Master),
-            Some(p) => self.names.iter().position(|n| n.eq_ignore_ascii_case(p)).map(Who::Seat).ok_or_else(|| {
+            Some(p) if p.eq_ignore_ascii_case(MASTER) => Ok(Seat::Master),
+            Some(p) => self.names.iter().position(|n| n.eq_ignore_ascii_case(p)).map(Seat::Player).ok_or_else(|| {
                 value_error(format!("no player called `{p}`: the players are {}", self.names.join(", ")))
             }),
             None => self.to_play().into_iter().next().ok_or_else(|| value_error("the game is over")),
@@ -86,31 +79,31 @@ impl Env {
     }
 
     /// Whose input is awaited now: the seats, then the master.
-    fn to_play(&self) -> Vec<Who> {
+    fn to_play(&self) -> Vec<Seat> {
         if self.game.ending().is_some() {
             return Vec::new();
         }
         let awaiting = self.game.awaiting();
-        let mut out: Vec<Who> = awaiting.players.into_iter().map(Who::Seat).collect();
+        let mut out: Vec<Seat> = awaiting.players.into_iter().map(Seat::Player).collect();
         if awaiting.master {
-            out.push(Who::Master);
+            out.push(Seat::Master);
         }
         out
     }
 
-    fn name_of(&self, who: Who) -> Option<String> {
+    fn name_of(&self, who: Seat) -> Option<String> {
         match who {
-            Who::Seat(p) => self.names.get(p).cloned(),
-            Who::Master => Some(MASTER.to_string()),
+            Seat::Player(p) => self.names.get(p).cloned(),
+            Seat::Master => Some(MASTER.to_string()),
         }
     }
 
     /// Submit a turn file and run the automatic steps; (accepted, answers, events).
-    fn submit(&mut self, who: Who, text: &str) -> (bool, Vec<(usize, bool, String)>, Vec<String>) {
+    fn submit(&mut self, who: Seat, text: &str) -> (bool, Vec<(usize, bool, String)>, Vec<String>) {
         let mut ctx = TurnContext { dice: &mut self.dice, now: now(), hold: false };
         let ack = match who {
-            Who::Seat(p) => self.game.submit(p, text, &mut ctx),
-            Who::Master => match self.game.master_lines() {
+            Seat::Player(p) => self.game.submit(p, text, &mut ctx),
+            Seat::Master => match self.game.master_lines() {
                 Some(master) => master.master(text, &mut ctx),
                 None => TurnAck::no_master_lines(text),
             },
@@ -125,23 +118,20 @@ impl Env {
     }
 
     /// The lines the judge would accept from `who` now, one each.
-    fn legal(&self, who: Who) -> Vec<String> {
+    fn legal(&self, who: Seat) -> Vec<String> {
         if !self.to_play().contains(&who) {
             return Vec::new();
         }
         // The game's candidates (its grammar's offer at this step), kept where it takes them;
         // a game whose candidates are all legal needs no trial.
-        let lines = match who {
-            Who::Seat(p) => self.game.candidate_lines(p),
-            Who::Master => self.game.master_candidates(),
-        };
-        if self.game.candidates_all_legal() {
+        let lines = self.game.candidate_lines(who);
+        if self.kind.offers.legal_candidates {
             return lines;
         }
         lines.into_iter().filter(|line| self.accepts(who, line)).collect()
     }
 
-    fn accepts(&self, who: Who, line: &str) -> bool {
+    fn accepts(&self, who: Seat, line: &str) -> bool {
         let mut trial = self.copy();
         let (accepted, _, _) = trial.submit(who, line);
         accepted
@@ -276,7 +266,7 @@ impl TurnGameEnv {
     /// The deadline passed: the defaults for every awaited input, and the game on.
     fn force(&mut self) -> Vec<String> {
         let mut ctx = TurnContext { dice: &mut self.env.dice, now: now(), hold: false };
-        let mut events = self.env.game.force(&mut ctx);
+        let mut events = self.env.game.force(Defaulted::Deadline, &mut ctx);
         events.extend(self.env.game.advance(&mut ctx));
         ctx.dice.take_rolls();
         events

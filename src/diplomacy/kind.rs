@@ -26,7 +26,6 @@ use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame};
 #[derive(Clone, Debug)]
 pub struct DiplomacyGame {
     game: Game,
-    kind: &'static str,
 }
 
 /// What is stored of one (state.json, the journal's steps).
@@ -57,7 +56,7 @@ impl DiplomacyGame {
     fn of(variant: VariantKind, short_game: bool, map: Arc<Map>, state: GameState) -> DiplomacyGame {
         let mut settings = Settings::new(kind_name(variant), variant);
         settings.shadow.short_game = short_game;
-        DiplomacyGame { game: Game::new(settings, map, state), kind: kind_name(variant) }
+        DiplomacyGame { game: Game::new(settings, map, state) }
     }
 
     /// A stored game read back.
@@ -102,10 +101,6 @@ impl DiplomacyGame {
 }
 
 impl TurnGame for DiplomacyGame {
-    fn kind(&self) -> &'static str {
-        self.kind
-    }
-
     fn players(&self) -> Vec<String> {
         self.game.map.power_ids().map(|p| self.game.map.power(p).name.clone()).collect()
     }
@@ -150,7 +145,7 @@ impl TurnGame for DiplomacyGame {
         events
     }
 
-    fn force(&mut self, _ctx: &mut TurnContext<'_>) -> Vec<String> {
+    fn force(&mut self, _why: crate::turn::Defaulted, _ctx: &mut TurnContext<'_>) -> Vec<String> {
         if self.game.state.end.is_some() {
             return Vec::new();
         }
@@ -223,17 +218,19 @@ impl TurnGame for DiplomacyGame {
         serde_json::to_value(saved).unwrap_or(serde_json::Value::Null)
     }
 
-    fn awaits_together(&self) -> bool {
-        true
-    }
-
-    fn held(&self) -> bool {
-        self.game.ready()
+    /// Every power's orders are taken together.
+    fn together(&self) -> crate::turn::Together {
+        if self.game.ready() {
+            crate::turn::Together::Held
+        } else {
+            crate::turn::Together::Gathering
+        }
     }
 
     /// Every order the power could give now, one a line, each on its board (Shadow
     /// Worlds): every one is legal, for the grammar reads each as the judge writes it.
-    fn candidate_lines(&self, player: usize) -> Vec<String> {
+    fn candidate_lines(&self, seat: crate::turn::Seat) -> Vec<String> {
+        let crate::turn::Seat::Player(player) = seat else { return Vec::new() };
         let Some(power) = self.power(player) else { return Vec::new() };
         let map = &*self.game.map;
         let kind = self.game.state.phase.kind;
@@ -252,9 +249,5 @@ impl TurnGame for DiplomacyGame {
         }
         out.dedup();
         out
-    }
-
-    fn candidates_all_legal(&self) -> bool {
-        true
     }
 }

@@ -59,6 +59,10 @@ pub struct Offers {
     /// Input counts at the time it was received (`--at` on the command line): a race
     /// is decided by it.
     pub timed_input: bool,
+    /// Every line its games list as candidates ([`TurnGame::candidate_lines`]) is one
+    /// they accept now, so a caller listing the legal moves need not try each (else the
+    /// candidates are a grammar's offer, some of it refused).
+    pub legal_candidates: bool,
     /// The words its seats and input are named in.
     pub words: Words,
 }
@@ -106,11 +110,23 @@ impl Words {
 impl Offers {
     /// A small game's: dice, players' seats, input at its time (a kind whose master rules on
     /// something, Duple, offers master lines too).
-    pub const SMALL: Offers =
-        Offers { dice: true, powers: false, master_lines: false, timed_input: true, words: Words::PLAYERS };
+    pub const SMALL: Offers = Offers {
+        dice: true,
+        powers: false,
+        master_lines: false,
+        timed_input: true,
+        legal_candidates: false,
+        words: Words::PLAYERS,
+    };
     /// Diplomacy's: no dice, one seat a power, orders adjudicated when the judge runs.
-    pub const DIPLOMACY: Offers =
-        Offers { dice: false, powers: true, master_lines: false, timed_input: false, words: Words::POWERS };
+    pub const DIPLOMACY: Offers = Offers {
+        dice: false,
+        powers: true,
+        master_lines: false,
+        timed_input: false,
+        legal_candidates: true,
+        words: Words::POWERS,
+    };
 }
 
 /// How a kind makes a new game: players, options, the setup's dice and time.

@@ -96,10 +96,6 @@ impl Pebbles {
 }
 
 impl TurnGame for Pebbles {
-    fn kind(&self) -> &'static str {
-        KIND
-    }
-
     fn players(&self) -> Vec<String> {
         self.players.clone()
     }
@@ -153,7 +149,7 @@ impl TurnGame for Pebbles {
         Vec::new()
     }
 
-    fn force(&mut self, _ctx: &mut TurnContext<'_>) -> Vec<String> {
+    fn force(&mut self, _why: crate::turn::Defaulted, _ctx: &mut TurnContext<'_>) -> Vec<String> {
         match self.winner {
             Some(_) => Vec::new(),
             None => vec![format!("deadline: {}", self.take(1))],
@@ -191,7 +187,8 @@ impl TurnGame for Pebbles {
         serde_json::to_value(self).expect("a Pebbles state is plain data")
     }
 
-    fn candidate_lines(&self, player: usize) -> Vec<String> {
+    fn candidate_lines(&self, seat: crate::turn::Seat) -> Vec<String> {
+        let crate::turn::Seat::Player(player) = seat else { return Vec::new() };
         if player != self.next || self.winner.is_some() {
             return Vec::new();
         }

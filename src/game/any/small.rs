@@ -290,7 +290,7 @@ impl Play for OpenTurnGame {
 
     fn go_on_early(&mut self, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
         // A step held only by a setting changed since (game.toml edited by hand) goes on.
-        let released = if self.game.held() && !self.hold_now() { self.release(now)? } else { None };
+        let released = if self.game.together().is_held() && !self.hold_now() { self.release(now)? } else { None };
         if let Some(events) = released {
             return Ok(Some(format!(
                 "every input in and nobody waiting: went on early ({})",
@@ -493,7 +493,7 @@ impl Timed for OpenTurnGame {
         // time: grace is for late turns at the schedule's deadlines, not for a race's
         // windows.
         let mut policy = self.settings.deadlines.clone();
-        if self.game.deadline().is_some() {
+        if crate::turn::own_deadline(self.game.as_ref()).is_some() {
             policy.grace_hours = crate::game::schedule::Span::default();
         }
         Some(Clock {
@@ -673,7 +673,7 @@ fn status_for_reader(g: &OpenTurnGame, role: &Role, zone: Option<Tz>, now: DateT
     }
     // What is awaited as the reader asks: a window the game set itself that closed before
     // now is not named as open (the next tick settles it).
-    let awaiting = g.game.awaiting_at(now);
+    let awaiting = crate::turn::awaiting_at(g.game.as_ref(), now);
     if awaiting != g.game.awaiting() && g.game.ending().is_none() {
         let names: Vec<String> = awaiting.players.iter().filter_map(|i| g.player_names().get(*i).cloned()).collect();
         let said = if names.is_empty() {
@@ -742,7 +742,7 @@ fn receipt(g: &OpenTurnGame, seat: Seat, step: &str, sub: &Submission, now: Date
     let mut ack = sub.ack.clone();
     ack.events.extend(sub.events.iter().cloned());
     // As things are at `now`: a window that closed since is not named as awaited.
-    let awaiting = g.game.awaiting_at(now);
+    let awaiting = crate::turn::awaiting_at(g.game.as_ref(), now);
     let names = g.names_awaited(&awaiting);
     let awaited = if let Some(ending) = g.game.ending() {
         vec![format!("nothing: the game is over ({})", g.ending_text(&ending))]

@@ -276,7 +276,7 @@ fn started(game: &crate::game::session::turn::OpenTurnGame, seated: Seated) -> S
     let awaiting = game.game.awaiting();
     let examples = (0..seated.seats.len())
         .map(|i| {
-            let lines = game.game.candidate_lines(i);
+            let lines = game.game.candidate_lines(crate::turn::Seat::Player(i));
             match lines.first() {
                 Some(first) if awaiting.players.contains(&i) => first.trim().to_string(),
                 _ => String::new(),

@@ -370,9 +370,79 @@ impl MasterLines for Duple {
     }
 }
 
+/// Duple's answer, challenge and vote windows, which it sets itself.
+impl crate::turn::Windows for Duple {
+    fn deadline(&self) -> Option<DateTime<Utc>> {
+        if self.state.winners.is_some() {
+            return None;
+        }
+        let c = self.state.contest.as_ref()?;
+        let answers = (!c.answers_closed).then_some(c.closes);
+        match (answers, Self::open_window(c)) {
+            (Some(a), Some(w)) => Some(a.min(w)),
+            (a, w) => a.or(w),
+        }
+    }
+
+    /// A window that closed by `now` (a line sent to it is too late) is not named as
+    /// awaited before the tick settles it: nobody is awaited, and the answer says which
+    /// window closed; answers stay awaited when they are still taken (the vote rejected
+    /// the answer whose window closed). Edition 0: the master rules until the tick.
+    fn awaiting_at(&self, now: DateTime<Utc>) -> Awaiting {
+        let awaiting = self.awaiting();
+        let Some(c) = self.state.contest.as_ref().filter(|_| self.state.winners.is_none()) else {
+            return awaiting;
+        };
+        let now = secs(now);
+        let answers_open = !c.answers_closed && !self.past(now, c.closes);
+        let closed = |what: String| Awaiting {
+            players: Vec::new(),
+            what: format!("nobody: {what}; the judge's next tick settles it"),
+            optional: false,
+            master: false,
+        };
+        let Some(i) = Self::candidate(c) else {
+            if answers_open {
+                return awaiting;
+            }
+            let label = self.contest_label(c);
+            return closed(format!("answers to {label} closed at {}", when(c.closes)));
+        };
+        let a = &c.answers[i];
+        let Some(end) = a.window_end.filter(|e| a.window_closed || self.past(now, *e)) else { return awaiting };
+        if self.state.edition == 0 && awaiting.master {
+            return awaiting;
+        }
+        if answers_open && !self.stands_when_closed(a) {
+            let what = format!("answers to {}", self.contest_label(c));
+            return Awaiting { players: c.players.clone(), what, optional: false, master: false };
+        }
+        closed(format!("the challenge window for {} closed at {}", a.text, when(end)))
+    }
+
+    /// After a rollback to the start of a faceoff or All Play: it opens again now, with
+    /// all its time (every time it holds moves by as much).
+    fn rebase(&mut self, now: DateTime<Utc>) {
+        let Some(c) = self.state.contest.as_mut() else { return };
+        let shift = secs(now) - c.opened;
+        let moved = |t: &mut DateTime<Utc>| *t = t.checked_add_signed(shift).unwrap_or(*t);
+        moved(&mut c.opened);
+        moved(&mut c.closes);
+        for a in &mut c.answers {
+            moved(&mut a.at);
+            a.announced.iter_mut().chain(a.window_end.iter_mut()).for_each(moved);
+            a.challenge.iter_mut().for_each(|ch| moved(&mut ch.at));
+        }
+    }
+}
+
 impl TurnGame for Duple {
-    fn kind(&self) -> &'static str {
-        KIND
+    fn windows(&self) -> Option<&dyn crate::turn::Windows> {
+        Some(self)
+    }
+
+    fn windows_mut(&mut self) -> Option<&mut dyn crate::turn::Windows> {
+        Some(self)
     }
 
     fn players(&self) -> Vec<String> {
@@ -392,7 +462,11 @@ impl TurnGame for Duple {
 
     /// Answers made of the contest's letters (words or not: the game and its challenges
     /// sort them out), a challenge and both votes.
-    fn candidate_lines(&self, player: usize) -> Vec<String> {
+    fn candidate_lines(&self, seat: crate::turn::Seat) -> Vec<String> {
+        let crate::turn::Seat::Player(player) = seat else {
+            // The master's ruling, when one is awaited.
+            return if self.awaiting().master { vec!["uphold".into(), "reject".into()] } else { Vec::new() };
+        };
         let Some(c) =
             self.state.contest.as_ref().filter(|c| self.state.winners.is_none() && c.players.contains(&player))
         else {
@@ -403,14 +477,6 @@ impl TurnGame for Duple {
             [format!("{stem}e"), format!("{stem}ar"), format!("a{stem}o")].map(|w| format!("answer {w}")).to_vec();
         lines.extend(["challenge", "vote accept", "vote reject"].map(String::from));
         lines
-    }
-
-    fn master_candidates(&self) -> Vec<String> {
-        if self.awaiting().master {
-            vec!["uphold".into(), "reject".into()]
-        } else {
-            Vec::new()
-        }
     }
 
     fn awaiting(&self) -> Awaiting {
@@ -451,48 +517,12 @@ impl TurnGame for Duple {
         }
     }
 
-    /// A window that closed by `now` (a line sent to it is too late) is not named as
-    /// awaited before the tick settles it: nobody is awaited, and the answer says which
-    /// window closed; answers stay awaited when they are still taken (the vote rejected
-    /// the answer whose window closed). Edition 0: the master rules until the tick.
-    fn awaiting_at(&self, now: DateTime<Utc>) -> Awaiting {
-        let awaiting = self.awaiting();
-        let Some(c) = self.state.contest.as_ref().filter(|_| self.state.winners.is_none()) else {
-            return awaiting;
-        };
-        let now = secs(now);
-        let answers_open = !c.answers_closed && !self.past(now, c.closes);
-        let closed = |what: String| Awaiting {
-            players: Vec::new(),
-            what: format!("nobody: {what}; the judge's next tick settles it"),
-            optional: false,
-            master: false,
-        };
-        let Some(i) = Self::candidate(c) else {
-            if answers_open {
-                return awaiting;
-            }
-            let label = self.contest_label(c);
-            return closed(format!("answers to {label} closed at {}", when(c.closes)));
-        };
-        let a = &c.answers[i];
-        let Some(end) = a.window_end.filter(|e| a.window_closed || self.past(now, *e)) else { return awaiting };
-        if self.state.edition == 0 && awaiting.master {
-            return awaiting;
+    fn together(&self) -> crate::turn::Together {
+        match self.vote_under_way() {
+            Some(true) => crate::turn::Together::Held,
+            Some(false) => crate::turn::Together::Gathering,
+            None => crate::turn::Together::Not,
         }
-        if answers_open && !self.stands_when_closed(a) {
-            let what = format!("answers to {}", self.contest_label(c));
-            return Awaiting { players: c.players.clone(), what, optional: false, master: false };
-        }
-        closed(format!("the challenge window for {} closed at {}", a.text, when(end)))
-    }
-
-    fn awaits_together(&self) -> bool {
-        self.vote_under_way().is_some_and(|all_in| !all_in)
-    }
-
-    fn held(&self) -> bool {
-        self.vote_under_way() == Some(true)
     }
 
     fn advance(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String> {
@@ -540,7 +570,7 @@ impl TurnGame for Duple {
         events
     }
 
-    fn force(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String> {
+    fn force(&mut self, _why: crate::turn::Defaulted, ctx: &mut TurnContext<'_>) -> Vec<String> {
         let mut events = Vec::new();
         let Some(c) = self.state.contest.as_mut() else { return events };
         let label = match c.kind {
@@ -617,21 +647,6 @@ impl TurnGame for Duple {
         serde_json::to_value(&self.state).unwrap_or_default()
     }
 
-    /// After a rollback to the start of a faceoff or All Play: it opens again now, with
-    /// all its time (every time it holds moves by as much).
-    fn rebase(&mut self, now: DateTime<Utc>) {
-        let Some(c) = self.state.contest.as_mut() else { return };
-        let shift = secs(now) - c.opened;
-        let moved = |t: &mut DateTime<Utc>| *t = t.checked_add_signed(shift).unwrap_or(*t);
-        moved(&mut c.opened);
-        moved(&mut c.closes);
-        for a in &mut c.answers {
-            moved(&mut a.at);
-            a.announced.iter_mut().chain(a.window_end.iter_mut()).for_each(moved);
-            a.challenge.iter_mut().for_each(|ch| moved(&mut ch.at));
-        }
-    }
-
     /// The answers of the open faceoff or All Play that are not out.
     fn answers(&self) -> Vec<(String, String)> {
         let Some(c) = &self.state.contest else { return Vec::new() };
@@ -639,18 +654,6 @@ impl TurnGame for Duple {
             .into_iter()
             .map(|i| (self.name(c.answers[i].player).to_string(), c.answers[i].text.clone()))
             .collect()
-    }
-
-    fn deadline(&self) -> Option<DateTime<Utc>> {
-        if self.state.winners.is_some() {
-            return None;
-        }
-        let c = self.state.contest.as_ref()?;
-        let answers = (!c.answers_closed).then_some(c.closes);
-        match (answers, Self::open_window(c)) {
-            (Some(a), Some(w)) => Some(a.min(w)),
-            (a, w) => a.or(w),
-        }
     }
 }
 

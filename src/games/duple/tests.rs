@@ -4,6 +4,7 @@
 use super::draw::Band;
 use super::*;
 use crate::dice::{Dice, Seed};
+use crate::turn::Windows;
 
 fn at(hms: &str) -> DateTime<Utc> {
     format!("2026-03-01T{hms}Z").parse().unwrap()
@@ -134,7 +135,7 @@ impl Table {
 
     fn force(&mut self, when: DateTime<Utc>) -> Vec<String> {
         let mut ctx = TurnContext { dice: &mut self.dice, now: when, hold: false };
-        let mut events = self.g.force(&mut ctx);
+        let mut events = self.g.force(crate::turn::Defaulted::Deadline, &mut ctx);
         while let more @ [_, ..] = &self.g.advance(&mut ctx)[..] {
             events.extend(more.iter().cloned());
         }
@@ -614,7 +615,7 @@ fn apply(g: &mut Duple, dice: &mut Dice, act: &Act) {
         Act::Send(p, text, _) => trial.submit(*p, text, &mut ctx).changed(),
         Act::Master(text, _) => trial.master(text, &mut ctx).changed(),
         Act::Force(_) => {
-            trial.force(&mut ctx);
+            trial.force(crate::turn::Defaulted::Deadline, &mut ctx);
             true
         }
     };
@@ -707,15 +708,15 @@ fn a_held_vote_is_counted_when_let_go_or_when_its_window_closes() {
         t.put(0, 'L', "moon");
         t.reveal(0);
         accepted(&t.send("ann", "answer lard", "12:00:10"));
-        assert!(!t.g.awaits_together(), "answers are a race, not a step taken together");
+        assert_eq!(t.g.together(), crate::turn::Together::Not, "answers are a race, not a step taken together");
         accepted(&t.send("bob", "challenge", "13:00:00"));
-        assert!(t.g.awaits_together() && !t.g.held());
+        assert_eq!(t.g.together(), crate::turn::Together::Gathering);
         t.hold = true;
         accepted(&t.send("cat", "vote reject", "13:10:00"));
         let last = t.send("dan", "vote reject", "13:20:00");
         accepted(&last);
         assert!(!last.events.iter().any(|e| e.contains("rejected by vote")), "{last:?}");
-        assert!(t.g.held() && !t.g.awaits_together());
+        assert_eq!(t.g.together(), crate::turn::Together::Held);
         let events = if let_go {
             t.hold = false;
             t.advance("13:30:00")
@@ -724,7 +725,7 @@ fn a_held_vote_is_counted_when_let_go_or_when_its_window_closes() {
             t.force(window_end)
         };
         assert!(events.iter().any(|e| e.contains("lard is rejected by vote, 0 accept, 2 reject")), "{events:?}");
-        assert!(!t.g.held());
+        assert!(!t.g.together().is_held());
     }
 }
 

@@ -127,11 +127,8 @@ impl DuplexityGame {
 }
 
 impl TurnGame for DuplexityGame {
-    fn kind(&self) -> &'static str {
-        KIND
-    }
-
-    fn candidate_lines(&self, player: usize) -> Vec<String> {
+    fn candidate_lines(&self, seat: crate::turn::Seat) -> Vec<String> {
+        let crate::turn::Seat::Player(player) = seat else { return Vec::new() };
         u8::try_from(player).map(|p| random::candidate_lines(&self.game, p)).unwrap_or_default()
     }
 
@@ -200,24 +197,18 @@ impl TurnGame for DuplexityGame {
         log.lines
     }
 
-    fn force(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String> {
+    fn force(&mut self, why: Defaulted, ctx: &mut TurnContext<'_>) -> Vec<String> {
         let mut log = Log::new();
-        self.game.force_as(Defaulted::Deadline, ctx.dice, &mut log);
+        self.game.force_as(why, ctx.dice, &mut log);
         log.lines
     }
 
-    fn force_vacant(&mut self, ctx: &mut TurnContext<'_>) -> Vec<String> {
-        let mut log = Log::new();
-        self.game.force_as(Defaulted::Vacant, ctx.dice, &mut log);
-        log.lines
-    }
-
-    fn awaits_together(&self) -> bool {
-        matches!(self.game.stage, Stage::Bid { .. })
-    }
-
-    fn held(&self) -> bool {
-        self.bids_in()
+    fn together(&self) -> crate::turn::Together {
+        match self.game.stage {
+            _ if self.bids_in() => crate::turn::Together::Held,
+            Stage::Bid { .. } => crate::turn::Together::Gathering,
+            _ => crate::turn::Together::Not,
+        }
     }
 
     fn ending(&self) -> Option<Ending> {

@@ -494,7 +494,7 @@ fn random_games_keep_the_invariant() {
             let (who, line) =
                 if rng.gen_bool(0.02) { (u8::MAX, String::new()) } else { random_line(&game.game, &mut rng) };
             if who == u8::MAX {
-                game.force(&mut ctx);
+                game.force(crate::turn::Defaulted::Deadline, &mut ctx);
             } else {
                 let ack = game.submit(usize::from(who), &line, &mut ctx);
                 assert!(ack.lines.len() == 1, "game {game_no}: {line}: {ack:?}");
@@ -543,7 +543,7 @@ fn issue_27_a_sealed_bid_can_be_replaced_until_both_are_in() {
     // Held once both are in (a `wait`): the refusal says why, not "waiting for nobody".
     ctx.hold = true;
     game.submit(1, "bid 0", &mut ctx);
-    assert!(game.held());
+    assert!(game.together().is_held());
     let late = game.submit(0, "bid 0", &mut ctx);
     assert!(!late.lines[0].accepted);
     assert!(late.lines[0].text.contains("both bids are in and held until the deadline"), "{late:?}");

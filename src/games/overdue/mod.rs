@@ -42,7 +42,7 @@ pub const GAME: crate::games::GameKind = crate::games::GameKind {
     rulings: "docs/overdue.md",
     create: |players, options, ctx| Ok(Box::new(Overdue::new(players, options, ctx)?)),
     load: |state| Ok(Box::new(Overdue::load(state)?)),
-    offers: crate::games::Offers::SMALL,
+    offers: crate::games::Offers { legal_candidates: true, ..crate::games::Offers::SMALL },
 };
 /// What one re-roll costs, in points of the game total.
 pub const REROLL_COST: u32 = 10;
@@ -605,20 +605,12 @@ impl Overdue {
 }
 
 impl TurnGame for Overdue {
-    fn kind(&self) -> &'static str {
-        KIND
-    }
-
-    fn candidate_lines(&self, player: usize) -> Vec<String> {
+    fn candidate_lines(&self, seat: crate::turn::Seat) -> Vec<String> {
+        let crate::turn::Seat::Player(player) = seat else { return Vec::new() };
         if self.to_play() != Some(player) {
             return Vec::new();
         }
         self.legal_turns(player).iter().map(|t| t.to_string()).collect()
-    }
-
-    /// The candidates are the legal turns.
-    fn candidates_all_legal(&self) -> bool {
-        true
     }
 
     fn players(&self) -> Vec<String> {
@@ -732,12 +724,8 @@ impl TurnGame for Overdue {
         events
     }
 
-    fn force(&mut self, _ctx: &mut TurnContext<'_>) -> Vec<String> {
-        self.pass_for(Defaulted::Deadline)
-    }
-
-    fn force_vacant(&mut self, _ctx: &mut TurnContext<'_>) -> Vec<String> {
-        self.pass_for(Defaulted::Vacant)
+    fn force(&mut self, why: Defaulted, _ctx: &mut TurnContext<'_>) -> Vec<String> {
+        self.pass_for(why)
     }
 
     fn ending(&self) -> Option<Ending> {

@@ -69,7 +69,7 @@ pub fn playout(players: usize, options: &Options, seed: Seed, chooser: &mut Rand
     for _ in 0..1_000_000 {
         let Some(player) = game.to_play() else { return Ok(game) };
         if chooser.below(20) == 0 {
-            game.force(&mut ctx);
+            game.force(crate::turn::Defaulted::Deadline, &mut ctx);
         } else {
             let text = chooser.turn_file(&game, player);
             let ack = game.submit(player, &text, &mut ctx);

@@ -452,7 +452,7 @@ fn a_missed_deadline_is_a_pass_even_with_dice() {
     let mut t = Table::new(3, &[], &[&[6, 5, 4], &[1, 1, 1], &[1, 1, 1]]);
     let mut g = t.g.clone();
     let mut ctx = t.ctx();
-    assert_eq!(g.force(&mut ctx), ["ann missed the turn's deadline and passes"]);
+    assert_eq!(g.force(crate::turn::Defaulted::Deadline, &mut ctx), ["ann missed the turn's deadline and passes"]);
     assert_eq!(g.to_play(), Some(1));
     assert!(g.players[0].dice.iter().all(|d| d.used.is_none()));
 }
@@ -463,8 +463,8 @@ fn a_vacant_seat_passes_and_says_why() {
     let mut t = Table::new(3, &[], &[&[6, 5, 4], &[1, 1, 1], &[1, 1, 1]]);
     let (mut deadline, mut vacant) = (t.g.clone(), t.g.clone());
     let mut ctx = t.ctx();
-    assert_eq!(vacant.force_vacant(&mut ctx), ["ann's seat is vacant: ann passes"]);
-    deadline.force(&mut ctx);
+    assert_eq!(vacant.force(crate::turn::Defaulted::Vacant, &mut ctx), ["ann's seat is vacant: ann passes"]);
+    deadline.force(crate::turn::Defaulted::Deadline, &mut ctx);
     assert_eq!(vacant, deadline);
 }
 
@@ -535,7 +535,7 @@ fn random_games_keep_the_books() {
             assert!(steps < 10_000, "game {game_no} does not end");
             let (round_before, totals_before): (u32, Vec<u32>) = (g.round, g.players.iter().map(|p| p.total).collect());
             if chooser.below(15) == 0 {
-                g.force(&mut ctx);
+                g.force(crate::turn::Defaulted::Deadline, &mut ctx);
             } else {
                 let text = chooser.turn_file(&g, p);
                 let ack = g.submit(p, &text, &mut ctx);

@@ -1,4 +1,5 @@
-//! A Diplomacy game on disk: the engine over the store.
+//! A Diplomacy game on disk: the engine over the store, as a [`Kind`] of the one
+//! [`Session`].
 //!
 //! Every change takes the game's lock, appends a journal entry (durable before anything is
 //! acknowledged), then rewrites the state cache. Loading reads the state cache and, when
@@ -11,12 +12,12 @@
 //! master. The side file `mailed.json` ([`MailedFile`]) records, per adjudication (its
 //! journal seq), who has had them; [`OpenGame::results_owed`] is the journal minus that
 //! file. The mailer takes the game's `mailing` task lock, mails what is owed, and records
-//! it with [`OpenGame::record_results_mailed`] only after the transport took the mail: a
+//! it with [`Session::record_mailed`] only after the transport took the mail: a
 //! crash in between sends them again (twice rather than never). Adjudications without the
 //! flag (older journals, `shadowjudge adjudicate`) owe nothing, and one a rollback undid
 //! is no longer owed.
 //!
-//! One file a job: `open` (create, open and load a game, its map), `orders` (orders kept,
+//! One file a job: `open` (create a game, read it back with its map), `orders` (orders kept,
 //! the preview), `adjudicate` (a phase adjudicated: forced, early, for mail; missed phases
 //! and vacant powers), `rollback`, `votes` (draws and concessions), `absence` (absences
 //! and the deadlines they move), `deadlines` (late extensions, the deadline set, waits),

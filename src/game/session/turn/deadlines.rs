@@ -11,7 +11,7 @@ pub(super) fn deadline_after(
     if game.ending().is_some() || paused {
         return Ok(None);
     }
-    if let Some(own) = game.deadline() {
+    if let Some(own) = crate::turn::own_deadline(game) {
         return Ok(Some(own));
     }
     settings
@@ -49,7 +49,7 @@ impl OpenTurnGame {
         }
         let mut dice = self.dice();
         let mut ctx = TurnContext { dice: &mut dice, now, hold: false };
-        let mut events = self.game.force(&mut ctx);
+        let mut events = self.game.force(crate::turn::Defaulted::Deadline, &mut ctx);
         run_automatic(self.game.as_mut(), &mut ctx, &mut events);
         self.finish(&mut lock, &mut dice, events.clone(), now, None, |step| TurnEntry::Forced {
             by_master,
@@ -89,7 +89,7 @@ impl OpenTurnGame {
         }
         let mut dice = self.dice();
         let mut ctx = TurnContext { dice: &mut dice, now, hold: false };
-        let mut events = self.game.force_vacant(&mut ctx);
+        let mut events = self.game.force(crate::turn::Defaulted::Vacant, &mut ctx);
         run_automatic(self.game.as_mut(), &mut ctx, &mut events);
         self.finish(&mut lock, &mut dice, events.clone(), now, None, |step| TurnEntry::Forced {
             by_master: false,
@@ -110,7 +110,7 @@ impl OpenTurnGame {
     /// holds any more, or one that awaits only vacant seats (what the tick's
     /// [`go_on_early`](crate::game::any::Play::go_on_early) does).
     pub fn may_go_on_early(&self) -> bool {
-        (self.game.held() && !self.hold_now()) || self.may_go_on_for_vacant()
+        (self.game.together().is_held() && !self.hold_now()) || self.may_go_on_for_vacant()
     }
 
     /// Move the deadline, or clear it (pause: `None`).
@@ -124,14 +124,14 @@ impl OpenTurnGame {
     }
 
     /// Whether the deadline before entry `at` was one the game set itself
-    /// ([`TurnGame::deadline`]): the game as the last step before it left it.
+    /// ([`Windows::deadline`](crate::turn::Windows::deadline)): the game as the last step before it left it.
     fn own_deadline_before(&self, at: usize) -> bool {
         self.entries[..at]
             .iter()
             .rev()
             .find_map(|(_, _, e)| e.step())
             .and_then(|step| games::load(&self.meta.game, &step.state).ok())
-            .is_some_and(|game| game.deadline().is_some())
+            .is_some_and(|game| crate::turn::own_deadline(game.as_ref()).is_some())
     }
 
     /// The step under way with the deadline it runs to, as the tick's log knows it: a new

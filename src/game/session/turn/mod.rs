@@ -327,12 +327,7 @@ impl Forcing {
     }
 }
 
-/// Who sends a turn file: a player (by seat) or the game master.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seat {
-    Player(usize),
-    Master,
-}
+pub use crate::turn::Seat;
 
 impl Seat {
     fn submit(self, game: &mut dyn TurnGame, text: &str, ctx: &mut TurnContext<'_>) -> TurnAck {

@@ -84,8 +84,8 @@ pub fn replay_checking(
                         let mut dice = Dice::new(seed.clone(), &settings.name, m.next_roll);
                         let mut ctx = TurnContext { dice: &mut dice, now: *at, hold: false };
                         let mut events = match other {
-                            TurnEntry::Forced { vacant: true, .. } => g.force_vacant(&mut ctx),
-                            TurnEntry::Forced { .. } => g.force(&mut ctx),
+                            TurnEntry::Forced { vacant: true, .. } => g.force(crate::turn::Defaulted::Vacant, &mut ctx),
+                            TurnEntry::Forced { .. } => g.force(crate::turn::Defaulted::Deadline, &mut ctx),
                             _ => Vec::new(),
                         };
                         run_automatic(g.as_mut(), &mut ctx, &mut events);

@@ -23,7 +23,9 @@ impl OpenTurnGame {
             )));
         };
         self.game = games::load(&self.meta.game, &step.state).map_err(GameError::Damaged)?;
-        self.game.rebase(now);
+        if let Some(windows) = self.game.windows_mut() {
+            windows.rebase(now);
+        }
         step.state = self.game.save();
         step.rolls.clear();
         step.events = vec![format!("The game master rolled the game back to the start of {}.", step.label)];

@@ -94,7 +94,7 @@ impl OpenTurnGame {
                 label = step.label.clone();
             }
         }
-        if !(game.awaits_together() || game.held()) {
+        if !game.together().is_together() {
             waiting.clear();
         }
         // The seed is revealed right after the step that ends the game.
@@ -220,7 +220,7 @@ impl OpenTurnGame {
             }
             obj.insert("early".into(), self.settings.deadlines.early.into());
             obj.insert("waiting".into(), self.meta.waiting.clone().into());
-            obj.insert("held".into(), (self.game.ending().is_none() && self.game.held()).into());
+            obj.insert("held".into(), (self.game.ending().is_none() && self.game.together().is_held()).into());
             obj.insert(
                 "dice".into(),
                 serde_json::json!({

@@ -32,10 +32,14 @@ impl OpenTurnGame {
     ) -> Result<u64, GameError> {
         let over = self.game.ending().is_some();
         let unchanged = waited.as_ref().is_some_and(|(awaiting, label)| {
-            *awaiting == self.game.awaiting() && *label == self.game.step_label() && self.game.deadline().is_none()
+            *awaiting == self.game.awaiting()
+                && *label == self.game.step_label()
+                && crate::turn::own_deadline(self.game.as_ref()).is_none()
         });
         // A held step goes on at the deadline it had when its input was awaited.
-        let held = self.game.held() && waited.is_some() && self.game.deadline().is_none();
+        let held = self.game.together().is_held()
+            && waited.is_some()
+            && crate::turn::own_deadline(self.game.as_ref()).is_none();
         let deadline = if (unchanged || held) && !over && !self.meta.paused {
             self.meta.deadline
         } else {

@@ -10,7 +10,7 @@ pub(super) fn set_waiting(waiting: &mut Vec<String>, player: &str, wait: bool) {
 /// Whether the step under way in `game` takes every player's input together (Duplexity's
 /// bids), or has it all and is held: the steps that `wait` and early processing are about.
 fn takes_input_together(game: &dyn TurnGame) -> bool {
-    game.ending().is_none() && (game.awaits_together() || game.held())
+    game.ending().is_none() && game.together().is_together()
 }
 
 /// Whether such a step is held once all its input is in: early processing is off, or a
@@ -24,7 +24,7 @@ fn holds(policy: &DeadlinePolicy, waiting: &[String]) -> bool {
 /// before a submission (`None`: a deadline or a release, which always carries it on).
 pub(super) fn settle_waits(meta: &mut TurnState, game: &dyn TurnGame, before: Option<&str>) {
     let same_step = before.is_some_and(|label| label == game.step_label());
-    if !same_step || !(game.awaits_together() || game.held()) {
+    if !same_step || !game.together().is_together() {
         meta.waiting.clear();
     }
 }
@@ -105,7 +105,7 @@ impl OpenTurnGame {
         } else if !self.settings.deadlines.early {
             done.said =
                 "nowait: early processing is off in this game, so this step still goes on at its deadline".into();
-        } else if self.game.held() {
+        } else if self.game.together().is_held() {
             done.said = format!(
                 "nowait: every input is in, but {} asked to wait; this step goes on at its deadline",
                 self.meta.waiting.join(" and ")
@@ -129,7 +129,7 @@ impl OpenTurnGame {
         lock: &mut GameLock,
         now: DateTime<Utc>,
     ) -> Result<Option<(u64, Vec<String>)>, GameError> {
-        if self.game.ending().is_some() || !self.game.held() || self.hold_now() {
+        if self.game.ending().is_some() || !self.game.together().is_held() || self.hold_now() {
             return Ok(None);
         }
         let mut dice = self.dice();
@@ -155,7 +155,7 @@ impl OpenTurnGame {
         } else {
             format!("{} asked to wait (`nowait` takes it back)", waiting.join(" and "))
         };
-        Some(if game.held() {
+        Some(if game.together().is_held() {
             format!("Every input is in; held until the deadline: {why}.")
         } else {
             format!("This step goes on only at its deadline: {why}.")
