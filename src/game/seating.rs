@@ -385,6 +385,11 @@ pub trait SeatTable {
     /// The seat is played by `email` from now on (with the name it is known by, where the
     /// game keeps one) and the password hash it asked with.
     fn give(&mut self, seat: &str, email: &str, name: Option<&str>, password_hash: &str);
+    /// The seat's player leaves it: it is vacant until taken over, and nobody signs on
+    /// with it. The address it had; `None` for a seat already vacant.
+    fn vacate(&mut self, seat: &str) -> Option<String>;
+    /// The observers' addresses, their passwords, and the observers still to confirm.
+    fn watchers(&mut self) -> (&mut Vec<String>, &mut ObserverPasswords, &mut Vec<PendingObserver>);
 }
 
 /// Whether `email` may ask for `seat` (`label`: the seat as told, `France`; `noun`: what
@@ -495,6 +500,8 @@ mod tests {
     struct Table {
         seats: Seating,
         players: Vec<(String, String)>,
+        observers: Vec<String>,
+        passwords: ObserverPasswords,
     }
 
     impl SeatTable for Table {
@@ -510,10 +517,25 @@ mod tests {
         fn give(&mut self, seat: &str, email: &str, _name: Option<&str>, _hash: &str) {
             self.players.push((seat.into(), email.into()));
         }
+        fn vacate(&mut self, seat: &str) -> Option<String> {
+            let at = self.players.iter().position(|(s, _)| s == seat)?;
+            Some(self.players.remove(at).1)
+        }
+        fn watchers(&mut self) -> (&mut Vec<String>, &mut ObserverPasswords, &mut Vec<PendingObserver>) {
+            (&mut self.observers, &mut self.passwords, &mut self.seats.observing)
+        }
     }
 
     fn table() -> Table {
         Table { players: vec![("a".into(), "ann@x".into())], ..Table::default() }
+    }
+
+    #[test]
+    fn a_seat_vacated_may_be_taken_over_and_is_vacated_once() {
+        let mut t = table();
+        assert_eq!(t.vacate("a").as_deref(), Some("ann@x"));
+        assert_eq!(t.vacate("a"), None, "already vacant");
+        assert!(may_take_over(&t, "a", "A", "seat", "ann@x", "g").is_ok(), "who left may ask again");
     }
 
     #[test]

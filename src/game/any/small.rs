@@ -509,20 +509,15 @@ impl Timed for OpenTurnGame {
     }
 
     fn keep_glance(&self, clock: Option<&Clock>) {
-        let Some(stamp) = &self.stamp else { return };
-        let Ok(owed) = self.reports_owed() else { return };
-        let glance = crate::game::glance::Glance {
-            stamp: stamp.clone(),
+        let seen = crate::game::session::Seen {
             step: clock.map_or_else(|| self.clock_step(), |c| c.step.clone()),
             deadline: clock.map(|c| c.deadline),
             over: self.game.ending().is_some(),
             missing: clock.map(|c| c.missing.clone()).unwrap_or_default(),
             early: self.may_go_on_early(),
-            owed: !owed.is_empty(),
             deadlines: clock.map_or_else(|| self.settings.deadlines.clone(), |c| c.policy.clone()),
         };
-        // A cache: failing to keep it changes nothing.
-        let _ = crate::game::glance::keep(&self.dir, &glance);
+        OpenTurnGame::keep_glance(self, seen);
     }
 }
 

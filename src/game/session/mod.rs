@@ -18,7 +18,10 @@
 //! The clock is passed in; nothing here reads it.
 
 pub mod diplomacy;
+mod seats;
 pub mod turn;
+
+pub use seats::Seated;
 
 use std::collections::BTreeSet;
 use std::fmt::Debug;
@@ -30,6 +33,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::game::error::GameError;
+use crate::game::glance::{self, Glance};
+use crate::game::schedule::DeadlinePolicy;
 use crate::store::{
     cache_warning, Book, FileStamp, GameDir, GameLock, MailedFile, MailingOutcome, MailingPlan, Owed, TaskLock,
 };
@@ -80,6 +85,20 @@ pub trait Kind: Sized + Debug {
 
     /// The journal seqs a rollback undid (their results are no longer owed).
     fn undone_by_rollback(&self) -> BTreeSet<u64>;
+}
+
+/// What a kind says of its game for the tick's glance ([`crate::game::glance::Glance`]);
+/// the session adds the stamp of the files it read and whether mail is owed.
+pub struct Seen {
+    /// The step under way: a phase code (`S1901M`) or a small game's step label.
+    pub step: String,
+    pub deadline: Option<DateTime<Utc>>,
+    pub over: bool,
+    /// The seats that still owe their input.
+    pub missing: Vec<String>,
+    /// The step may go on before its deadline now (early processing).
+    pub early: bool,
+    pub deadlines: DeadlinePolicy,
 }
 
 /// A kind's game as read from its directory.
@@ -217,6 +236,23 @@ impl<K: Kind> Session<K> {
         self.atomically(&mut lock, change)
     }
 
+    /// Take the lock and make `change`, unless the message being carried out left its
+    /// entries before an interruption: then it is answered with `again`, and nothing is
+    /// done twice. (The store refuses a second entry for it in any case; this is what its
+    /// sender is told the second time.)
+    pub(crate) fn relocked_once<T>(
+        &mut self,
+        again: impl FnOnce(&mut Self) -> T,
+        change: impl FnOnce(&mut Self, &mut GameLock) -> Result<T, GameError>,
+    ) -> Result<T, GameError> {
+        let mut lock = self.relock()?;
+        if self.done_before() {
+            drop(lock);
+            return Ok(again(self));
+        }
+        change(self, &mut lock)
+    }
+
     /// Make a staged change durable ([`GameLock::commit`]); a cache that could not be
     /// written is a warning.
     pub(crate) fn commit(&mut self, lock: &mut GameLock) -> Result<(), GameError> {
@@ -306,5 +342,17 @@ impl<K: Kind> Session<K> {
         let key = self.owed_key(seq)?;
         self.book.record_mailed(&lock, seq, key, outcome, K::mailed_file(), now)?;
         Ok(())
+    }
+
+    /// Keep this game's glance for the next tick, if it was read from files that are still
+    /// as they were and nobody holds the lock. Only a cache: if it cannot be kept, the next
+    /// tick opens the game in full.
+    pub fn keep_glance(&self, seen: Seen) {
+        let Some(stamp) = &self.stamp else { return };
+        let Ok(owed) = self.owed() else { return };
+        let Seen { step, deadline, over, missing, early, deadlines } = seen;
+        let glance =
+            Glance { stamp: stamp.clone(), step, deadline, over, missing, early, owed: !owed.is_empty(), deadlines };
+        let _ = glance::keep(&self.dir, &glance);
     }
 }

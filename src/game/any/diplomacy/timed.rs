@@ -33,8 +33,15 @@ impl Timed for OpenGame {
     }
 
     fn keep_glance(&self, clock: Option<&Clock>) {
-        let missing = clock.map_or_else(|| missing_powers(&self.game), |c| c.missing.clone());
-        // Only a cache: if it cannot be kept, the next tick opens the game in full.
-        let _ = OpenGame::keep_glance(self, missing);
+        let state = &self.game.state;
+        let seen = crate::game::session::Seen {
+            step: state.phase.code(),
+            deadline: state.deadline,
+            over: state.end.is_some(),
+            missing: clock.map_or_else(|| missing_powers(&self.game), |c| c.missing.clone()),
+            early: self.may_process_early(state.phase),
+            deadlines: self.game.settings.deadlines.clone(),
+        };
+        OpenGame::keep_glance(self, seen);
     }
 }

@@ -7,6 +7,7 @@ use super::{schedule_error, GameError, OpenGame};
 use crate::diplomacy::map::PowerId;
 use crate::game::journal::{self, Entry};
 use crate::game::settings::{PressRule, Votes};
+use crate::store::GameLock;
 use crate::text::count;
 
 /// An absence a power announced: from `from` to `to`.
@@ -68,10 +69,17 @@ impl OpenGame {
         to: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<Option<DateTime<Utc>>, GameError> {
-        let mut lock = self.relock()?;
-        if self.done_before() {
-            return Ok(None);
-        }
+        self.relocked_once(|_| None, |g, lock| g.announce_absence_locked(lock, power, from, to, now))
+    }
+
+    fn announce_absence_locked(
+        &mut self,
+        lock: &mut GameLock,
+        power: PowerId,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<DateTime<Utc>>, GameError> {
         if self.game.state.end.is_some() {
             return Err(GameError::Over);
         }
@@ -117,7 +125,7 @@ impl OpenGame {
         }
         let entry =
             Entry::Absence { power: key, from, to, moved_from: moved.map(|m| m.0), moved_to: moved.map(|m| m.1) };
-        self.record(&mut lock, now, entry)?;
+        self.record(lock, now, entry)?;
         Ok(moved.map(|m| m.1))
     }
 
@@ -129,10 +137,15 @@ impl OpenGame {
         power: PowerId,
         now: DateTime<Utc>,
     ) -> Result<Option<DateTime<Utc>>, GameError> {
-        let mut lock = self.relock()?;
-        if self.done_before() {
-            return Ok(None);
-        }
+        self.relocked_once(|_| None, |g, lock| g.refuse_absence_locked(lock, power, now))
+    }
+
+    fn refuse_absence_locked(
+        &mut self,
+        lock: &mut GameLock,
+        power: PowerId,
+        now: DateTime<Utc>,
+    ) -> Result<Option<DateTime<Utc>>, GameError> {
         let name = self.game.map.power(power).name.clone();
         let refused: Vec<Absence> = self.absences().into_iter().filter(|a| a.power == power).collect();
         if refused.is_empty() {
@@ -162,7 +175,7 @@ impl OpenGame {
         if let Some(at) = moved {
             self.game.state.deadline = Some(at);
         }
-        self.record(&mut lock, now, Entry::AbsenceRefused { power: key, moved_to: moved })?;
+        self.record(lock, now, Entry::AbsenceRefused { power: key, moved_to: moved })?;
         Ok(moved)
     }
 

@@ -61,15 +61,19 @@ impl OpenGame {
 
     /// A power asks that the phase wait for its deadline (`wait`), or takes that back.
     pub fn set_wait(&mut self, power: PowerId, wait: bool, now: DateTime<Utc>) -> Result<(), GameError> {
-        let mut lock = self.relock()?;
-        if self.game.state.end.is_some() {
-            return Err(GameError::Over);
-        }
-        if self.done_before() || self.game.state.waiting.contains(&power) == wait {
-            return Ok(());
-        }
-        crate::game::schedule::set_waiting(&mut self.game.state.waiting, power, wait);
-        let entry = Entry::Wait { power: self.game.map.power(power).key.clone(), wait };
-        self.record(&mut lock, now, entry).map(drop)
+        self.relocked_once(
+            |_| (),
+            |g, lock| {
+                if g.game.state.end.is_some() {
+                    return Err(GameError::Over);
+                }
+                if g.game.state.waiting.contains(&power) == wait {
+                    return Ok(());
+                }
+                crate::game::schedule::set_waiting(&mut g.game.state.waiting, power, wait);
+                let entry = Entry::Wait { power: g.game.map.power(power).key.clone(), wait };
+                g.record(lock, now, entry).map(drop)
+            },
+        )
     }
 }

@@ -21,8 +21,7 @@
 //! the preview), `adjudicate` (a phase adjudicated: forced, early, for mail; missed phases
 //! and vacant powers), `rollback`, `votes` (draws and concessions), `absence` (absences
 //! and the deadlines they move), `deadlines` (late extensions, the deadline set, waits),
-//! `press`, `particulars` (game.toml changed, players' particulars journaled), `owed`
-//! (results owed by mail), `glance` (the tick's cache of an idle game) and `seats`.
+//! `press`, `particulars` (game.toml changed, players' particulars journaled), //! (results owed by mail) and `seats`.
 
 use chrono::{DateTime, Utc};
 
@@ -30,13 +29,14 @@ use crate::diplomacy::engine::Game;
 use crate::diplomacy::report::PhaseReport;
 use crate::diplomacy::state::GameState;
 use crate::game::journal::{self, Entry};
-use crate::game::session::{Kind, Loaded, Session};
+use crate::game::seating::SeatEvent;
+use crate::game::session::{Kind, Loaded, Seated, Session};
+use crate::game::settings::Settings;
 use crate::store::{GameDir, GameLock};
 
 mod absence;
 mod adjudicate;
 mod deadlines;
-mod glance;
 mod open;
 mod orders;
 mod owed;
@@ -109,6 +109,46 @@ impl Kind for DiplomacyKind {
 
     fn undone_by_rollback(&self) -> std::collections::BTreeSet<u64> {
         journal::undone_by_rollback(&self.entries).into_iter().map(|i| i as u64 + 1).collect()
+    }
+}
+
+impl Seated for DiplomacyKind {
+    type Settings = Settings;
+
+    fn settings(&self) -> &Settings {
+        &self.game.settings
+    }
+
+    fn set_settings(&mut self, settings: Settings) {
+        self.game.settings = settings;
+    }
+
+    fn name(&self) -> &str {
+        &self.game.settings.name
+    }
+
+    fn is_over(&self) -> bool {
+        self.game.state.end.is_some()
+    }
+
+    fn particulars_entries(&self, new: &Settings) -> Vec<Entry> {
+        particulars::player_changes(&self.game.map, &self.game.settings, new)
+    }
+
+    fn seats_entry(event: SeatEvent) -> Entry {
+        Entry::Seats { event }
+    }
+
+    fn seat_event(entry: &Entry) -> Option<&SeatEvent> {
+        match entry {
+            Entry::Seats { event } => Some(event),
+            _ => None,
+        }
+    }
+
+    /// Votes belong to the player who cast them: a power that changed player has none.
+    fn seat_changed(g: &mut OpenGame, lock: &mut GameLock, seat: &str, now: DateTime<Utc>) -> Result<(), GameError> {
+        g.votes_follow_players(lock, seat, now).map(drop)
     }
 }
 

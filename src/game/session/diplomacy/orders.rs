@@ -21,23 +21,21 @@ impl OpenGame {
         if check_only {
             return Ok(self.game.submit(power, text, true));
         }
-        let mut lock = self.relock()?;
-        if self.done_before() {
-            // This message's orders were taken before the judge was interrupted: answer
-            // as then, and keep them once.
-            drop(lock);
-            return Ok(self.game.submit(power, text, true));
-        }
-        let ack = self.game.submit(power, text, false);
-        if !ack.accepted.is_empty() {
-            let entry = Entry::Submitted {
-                phase: ack.phase,
-                power: self.game.map.power(power).key.clone(),
-                text: text.to_string(),
-            };
-            self.record(&mut lock, now, entry)?;
-        }
-        Ok(ack)
+        // Orders this message gave before the judge was interrupted are answered as then,
+        // and kept once.
+        let again = |g: &mut Self| g.game.submit(power, text, true);
+        self.relocked_once(again, |g, lock| {
+            let ack = g.game.submit(power, text, false);
+            if !ack.accepted.is_empty() {
+                let entry = Entry::Submitted {
+                    phase: ack.phase,
+                    power: g.game.map.power(power).key.clone(),
+                    text: text.to_string(),
+                };
+                g.record(lock, now, entry)?;
+            }
+            Ok(ack)
+        })
     }
 
     /// The report the current phase would get if adjudicated now (as with `force`),

@@ -1,9 +1,6 @@
-//! game.toml changed under the lock, and the players' (and the master's) particulars
-//! journaled as they change.
+//! The players' (and the master's and observers') particulars, journaled as game.toml
+//! changes them ([`crate::game::session::Seated`]).
 
-use chrono::{DateTime, Utc};
-
-use super::{GameError, OpenGame};
 use crate::diplomacy::map::Map;
 use crate::game::journal::{self, Entry};
 use crate::game::settings::Settings;
@@ -33,39 +30,4 @@ pub(super) fn player_changes(map: &Map, old: &Settings, new: &Settings) -> Vec<E
         .into_iter()
         .map(|(who, what, old, new)| Entry::PlayerChanged { who, what, old, new })
         .collect()
-}
-
-impl OpenGame {
-    /// Change the settings (`game.toml`) under the lock: passwords, addresses, time zones,
-    /// options. The settings say who plays and how; a change of a player's particulars
-    /// is also journaled ([`Entry::PlayerChanged`], before game.toml is written), so that
-    /// history shows it and no rollback undoes it.
-    pub fn update_settings<T>(
-        &mut self,
-        now: DateTime<Utc>,
-        change: impl FnOnce(&mut Settings) -> Result<T, GameError>,
-    ) -> Result<T, GameError> {
-        self.update_settings_then(now, change, |_, _| Ok(()))
-    }
-
-    /// [`update_settings`](Self::update_settings), then `after` under the same lock (what
-    /// follows from the new settings, journaled with them).
-    pub fn update_settings_then<T>(
-        &mut self,
-        now: DateTime<Utc>,
-        change: impl FnOnce(&mut Settings) -> Result<T, GameError>,
-        after: impl FnOnce(&mut OpenGame, &mut crate::store::GameLock) -> Result<(), GameError>,
-    ) -> Result<T, GameError> {
-        self.relocked_atomically(|g, lock| {
-            let mut settings = g.game.settings.clone();
-            let out = change(&mut settings)?;
-            for entry in player_changes(&g.game.map, &g.game.settings, &settings) {
-                g.record(lock, now, entry)?;
-            }
-            lock.write_settings(&settings)?;
-            g.game.settings = settings;
-            after(g, lock)?;
-            Ok(out)
-        })
-    }
 }

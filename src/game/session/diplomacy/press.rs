@@ -15,11 +15,12 @@ impl OpenGame {
         text: &str,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
-        let mut lock = self.relock()?;
-        if self.done_before() {
-            return Ok(());
-        }
-        let grey = Some(self.game.settings.press == crate::game::settings::PressRule::Grey);
-        self.record(&mut lock, now, Entry::Press { from: from.to_string(), to, text: text.to_string(), grey }).map(drop)
+        self.relocked_once(
+            |_| (),
+            |g, lock| {
+                let grey = Some(g.game.settings.press == crate::game::settings::PressRule::Grey);
+                g.record(lock, now, Entry::Press { from: from.to_string(), to, text: text.to_string(), grey }).map(drop)
+            },
+        )
     }
 }

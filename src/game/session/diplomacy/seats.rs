@@ -7,13 +7,12 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::particulars::player_changes;
 use super::GameError;
 use super::{schedule_error, OpenGame};
 use crate::dice::{Dice, Seed};
 use crate::game::journal::Entry;
 use crate::game::seating::{
-    self, shown_name, Applicant, ObserveStep, Observed, SeatEvent, SeatTable, Seating, Takeover,
+    self, shown_name, Applicant, ObserverPasswords, PendingObserver, SeatEvent, SeatTable, Seating,
 };
 use crate::game::settings::{Player, Settings};
 
@@ -67,22 +66,6 @@ impl OpenGame {
     pub fn seats_left(&self) -> Option<usize> {
         let seats = &self.game.settings.seats;
         seats.open.then(|| self.powers_count().saturating_sub(seats.joined.len()))
-    }
-
-    /// Write settings changed by `change` under the held lock, journaling the change of
-    /// any player's particulars first.
-    fn write_seats(
-        &mut self,
-        lock: &mut crate::store::GameLock,
-        now: DateTime<Utc>,
-        settings: Settings,
-    ) -> Result<(), GameError> {
-        for entry in player_changes(&self.game.map, &self.game.settings, &settings) {
-            self.record(lock, now, entry)?;
-        }
-        lock.write_settings(&settings)?;
-        self.game.settings = settings;
-        Ok(())
     }
 
     /// Open the seats of a game just created with no players: no deadline runs until the
@@ -188,26 +171,6 @@ impl OpenGame {
         Ok(Joined { again, seats_left: 0, started: Some(started) })
     }
 
-    /// The address that resigned, when the message being carried out again was its
-    /// resignation.
-    fn resigned_by_this_message(&self) -> Option<String> {
-        let tag = self.book.carrying_out()?;
-        self.book.records().iter().filter(|r| r.msg.as_deref() == Some(tag)).find_map(|r| match &r.entry {
-            Entry::Seats { event: SeatEvent::Resigned { email, .. } } => Some(email.clone()),
-            _ => None,
-        })
-    }
-
-    /// The new player's address, when the message being carried out again gave a vacant
-    /// power to them.
-    fn taken_over_by_this_message(&self) -> Option<String> {
-        let tag = self.book.carrying_out()?;
-        self.book.records().iter().filter(|r| r.msg.as_deref() == Some(tag)).find_map(|r| match &r.entry {
-            Entry::Seats { event: SeatEvent::TakenOver { email, .. } } => Some(email.clone()),
-            _ => None,
-        })
-    }
-
     /// The start, when the message being carried out again started the game.
     fn started_by_this_message(&self) -> Option<Started> {
         let tag = self.book.carrying_out()?;
@@ -310,79 +273,11 @@ impl OpenGame {
         Ok(self.seats_left().unwrap_or(0))
     }
 
-    /// `observe`: the address gets every results mail and broadcast, and with a password
-    /// (its hash) may sign on as an observer. Whether it was new, and what became of the
-    /// password.
-    pub fn observe(
-        &mut self,
-        email: &str,
-        password_hash: Option<&str>,
-        step: ObserveStep<'_>,
-        now: DateTime<Utc>,
-    ) -> Result<Observed, GameError> {
-        self.relocked_atomically(|g, lock| g.observe_locked(lock, email, password_hash, step, now))
-    }
-
-    fn observe_locked(
-        &mut self,
-        lock: &mut crate::store::GameLock,
-        email: &str,
-        password_hash: Option<&str>,
-        step: ObserveStep<'_>,
-        now: DateTime<Utc>,
-    ) -> Result<Observed, GameError> {
-        let mut settings = self.game.settings.clone();
-        let s = &mut settings;
-        let observed = seating::observe(
-            &mut s.observers,
-            &mut s.observer_passwords,
-            &mut s.seats.observing,
-            email,
-            password_hash,
-            step,
-        )
-        .map_err(refuse)?;
-        if settings == self.game.settings {
-            return Ok(observed);
-        }
-        if matches!(observed, Observed::Observing { new: true, .. }) && !self.done_before() {
-            self.record(lock, now, Entry::Seats { event: SeatEvent::Observer { email: email.to_string() } })?;
-        }
-        self.write_seats(lock, now, settings)?;
-        Ok(observed)
-    }
-
     /// `resign`: the power's player leaves it; it is vacant (its units hold, civil
     /// disorder in Winter) until someone takes it over. The address it had.
     pub fn resign(&mut self, power_key: &str, now: DateTime<Utc>) -> Result<String, GameError> {
-        self.relocked_atomically(|g, lock| g.resign_locked(lock, power_key, now))
-    }
-
-    fn resign_locked(
-        &mut self,
-        lock: &mut crate::store::GameLock,
-        power_key: &str,
-        now: DateTime<Utc>,
-    ) -> Result<String, GameError> {
-        if self.game.state.end.is_some() {
-            return Err(GameError::Over);
-        }
-        if let Some(email) = self.resigned_by_this_message() {
-            // Carried out again after an interruption: answered as done, the notices sent.
-            return Ok(email);
-        }
-        let mut settings = self.game.settings.clone();
-        let Some(at) = settings.players.iter().position(|p| p.power == power_key) else {
-            return Err(refuse(format!("{} is already vacant", self.power_label(power_key))));
-        };
-        let player = settings.players.remove(at);
-        if !self.done_before() {
-            let event = SeatEvent::Resigned { power: self.power_label(power_key), email: player.email.clone() };
-            self.record(lock, now, Entry::Seats { event })?;
-            self.write_seats(lock, now, settings)?;
-            self.votes_follow_players(lock, power_key, now)?;
-        }
-        Ok(player.email)
+        let label = self.power_label(power_key);
+        self.resign_seat(power_key, &label, now)
     }
 
     /// Orders a power might send first, from its own units: on each board (Shadow Worlds:
@@ -428,68 +323,15 @@ impl OpenGame {
         password_hash: &str,
         now: DateTime<Utc>,
     ) -> Result<bool, GameError> {
-        self.relocked_atomically(|g, lock| g.ask_takeover_locked(lock, power_key, email, name, password_hash, now))
-    }
-
-    fn ask_takeover_locked(
-        &mut self,
-        lock: &mut crate::store::GameLock,
-        power_key: &str,
-        email: &str,
-        name: &str,
-        password_hash: &str,
-        now: DateTime<Utc>,
-    ) -> Result<bool, GameError> {
         let label = self.power_label(power_key);
-        let mut settings = self.game.settings.clone();
-        if self.game.state.end.is_some() {
-            return Err(GameError::Over);
-        }
-        if settings.seats.open {
-            return Err(refuse(format!(
-                "{} has not started: `join {} PASSWORD` takes a seat",
-                settings.name, settings.name
-            )));
-        }
-        let game = settings.name.clone();
-        seating::may_take_over(&settings, power_key, &label, "power", email, &game).map_err(refuse)?;
-        if self.done_before() {
-            return Ok(settings.seats.takeover == Takeover::AtOnce);
-        }
-        let (event, at_once) = seating::take_over(&mut settings, power_key, &label, email, Some(name), password_hash);
-        self.record(lock, now, Entry::Seats { event })?;
-        self.write_seats(lock, now, settings)?;
-        if at_once {
-            self.votes_follow_players(lock, power_key, now)?;
-        }
-        Ok(at_once)
+        self.take_over_seat(power_key, &label, "power", email, Some(name), password_hash, now)
     }
 
     /// `approve`: the master gives a vacant power to the one who asked for it (the latest
     /// ask). The new player's address.
     pub fn approve(&mut self, power_key: &str, now: DateTime<Utc>) -> Result<String, GameError> {
-        self.relocked_atomically(|g, lock| g.approve_locked(lock, power_key, now))
-    }
-
-    fn approve_locked(
-        &mut self,
-        lock: &mut crate::store::GameLock,
-        power_key: &str,
-        now: DateTime<Utc>,
-    ) -> Result<String, GameError> {
         let label = self.power_label(power_key);
-        if let Some(email) = self.taken_over_by_this_message() {
-            // Carried out again after an interruption: answered as done, the news sent.
-            return Ok(email);
-        }
-        let mut settings = self.game.settings.clone();
-        let (event, email) = seating::approve(&mut settings, power_key, &label).map_err(refuse)?;
-        if !self.done_before() {
-            self.record(lock, now, Entry::Seats { event })?;
-            self.write_seats(lock, now, settings)?;
-            self.votes_follow_players(lock, power_key, now)?;
-        }
-        Ok(email)
+        self.approve_seat(power_key, &label, now)
     }
 
     /// Check the assignment of powers against the journal: the seed against the
@@ -566,5 +408,14 @@ impl SeatTable for Settings {
             password_hash: Some(password_hash.to_string()),
             pictures: true,
         });
+    }
+
+    fn vacate(&mut self, seat: &str) -> Option<String> {
+        let at = self.players.iter().position(|p| p.power == seat)?;
+        Some(self.players.remove(at).email)
+    }
+
+    fn watchers(&mut self) -> (&mut Vec<String>, &mut ObserverPasswords, &mut Vec<PendingObserver>) {
+        (&mut self.observers, &mut self.observer_passwords, &mut self.seats.observing)
     }
 }

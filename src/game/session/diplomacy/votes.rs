@@ -56,24 +56,25 @@ impl OpenGame {
     /// A power's vote on how the game ends; how it ends, if this vote made a proposal
     /// pass. Carried out again after an interruption, the vote is not kept twice.
     pub fn vote(&mut self, power: PowerId, vote: &Vote, now: DateTime<Utc>) -> Result<Option<GameEnd>, GameError> {
-        let mut lock = self.relock()?;
-        if self.done_before() {
-            return Ok(None);
-        }
-        if self.game.state.end.is_some() {
-            return Err(GameError::Over);
-        }
-        let key = |p: &PowerId| self.game.map.power(*p).key.clone();
-        let (word, powers) = match vote {
-            Vote::Draw { powers } => ("draw", powers.iter().map(key).collect()),
-            Vote::NoDraw => ("nodraw", Vec::new()),
-            Vote::Concede { to } => ("concede", vec![key(to)]),
-            Vote::NoConcede => ("noconcede", Vec::new()),
-        };
-        let voters = Some(self.game.voters().iter().map(key).collect());
-        let entry = Entry::Vote { power: key(&power), vote: word.to_string(), powers, voters };
-        let end = self.game.vote(power, vote);
-        self.record(&mut lock, now, entry)?;
-        Ok(end)
+        self.relocked_once(
+            |_| None,
+            |g, lock| {
+                if g.game.state.end.is_some() {
+                    return Err(GameError::Over);
+                }
+                let key = |p: &PowerId| g.game.map.power(*p).key.clone();
+                let (word, powers) = match vote {
+                    Vote::Draw { powers } => ("draw", powers.iter().map(key).collect()),
+                    Vote::NoDraw => ("nodraw", Vec::new()),
+                    Vote::Concede { to } => ("concede", vec![key(to)]),
+                    Vote::NoConcede => ("noconcede", Vec::new()),
+                };
+                let voters = Some(g.game.voters().iter().map(key).collect());
+                let entry = Entry::Vote { power: key(&power), vote: word.to_string(), powers, voters };
+                let end = g.game.vote(power, vote);
+                g.record(lock, now, entry)?;
+                Ok(end)
+            },
+        )
     }
 }

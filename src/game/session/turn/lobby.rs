@@ -17,13 +17,12 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{
-    open::begin, particulars_changes, seats::seats, OpenTurnGame, SeedFile, TurnEntry, TurnPlayer, TurnSettings,
-    SEED_FILE,
-};
+use super::{open::begin, OpenTurnGame, SeedFile, TurnEntry, TurnPlayer, TurnSettings, SEED_FILE};
 use crate::dice::Seed;
 use crate::game::error::GameError;
-use crate::game::seating::{self, Applicant, ObserveStep, Observed, SeatEvent, SeatTable, Seating, Takeover};
+use crate::game::seating::{
+    self, Applicant, ObserveStep, Observed, ObserverPasswords, PendingObserver, SeatEvent, SeatTable, Seating,
+};
 use crate::games::{self, Options};
 use crate::store::{Book, GameDir, GameLock};
 
@@ -359,95 +358,10 @@ impl OpenTurnGame {
         self.settings.seats.vacant.iter().any(|v| v.eq_ignore_ascii_case(name))
     }
 
-    /// Journal `event`, then write `settings` (with a record of each particular changed),
-    /// under the held lock, as one change; nothing twice for a message carried out again.
-    fn change_seats_locked(
-        &mut self,
-        mut lock: GameLock,
-        event: SeatEvent,
-        settings: TurnSettings,
-        now: DateTime<Utc>,
-    ) -> Result<(), GameError> {
-        if self.book.done_before() {
-            return Ok(());
-        }
-        self.atomically(&mut lock, |g, lock| {
-            g.record(lock, now, TurnEntry::Seats { event })?;
-            g.write_particulars(lock, settings, now)
-        })
-    }
-
-    /// Journal each particular `settings` changes, then write it, under the held lock, as
-    /// one change.
-    fn write_particulars_locked(
-        &mut self,
-        mut lock: GameLock,
-        settings: TurnSettings,
-        now: DateTime<Utc>,
-    ) -> Result<(), GameError> {
-        self.atomically(&mut lock, |g, lock| g.write_particulars(lock, settings, now))
-    }
-
-    fn write_particulars(
-        &mut self,
-        lock: &mut GameLock,
-        settings: TurnSettings,
-        now: DateTime<Utc>,
-    ) -> Result<(), GameError> {
-        for (who, what, old, new) in particulars_changes(&seats(&self.settings), &seats(&settings)) {
-            self.record(lock, now, TurnEntry::PlayerChanged { who, what, old, new })?;
-        }
-        lock.write_settings(&settings)?;
-        self.settings = settings;
-        Ok(())
-    }
-
-    /// `observe`, with the hash of the password it brought: whether the address was new,
-    /// and what became of the password.
-    pub fn observe(
-        &mut self,
-        email: &str,
-        password_hash: Option<&str>,
-        step: ObserveStep<'_>,
-        now: DateTime<Utc>,
-    ) -> Result<Observed, GameError> {
-        let lock = self.relock()?;
-        let mut settings = self.settings.clone();
-        let s = &mut settings;
-        let observed = seating::observe(
-            &mut s.observers,
-            &mut s.observer_passwords,
-            &mut s.seats.observing,
-            email,
-            password_hash,
-            step,
-        )
-        .map_err(refuse)?;
-        if matches!(observed, Observed::Observing { new: true, .. }) {
-            self.change_seats_locked(lock, SeatEvent::Observer { email: email.to_string() }, settings, now)?;
-        } else if settings != self.settings {
-            self.write_particulars_locked(lock, settings, now)?;
-        }
-        Ok(observed)
-    }
-
     /// `resign`: the seat is vacant until someone takes it over. (seat, address it had)
     pub fn resign(&mut self, who: &str, now: DateTime<Utc>) -> Result<(String, String), GameError> {
-        let lock = self.relock()?;
-        if self.game.ending().is_some() {
-            return Err(GameError::Over);
-        }
-        let at = self.seat_at(who)?;
-        let mut settings = self.settings.clone();
-        let p = &mut settings.players[at];
-        let (name, email) = (p.name.clone(), p.email.clone());
-        if self.is_vacant(&name) && !self.book.done_before() {
-            return Err(refuse(format!("{name} is already vacant")));
-        }
-        p.password_hash = None;
-        settings.seats.vacant.push(name.clone());
-        let event = SeatEvent::Resigned { power: name.clone(), email: email.clone() };
-        self.change_seats_locked(lock, event, settings, now)?;
+        let name = self.settings.players[self.seat_at(who)?].name.clone();
+        let email = self.resign_seat(&name, &name, now)?;
         Ok((name, email))
     }
 
@@ -459,35 +373,16 @@ impl OpenTurnGame {
         password_hash: &str,
         now: DateTime<Utc>,
     ) -> Result<(String, bool), GameError> {
-        let lock = self.relock()?;
-        if self.game.ending().is_some() {
-            return Err(GameError::Over);
-        }
-        let at = self.seat_at(who)?;
-        let name = self.settings.players[at].name.clone();
-        let mut settings = self.settings.clone();
-        if self.book.done_before() {
-            // Carried out again after an interruption: answered as then.
-            return Ok((name, settings.seats.takeover == Takeover::AtOnce));
-        }
-        seating::may_take_over(&settings, &name, &name, "seat", email, &self.settings.name).map_err(refuse)?;
-        let (event, at_once) = seating::take_over(&mut settings, &name, &name, email, None, password_hash);
-        self.change_seats_locked(lock, event, settings, now)?;
+        let name = self.settings.players[self.seat_at(who)?].name.clone();
+        let at_once = self.take_over_seat(&name, &name, "seat", email, None, password_hash, now)?;
         Ok((name, at_once))
     }
 
     /// `approve`: the master gives a vacant seat to whoever asked for it last. (seat,
     /// the new player's address)
     pub fn approve(&mut self, who: &str, now: DateTime<Utc>) -> Result<(String, String), GameError> {
-        let lock = self.relock()?;
-        let at = self.seat_at(who)?;
-        let name = self.settings.players[at].name.clone();
-        if self.book.done_before() {
-            return Ok((name, self.settings.players[at].email.clone()));
-        }
-        let mut settings = self.settings.clone();
-        let (event, email) = seating::approve(&mut settings, &name, &name).map_err(refuse)?;
-        self.change_seats_locked(lock, event, settings, now)?;
+        let name = self.settings.players[self.seat_at(who)?].name.clone();
+        let email = self.approve_seat(&name, &name, now)?;
         Ok((name, email))
     }
 }
@@ -514,6 +409,22 @@ impl SeatTable for TurnSettings {
             p.timezone = None;
         }
         self.seats.vacant.retain(|v| !v.eq_ignore_ascii_case(seat));
+    }
+
+    /// The seat stays in `players` with its address, named vacant; its password goes.
+    fn vacate(&mut self, seat: &str) -> Option<String> {
+        if !self.has_player(seat) {
+            return None;
+        }
+        let p = self.players.iter_mut().find(|p| p.name.eq_ignore_ascii_case(seat))?;
+        p.password_hash = None;
+        let email = p.email.clone();
+        self.seats.vacant.push(p.name.clone());
+        Some(email)
+    }
+
+    fn watchers(&mut self) -> (&mut Vec<String>, &mut ObserverPasswords, &mut Vec<PendingObserver>) {
+        (&mut self.observers, &mut self.observer_passwords, &mut self.seats.observing)
     }
 }
 

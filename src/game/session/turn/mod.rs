@@ -40,7 +40,7 @@ use crate::game::error::GameError;
 use crate::game::journal::{particulars_changes, Particulars, ReplayError};
 use crate::game::schedule::DeadlinePolicy;
 use crate::game::seating::{SeatEvent, Seating};
-use crate::game::session::{Kind, Loaded, Session};
+use crate::game::session::{Kind, Loaded, Seated, Session};
 use crate::game::settings::Master;
 use crate::game::state_patch;
 use crate::games::{self, Options};
@@ -282,6 +282,44 @@ impl Kind for TurnKind {
 
     fn undone_by_rollback(&self) -> std::collections::BTreeSet<u64> {
         owed::undone_by_rollback(&self.entries)
+    }
+}
+
+impl Seated for TurnKind {
+    type Settings = TurnSettings;
+
+    fn settings(&self) -> &TurnSettings {
+        &self.settings
+    }
+
+    fn set_settings(&mut self, settings: TurnSettings) {
+        self.settings = settings;
+    }
+
+    fn name(&self) -> &str {
+        &self.settings.name
+    }
+
+    fn is_over(&self) -> bool {
+        self.game.ending().is_some()
+    }
+
+    fn particulars_entries(&self, new: &TurnSettings) -> Vec<TurnEntry> {
+        particulars_changes(&seats::seats(&self.settings), &seats::seats(new))
+            .into_iter()
+            .map(|(who, what, old, new)| TurnEntry::PlayerChanged { who, what, old, new })
+            .collect()
+    }
+
+    fn seats_entry(event: SeatEvent) -> TurnEntry {
+        TurnEntry::Seats { event }
+    }
+
+    fn seat_event(entry: &TurnEntry) -> Option<&SeatEvent> {
+        match entry {
+            TurnEntry::Seats { event } => Some(event),
+            _ => None,
+        }
     }
 }
 

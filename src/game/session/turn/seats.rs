@@ -116,25 +116,4 @@ impl OpenTurnGame {
     pub fn player_settings(&self, name: &str) -> Option<&TurnPlayer> {
         self.settings.players.iter().find(|p| p.name.eq_ignore_ascii_case(name.trim()))
     }
-
-    /// Change game.toml under the lock.
-    pub fn update_settings<T>(
-        &mut self,
-        now: DateTime<Utc>,
-        change: impl FnOnce(&mut TurnSettings) -> Result<T, GameError>,
-    ) -> Result<T, GameError> {
-        let mut lock = self.relock()?;
-        let mut settings = self.settings.clone();
-        let out = change(&mut settings)?;
-        // Journaled with game.toml as one change, so history shows every change of who
-        // plays a seat, and no rollback undoes it.
-        self.atomically(&mut lock, |g, lock| {
-            for (who, what, old, new) in particulars_changes(&seats(&g.settings), &seats(&settings)) {
-                g.record(lock, now, TurnEntry::PlayerChanged { who, what, old, new })?;
-            }
-            lock.write_settings(&settings)?;
-            g.settings = settings;
-            Ok(out)
-        })
-    }
 }

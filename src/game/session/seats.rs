@@ -1,0 +1,231 @@
+//! What every game does with its seats once it runs, over any [`Seated`] kind: game.toml
+//! changed with each particular journaled, observers, a resignation, a takeover asked for,
+//! the master's approval (their rules are [`crate::game::seating`]'s).
+//!
+//! Each is one change under the lock: its `Seats` entry first, then an entry for each
+//! particular it changes, then game.toml. No rollback undoes any of it. A message carried
+//! out again after an interruption is answered from what it left in the journal the
+//! first time, and nothing is done twice (the store refuses a second entry for it).
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use super::{Kind, Session};
+use crate::game::error::GameError;
+use crate::game::seating::{self, ObserveStep, Observed, SeatEvent, SeatTable, Takeover};
+use crate::store::GameLock;
+
+fn refuse(text: impl Into<String>) -> GameError {
+    GameError::Invalid(text.into())
+}
+
+/// A kind whose settings (game.toml) hold its seats and their particulars.
+pub trait Seated: Kind {
+    /// game.toml.
+    type Settings: Clone + PartialEq + Serialize + SeatTable;
+
+    fn settings(&self) -> &Self::Settings;
+
+    fn set_settings(&mut self, settings: Self::Settings);
+
+    /// The game's name, in refusals.
+    fn name(&self) -> &str;
+
+    /// Whether the game is over (its seats change no more).
+    fn is_over(&self) -> bool;
+
+    /// The entries that record how `new` changes the particulars of the seats, the master
+    /// and the observers (address, time zone, password as a fingerprint).
+    fn particulars_entries(&self, new: &Self::Settings) -> Vec<Self::Entry>;
+
+    /// The entry that journals a change of seats.
+    fn seats_entry(event: SeatEvent) -> Self::Entry;
+
+    /// The change of seats an entry journals, if it is one.
+    fn seat_event(entry: &Self::Entry) -> Option<&SeatEvent>;
+
+    /// After `seat` changed player (a resignation, a takeover), under the same lock: what
+    /// follows in the game (Diplomacy: the votes its player had cast are withdrawn).
+    /// Nothing, by default.
+    fn seat_changed(
+        _g: &mut Session<Self>,
+        _lock: &mut GameLock,
+        _seat: &str,
+        _now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        Ok(())
+    }
+}
+
+impl<K: Seated> Session<K> {
+    /// Write `settings` under the held lock, journaling first each particular it changes.
+    pub(crate) fn write_seats(
+        &mut self,
+        lock: &mut GameLock,
+        now: DateTime<Utc>,
+        settings: K::Settings,
+    ) -> Result<(), GameError> {
+        for entry in self.kept.particulars_entries(&settings) {
+            self.record(lock, now, entry)?;
+        }
+        lock.write_settings(&settings)?;
+        self.kept.set_settings(settings);
+        Ok(())
+    }
+
+    /// Journal `event`, then write `settings` as [`write_seats`](Self::write_seats) does.
+    pub(crate) fn change_seats(
+        &mut self,
+        lock: &mut GameLock,
+        now: DateTime<Utc>,
+        event: SeatEvent,
+        settings: K::Settings,
+    ) -> Result<(), GameError> {
+        self.record(lock, now, K::seats_entry(event))?;
+        self.write_seats(lock, now, settings)
+    }
+
+    /// What the message being carried out did to the seats before an interruption, as
+    /// `find` picks it from the entries it left (its answer is given again from them).
+    pub(crate) fn seats_left_before<T>(&self, find: impl Fn(&SeatEvent) -> Option<T>) -> Option<T> {
+        let tag = self.book.carrying_out()?;
+        self.book
+            .records()
+            .iter()
+            .filter(|r| r.msg.as_deref() == Some(tag))
+            .find_map(|r| find(K::seat_event(&r.entry)?))
+    }
+
+    /// Change game.toml under the lock (passwords, addresses, time zones, options), each
+    /// particular it changes journaled before it is written, then `after` under the same
+    /// lock (what follows from the new settings, journaled with them).
+    pub fn update_settings_then<T>(
+        &mut self,
+        now: DateTime<Utc>,
+        change: impl FnOnce(&mut K::Settings) -> Result<T, GameError>,
+        after: impl FnOnce(&mut Self, &mut GameLock) -> Result<(), GameError>,
+    ) -> Result<T, GameError> {
+        self.relocked_atomically(|g, lock| {
+            let mut settings = g.kept.settings().clone();
+            let out = change(&mut settings)?;
+            if settings != *g.kept.settings() {
+                g.write_seats(lock, now, settings)?;
+            }
+            after(g, lock)?;
+            Ok(out)
+        })
+    }
+
+    /// [`update_settings_then`](Self::update_settings_then) with nothing after.
+    pub fn update_settings<T>(
+        &mut self,
+        now: DateTime<Utc>,
+        change: impl FnOnce(&mut K::Settings) -> Result<T, GameError>,
+    ) -> Result<T, GameError> {
+        self.update_settings_then(now, change, |_, _| Ok(()))
+    }
+
+    /// `observe`, with the hash of the password it brought: whether the address was new,
+    /// and what became of the password.
+    pub fn observe(
+        &mut self,
+        email: &str,
+        password_hash: Option<&str>,
+        step: ObserveStep<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Observed, GameError> {
+        self.relocked_atomically(|g, lock| {
+            let mut settings = g.kept.settings().clone();
+            let (observers, passwords, pending) = settings.watchers();
+            let observed =
+                seating::observe(observers, passwords, pending, email, password_hash, step).map_err(refuse)?;
+            if settings == *g.kept.settings() {
+                return Ok(observed);
+            }
+            if matches!(observed, Observed::Observing { new: true, .. }) && !g.done_before() {
+                g.record(lock, now, K::seats_entry(SeatEvent::Observer { email: email.to_string() }))?;
+            }
+            g.write_seats(lock, now, settings)?;
+            Ok(observed)
+        })
+    }
+
+    /// `resign`: `seat`'s player leaves it (`label`: the seat as told, `France`); it is
+    /// vacant until someone takes it over. The address it had.
+    pub(crate) fn resign_seat(&mut self, seat: &str, label: &str, now: DateTime<Utc>) -> Result<String, GameError> {
+        self.relocked_atomically(|g, lock| {
+            if g.kept.is_over() {
+                return Err(GameError::Over);
+            }
+            let again = g.seats_left_before(|e| match e {
+                SeatEvent::Resigned { email, .. } => Some(email.clone()),
+                _ => None,
+            });
+            if let Some(email) = again {
+                return Ok(email);
+            }
+            let mut settings = g.kept.settings().clone();
+            let email = settings.vacate(seat).ok_or_else(|| refuse(format!("{label} is already vacant")))?;
+            let event = SeatEvent::Resigned { power: label.to_string(), email: email.clone() };
+            g.change_seats(lock, now, event, settings)?;
+            K::seat_changed(g, lock, seat, now)?;
+            Ok(email)
+        })
+    }
+
+    /// `takeover`: `email` asks for the vacant `seat` (`noun`: what the game's seats are,
+    /// `power` or `seat`). Whether it went through at once (`takeover = "at_once"`), else
+    /// it waits for the master's `approve`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn take_over_seat(
+        &mut self,
+        seat: &str,
+        label: &str,
+        noun: &str,
+        email: &str,
+        name: Option<&str>,
+        password_hash: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, GameError> {
+        self.relocked_atomically(|g, lock| {
+            if g.kept.is_over() {
+                return Err(GameError::Over);
+            }
+            let mut settings = g.kept.settings().clone();
+            let game = g.kept.name().to_string();
+            if settings.seating().open {
+                return Err(refuse(format!("{game} has not started: `join {game} PASSWORD` takes a seat")));
+            }
+            if g.done_before() {
+                // Carried out again after an interruption: answered as then.
+                return Ok(settings.seating().takeover == Takeover::AtOnce);
+            }
+            seating::may_take_over(&settings, seat, label, noun, email, &game).map_err(refuse)?;
+            let (event, at_once) = seating::take_over(&mut settings, seat, label, email, name, password_hash);
+            g.change_seats(lock, now, event, settings)?;
+            if at_once {
+                K::seat_changed(g, lock, seat, now)?;
+            }
+            Ok(at_once)
+        })
+    }
+
+    /// `approve`: the master gives the vacant `seat` to whoever asked for it last. The new
+    /// player's address.
+    pub(crate) fn approve_seat(&mut self, seat: &str, label: &str, now: DateTime<Utc>) -> Result<String, GameError> {
+        self.relocked_atomically(|g, lock| {
+            let again = g.seats_left_before(|e| match e {
+                SeatEvent::TakenOver { email, .. } => Some(email.clone()),
+                _ => None,
+            });
+            if let Some(email) = again {
+                return Ok(email);
+            }
+            let mut settings = g.kept.settings().clone();
+            let (event, email) = seating::approve(&mut settings, seat, label).map_err(refuse)?;
+            g.change_seats(lock, now, event, settings)?;
+            K::seat_changed(g, lock, seat, now)?;
+            Ok(email)
+        })
+    }
+}
