@@ -229,3 +229,85 @@ impl<K: Seated> Session<K> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+
+    use super::*;
+    use crate::diplomacy::state::GameState;
+    use crate::game::session::diplomacy::{self, OpenGame};
+    use crate::game::settings::{Player, Settings, VariantKind};
+
+    fn at(minute: i64) -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2027, 1, 1, 12, 0, 0).unwrap() + chrono::Duration::minutes(minute)
+    }
+
+    /// A standard game with France and England played, vacant seats taken over at once.
+    fn game(dir: &std::path::Path) -> OpenGame {
+        let mut settings = Settings::new("seats", VariantKind::Standard);
+        settings.seats.takeover = Takeover::AtOnce;
+        for (power, who) in [("france", "ann"), ("england", "bob")] {
+            settings.players.push(Player {
+                power: power.into(),
+                name: who.into(),
+                email: format!("{who}@example.org"),
+                timezone: None,
+                password_hash: Some("hash".into()),
+                pictures: true,
+            });
+        }
+        let map = crate::diplomacy::map::cache::standard();
+        diplomacy::create(dir, &settings, GameState::start(&map, 1), at(0)).expect("a standard game")
+    }
+
+    #[test]
+    fn a_resignation_and_a_takeover_carried_out_again_are_answered_as_the_first_time_and_kept_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("g");
+        let mut g = game(&dir);
+        g.carry_out(Some("m1".into()));
+        assert_eq!(g.resign("france", at(1)).unwrap(), "ann@example.org");
+        g.carry_out(Some("m2".into()));
+        assert!(g.ask_takeover("france", "cy@example.org", "Cy", "h2", at(2)).unwrap(), "taken over at once");
+        let kept = g.entries.len();
+
+        let mut again = diplomacy::open(&dir).unwrap();
+        again.carry_out(Some("m1".into()));
+        assert_eq!(again.resign("france", at(3)).unwrap(), "ann@example.org", "the resignation, answered again");
+        again.carry_out(Some("m2".into()));
+        assert!(again.ask_takeover("france", "cy@example.org", "Cy", "h2", at(4)).unwrap(), "the takeover, again");
+        assert_eq!(again.entries.len(), kept, "nothing journaled twice");
+        assert_eq!(again.game.settings.players.iter().filter(|p| p.power == "france").count(), 1);
+
+        // A new message is checked as ever: France has a player now.
+        again.carry_out(Some("m3".into()));
+        let err = again.ask_takeover("france", "dee@example.org", "Dee", "h3", at(5)).unwrap_err();
+        assert!(err.to_string().contains("France has a player"), "{err}");
+    }
+
+    #[test]
+    fn a_resigned_seat_is_vacant_once_and_an_observer_is_journaled_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut g = game(&tmp.path().join("g"));
+        g.resign("england", at(1)).unwrap();
+        let err = g.resign("england", at(2)).unwrap_err();
+        assert!(err.to_string().contains("England is already vacant"), "{err}");
+        let code = "code-hash";
+        let asked = g.observe("obs@example.org", None, ObserveStep::Ask { code_hash: code }, at(3)).unwrap();
+        assert_eq!(asked, Observed::Asked);
+        let confirmed = g.observe("obs@example.org", None, ObserveStep::Confirm { code_hash: code }, at(3)).unwrap();
+        assert!(matches!(confirmed, Observed::Observing { new: true, .. }), "{confirmed:?}");
+        let observers = |g: &OpenGame| {
+            g.entries
+                .iter()
+                .filter(|e| matches!(e, crate::game::journal::Entry::Seats { event: SeatEvent::Observer { .. } }))
+                .count()
+        };
+        assert_eq!(observers(&g), 1);
+        let again = g.observe("obs@example.org", None, ObserveStep::Ask { code_hash: code }, at(4)).unwrap();
+        assert!(matches!(again, Observed::Observing { new: false, .. }), "{again:?}");
+        assert_eq!(observers(&g), 1, "an observer already known is not journaled again");
+        assert!(g.game.settings.observers.iter().any(|o| o == "obs@example.org"));
+    }
+}
