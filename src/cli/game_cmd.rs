@@ -13,10 +13,9 @@ use crate::diplomacy::position::parse_position;
 use crate::diplomacy::report::deadline_text;
 use crate::diplomacy::state::GameState;
 use crate::diplomacy::variant::shadow::VictoryCounts;
+use crate::game::any::MAX_TURN_BYTES;
 use crate::game::any::{self, Answer, GameSession, Lacking, Submit, Who};
 use crate::game::error::GameError;
-use crate::game::session;
-use crate::game::session::turn::MAX_TURN_BYTES;
 use crate::game::settings::{parse_players, parse_variant, Settings, VariantKind};
 
 #[derive(clap::Args, Debug)]
@@ -289,14 +288,15 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
             GameState::from_position(&map, &pos)
         }
     };
-    let g = session::diplomacy::create(&dir, &settings, state, now()).map_err(game_error)?;
+    let new = any::NewGame::Diplomacy { settings: &settings, state: Box::new(state), open: false };
+    let g = any::create(&dir, new, now()).map_err(game_error)?;
     println!(
         "Created {} ({}) in {}.",
         settings.name,
         crate::game::settings::variant_label(&settings, &map),
         dir.display()
     );
-    for line in g.game.option_lines() {
+    for line in &g.options {
         println!("  {line}");
     }
     println!("Players:");
@@ -311,7 +311,7 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
     for name in &empty {
         println!("  {name:<8} (no player)");
     }
-    println!("Phase: {}. Deadline: {}.", g.game.state.phase, deadline_text(g.game.state.deadline));
+    println!("Phase: {}. Deadline: {}.", g.step, deadline_text(g.deadline));
     if !empty.is_empty() {
         eprintln!(
             "warning: nobody plays {}: {} in civil disorder (units hold, nothing is built) and the judge does not \
@@ -327,9 +327,10 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
 
 /// `new --open`: a game whose players join by mail.
 fn new_open(dir: &Path, settings: &Settings, map: &Map) -> Result<ExitCode, CliError> {
-    let mut g = session::diplomacy::create(dir, settings, GameState::start(map, settings.variant.boards()), now())
+    let state = GameState::start(map, settings.variant.boards());
+    let g = any::create(dir, any::NewGame::Diplomacy { settings, state: Box::new(state), open: true }, now())
         .map_err(game_error)?;
-    let commitment = g.open_seats(now()).map_err(game_error)?;
+    let commitment = g.commitment.unwrap_or_default();
     let name = &settings.name;
     println!(
         "Created {name} ({}) in {}, with {} open seats.",
@@ -337,7 +338,7 @@ fn new_open(dir: &Path, settings: &Settings, map: &Map) -> Result<ExitCode, CliE
         dir.display(),
         map.powers().len()
     );
-    for line in g.game.option_lines() {
+    for line in &g.options {
         println!("  {line}");
     }
     let two: Vec<String> = map.powers().iter().take(2).map(|p| p.name.to_lowercase()).collect();

@@ -7,10 +7,8 @@ use std::process::ExitCode;
 use super::game_cmd::{game_error, NewArgs, NewGame};
 use super::{now, CliError};
 use crate::dice::Seed;
-use crate::game::session::{
-    self,
-    turn::{parse_turn_players, TurnSettings},
-};
+use crate::game::any;
+use crate::game::any::{parse_turn_players, TurnSettings};
 use crate::game::settings::Master;
 use crate::games::Options;
 
@@ -63,16 +61,18 @@ pub fn new(a: NewArgs, kind: &str) -> Result<ExitCode, CliError> {
     if a.open {
         return new_open(&dir, settings, &a, &options, seed);
     }
-    let g = session::turn::create(&dir, &settings, &options, seed, now()).map_err(game_error)?;
+    let players: Vec<String> = settings.players.iter().map(|p| p.name.clone()).collect();
+    let new = any::NewGame::Turn { settings: &settings, options: &options, seed, open_seats: None };
+    let g = any::create(&dir, new, now()).map_err(game_error)?;
     println!("Created {name} ({kind}) in {}.", dir.display());
-    println!("Players: {}.", g.player_names().join(", "));
-    println!("Dice commitment (sha256 of the secret seed): {}", g.meta.commitment);
+    println!("Players: {}.", players.join(", "));
+    println!("Dice commitment (sha256 of the secret seed): {}", g.commitment.unwrap_or_default());
     // What the setup rolled (in Duplexity: who places first).
-    for e in g.entries.first().and_then(|(_, _, entry)| entry.step()).map(|s| s.events.as_slice()).unwrap_or_default() {
+    for e in &g.setup {
         println!("{e}");
     }
     println!();
-    print!("{}", g.report_text());
+    print!("{}", g.report.unwrap_or_default());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -86,14 +86,15 @@ fn new_open(
 ) -> Result<ExitCode, CliError> {
     let kind = settings.game.clone();
     let size = a.seats.map_or_else(|| crate::games::kind(&kind).map_or(2, |k| k.players.0), usize::from);
-    let lobby = session::turn::lobby::create_open(dir, settings, size, options, seed).map_err(game_error)?;
-    let name = &lobby.settings.name;
+    let name = settings.name.clone();
+    let new = any::NewGame::Turn { settings: &settings, options, seed, open_seats: Some(size) };
+    let g = any::create(dir, new, now()).map_err(game_error)?;
     println!("Created {name} ({kind}) in {}, with {size} open seats.", dir.display());
     println!(
         "Players join by mail with `join {name} PASSWORD`; the game begins by itself when the last seat is \
          filled (players seated in the order they joined, each named by their address), and no deadline runs \
          until then."
     );
-    println!("Dice commitment (sha256 of the secret seed): {}", lobby.commitment);
+    println!("Dice commitment (sha256 of the secret seed): {}", g.commitment.unwrap_or_default());
     Ok(ExitCode::SUCCESS)
 }

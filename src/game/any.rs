@@ -31,6 +31,7 @@ pub use crate::game::seating::{Listing, ObserveStep, Observed, ObserverPassword}
 use crate::game::session;
 pub use crate::game::session::diplomacy::Started;
 pub use crate::game::session::diplomacy::{MailingOutcome, MailingPlan};
+pub use crate::game::session::turn::{parse_turn_players, TurnSettings, MAX_TURN_BYTES};
 pub use crate::game::settings::Master;
 use crate::phase::Phase;
 use crate::store::TaskLock;
@@ -601,8 +602,8 @@ pub fn create_open(
         };
         let size = seats.unwrap_or(kind.players.0);
         let seed = crate::dice::Seed::generate();
-        let lobby = session::turn::lobby::create_open(path, settings, size, &Default::default(), seed)?;
-        return Ok(Box::new(lobby));
+        let new = NewGame::Turn { settings: &settings, options: &Default::default(), seed, open_seats: Some(size) };
+        return Ok(create(path, new, now)?.game);
     }
     if seats.is_some() {
         return Err(usage("a Diplomacy game has one seat per power; `seats` is for the small games"));
@@ -624,9 +625,86 @@ pub fn create_open(
     settings.master = master;
     let map = crate::diplomacy::map::shipped::map(&settings.map).expect("a shipped map, checked above");
     let state = crate::diplomacy::state::GameState::start(&map, variant.boards());
-    let mut g = session::diplomacy::create(path, &settings, state, now)?;
-    g.open_seats(now)?;
-    Ok(Box::new(g))
+    Ok(create(path, NewGame::Diplomacy { settings: &settings, state: Box::new(state), open: true }, now)?.game)
+}
+
+/// A new game, as its creator describes it ([`create`]).
+pub enum NewGame<'a> {
+    /// A Diplomacy game from `state` (the start, or a position); `open`: it has no players
+    /// yet, and its seats open to joins by mail.
+    Diplomacy {
+        settings: &'a crate::game::settings::Settings,
+        state: Box<crate::diplomacy::state::GameState>,
+        open: bool,
+    },
+    /// A game of the registry's turn games; `open_seats`: that many seats open to joins by
+    /// mail (no players named yet).
+    Turn {
+        settings: &'a session::turn::TurnSettings,
+        options: &'a crate::games::Options,
+        seed: crate::dice::Seed,
+        open_seats: Option<usize>,
+    },
+}
+
+/// What a game just made says of itself, for whoever made it.
+pub struct Created {
+    pub game: Box<dyn GameSession>,
+    /// The rules options in force, one a line (none while a turn game waits for players).
+    pub options: Vec<String>,
+    /// Where it stands (`Spring 1901 movement`), and its first deadline.
+    pub step: String,
+    pub deadline: Option<DateTime<Utc>>,
+    /// The published commitment of the dice's seed, where dice roll (or assign powers).
+    pub commitment: Option<String>,
+    /// What its setup did, a line each (Duplexity: who places first).
+    pub setup: Vec<String>,
+    /// The position as players read it, for a turn game under way.
+    pub report: Option<String>,
+}
+
+/// Make a new game in `path`: the one place a game is made, whatever it plays.
+pub fn create(path: &Path, new: NewGame<'_>, now: DateTime<Utc>) -> Result<Created, GameError> {
+    match new {
+        NewGame::Diplomacy { settings, state, open } => {
+            let mut g = session::diplomacy::create(path, settings, *state, now)?;
+            let commitment = if open { Some(g.open_seats(now)?) } else { None };
+            Ok(Created {
+                options: g.game.option_lines(),
+                step: g.game.state.phase.to_string(),
+                deadline: g.game.state.deadline,
+                commitment,
+                setup: Vec::new(),
+                report: None,
+                game: Box::new(g),
+            })
+        }
+        NewGame::Turn { settings, options, seed, open_seats: Some(size) } => {
+            let lobby = session::turn::lobby::create_open(path, settings.clone(), size, options, seed)?;
+            Ok(Created {
+                options: Vec::new(),
+                step: "waiting for players".to_string(),
+                deadline: None,
+                commitment: Some(lobby.commitment.clone()),
+                setup: Vec::new(),
+                report: None,
+                game: Box::new(lobby),
+            })
+        }
+        NewGame::Turn { settings, options, seed, open_seats: None } => {
+            let g = session::turn::create(path, settings, options, seed, now)?;
+            let first = g.entries.first().and_then(|(_, _, entry)| entry.step());
+            Ok(Created {
+                options: g.game.option_lines(),
+                step: g.game.step_label(),
+                deadline: g.meta.deadline,
+                commitment: Some(g.meta.commitment.clone()),
+                setup: first.map(|s| s.events.clone()).unwrap_or_default(),
+                report: Some(g.report_text()),
+                game: Box::new(g),
+            })
+        }
+    }
 }
 
 /// Open a game only to read it: no lock, nothing written.
