@@ -253,6 +253,16 @@ impl<K: Kind> Session<K> {
         change(self, &mut lock)
     }
 
+    /// [`relocked_once`](Self::relocked_once), the change made atomically
+    /// ([`atomically`](Self::atomically)).
+    pub(crate) fn relocked_once_atomically<T>(
+        &mut self,
+        again: impl FnOnce(&mut Self) -> T,
+        change: impl FnOnce(&mut Self, &mut GameLock) -> Result<T, GameError>,
+    ) -> Result<T, GameError> {
+        self.relocked_once(again, |g, lock| g.atomically(lock, change))
+    }
+
     /// Make a staged change durable ([`GameLock::commit`]); a cache that could not be
     /// written is a warning.
     pub(crate) fn commit(&mut self, lock: &mut GameLock) -> Result<(), GameError> {

@@ -142,7 +142,8 @@ impl<K: Seated> Session<K> {
             if settings == *g.kept.settings() {
                 return Ok(observed);
             }
-            if matches!(observed, Observed::Observing { new: true, .. }) && !g.done_before() {
+            // Carried out again, the address observes already: nothing changed, above.
+            if matches!(observed, Observed::Observing { new: true, .. }) {
                 g.record(lock, now, K::seats_entry(SeatEvent::Observer { email: email.to_string() }))?;
             }
             g.write_seats(lock, now, settings)?;
@@ -187,7 +188,9 @@ impl<K: Seated> Session<K> {
         password_hash: &str,
         now: DateTime<Utc>,
     ) -> Result<bool, GameError> {
-        self.relocked_atomically(|g, lock| {
+        // Carried out again after an interruption: answered as then.
+        let again = |g: &mut Self| g.kept.settings().clone().seating().takeover == Takeover::AtOnce;
+        self.relocked_once_atomically(again, |g, lock| {
             if g.kept.is_over() {
                 return Err(GameError::Over);
             }
@@ -195,10 +198,6 @@ impl<K: Seated> Session<K> {
             let game = g.kept.name().to_string();
             if settings.seating().open {
                 return Err(refuse(format!("{game} has not started: `join {game} PASSWORD` takes a seat")));
-            }
-            if g.done_before() {
-                // Carried out again after an interruption: answered as then.
-                return Ok(settings.seating().takeover == Takeover::AtOnce);
             }
             seating::may_take_over(&settings, seat, label, noun, email, &game).map_err(refuse)?;
             let (event, at_once) = seating::take_over(&mut settings, seat, label, email, name, password_hash);
@@ -309,5 +308,32 @@ mod tests {
         assert!(matches!(again, Observed::Observing { new: false, .. }), "{again:?}");
         assert_eq!(observers(&g), 1, "an observer already known is not journaled again");
         assert!(g.game.settings.observers.iter().any(|o| o == "obs@example.org"));
+    }
+
+    #[test]
+    fn a_join_and_a_leave_carried_out_again_are_answered_as_done_and_kept_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("open");
+        let map = crate::diplomacy::map::cache::standard();
+        let settings = Settings::new("open", VariantKind::Standard);
+        let mut g = diplomacy::create(&dir, &settings, GameState::start(&map, 1), at(0)).unwrap();
+        g.open_seats(at(0)).unwrap();
+        g.carry_out(Some("j1".into()));
+        let joined = g.join("ann@example.org", "Ann", "hash", Vec::new(), at(1)).unwrap();
+        assert_eq!(joined.seats_left, 6);
+        g.carry_out(Some("l1".into()));
+        assert_eq!(g.leave("ann@example.org", at(2)).unwrap(), 7);
+        let kept = g.entries.len();
+
+        let mut again = diplomacy::open(&dir).unwrap();
+        again.carry_out(Some("l1".into()));
+        assert_eq!(again.leave("ann@example.org", at(3)).unwrap(), 7, "the leave, answered as done");
+        again.carry_out(Some("j1".into()));
+        let joined = again.join("ann@example.org", "Ann", "hash", Vec::new(), at(4)).unwrap();
+        assert_eq!((joined.again, joined.seats_left, joined.started), (false, 7, None), "the join, answered as done");
+        assert_eq!(again.entries.len(), kept, "nothing journaled twice");
+        again.carry_out(Some("l2".into()));
+        let err = again.leave("ann@example.org", at(5)).unwrap_err();
+        assert!(err.to_string().contains("has not joined"), "a new leave is checked as ever: {err}");
     }
 }

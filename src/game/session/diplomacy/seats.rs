@@ -118,7 +118,15 @@ impl OpenGame {
         prefer: Vec<String>,
         now: DateTime<Utc>,
     ) -> Result<Joined, GameError> {
-        self.relocked_atomically(|g, lock| g.join_locked(lock, email, player, password_hash, prefer, now))
+        // Carried out again after a crash: answered as done, nothing made twice; if it was
+        // the join that started the game, the start's mails go out (they may not have left
+        // before the interruption).
+        let again = |g: &mut Self| Joined {
+            again: false,
+            seats_left: g.seats_left().unwrap_or(0),
+            started: g.started_by_this_message(),
+        };
+        self.relocked_once_atomically(again, |g, lock| g.join_locked(lock, email, player, password_hash, prefer, now))
     }
 
     fn join_locked(
@@ -131,13 +139,6 @@ impl OpenGame {
         now: DateTime<Utc>,
     ) -> Result<Joined, GameError> {
         let name = self.game.settings.name.clone();
-        if self.done_before() {
-            // Carried out again after a crash: answered as done, nothing made twice; if it
-            // was the join that started the game, the start's mails go out (they may not
-            // have left before the interruption).
-            let started = self.started_by_this_message();
-            return Ok(Joined { again: false, seats_left: self.seats_left().unwrap_or(0), started });
-        }
         if !self.game.settings.seats.open {
             return Err(refuse(if self.game.settings.seats.joined.is_empty() && self.entries.len() > 1 {
                 format!("{name} has no open seats (its players are named; a vacant power is asked for with `takeover`)")
@@ -246,7 +247,7 @@ impl OpenGame {
 
     /// `leave` before the start.
     pub fn leave(&mut self, email: &str, now: DateTime<Utc>) -> Result<usize, GameError> {
-        self.relocked_atomically(|g, lock| g.leave_locked(lock, email, now))
+        self.relocked_once_atomically(|g| g.seats_left().unwrap_or(0), |g, lock| g.leave_locked(lock, email, now))
     }
 
     fn leave_locked(
@@ -265,11 +266,9 @@ impl OpenGame {
         if !settings.seats.joined.iter().any(|a| a.email.eq_ignore_ascii_case(email)) {
             return Err(refuse(format!("{email} has not joined {}", settings.name)));
         }
-        if !self.done_before() {
-            settings.seats.joined.retain(|a| !a.email.eq_ignore_ascii_case(email));
-            self.record(lock, now, Entry::Seats { event: SeatEvent::Left { email: email.to_string() } })?;
-            self.write_seats(lock, now, settings)?;
-        }
+        settings.seats.joined.retain(|a| !a.email.eq_ignore_ascii_case(email));
+        self.record(lock, now, Entry::Seats { event: SeatEvent::Left { email: email.to_string() } })?;
+        self.write_seats(lock, now, settings)?;
         Ok(self.seats_left().unwrap_or(0))
     }
 
