@@ -239,12 +239,6 @@ pub trait TurnGame: std::fmt::Debug + Send + Sync {
         None
     }
 
-    /// The answers under way as (player, answer), for a game whose answers are words: the
-    /// layer flags for the master those its word list does not hold. None by default.
-    fn answers(&self) -> Vec<(String, String)> {
-        Vec::new()
-    }
-
     /// Whether the step under way takes its input from several players together and goes
     /// on once all of it is in (Duplexity's sealed bids, a Diplomacy phase), and whether
     /// all of it is in and waits ([`Together::Held`]: for [`TurnGame::advance`] without
@@ -274,9 +268,13 @@ pub trait TurnGame: std::fmt::Debug + Send + Sync {
     }
 }
 
-/// Windows a game sets itself: an answer or challenge window that closes at a set time
-/// ([`TurnGame::windows`]).
+/// Windows a game sets itself: an answer or challenge window that closes at a set time,
+/// and the answers sent in them ([`TurnGame::windows`]).
 pub trait Windows {
+    /// The answers under way as (player, answer), for a game whose answers are words: the
+    /// layer flags for the master those its word list does not hold.
+    fn answers(&self) -> Vec<(String, String)>;
+
     /// The deadline of the window open now (`None`: none). When it passes, the layer
     /// calls [`TurnGame::force`].
     fn deadline(&self) -> Option<DateTime<Utc>>;

@@ -372,6 +372,15 @@ impl MasterLines for Duple {
 
 /// Duple's answer, challenge and vote windows, which it sets itself.
 impl crate::turn::Windows for Duple {
+    /// The answers of the open faceoff or All Play that are not out.
+    fn answers(&self) -> Vec<(String, String)> {
+        let Some(c) = &self.state.contest else { return Vec::new() };
+        Self::live_answers(c)
+            .into_iter()
+            .map(|i| (self.name(c.answers[i].player).to_string(), c.answers[i].text.clone()))
+            .collect()
+    }
+
     fn deadline(&self) -> Option<DateTime<Utc>> {
         if self.state.winners.is_some() {
             return None;
@@ -645,15 +654,6 @@ impl TurnGame for Duple {
 
     fn save(&self) -> serde_json::Value {
         serde_json::to_value(&self.state).unwrap_or_default()
-    }
-
-    /// The answers of the open faceoff or All Play that are not out.
-    fn answers(&self) -> Vec<(String, String)> {
-        let Some(c) = &self.state.contest else { return Vec::new() };
-        Self::live_answers(c)
-            .into_iter()
-            .map(|i| (self.name(c.answers[i].player).to_string(), c.answers[i].text.clone()))
-            .collect()
     }
 }
 

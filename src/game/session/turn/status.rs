@@ -176,7 +176,7 @@ impl OpenTurnGame {
     /// [`OpenTurnGame::unlisted`] for the answers of `game` (now, or an earlier step).
     fn unlisted_in(&self, game: &dyn TurnGame) -> Result<Option<Vec<(String, String)>>, String> {
         let Some(name) = &self.settings.word_list else { return Ok(None) };
-        let answers = game.answers();
+        let answers = game.windows().map(|w| w.answers()).unwrap_or_default();
         if answers.is_empty() {
             return Ok(Some(Vec::new()));
         }
