@@ -17,7 +17,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{open::begin, OpenTurnGame, SeedFile, TurnEntry, TurnPlayer, TurnSettings, SEED_FILE};
+use super::{create::begin, OpenTurnGame, SeedFile, TurnEntry, TurnPlayer, TurnSettings, SEED_FILE};
 use crate::dice::Seed;
 use crate::game::error::GameError;
 use crate::game::seating::{
@@ -98,7 +98,7 @@ pub fn create_open(
     settings.deadlines.check().map_err(|e| refuse(format!("[deadlines]: {e}")))?;
     // Stand-in names: the game says what it thinks of the number of seats and the options.
     let names: Vec<String> = (1..=size).map(|i| format!("p{i}")).collect();
-    super::open::trial_setup(&settings, names, options).map_err(|e| refuse(format!("{size} seats: {e}")))?;
+    super::create::trial_setup(&settings, names, options).map_err(|e| refuse(format!("{size} seats: {e}")))?;
     settings.players.clear();
     settings.seats.open = true;
     settings.seats.size = Some(size);

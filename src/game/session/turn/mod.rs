@@ -18,6 +18,7 @@
 //! The clock is passed in; nothing here reads it. Games are reached only through
 //! [`crate::games`] and the [`TurnGame`] trait.
 
+mod create;
 mod deadlines;
 pub mod lobby;
 mod open;
@@ -51,8 +52,9 @@ use crate::turn::{Awaiting, Ending, LineAnswer, TurnAck, TurnContext, TurnGame, 
 
 pub use crate::store::MAILED_FILE;
 
+pub use create::create;
 use deadlines::deadline_after;
-pub use open::{create, kind_of, open, open_read_only};
+pub use open::{kind_of, open, open_read_only};
 use replay::apply_step;
 pub use replay::replay;
 use seats::check_players;
