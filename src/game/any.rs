@@ -2,12 +2,13 @@
 //! reaches every game.
 //!
 //! The rules of a small game are a [`TurnGame`](crate::turn::TurnGame); Diplomacy's are
-//! its engine ([`crate::diplomacy::engine`]). A game on disk is one of two stores over
-//! them: Diplomacy's [`session::diplomacy`] (its journal predates the small games and keeps phases,
-//! press, draws and owed results) and the generic [`session::turn`] (every small game). [`GameSession`] is
-//! what both stores offer the layers above, so that `submit`, `adjudicate`, `status`,
-//! `history`, `results`, `rollback`, `verify` and `reveal` are one command each, written
-//! once, whatever the game. [`open`] picks the store by what game.toml names.
+//! its engine ([`crate::diplomacy::engine`]). A game on disk is a
+//! [`Session`](crate::game::session::Session) of one of two kinds: [`session::diplomacy`]
+//! (phases, press, draws and owed results) or [`session::turn`] (every turn game).
+//! [`GameSession`] is what every game offers the layers above, so that `submit`,
+//! `adjudicate`, `status`, `history`, `results`, `rollback`, `verify` and `reveal` are one
+//! command each, written once, whatever the game. [`create`] makes a game of either kind;
+//! [`open`] picks the kind by what game.toml names.
 //!
 //! Every answer comes as an [`Answer`]: the text for people and the JSON for machines,
 //! made from the same result.

@@ -1,11 +1,11 @@
 //! A game on disk, whatever it plays (ARCHITECTURE.md, `game`).
 //!
-//! `any` is the contract every game is reached through and opens the right store;
-//! `session` keeps a game on disk (`session::diplomacy` Diplomacy, `session::turn` every turn
-//! game) and `journal` rebuilds a Diplomacy state from its entries.
-//! What both stores need is here once: `error` (`GameError`), `glance` (the tick's cache
-//! of an idle game), `schedule` (deadlines, the early/wait rule), `seating` (joins,
-//! observers, a change of player), `settings`, `by_mail`, `public`.
+//! `any` is the contract every game is made and reached through; `session` keeps a game
+//! on disk, one `Session` type over two kinds (`session::diplomacy`, `session::turn`), and
+//! `journal` rebuilds a Diplomacy state from its entries. Below the session, once for
+//! every game: `error` (`GameError`), `glance` (the tick's cache of an idle game),
+//! `schedule` (deadlines, the early/wait rule), `seating` (the rules of joins, observers and
+//! a change of player), `settings`, `by_mail`, `public`.
 pub mod any;
 pub mod by_mail;
 pub mod conformance;

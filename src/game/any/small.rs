@@ -1,4 +1,4 @@
-//! [`GameSession`] for the small games' store ([`session::turn`](crate::game::session::turn)).
+//! [`GameSession`] for the turn games' session ([`session::turn`](crate::game::session::turn)).
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;

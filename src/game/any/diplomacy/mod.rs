@@ -1,4 +1,4 @@
-//! [`GameSession`] for Diplomacy's store (standard and Shadow Worlds): the core here (what
+//! [`GameSession`] for a Diplomacy session (standard and Shadow Worlds): the core here (what
 //! the game is, history, submit, adjudicate) and the powers as players name them; each
 //! other part of the contract in a file of its own.
 
