@@ -16,7 +16,8 @@ fn pictures(c: &mut Criterion) {
     let geometry = Geometry::standard(map).expect("the shipped geometry");
     for code in ["F1904M", "W1904A"] {
         let scene =
-            picture::results_scene(map, "shadow", &g.entries, Some(code.parse().expect("a phase"))).expect("results");
+            shadowjudge::game::journal::results_scene(map, "shadow", &g.entries, Some(code.parse().expect("a phase")))
+                .expect("results");
         c.bench_function(&format!("picture/shadow_{code}_svg"), |b| {
             b.iter(|| picture::draw_svg(map, &geometry, black_box(&scene)).expect("drawn"))
         });

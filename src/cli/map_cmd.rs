@@ -134,7 +134,17 @@ fn draw(a: DrawArgs) -> Result<ExitCode, CliError> {
         Some(e) if e == "svg" => false,
         _ => return Err(CliError::Usage(format!("{out_name}: the picture's name must end in .svg or .png"))),
     };
-    let (map, scene) = match (&a.dir, &a.position) {
+    let board = match a.board.as_deref().map(|b| b.trim().to_ascii_uppercase()) {
+        None => None,
+        Some(b) if b == "A" => Some('A'),
+        Some(b) if b == "B" => Some('B'),
+        Some(_) => {
+            let b = a.board.as_deref().unwrap_or_default();
+            return Err(CliError::Usage(format!("`{b}` is not a board: write A or B")));
+        }
+    };
+    let usage = |e: crate::game::any::PictureError| CliError::Usage(e.to_string());
+    let drawing = match (&a.dir, &a.position) {
         (_, Some(file)) => {
             if a.phase.is_some() {
                 return Err(CliError::Usage("a position file has no results: leave out the phase".into()));
@@ -146,55 +156,39 @@ fn draw(a: DrawArgs) -> Result<ExitCode, CliError> {
                 .map_err(|e| CliError::Usage(e.to_string()))?;
             let state = crate::diplomacy::state::GameState::from_position(&map, &position);
             let title = file.file_stem().map_or("position".to_string(), |s| s.to_string_lossy().into_owned());
-            let scene = Scene::from_state(&title, &state);
-            (map, scene)
+            let mut scene = Scene::from_state(&title, &state);
+            if let Some(letter) = board {
+                if scene.boards.len() < 2 {
+                    return Err(CliError::Usage("this game has one board: leave out --board".into()));
+                }
+                scene.boards.retain(|s| s.board == Some(letter));
+                scene.ledger.clear();
+                scene.title = format!("{} (board {letter})", scene.title);
+            }
+            let geometry = picture::geometry_for(&map).map_err(|e| CliError::Usage(e.to_string()))?;
+            let svg = picture::draw_svg(&map, &geometry, &scene).map_err(usage)?;
+            crate::game::any::Drawing { title: scene.title, file: title, svg }
         }
         (Some(dir), None) => {
             let mut g = crate::game::any::open_read_only(dir).map_err(super::game_cmd::game_error)?;
             let Some(pictures) = g.pictures() else {
                 return Err(super::game_cmd::lacks(dir, crate::game::any::Lacking::Pictures));
             };
-            let board = pictures.drawing();
-            let title = board.name.to_string();
-            let scene = match a.phase.as_deref() {
-                None => Scene::from_state(&title, board.state),
-                Some(p) => {
-                    let phase: Option<Phase> = if p.eq_ignore_ascii_case("last") {
-                        None
-                    } else {
-                        Some(p.parse().map_err(|e: crate::phase::PhaseParseError| CliError::Usage(e.to_string()))?)
-                    };
-                    picture::results_scene(board.map, &title, board.entries, phase)
-                        .map_err(|e| CliError::Usage(e.to_string()))?
-                }
+            let results = match a.phase.as_deref() {
+                None => None,
+                Some(p) if p.eq_ignore_ascii_case("last") => Some(None),
+                Some(p) => Some(Some(
+                    p.parse::<Phase>().map_err(|e: crate::phase::PhaseParseError| CliError::Usage(e.to_string()))?,
+                )),
             };
-            (board.map.clone(), scene)
+            pictures.drawing(results, board).map_err(usage)?
         }
         (None, None) => return Err(CliError::Usage("name a game directory or a --position file".into())),
     };
-    let mut scene = scene;
-    if let Some(b) = &a.board {
-        let letter = match b.trim().to_ascii_uppercase().as_str() {
-            "A" => 'A',
-            "B" => 'B',
-            _ => return Err(CliError::Usage(format!("`{b}` is not a board: write A or B"))),
-        };
-        if scene.boards.len() < 2 {
-            return Err(CliError::Usage("this game has one board: leave out --board".into()));
-        }
-        scene.boards.retain(|s| s.board == Some(letter));
-        scene.ledger.clear();
-        scene.title = format!("{} (board {letter})", scene.title);
-    }
-    let geometry = picture::geometry_for(&map).map_err(|e| CliError::Usage(e.to_string()))?;
-    let bytes = if png {
-        picture::draw_png(&map, &geometry, &scene).map_err(|e| CliError::Usage(e.to_string()))?
-    } else {
-        picture::draw_svg(&map, &geometry, &scene).map_err(|e| CliError::Usage(e.to_string()))?.into_bytes()
-    };
+    let bytes = if png { drawing.png().map_err(usage)? } else { drawing.svg.into_bytes() };
     std::fs::write(&a.output, &bytes)
         .map_err(|e| CliError::Io(format!("{out_name}: cannot write the picture: {e}")))?;
-    println!("Wrote {out_name}: {}.", scene.title);
+    println!("Wrote {out_name}: {}.", drawing.title);
     Ok(ExitCode::SUCCESS)
 }
 

@@ -19,9 +19,10 @@ use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
 pub use crate::answer::Receipt;
+pub use crate::diplomacy::picture::PictureError;
 pub use crate::game::by_mail::Reports;
 pub use crate::game::by_mail::{
-    recipients, Board, Clock, Contact, ContactRole, Notice, Outcome, OwedMail, PlayerCommand, PressDelivery, PressTo,
+    recipients, Clock, Contact, ContactRole, Drawing, Notice, Outcome, OwedMail, PlayerCommand, PressDelivery, PressTo,
     Role, SeatRecord,
 };
 pub use crate::game::error::GameError;
@@ -378,11 +379,21 @@ pub trait Pictures {
     /// Whether a player's results mails carry the map pictures.
     fn set_pictures(&mut self, role: &Role, on: bool, now: DateTime<Utc>) -> Result<(), GameError>;
 
-    /// The board drawn in the results mails; `None` while the game's pictures are off.
-    fn board(&self) -> Option<Board<'_>>;
+    /// The addresses whose results mails carry no picture (players who turned theirs off).
+    fn pictures_off(&self) -> Vec<String>;
 
-    /// The board, whether or not the results mails carry it (`map draw`).
-    fn drawing(&self) -> Board<'_>;
+    /// The picture of the results journaled as entry `seq`, for the results mails; `None`
+    /// while the game's pictures are off.
+    fn results_picture(&self, seq: u64) -> Option<Result<Drawing, PictureError>>;
+
+    /// The picture of the board as it stands (a game's final position), for the mail that
+    /// ends it; `None` while the game's pictures are off.
+    fn board_picture(&self) -> Option<Result<Drawing, PictureError>>;
+
+    /// `map draw`, whether or not the mails carry pictures: the results of `results`
+    /// (`Some(None)`: the last ones), or the board as it stands (`None`); of two boards,
+    /// only `board` (`A` or `B`) when one is named.
+    fn drawing(&self, results: Option<Option<Phase>>, board: Option<char>) -> Result<Drawing, PictureError>;
 }
 
 /// A game's life by mail ([`GameSession::seats`]): listing, joining, observing,

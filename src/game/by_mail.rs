@@ -1,7 +1,7 @@
 //! The plain data a game gives and takes when it is played by mail: who sits where
 //! ([`Role`], [`SeatRecord`]), who reads its results ([`Contact`]), press ([`PressTo`],
 //! [`PressDelivery`]), what the deadline tick sees ([`Clock`]) and the results still owed
-//! ([`OwedMail`], [`Board`]). What orders or turn lines caused is a
+//! ([`OwedMail`], [`Drawing`]). What orders or turn lines caused is a
 //! [`crate::answer::Receipt`], the same for every game.
 //!
 //! These are the words of [`crate::game::any::GameSession`]'s mail half. The mail layer
@@ -11,8 +11,6 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
-use crate::diplomacy::map::Map;
-use crate::game::journal::Entry;
 use crate::game::schedule::DeadlinePolicy;
 use crate::game::settings::Master;
 
@@ -192,16 +190,21 @@ impl Reports {
     }
 }
 
-/// A game that draws its board in the results mails: what the picture layer draws from.
+/// A picture a game drew of its board ([`crate::game::any::Pictures`]): what it shows, a
+/// name for its files (`mygame-S1901M`), and the picture as SVG ([`Drawing::png`] gives
+/// the PNG).
 #[derive(Clone, Debug)]
-pub struct Board<'a> {
-    pub map: &'a std::sync::Arc<Map>,
-    pub name: &'a str,
-    pub entries: &'a [Entry],
-    /// Where the game stands now.
-    pub state: &'a crate::diplomacy::state::GameState,
-    /// Addresses of the players who turned pictures off (`map off`).
-    pub pictures_off: Vec<String>,
+pub struct Drawing {
+    pub title: String,
+    pub file: String,
+    pub svg: String,
+}
+
+impl Drawing {
+    /// The picture as PNG, at its own size.
+    pub fn png(&self) -> Result<Vec<u8>, crate::diplomacy::picture::PictureError> {
+        Ok(crate::diplomacy::picture::png::svg_to_png(&self.svg, 1.0)?)
+    }
 }
 
 /// Whether a sign-on names the game master.

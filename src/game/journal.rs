@@ -10,7 +10,8 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use crate::diplomacy::engine::{Game, Vote};
-use crate::diplomacy::map::PowerId;
+use crate::diplomacy::map::{Map, PowerId};
+use crate::diplomacy::picture::{Scene, SceneError};
 use crate::diplomacy::report::PhaseReport;
 use crate::diplomacy::state::GameState;
 use crate::game::seating::SeatEvent;
@@ -348,4 +349,48 @@ pub fn reports(entries: &[Entry]) -> impl Iterator<Item = &PhaseReport> {
         Entry::Adjudicated { report, .. } => Some(report.as_ref()),
         _ => None,
     })
+}
+
+/// The scene of a phase's results from a game's journal ([`crate::diplomacy::picture`]
+/// draws it): the last time `phase` was adjudicated (the last adjudication of all when `phase` is none), not undone by a
+/// rollback. `title` heads the picture (the game's name).
+pub fn results_scene(map: &Map, title: &str, entries: &[Entry], phase: Option<Phase>) -> Result<Scene, SceneError> {
+    let undone = undone_by_rollback(entries);
+    let found = entries.iter().enumerate().rev().find(|(i, e)| {
+        !undone.contains(i) && matches!(e, Entry::Adjudicated { phase: p, .. } if phase.is_none_or(|want| *p == want))
+    });
+    let Some((at, _)) = found else {
+        return Err(SceneError(match phase {
+            Some(p) => format!("{p} has not been adjudicated in this game"),
+            None => "no phase has been adjudicated yet".to_string(),
+        }));
+    };
+    results_scene_at(map, title, entries, at)
+}
+
+/// The picture of the board as a game's journal leaves it (its final position, once
+/// over): no orders, only units and centers.
+pub fn board_scene(title: &str, entries: &[Entry]) -> Result<Scene, SceneError> {
+    let state = entries.iter().rev().find_map(|e| match e {
+        Entry::Created { state }
+        | Entry::Adjudicated { state, .. }
+        | Entry::RolledBack { state, .. }
+        | Entry::DrawDeclared { state, .. } => Some(state),
+        _ => None,
+    });
+    let state = state.ok_or_else(|| SceneError("the journal holds no position".to_string()))?;
+    Ok(Scene::from_state(title, state))
+}
+
+/// The picture of the adjudication at `index` in a game's journal (its seq less one).
+pub fn results_scene_at(map: &Map, title: &str, entries: &[Entry], index: usize) -> Result<Scene, SceneError> {
+    let Some(Entry::Adjudicated { report, state: after, .. }) = entries.get(index) else {
+        return Err(SceneError(format!("journal entry {} is no adjudication", index + 1)));
+    };
+    let before = entries[..index].iter().rev().find_map(|e| match e {
+        Entry::Created { state } | Entry::RolledBack { state, .. } | Entry::Adjudicated { state, .. } => Some(state),
+        _ => None,
+    });
+    let before = before.ok_or_else(|| SceneError(format!("the journal has no state before {}", report.phase)))?;
+    Scene::from_results(map, title, before, report, after)
 }

@@ -26,7 +26,7 @@ use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Tz;
 
 use crate::game::any::Lacking;
-use crate::game::any::{self, Board, Clock, GameError, GameSession, MailingOutcome, OwedMail};
+use crate::game::any::{self, Clock, Drawing, GameError, GameSession, MailingOutcome, OwedMail, PictureError};
 use crate::mail::deadline::{plan_tick, tick_mails, turn_tick_mails, GameClock, TickLog};
 use crate::mail::home::{HomeError, JudgeHome};
 use crate::mail::host::{
@@ -300,15 +300,17 @@ impl JudgeHost {
         };
         // Read again under the mailing lock: the other run may have mailed them.
         let mut g = any::open_read_only(path)?;
-        let pictures_off = g.pictures().and_then(|p| p.board()).map(|b| b.pictures_off).unwrap_or_default();
+        let pictures_off = g.pictures().map(|p| p.pictures_off()).unwrap_or_default();
         for owed in g.owed()? {
-            let pictures = match g.pictures().and_then(|p| p.board()) {
-                Some(board) => results_pictures(&board, owed.seq).unwrap_or_else(|e| {
+            let drawn = g.pictures().and_then(|p| p.results_picture(owed.seq));
+            let pictures = match drawn.map(|d| d.and_then(|d| attachments(&d))) {
+                Some(Ok(pictures)) => pictures,
+                Some(Err(e)) => {
                     // The results go out all the same, without the picture.
                     done.push(format!("{name}: results of {}: map picture not drawn: {e}", owed.step));
                     self.record_problem(name, format!("map picture of {} not drawn: {e}", owed.step));
                     Vec::new()
-                }),
+                }
                 None => Vec::new(),
             };
             let title = &owed.title;
@@ -424,32 +426,17 @@ impl JudgeHost {
     }
 }
 
-/// The map pictures of the step at journal `seq`: the PNG to look at and the SVG to zoom,
+/// A picture a game drew, as mail attachments: the PNG to look at and the SVG to zoom,
 /// named by the game and phase (`mygame-S1901M.png`).
-fn results_pictures(board: &Board<'_>, seq: u64) -> Result<Vec<Attachment>, crate::diplomacy::picture::PictureError> {
-    let (map, name) = (board.map, board.name);
-    let scene = crate::diplomacy::picture::results_scene_at(map, name, board.entries, seq.saturating_sub(1) as usize)?;
-    scene_pictures(board, scene)
-}
-
-/// The map pictures of the board as the journal leaves it (a game's final position).
-fn board_pictures(board: &Board<'_>) -> Result<Vec<Attachment>, crate::diplomacy::picture::PictureError> {
-    let scene = crate::diplomacy::picture::board_scene(board.name, board.entries)?;
-    scene_pictures(board, scene)
-}
-
-fn scene_pictures(
-    board: &Board<'_>,
-    scene: crate::diplomacy::picture::Scene,
-) -> Result<Vec<Attachment>, crate::diplomacy::picture::PictureError> {
-    let (map, name) = (board.map, board.name);
-    let geometry = crate::diplomacy::picture::geometry_for(map)?;
-    let svg = crate::diplomacy::picture::draw_svg(map, &geometry, &scene)?;
-    let png = crate::diplomacy::picture::png::svg_to_png(&svg, 1.0)?;
-    let file = format!("{}-{}", header_safe(name, 40).replace([' ', '/', '\\'], "_"), scene.phase.code());
+fn attachments(drawing: &Drawing) -> Result<Vec<Attachment>, PictureError> {
+    let file = &drawing.file;
     Ok(vec![
-        Attachment { name: format!("{file}.png"), content_type: "image/png".into(), data: png },
-        Attachment { name: format!("{file}.svg"), content_type: "image/svg+xml".into(), data: svg.into_bytes() },
+        Attachment { name: format!("{file}.png"), content_type: "image/png".into(), data: drawing.png()? },
+        Attachment {
+            name: format!("{file}.svg"),
+            content_type: "image/svg+xml".into(),
+            data: drawing.svg.clone().into_bytes(),
+        },
     ])
 }
 

@@ -106,8 +106,8 @@ impl JudgeHost {
     /// or when they cannot be drawn: the mail goes without them, and the problem is noted).
     pub(super) fn final_board(&mut self, game: &str) -> Vec<crate::mail::reply::Attachment> {
         let Ok(mut g) = self.read(game) else { return Vec::new() };
-        let Some(board) = g.pictures().and_then(|p| p.board()) else { return Vec::new() };
-        match super::board_pictures(&board) {
+        let Some(drawn) = g.pictures().and_then(|p| p.board_picture()) else { return Vec::new() };
+        match drawn.and_then(|d| super::attachments(&d)) {
             Ok(pictures) => pictures,
             Err(e) => {
                 self.record_problem(game, format!("final map picture not drawn: {e}"));

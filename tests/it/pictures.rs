@@ -37,7 +37,7 @@ fn snapshot_text(svg: &str) -> String {
 
 fn results(map: &Map, played: &Played, code: &str) -> Scene {
     let phase: Phase = code.parse().unwrap();
-    picture::results_scene(map, "example", &played.game.entries, Some(phase)).unwrap()
+    shadowjudge::game::journal::results_scene(map, "example", &played.game.entries, Some(phase)).unwrap()
 }
 
 fn draw(map: &Map, scene: &Scene) -> String {
@@ -84,7 +84,8 @@ fn standard_game_winter_1902_svg() {
 fn shadow_game_winter_1904_svg_has_both_boards_and_the_ledger() {
     let g = shipped_shadow();
     let map = &g.game.map;
-    let scene = picture::results_scene(map, "shadow", &g.entries, Some("W1904A".parse().unwrap())).unwrap();
+    let scene =
+        shadowjudge::game::journal::results_scene(map, "shadow", &g.entries, Some("W1904A".parse().unwrap())).unwrap();
     assert_eq!(scene.boards.len(), 2);
     assert!(!scene.ledger.is_empty());
     let svg = draw(map, &scene);
@@ -147,7 +148,9 @@ fn the_same_phase_draws_the_same_bytes() {
     let map = &g.game.map;
     let geometry = Geometry::standard(map).unwrap();
     let draw = || {
-        let scene = picture::results_scene(map, "shadow", &g.entries, Some("S1905M".parse().unwrap())).unwrap();
+        let scene =
+            shadowjudge::game::journal::results_scene(map, "shadow", &g.entries, Some("S1905M".parse().unwrap()))
+                .unwrap();
         (picture::draw_svg(map, &geometry, &scene).unwrap(), picture::draw_png(map, &geometry, &scene).unwrap())
     };
     let (svg1, png1) = draw();
@@ -173,7 +176,7 @@ fn shadow_game_pngs_render_for_every_phase() {
         .collect();
     assert!(phases.len() >= 2);
     for p in phases {
-        let scene = picture::results_scene(map, "shadow", &g.entries, Some(p)).unwrap();
+        let scene = shadowjudge::game::journal::results_scene(map, "shadow", &g.entries, Some(p)).unwrap();
         let png = picture::draw_png(map, &geometry, &scene).unwrap();
         let pm = Pixmap::decode_png(&png).unwrap();
         // Both boards one above the other: as wide as one board, so that its names stay
@@ -269,7 +272,7 @@ fn played_position(position: &str, orders: &[(&str, &str)]) -> (tempfile::TempDi
     shadowjudge_at(now, None, &["adjudicate", dir_s, "--force"], None, &[]).ok();
     let g = shadowjudge::game::session::diplomacy::open_read_only(&dir).unwrap();
     let map = g.game.map.clone();
-    let scene = picture::results_scene(&map, "t", &g.entries, None).unwrap();
+    let scene = shadowjudge::game::journal::results_scene(&map, "t", &g.entries, None).unwrap();
     (tmp, map, scene)
 }
 
@@ -398,7 +401,8 @@ fn every_example_scene() -> Vec<(String, std::sync::Arc<Map>, Scene)> {
     let g = shipped_shadow();
     for e in &g.entries {
         if let shadowjudge::game::journal::Entry::Adjudicated { phase, .. } = e {
-            let scene = picture::results_scene(&g.game.map, "shadow", &g.entries, Some(*phase)).unwrap();
+            let scene =
+                shadowjudge::game::journal::results_scene(&g.game.map, "shadow", &g.entries, Some(*phase)).unwrap();
             out.push((format!("shadow {phase}"), g.game.map.clone(), scene));
         }
     }

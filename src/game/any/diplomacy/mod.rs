@@ -15,8 +15,8 @@ use chrono_tz::Tz;
 use serde_json::Value;
 
 use super::{
-    parse_phase, pretty, set_role_particulars, usage, Answer, Board, ByMail, Clock, Contact, GameError, GameSession,
-    History, HistoryRow, Listing, MailingOutcome, MailingPlan, Notice, Outcome, OwedMail, OwedResults, Pictures, Play,
+    parse_phase, pretty, set_role_particulars, usage, Answer, ByMail, Clock, Contact, GameError, GameSession, History,
+    HistoryRow, Listing, MailingOutcome, MailingPlan, Notice, Outcome, OwedMail, OwedResults, Pictures, Play,
     PlayerCommand, Press, PressDelivery, PressTo, Receipt, Role, SeatChange, SeatOutcome, SeatRecord, Seats, Submit,
     Timed, Votes, Who,
 };

@@ -1,6 +1,9 @@
 //! A Diplomacy phase's results owed by mail, and the boards drawn in them.
 
 use super::*;
+use crate::diplomacy::picture::SceneError;
+use crate::game::any::{Drawing, PictureError};
+use crate::phase::Phase;
 
 impl OwedResults for OpenGame {
     fn owed(&self) -> Result<Vec<OwedMail>, GameError> {
@@ -67,18 +70,48 @@ impl Pictures for OpenGame {
         })
     }
 
-    fn board(&self) -> Option<Board<'_>> {
-        self.game.settings.pictures.then(|| self.drawing())
+    fn pictures_off(&self) -> Vec<String> {
+        self.game.settings.players.iter().filter(|p| !p.pictures).map(|p| p.email.clone()).collect()
     }
 
-    fn drawing(&self) -> Board<'_> {
-        let settings = &self.game.settings;
-        Board {
-            map: &self.game.map,
-            name: &settings.name,
-            entries: &self.entries,
-            state: &self.game.state,
-            pictures_off: settings.players.iter().filter(|p| !p.pictures).map(|p| p.email.clone()).collect(),
+    fn results_picture(&self, seq: u64) -> Option<Result<Drawing, PictureError>> {
+        let index = seq.saturating_sub(1) as usize;
+        let scene =
+            || crate::game::journal::results_scene_at(&self.game.map, &self.game.settings.name, &self.entries, index);
+        self.game.settings.pictures.then(|| self.draw(scene()?))
+    }
+
+    fn board_picture(&self) -> Option<Result<Drawing, PictureError>> {
+        let scene = || crate::diplomacy::picture::Scene::from_state(&self.game.settings.name, &self.game.state);
+        self.game.settings.pictures.then(|| self.draw(scene()))
+    }
+
+    fn drawing(&self, results: Option<Option<Phase>>, board: Option<char>) -> Result<Drawing, PictureError> {
+        let name = &self.game.settings.name;
+        let mut scene = match results {
+            None => crate::diplomacy::picture::Scene::from_state(name, &self.game.state),
+            Some(phase) => crate::game::journal::results_scene(&self.game.map, name, &self.entries, phase)?,
+        };
+        if let Some(letter) = board {
+            if scene.boards.len() < 2 {
+                return Err(SceneError("this game has one board: leave out --board".into()).into());
+            }
+            scene.boards.retain(|s| s.board == Some(letter));
+            scene.ledger.clear();
+            scene.title = format!("{} (board {letter})", scene.title);
         }
+        self.draw(scene)
+    }
+}
+
+impl OpenGame {
+    /// A scene of this game's map, drawn: named by the game and the phase
+    /// (`mygame-S1901M`).
+    fn draw(&self, scene: crate::diplomacy::picture::Scene) -> Result<Drawing, PictureError> {
+        let map = &self.game.map;
+        let geometry = crate::diplomacy::picture::geometry_for(map)?;
+        let svg = crate::diplomacy::picture::draw_svg(map, &geometry, &scene)?;
+        let name = crate::text::header_safe(&self.game.settings.name, 40).replace([' ', '/', '\\'], "_");
+        Ok(Drawing { file: format!("{name}-{}", scene.phase.code()), title: scene.title, svg })
     }
 }
