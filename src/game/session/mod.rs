@@ -6,7 +6,10 @@
 //! tick's glance as they were when it was read. Its jobs exist once, here: open (taking the
 //! lock repairs what a crash left, and a `state.json` behind the journal is rewritten from
 //! it), read only, relock (another writer may have changed the game), a change made
-//! atomically, record, and the results owed by mail.
+//! atomically, or once per message (`relocked_once`: a message carried out
+//! again after an interruption is answered, not done twice), record, the results owed by
+//! mail, the tick's glance; and, for a kind whose settings hold its seats ([`Seated`]),
+//! game.toml changed with its particulars journaled, observers, resignations, takeovers.
 //!
 //! What differs between kinds is the [`Kind`]: its journal entry, what `state.json` holds,
 //! and how its state is read back from the journal. Two kinds are kept:
