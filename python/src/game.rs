@@ -21,7 +21,7 @@ use shadowjudge::diplomacy::judge::rulebook::{Edition, Rulebook};
 use shadowjudge::diplomacy::judge::{Dislodgement, Ownership, Unit};
 use shadowjudge::diplomacy::map::{Map, PowerId, ProvinceId, RegionId, UnitType};
 use shadowjudge::diplomacy::order::grammar::{OrderParser, ParsedFile, ParsedOrder};
-use shadowjudge::diplomacy::order::{Board, Order, Place};
+use shadowjudge::diplomacy::order::{Board, Order};
 use shadowjudge::diplomacy::state::{BoardState, GameEnd, GameState, Retreating, StoredOrder};
 use shadowjudge::game::settings::{Settings, VariantKind};
 use shadowjudge::phase::{Phase, PhaseKind, Season};
@@ -29,6 +29,7 @@ use shadowjudge::phase::{Phase, PhaseKind, Season};
 use crate::lazy::{ReadOnlyDict, Report, Source};
 use crate::maps::{self, Names};
 use crate::possible::{self, Possible};
+use crate::tables::{LinesRead, Objects, ReadLine, Slot, KEPT_TEXT, OURS};
 use crate::topy::to_py;
 
 /// A Diplomacy game in memory.
@@ -300,7 +301,7 @@ impl Game {
         self.possible
             .get_or_init(|| {
                 let powers: Vec<PowerId> = self.map().power_ids().collect();
-                Arc::new(possible::orders(self, &powers))
+                Arc::new(possible::orders(&self.inner, self.names, &powers))
             })
             .clone()
     }
@@ -1269,36 +1270,6 @@ impl Source for Words {
     }
 }
 
-/// An order line read alone: the order, the power and board it names, and where it
-/// stands in the line (bytes).
-#[derive(Clone, Copy)]
-struct ReadLine {
-    order: Order<Place>,
-    power: Option<PowerId>,
-    board: Option<Board>,
-    span: (u32, u32),
-}
-
-/// The longest line the table by object keeps (a place of the table is one cache line).
-const KEPT_TEXT: usize = 64 - std::mem::size_of::<Option<Py<PyString>>>() - std::mem::size_of::<ReadLine>() - 1;
-// The text's length and the `OURS` mark share a byte.
-const _: () = assert!(KEPT_TEXT < OURS as usize);
-
-/// In [`Slot::len`]: the string was made by the judge (`know_line`), and is kept for good,
-/// as the possible orders keep it.
-const OURS: u8 = 0x80;
-
-/// A place of [`Objects`]: a line's string object seen before (none for an empty place),
-/// what it says and its text, in one cache line.
-#[repr(C, align(64))]
-struct Slot {
-    object: Option<Py<PyString>>,
-    read: ReadLine,
-    /// The text's length, with [`OURS`] when the judge made the string.
-    len: u8,
-    text: [u8; KEPT_TEXT],
-}
-
 impl Slot {
     fn empty() -> Slot {
         Slot {
@@ -1321,18 +1292,6 @@ impl Slot {
     fn ours(&self) -> bool {
         self.len & OURS != 0
     }
-}
-
-/// The line strings seen before, by address: an open-addressed table holding a
-/// reference to each string (so that its address names it alone), whose places can be
-/// fetched ahead, all of a submission's lines at once, before any is read.
-struct Objects {
-    slots: Vec<Slot>,
-    len: usize,
-    /// Of `len`, the caller's strings (not the judge's own): what the table lets go of
-    /// when it has kept too many.
-    theirs: usize,
-    shift: u32,
 }
 
 impl Objects {
@@ -1375,7 +1334,13 @@ impl Objects {
     /// caller's strings let go of, if the table had kept too many (to be dropped once the
     /// table is unlocked).
     #[must_use]
-    fn insert(&mut self, line: &Bound<'_, PyString>, text: &str, read: ReadLine, ours: bool) -> Vec<Py<PyString>> {
+    pub(crate) fn insert(
+        &mut self,
+        line: &Bound<'_, PyString>,
+        text: &str,
+        read: ReadLine,
+        ours: bool,
+    ) -> Vec<Py<PyString>> {
         let object = line.as_ptr() as usize;
         if text.len() > KEPT_TEXT || self.get(object).is_some() {
             return Vec::new();
@@ -1437,15 +1402,6 @@ impl Objects {
     }
 }
 
-/// One map's order lines read so far in this process: by their text, and by the string
-/// object that carried them (bots send the very strings `get_all_possible_orders` gave
-/// them, again and again: one of those is known by its address, without reading its
-/// characters).
-pub(crate) struct LinesRead {
-    by_text: HashMap<String, Option<ReadLine>>,
-    by_object: Objects,
-}
-
 impl LinesRead {
     pub(crate) fn new() -> LinesRead {
         LinesRead { by_text: HashMap::new(), by_object: Objects::new() }
@@ -1477,22 +1433,6 @@ impl LinesRead {
         self.by_text.insert(line.to_string(), known);
         known
     }
-}
-
-/// Tell `set_orders` on `names`' map what a string it will be given says: `order`, on
-/// `board` (Shadow Worlds). For the strings `get_all_possible_orders` makes: the very
-/// objects come back.
-pub(crate) fn know_line(
-    names: &Names,
-    line: &Bound<'_, PyString>,
-    text: &str,
-    order: Order<Place>,
-    board: Option<Board>,
-) {
-    let Ok(end) = u32::try_from(text.len()) else { return };
-    let read = ReadLine { order, power: None, board, span: (0, end) };
-    // Dropped after the table is unlocked.
-    let _let_go = names.lines(line.py()).by_object.insert(line, text, read, true);
 }
 
 /// Every line `know_line` was told of (on one map, or on every map played so far), read

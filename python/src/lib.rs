@@ -13,6 +13,7 @@ mod maps;
 mod possible;
 mod resolve;
 mod small;
+mod tables;
 mod topy;
 
 #[pymodule]

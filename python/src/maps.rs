@@ -16,8 +16,7 @@ use pyo3::types::PyString;
 use shadowjudge::diplomacy::map::{shipped, Map, PowerId, RegionId};
 use shadowjudge::diplomacy::order::grammar::OrderParser;
 
-use crate::game::LinesRead;
-use crate::possible::Rows;
+use crate::tables::{LinesRead, Rows};
 
 /// A shipped variant's map, with its names and the strings made for it.
 pub(crate) struct Names {

@@ -12,12 +12,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use shadowjudge::diplomacy::engine::possible::{PlaceOrders, PossibleOrders};
+use shadowjudge::diplomacy::engine::Game;
 use shadowjudge::diplomacy::judge::possible::Possible as Order;
 use shadowjudge::diplomacy::map::{Map, PowerId, ProvinceId, RegionId, UnitType};
-use shadowjudge::diplomacy::order::Board;
+use shadowjudge::diplomacy::order::{Board, Place};
 
-use crate::game::{self, Game};
 use crate::maps::Names;
+use crate::tables::{ReadLine, Rows, Scratch, Strings, Suffix};
 
 /// Every power's possible orders in one position, place by place.
 pub struct Possible {
@@ -27,9 +28,6 @@ pub struct Possible {
     /// The map's names and strings.
     names: &'static Names,
 }
-
-/// The board a name ends in: 0 none (a standard game), 1 `(A)`, 2 `(B)`.
-type Suffix = u8;
 
 impl Possible {
     fn suffix(&self, p: &PlaceOrders) -> Suffix {
@@ -42,9 +40,9 @@ impl Possible {
 }
 
 /// Every power's possible orders in this position.
-pub fn orders(g: &Game, powers: &[PowerId]) -> Possible {
-    let boards = g.inner.state.boards.len() > 1;
-    Possible { places: g.inner.possible_orders(powers), boards, names: g.names }
+pub fn orders(game: &Game, names: &'static Names, powers: &[PowerId]) -> Possible {
+    let boards = game.state.boards.len() > 1;
+    Possible { places: game.possible_orders(powers), boards, names }
 }
 
 /// An order as one number: what its string is kept by. Region and province ids take 12
@@ -138,16 +136,6 @@ fn write_into(s: &Names, out: &mut Vec<u8>, o: Order, end: Suffix) {
     out.extend_from_slice(ending(end).as_bytes());
 }
 
-/// Strings by key: an open-addressed table of (key, string) pairs, so that a key's
-/// place is known before it is read (and can be fetched ahead). It holds a reference to
-/// each of its strings, for good.
-struct Strings {
-    /// [`EMPTY`] marks an empty place (no key is that large).
-    slots: Vec<(u64, Option<Py<PyString>>)>,
-    len: usize,
-    shift: u32,
-}
-
 const EMPTY: u64 = u64::MAX;
 
 fn empty_slots(size: usize) -> Vec<(u64, Option<Py<PyString>>)> {
@@ -211,36 +199,6 @@ pub(crate) fn prefetch<T>(p: *const T) {
     };
     #[cfg(not(target_arch = "x86_64"))]
     let _ = p;
-}
-
-/// One map's possible orders' strings, by unit (board ending, kind, region): one small
-/// table each, so one unit's orders are found near each other.
-pub(crate) struct Rows {
-    /// The rows of one ending and kind: the map's regions, rounded up to a power of two
-    /// (a key's row is found without dividing).
-    region_bits: u32,
-    rows: Vec<Strings>,
-    /// A place's string (`PAR`, `PAR (A)`) by ending and province, none until made.
-    places: Vec<Option<Py<PyString>>>,
-    provinces: usize,
-    /// What a call works in, kept from one call to the next (not asked for anew).
-    scratch: Scratch,
-}
-
-#[derive(Default)]
-struct Scratch {
-    /// Place by place, the place's index in `Rows::places` and then each of its orders'
-    /// key (see [`order_key`]).
-    found: Vec<u64>,
-    /// Where each place begins in `found` (and `strings`), and where the last ends.
-    starts: Vec<usize>,
-    sorted: Vec<u64>,
-    /// The strings handed out, as `found` lists them: a reference to each (none until
-    /// made), given to the lists (empty between calls).
-    strings: Vec<Option<Py<PyString>>>,
-    /// The orders, and the places, that have no string yet.
-    missing: Vec<(u64, Order, Suffix)>,
-    missing_places: Vec<(ProvinceId, Suffix)>,
 }
 
 impl Rows {
@@ -440,7 +398,7 @@ fn order_string(py: Python<'_>, names: &Names, buf: &mut Vec<u8>, o: Order, end:
         2 => Some(Board::B),
         _ => None,
     };
-    game::know_line(names, string.bind(py), words, o.order(&names.map), board);
+    know_line(names, string.bind(py), words, o.order(&names.map), board);
     string
 }
 
@@ -482,4 +440,20 @@ pub fn by_place<'py>(py: Python<'py>, possible: &Possible) -> PyResult<Bound<'py
     drop(strings);
     names.strings(py).scratch = scratch;
     Ok(d)
+}
+
+/// Tell `set_orders` on `names`' map what a string it will be given says: `order`, on
+/// `board` (Shadow Worlds). For the strings `get_all_possible_orders` makes: the very
+/// objects come back.
+pub(crate) fn know_line(
+    names: &Names,
+    line: &Bound<'_, PyString>,
+    text: &str,
+    order: shadowjudge::diplomacy::order::Order<Place>,
+    board: Option<Board>,
+) {
+    let Ok(end) = u32::try_from(text.len()) else { return };
+    let read = ReadLine { order, power: None, board, span: (0, end) };
+    // Dropped after the table is unlocked.
+    let _let_go = names.lines(line.py()).by_object.insert(line, text, read, true);
 }
