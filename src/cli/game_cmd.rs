@@ -293,7 +293,7 @@ pub fn new(a: NewArgs) -> Result<ExitCode, CliError> {
     println!(
         "Created {} ({}) in {}.",
         settings.name,
-        crate::game::settings::variant_label(&settings, &map),
+        crate::game::settings::variant_label(&settings, &map, false),
         dir.display()
     );
     for line in &g.options {
@@ -334,7 +334,7 @@ fn new_open(dir: &Path, settings: &Settings, map: &Map) -> Result<ExitCode, CliE
     let name = &settings.name;
     println!(
         "Created {name} ({}) in {}, with {} open seats.",
-        crate::game::settings::variant_label(settings, map),
+        crate::game::settings::variant_label(settings, map, false),
         dir.display(),
         map.powers().len()
     );

@@ -80,12 +80,14 @@ impl VariantKind {
 }
 
 /// The game as people name it: `standard`, `shadow-worlds`, and the map when it is not
-/// the standard one (`ancmed, Ancient Mediterranean`, `shadow-worlds on Pure`).
-pub fn variant_label(settings: &Settings, map: &Map) -> String {
+/// the standard one (`ancmed, Ancient Mediterranean`, `shadow-worlds on Pure`); `short`,
+/// as they ask for it (`ancmed`, `shadow-worlds on pure`: what `list` shows).
+pub fn variant_label(settings: &Settings, map: &Map, short: bool) -> String {
+    let map_words = if short { map.variant.clone() } else { format!("{}, {}", map.variant, map.title) };
     match settings.map.as_str() {
         "standard" => settings.variant.name().to_string(),
-        _ if settings.variant == VariantKind::Standard => format!("{}, {}", map.variant, map.title),
-        _ => format!("{} on {}", settings.variant.name(), map.title),
+        _ if settings.variant == VariantKind::Standard => map_words,
+        _ => format!("{} on {}", settings.variant.name(), if short { &map.variant } else { &map.title }),
     }
 }
 

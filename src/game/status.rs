@@ -15,7 +15,7 @@ use crate::game::settings::{Draws, PressRule, Settings, Votes};
 pub fn status_text(game: &Game, viewer: Option<PowerId>, zone: Option<Tz>) -> String {
     let map = &game.map;
     let mut out = String::new();
-    let label = crate::game::settings::variant_label(&game.settings, &game.map);
+    let label = crate::game::settings::variant_label(&game.settings, &game.map, false);
     let _ = writeln!(out, "{} ({label}): {}", game.settings.name, game.state.phase);
     for line in game.option_lines() {
         let _ = writeln!(out, "  {line}");

@@ -58,11 +58,7 @@ impl Seats for OpenGame {
             notes.push(format!("{} waiting for the master", count(settings.seats.asks.len(), "takeover", "takeovers")));
         }
         // The variant as people ask for it: `standard`, `ancmed`, `shadow-worlds on modern`.
-        let kind = match (settings.map.as_str(), settings.variant) {
-            ("standard", variant) => variant.name().to_string(),
-            (_, crate::game::settings::VariantKind::Standard) => map.variant.clone(),
-            (_, variant) => format!("{} on {}", variant.name(), map.variant),
-        };
+        let kind = crate::game::settings::variant_label(settings, map, true);
         crate::game::seating::Listing {
             name: settings.name.clone(),
             kind,
