@@ -293,8 +293,9 @@ impl<K: Kind> Session<K> {
 
     /// Whether the inbound message item being carried out (the store's message tag)
     /// already left an entry in this game's journal: it was carried out before an
-    /// interruption, and its redelivery must not do it twice.
-    pub fn done_before(&self) -> bool {
+    /// interruption, and its redelivery must not do it twice. Asked in one place,
+    /// [`relocked_once`](Self::relocked_once): no change asks it by hand.
+    fn done_before(&self) -> bool {
         self.book.done_before()
     }
 
