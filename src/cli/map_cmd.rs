@@ -158,12 +158,7 @@ fn draw(a: DrawArgs) -> Result<ExitCode, CliError> {
             let title = file.file_stem().map_or("position".to_string(), |s| s.to_string_lossy().into_owned());
             let mut scene = Scene::from_state(&title, &state);
             if let Some(letter) = board {
-                if scene.boards.len() < 2 {
-                    return Err(CliError::Usage("this game has one board: leave out --board".into()));
-                }
-                scene.boards.retain(|s| s.board == Some(letter));
-                scene.ledger.clear();
-                scene.title = format!("{} (board {letter})", scene.title);
+                scene.only_board(letter).map_err(|e| CliError::Usage(e.to_string()))?;
             }
             let geometry = picture::geometry_for(&map).map_err(|e| CliError::Usage(e.to_string()))?;
             let svg = picture::draw_svg(&map, &geometry, &scene).map_err(usage)?;

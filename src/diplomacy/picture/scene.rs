@@ -85,6 +85,18 @@ pub struct Scene {
 pub struct SceneError(pub String);
 
 impl Scene {
+    /// Only board `letter` (`A` or `B`) of a two-board scene, without the ledger, its
+    /// title saying which; refused for a scene of one board.
+    pub fn only_board(&mut self, letter: char) -> Result<(), SceneError> {
+        if self.boards.len() < 2 {
+            return Err(SceneError("this game has one board: leave out --board".into()));
+        }
+        self.boards.retain(|s| s.board == Some(letter));
+        self.ledger.clear();
+        self.title = format!("{} (board {letter})", self.title);
+        Ok(())
+    }
+
     /// The position of a game state: its units, owners and units waiting to retreat.
     pub fn from_state(title: &str, state: &GameState) -> Scene {
         let boards = state

@@ -336,23 +336,25 @@ impl<K: Kind> Session<K> {
     }
 
     /// Before entry `seq`'s results are mailed to `to`: what to send (a mailing cut short
-    /// sends again to whom it may not have reached).
+    /// sends again to whom it may not have reached). The mailing's record is read and
+    /// written under the game's lock; the game itself is not read again (the entry owing
+    /// the mail is the one already read, and nothing else here depends on it).
     pub fn begin_mailing(&mut self, seq: u64, to: &[String], now: DateTime<Utc>) -> Result<MailingPlan, GameError> {
-        let lock = self.relock()?;
+        let lock = self.dir.lock()?;
         let key = self.owed_key(seq)?;
         Ok(self.book.begin_mailing(&lock, seq, key, to, K::mailed_file(), now)?)
     }
 
     /// What a mailing of entry `seq` did so far (kept if the rest is cut short).
     pub fn note_mailed(&mut self, seq: u64, outcome: &MailingOutcome) -> Result<(), GameError> {
-        let lock = self.relock()?;
+        let lock = self.dir.lock()?;
         Ok(self.book.note_mailing(&lock, seq, outcome, K::mailed_file())?)
     }
 
     /// Entry `seq`'s results went out: record it, after the transport took the mail (a
     /// crash before sends them again: twice rather than never).
     pub fn record_mailed(&mut self, seq: u64, outcome: &MailingOutcome, now: DateTime<Utc>) -> Result<(), GameError> {
-        let lock = self.relock()?;
+        let lock = self.dir.lock()?;
         let key = self.owed_key(seq)?;
         self.book.record_mailed(&lock, seq, key, outcome, K::mailed_file(), now)?;
         Ok(())

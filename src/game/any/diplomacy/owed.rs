@@ -1,7 +1,6 @@
 //! A Diplomacy phase's results owed by mail, and the boards drawn in them.
 
 use super::*;
-use crate::diplomacy::picture::SceneError;
 use crate::game::any::{Drawing, PictureError};
 use crate::phase::Phase;
 
@@ -93,12 +92,7 @@ impl Pictures for OpenGame {
             Some(phase) => crate::game::journal::results_scene(&self.game.map, name, &self.entries, phase)?,
         };
         if let Some(letter) = board {
-            if scene.boards.len() < 2 {
-                return Err(SceneError("this game has one board: leave out --board".into()).into());
-            }
-            scene.boards.retain(|s| s.board == Some(letter));
-            scene.ledger.clear();
-            scene.title = format!("{} (board {letter})", scene.title);
+            scene.only_board(letter)?;
         }
         self.draw(scene)
     }

@@ -94,11 +94,6 @@ impl Kind for DiplomacyKind {
         Ok(())
     }
 
-    /// `mailed.json` itself.
-    fn mailed_file() -> Option<&'static str> {
-        None
-    }
-
     /// An adjudication made for the mail judge owes its results, under its phase.
     fn owes(entry: &Entry) -> Option<Option<serde_json::Value>> {
         match entry {
